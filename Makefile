@@ -1,0 +1,43 @@
+# Two commands for a fresh clone: `make run` (podcast-watch on the bundled sample feeds) and
+# `make test` (the whole suite). Both install missing Debian packages first.
+SWIFT ?= swift
+PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build run test test-tsan bench clean
+
+# Installs only what pkg-config cannot find, so a prepared machine is left alone.
+deps:
+	@missing=""; \
+	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
+	for pair in $(PKGS); do \
+	  mod=$${pair%%:*}; deb=$${pair#*:}; \
+	  pkg-config --exists $$mod 2>/dev/null || missing="$$missing $$deb"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "deps: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	else echo "deps: all present"; fi
+
+build: deps
+	$(SWIFT) build
+
+run: deps
+	$(SWIFT) build --product podcast-watch
+	$(SWIFT) run podcast-watch demo
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# The reactive core and the loop under ThreadSanitizer (separate scratch dir: a TSan build does
+# not mix with the plain one).
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
+bench: deps
+	$(SWIFT) run -c release loop-bench
+
+clean:
+	rm -rf .build .build-tsan

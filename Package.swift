@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+// The MVVM runtime (LoopScheduler, ViewModelKit) and the podcast-watch daemon built on it.
+// Only toolchain modules and Debian C libraries: no outside Swift packages.
+import PackageDescription
+
+let package = Package(
+    name: "LoopMVVM",
+    products: [
+        .library(name: "LoopScheduler", targets: ["LoopScheduler"]),
+        .library(name: "ViewModelKit", targets: ["ViewModelKit"]),
+        .executable(name: "podcast-watch", targets: ["podcast-watch"]),
+    ],
+    targets: [
+        // System libraries, found with pkg-config; `make deps` installs the apt providers.
+        .systemLibrary(
+            name: "CLibevent", pkgConfig: "libevent_pthreads",
+            providers: [.apt(["libevent-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CLibxml2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "CSQLite3", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        // Declarations libdispatch exports for run loops (the main-queue eventfd).
+        .target(name: "CLoopSupport"),
+
+        .target(name: "LoopScheduler", dependencies: ["CLibevent", "CLoopSupport"]),
+        .target(name: "ViewModelKit", dependencies: ["LoopScheduler"]),
+        .target(
+            name: "PodcastKit",
+            dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3"]),
+        .executableTarget(name: "podcast-watch", dependencies: ["PodcastKit"]),
+        .executableTarget(name: "counter-example", dependencies: ["ViewModelKit"], path: "Examples/Counter"),
+
+        .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent"]),
+        .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit"]),
+        .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "CLibevent"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

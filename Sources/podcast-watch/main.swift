@@ -1,0 +1,1 @@
+print("podcast-watch: not yet implemented; see --help")
