@@ -1,0 +1,169 @@
+import Foundation
+
+/// One RSS `<item>` or Atom `<entry>`, with the iTunes and `podcast:` fields.
+public struct Episode: Sendable, Equatable, Codable {
+    /// RSS `<guid>` / Atom `<id>` as written (trimmed); `nil` if absent.
+    public var guid: String?
+    /// `<title>`, whitespace collapsed.
+    public var title: String?
+    /// `<link>` (RSS) or `link rel="alternate"` (Atom), resolved.
+    public var link: String?
+    /// Plain-text description (HTML stripped, entities decoded).
+    public var description: String?
+    /// HTML body: `content:encoded`, or HTML found in `description` / Atom `content`.
+    public var descriptionHTML: String?
+    /// Publication instant (`pubDate`, `dc:date`, Atom `published`, else `updated`); `nil` when
+    /// missing or unparseable, never "now".
+    public var published: Date?
+    /// `itunes:duration` in seconds (fractions kept); `nil` when missing or invalid.
+    public var duration: Double?
+    /// Every enclosure in document order (RSS `enclosure`, `media:content`, Atom
+    /// `link rel="enclosure"`), duplicates by URL removed.
+    public var enclosures: [Enclosure]
+    /// `itunes:subtitle`.
+    public var subtitle: String?
+    /// `itunes:image@href` of the episode.
+    public var imageURL: String?
+    /// `itunes:episodeType`: `full`, `trailer` or `bonus`.
+    public var episodeType: String?
+    /// `itunes:episode`, positive integers only.
+    public var number: Int?
+    /// `itunes:season`, positive integers only.
+    public var season: Int?
+    /// `itunes:explicit` of the episode.
+    public var explicit: Bool?
+    /// `itunes:author` of the episode.
+    public var author: String?
+    /// Inline chapters (Podlove Simple Chapters `psc:chapter`).
+    public var chapters: [Chapter]
+    /// `podcast:chapters@url` (JSON chapters).
+    public var chaptersURL: String?
+    /// `podcast:transcript` links.
+    public var transcripts: [Transcript]
+    /// `podcast:person` credits.
+    public var persons: [Person]
+
+    /// An empty episode; set what the document gives.
+    public init(
+        guid: String? = nil, title: String? = nil, link: String? = nil, description: String? = nil,
+        descriptionHTML: String? = nil, published: Date? = nil, duration: Double? = nil,
+        enclosures: [Enclosure] = [], subtitle: String? = nil, imageURL: String? = nil,
+        episodeType: String? = nil, number: Int? = nil, season: Int? = nil, explicit: Bool? = nil,
+        author: String? = nil, chapters: [Chapter] = [], chaptersURL: String? = nil,
+        transcripts: [Transcript] = [], persons: [Person] = []
+    ) {
+        self.guid = guid
+        self.title = title
+        self.link = link
+        self.description = description
+        self.descriptionHTML = descriptionHTML
+        self.published = published
+        self.duration = duration
+        self.enclosures = enclosures
+        self.subtitle = subtitle
+        self.imageURL = imageURL
+        self.episodeType = episodeType
+        self.number = number
+        self.season = season
+        self.explicit = explicit
+        self.author = author
+        self.chapters = chapters
+        self.chaptersURL = chaptersURL
+        self.transcripts = transcripts
+        self.persons = persons
+    }
+
+    /// The enclosure to download: the first whose MIME type is `audio/*` or `video/*`, else the
+    /// first whose URL has a known media extension, else the first one; `nil` if none.
+    public var primaryEnclosure: Enclosure? {
+        enclosures.first { $0.isAudioOrVideo } ?? enclosures.first
+    }
+}
+
+/// A media file attached to an episode.
+public struct Enclosure: Sendable, Equatable, Hashable, Codable {
+    /// The file's URL, resolved and trimmed.
+    public var url: String
+    /// The declared size in bytes; only a hint, `nil` when missing, zero, negative or not a number.
+    public var length: Int64?
+    /// The declared MIME type (for example `audio/mpeg`); `nil` when missing or without a `/`.
+    public var mimeType: String?
+
+    /// An enclosure; `length` and `mimeType` are hints.
+    public init(url: String, length: Int64? = nil, mimeType: String? = nil) {
+        self.url = url
+        self.length = length
+        self.mimeType = mimeType
+    }
+
+    /// True when the MIME type is `audio/*` or `video/*`, or (no usable type) the URL path ends in
+    /// a common audio/video extension.
+    public var isAudioOrVideo: Bool {
+        if let type = mimeType?.lowercased(), type.hasPrefix("audio/") || type.hasPrefix("video/") {
+            return true
+        }
+        let path = url.split(separator: "?", maxSplits: 1).first.map(String.init)?.lowercased() ?? ""
+        return ["mp3", "m4a", "aac", "ogg", "oga", "opus", "flac", "wav", "mp4", "m4v", "mov", "webm", "mkv"]
+            .contains { path.hasSuffix("." + $0) }
+    }
+}
+
+/// An inline chapter mark.
+public struct Chapter: Sendable, Equatable, Codable {
+    /// Start offset in seconds from the beginning of the episode.
+    public var start: Double
+    /// The chapter's title.
+    public var title: String
+    /// An optional link for the chapter.
+    public var href: String?
+    /// An optional image for the chapter.
+    public var image: String?
+
+    /// A chapter mark starting `start` seconds in.
+    public init(start: Double, title: String, href: String? = nil, image: String? = nil) {
+        self.start = start
+        self.title = title
+        self.href = href
+        self.image = image
+    }
+}
+
+/// A `podcast:transcript` link.
+public struct Transcript: Sendable, Equatable, Codable {
+    /// Where the transcript is.
+    public var url: String
+    /// Its MIME type (for example `text/vtt`).
+    public var mimeType: String?
+    /// Its language, if given.
+    public var language: String?
+
+    /// A transcript link.
+    public init(url: String, mimeType: String? = nil, language: String? = nil) {
+        self.url = url
+        self.mimeType = mimeType
+        self.language = language
+    }
+}
+
+/// A `podcast:person` credit.
+public struct Person: Sendable, Equatable, Codable {
+    /// The person's name (element text).
+    public var name: String
+    /// `role`, default `host`.
+    public var role: String?
+    /// `group`, default `cast`.
+    public var group: String?
+    /// `href`: a page about the person.
+    public var href: String?
+    /// `img`: a picture of the person.
+    public var img: String?
+
+    /// A person credit.
+    public init(name: String, role: String? = nil, group: String? = nil, href: String? = nil, img: String? = nil) {
+        self.name = name
+        self.role = role
+        self.group = group
+        self.href = href
+        self.img = img
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// The result of parsing one feed document (RSS 2.0, RSS 1.0/RDF or Atom), before it meets the
+/// store. URLs are already resolved against `xml:base` and the feed URL and trimmed.
+public struct ParsedFeed: Sendable, Equatable {
+    /// Which dialect the root element was.
+    public enum Format: String, Sendable, Equatable, Codable {
+        /// RSS 0.9x / 2.0 (`<rss>`).
+        case rss
+        /// RSS 1.0 (`<rdf:RDF>`).
+        case rdf
+        /// Atom 1.0 or 0.3 (`<feed>`).
+        case atom
+    }
+
+    /// The root element's dialect.
+    public var format: Format
+    /// Channel-level metadata.
+    public var channel: Channel
+    /// Items in document order (not sorted).
+    public var episodes: [Episode]
+    /// Problems met while parsing that did not stop it (recovered XML errors, duplicate guids,
+    /// bad dates...), in the order found. Empty for a clean parse.
+    public var warnings: [String]
+    /// `false` when libxml2 had to recover from an XML or encoding error. The content is then what
+    /// could be recovered; the store never deletes episodes because of a degraded parse.
+    public var isWellFormed: Bool
+    /// The character encoding the document was decoded from (for example `"UTF-8"`).
+    public var encoding: String?
+
+    /// Builds a parse result; every collection defaults to empty.
+    public init(
+        format: Format, channel: Channel, episodes: [Episode] = [], warnings: [String] = [],
+        isWellFormed: Bool = true, encoding: String? = nil
+    ) {
+        self.format = format
+        self.channel = channel
+        self.episodes = episodes
+        self.warnings = warnings
+        self.isWellFormed = isWellFormed
+        self.encoding = encoding
+    }
+}
+
+/// Channel (RSS) or feed (Atom) metadata, with the iTunes and `podcast:` namespace fields.
+public struct Channel: Sendable, Equatable, Codable {
+    /// `<title>`, whitespace collapsed; `nil` if absent.
+    public var title: String?
+    /// Channel `<link>` (RSS) or `link rel="alternate"` (Atom).
+    public var link: String?
+    /// Plain-text description: `<description>`, else `itunes:summary`, Atom `subtitle`.
+    public var description: String?
+    /// Cover art: `image/url`, else `itunes:image@href`, Atom `icon`/`logo`.
+    public var imageURL: String?
+    /// `<language>`.
+    public var language: String?
+    /// `<generator>`.
+    public var generator: String?
+    /// `itunes:author`.
+    public var author: String?
+    /// `itunes:owner` name and e-mail.
+    public var ownerName: String?
+    /// `itunes:owner/itunes:email`.
+    public var ownerEmail: String?
+    /// `itunes:category` paths, outer to inner (for example `["Technology", "Podcasting"]`).
+    public var categories: [[String]]
+    /// `itunes:keywords`, split on commas and trimmed.
+    public var keywords: [String]
+    /// `itunes:explicit` (`yes`/`true`/`explicit` → true, `no`/`false`/`clean` → false).
+    public var explicit: Bool?
+    /// `itunes:type`, only `episodic` or `serial`.
+    public var showType: String?
+    /// `itunes:new-feed-url`: the feed announces it has moved here.
+    public var newFeedURL: String?
+    /// `podcast:guid`: the podcast's globally unique id.
+    public var podcastGUID: String?
+    /// `podcast:funding@url`.
+    public var fundingURL: String?
+    /// `atom:link rel="payment"`.
+    public var paymentURL: String?
+    /// `podcast:locked` is `yes`.
+    public var locked: Bool
+    /// `atom:link rel="first"` (RFC 5005 paged feeds).
+    public var pagedFeedFirst: String?
+    /// `atom:link rel="next"` (RFC 5005 paged feeds).
+    public var pagedFeedNext: String?
+
+    /// An empty channel; set what the document gives.
+    public init(
+        title: String? = nil, link: String? = nil, description: String? = nil, imageURL: String? = nil,
+        language: String? = nil, generator: String? = nil, author: String? = nil,
+        ownerName: String? = nil, ownerEmail: String? = nil, categories: [[String]] = [],
+        keywords: [String] = [], explicit: Bool? = nil, showType: String? = nil,
+        newFeedURL: String? = nil, podcastGUID: String? = nil, fundingURL: String? = nil,
+        paymentURL: String? = nil, locked: Bool = false, pagedFeedFirst: String? = nil,
+        pagedFeedNext: String? = nil
+    ) {
+        self.title = title
+        self.link = link
+        self.description = description
+        self.imageURL = imageURL
+        self.language = language
+        self.generator = generator
+        self.author = author
+        self.ownerName = ownerName
+        self.ownerEmail = ownerEmail
+        self.categories = categories
+        self.keywords = keywords
+        self.explicit = explicit
+        self.showType = showType
+        self.newFeedURL = newFeedURL
+        self.podcastGUID = podcastGUID
+        self.fundingURL = fundingURL
+        self.paymentURL = paymentURL
+        self.locked = locked
+        self.pagedFeedFirst = pagedFeedFirst
+        self.pagedFeedNext = pagedFeedNext
+    }
+}
