@@ -1,16 +1,12 @@
-/// Binding operators: `target <~ source` (input) and `source ~> target` (output), after
-/// ReactiveSwift and CombineViewModel. Lower precedence than every arithmetic and comparison
-/// operator, and not associative.
-precedencegroup BindingPrecedence {
-    associativity: none
-    higherThan: AssignmentPrecedence
-    lowerThan: TernaryPrecedence
-}
+// Binding operators: `target <~ source` (input) and `source ~> target` (output), after
+// ReactiveSwift and CombineViewModel. The standard library already declares
+// `infix operator ~> : DefaultPrecedence`; a second declaration would make every use ambiguous,
+// so both operators use that group (not associative; parenthesise when mixing with other
+// infix operators).
 
 /// `sink <~ publisher`: feeds the publisher's values into the sink (see `BindingSink`).
-infix operator <~ : BindingPrecedence
-/// `publisher ~> sink`: the same binding written in the output direction.
-infix operator ~> : BindingPrecedence
+/// `publisher ~> sink` (the standard library's `~>` declaration) is the same binding.
+infix operator <~ : DefaultPrecedence
 
 /// Subscribes `sink` to `publisher`. The returned token is also stored in the owner's
 /// `subscriptions`, so the binding ends with the owner; cancel the token to end it earlier. If the

@@ -23,7 +23,7 @@ extension BindingOwner {
     {
         let last = LastValue<Value>()
         let applyToView = viewSink.receiveValue
-        weak var weakModel = model
+        weak let weakModel = model
         let toView = BindingSink<Self, Value>(owner: self) { owner, value in
             if last.replace(with: value) { applyToView(owner, value) }
         }

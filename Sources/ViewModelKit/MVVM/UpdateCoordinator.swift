@@ -4,7 +4,7 @@ import Observation
 /// turn of the observer's scheduler. Shared by every `@ViewModel` storage of that observer (found
 /// through `CoordinatorTable`), held strongly by them and weakly by everything else, so it dies
 /// with the observer; its deinit cancels the event source.
-final class UpdateCoordinator<S: EventSourceScheduler>: @unchecked Sendable {
+final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked Sendable {
     // Guards everything below; never held while calling updateView() or the scheduler.
     private let lock = UnfairLock()
     private weak var observer: (any ViewModelObserver)?
@@ -78,15 +78,22 @@ final class UpdateCoordinator<S: EventSourceScheduler>: @unchecked Sendable {
 
     private func runUpdate(_ target: any ViewModelObserver) {
         if lock.withLock({ tracksObservation }) {
+            // Erased to a non-generic existential: the @Sendable onChange must not capture S.
+            weak let marker: (any DirtyMarking)? = self
             withObservationTracking {
                 target.updateView()
-            } onChange: { [weak self] in
-                self?.markDirty()
+            } onChange: {
+                marker?.markDirty()
             }
         } else {
             target.updateView()
         }
     }
+}
+
+/// What an Observation `onChange` needs of a coordinator.
+protocol DirtyMarking: AnyObject, Sendable {
+    func markDirty()
 }
 
 /// Finds the one coordinator of an observer. Keyed by `ObjectIdentifier`, with a weak reference

@@ -24,7 +24,7 @@ public struct ViewModelPublisher<Model: AnyObject>: Publisher {
         if let observable = model as? any ObservableObject {
             attach = Self.didChange(of: observable, scheduler: scheduler)
         } else {
-            weak var weakModel = model
+            weak let weakModel = model
             attach = { deliver, complete in
                 let subscription = DidChangeSubscription<Model, S>(
                     object: weakModel, oneShot: true, deliver: deliver, complete: complete)
@@ -37,7 +37,7 @@ public struct ViewModelPublisher<Model: AnyObject>: Publisher {
     private static func didChange<Object: ObservableObject, S: EventSourceScheduler>(
         of object: Object, scheduler: S
     ) -> (@escaping (Model) -> Subscribers.Demand, @escaping () -> Void) -> Subscription {
-        weak var weakObject = object
+        weak let weakObject = object
         return { deliver, complete in
             let subscription = DidChangeSubscription<Object, S>(
                 object: weakObject,

@@ -90,17 +90,19 @@ final class OptionsRecordingScheduler: EventSourceScheduler, @unchecked Sendable
     }
 }
 
-/// A subscriber that records values and completions and requests demand only when told.
-final class ManualSubscriber<Input>: Subscriber, @unchecked Sendable {
+/// A subscriber of counters that records the count each value had when it arrived, and
+/// requests demand only when told.
+final class ManualSubscriber: Subscriber, @unchecked Sendable {
+    typealias Input = CounterModel
     typealias Failure = Never
-    private(set) var values: [Input] = []
+    private(set) var counts: [Int] = []
     private(set) var completions = 0
     private(set) var subscription: Subscription?
     var demandPerValue = Subscribers.Demand.none
 
     func receive(subscription: Subscription) { self.subscription = subscription }
     func receive(_ input: Input) -> Subscribers.Demand {
-        values.append(input)
+        counts.append(input.count)
         return demandPerValue
     }
     func receive(completion: Subscribers.Completion<Never>) { completions += 1 }

@@ -23,34 +23,34 @@ import Testing
     @Test func changeWhileDemandIsZeroIsDeliveredWhenDemandReturns() {
         let scheduler = TestScheduler()
         let model = CounterModel()
-        let subscriber = ManualSubscriber<CounterModel>()
+        let subscriber = ManualSubscriber()
         model.observe(on: scheduler).subscribe(subscriber)
         scheduler.advance()
-        #expect(subscriber.values.count == 0)  // no demand yet: the current object waits
+        #expect(subscriber.counts.count == 0)  // no demand yet: the current object waits
         subscriber.request(.max(1))
         scheduler.advance()
-        #expect(subscriber.values.map(\.count) == [0])
+        #expect(subscriber.counts == [0])
         model.count = 1
         model.count = 2
         scheduler.advance()
         scheduler.advance()
-        #expect(subscriber.values.map(\.count) == [0])  // pending, not dropped
+        #expect(subscriber.counts == [0])  // pending, not dropped
         subscriber.request(.max(1))
-        #expect(subscriber.values.map(\.count) == [0])
+        #expect(subscriber.counts == [0])
         scheduler.advance()
-        #expect(subscriber.values.map(\.count) == [0, 2])
+        #expect(subscriber.counts == [0, 2])
         scheduler.advance()
-        #expect(subscriber.values.count == 2)
+        #expect(subscriber.counts.count == 2)
         subscriber.request(.max(5))
         scheduler.advance()
-        #expect(subscriber.values.count == 2)  // nothing changed since: nothing owed
+        #expect(subscriber.counts.count == 2)  // nothing changed since: nothing owed
         subscriber.subscription?.cancel()
     }
 
     @Test func demandReturnedFromReceiveIsHonoured() {
         let scheduler = TestScheduler()
         let model = CounterModel()
-        let subscriber = ManualSubscriber<CounterModel>()
+        let subscriber = ManualSubscriber()
         subscriber.demandPerValue = .max(1)
         model.observe(on: scheduler).subscribe(subscriber)
         subscriber.request(.max(1))
@@ -59,7 +59,7 @@ import Testing
         scheduler.advance()
         model.count = 8
         scheduler.advance()
-        #expect(subscriber.values.map(\.count) == [0, 7, 8])
+        #expect(subscriber.counts == [0, 7, 8])
         subscriber.subscription?.cancel()
     }
 
@@ -93,7 +93,7 @@ import Testing
     @Test func finishesWhenTheObjectDies() {
         let scheduler = TestScheduler()
         var model: CounterModel? = CounterModel()
-        weak var weakModel = model
+        weak let weakModel = model
         var values = 0
         var finished = 0
         let token = model!.observe(on: scheduler).sink(
@@ -108,6 +108,25 @@ import Testing
         #expect(finished == 1)
         scheduler.advance()
         #expect(finished == 1)
+        token.cancel()
+    }
+
+    @Test func finishesWhenTheObjectDiesWithoutAPendingChange() {
+        let scheduler = TestScheduler()
+        var model: CounterModel? = CounterModel()
+        var finished = 0
+        let token = model!.observe(on: scheduler).sink(
+            receiveCompletion: { _ in finished += 1 }, receiveValue: { _ in })
+        scheduler.advance()
+        model = nil
+        scheduler.advance()
+        // Without a pending change, death is noticed only if `objectWillChange` completes (or
+        // releases its subscribers) when it is deallocated. The reactive core's
+        // ObservableObjectPublisher keeps its subscriptions in a cycle with its core and never
+        // completes, so this waits for that change there (reported to the lead).
+        withKnownIssue("ObservableObjectPublisher does not finish its subscribers on deinit", isIntermittent: true) {
+            #expect(finished == 1)
+        }
         token.cancel()
     }
 

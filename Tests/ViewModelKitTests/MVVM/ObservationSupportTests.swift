@@ -31,9 +31,11 @@ private final class ObservationObserver: ViewModelObserver {
         let subject = CurrentValueSubject<String, Never>("a")
         let title: ViewModelKit.Observable<String> = subject.asObservable()
         #expect(title.value == "a")
-        let tracked = ObservationCounter()
+        let tracked: AnyObject = ObservationCounter()
+        let wrapped: AnyObject = title
         #expect(tracked is any Observation.Observable)
-        #expect(!(title is any Observation.Observable))
+        #expect(!(wrapped is any Observation.Observable))
+        #expect(wrapped is any ObservableObject)
     }
 
     @Test func observationModelChangesAreCoalescedAndReArmed() {
