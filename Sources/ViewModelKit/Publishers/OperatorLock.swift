@@ -34,10 +34,3 @@ final class OperatorLock: @unchecked Sendable {
         return try body()
     }
 }
-
-/// A subscription that does nothing: handed to a subscriber that must be told the stream ended
-/// before anything could be requested (Combine sends `Subscriptions.empty` in that case).
-final class NoopSubscription: Subscription, @unchecked Sendable {
-    func request(_ demand: Subscribers.Demand) {}
-    func cancel() {}
-}

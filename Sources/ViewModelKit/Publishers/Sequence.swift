@@ -23,7 +23,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var iterator = sequence.makeIterator()
             guard let first = iterator.next() else {
-                subscriber.receive(subscription: NoopSubscription())
+                subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .finished)
                 return
             }
