@@ -14,9 +14,9 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     // withObservationTracking, whose onChange marks the coordinator dirty.
     private var tracksObservation = false
 
-    init(observer: any ViewModelObserver, scheduler: S) {
+    init(observer: any ViewModelObserver, scheduler: S, options: S.SchedulerOptions?) {
         self.observer = observer
-        let newSource = scheduler.scheduleEventSource(options: nil) { [weak self] _ in
+        let newSource = scheduler.scheduleEventSource(options: options) { [weak self] _ in
             self?.service()
         }
         source = newSource
@@ -115,7 +115,8 @@ enum CoordinatorTable {
         let key = ObjectIdentifier(observer)
         if let found = lookUp(key, observer, as: Observer.UpdateScheduler.self) { return found }
         // Created outside the lock: it reads user code (updateScheduler) and the scheduler.
-        let created = UpdateCoordinator(observer: observer, scheduler: observer.updateScheduler)
+        let created = UpdateCoordinator(
+            observer: observer, scheduler: observer.updateScheduler, options: observer.updateOptions)
         let (winner, pruned) = lock.withLock {
             () -> (UpdateCoordinator<Observer.UpdateScheduler>, [Entry]) in
             if let entry = entries[key], entry.observer === observer,

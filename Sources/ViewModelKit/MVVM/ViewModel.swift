@@ -11,8 +11,9 @@
 ///
 /// - Models: an `ObservableObject` is observed through `objectWillChange`; an `@Observable`
 ///   (Swift Observation) model through `withObservationTracking` around `updateView()`, re-armed
-///   on every update (only properties that `updateView()` reads count). Any other class is bound
-///   but never signals.
+///   on every update (only properties that `updateView()` reads count; Observation installs its
+///   tracking after `updateView()` returns, so a change made *inside* `updateView()` to an
+///   Observation model is not reported). Any other class is bound but never signals.
 /// - Assignment (`view.counter = other`) cancels the old subscription, binds the new model and
 ///   calls `updateView()` once, synchronously: the documented initial update. A change of the old
 ///   model still pending gives no further update; later changes of the old model give none.

@@ -229,3 +229,28 @@ private final class DefaultValueObserver: ViewModelObserver {
     init(scheduler: TestScheduler) { updateScheduler = scheduler }
     func updateView() { updates += 1 }
 }
+
+private final class OptionedObserver: ViewModelObserver {
+    let updateScheduler: OptionsRecordingScheduler
+    var updateOptions: String? { "observer-options" }
+    @ViewModel var first = CounterModel()
+    @ViewModel var second = FlagModel()
+    var updates = 0
+    init(scheduler: OptionsRecordingScheduler) {
+        updateScheduler = scheduler
+        bindViewModels()
+    }
+    func updateView() { updates += 1 }
+}
+
+@Suite struct ViewModelObserverOptionsTests {
+    @Test func updateOptionsReachTheSchedulerOncePerObserver() {
+        let scheduler = OptionsRecordingScheduler(TestScheduler())
+        let observer = OptionedObserver(scheduler: scheduler)
+        #expect(scheduler.recordedOptions == ["observer-options"])  // one source for two properties
+        observer.first.count = 1
+        observer.second.isOn = true
+        scheduler.base.advance()
+        #expect(observer.updates == 2)
+    }
+}
