@@ -254,3 +254,31 @@ private final class OptionedObserver: ViewModelObserver {
         #expect(observer.updates == 2)
     }
 }
+
+private class BaseObserver: ViewModelObserver {
+    let updateScheduler: TestScheduler
+    @ViewModel var counter = CounterModel()
+    var updates = 0
+    init(scheduler: TestScheduler) { updateScheduler = scheduler }
+    func updateView() { updates += 1 }
+}
+
+private final class DerivedObserver: BaseObserver {
+    @ViewModel var flag = FlagModel()
+    override init(scheduler: TestScheduler) {
+        super.init(scheduler: scheduler)
+        bindViewModels()
+    }
+}
+
+@Suite struct ViewModelInheritanceTests {
+    @Test func propertiesOfBaseAndSubclassShareOneCoordinator() {
+        let scheduler = TestScheduler()
+        let observer = DerivedObserver(scheduler: scheduler)
+        #expect(observer.updates == 1)  // one initial update for both properties
+        observer.counter.count = 1
+        observer.flag.isOn = true
+        scheduler.advance()
+        #expect(observer.updates == 2)
+    }
+}
