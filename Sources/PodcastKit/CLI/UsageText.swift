@@ -87,8 +87,9 @@ public enum UsageText {
 
         List the subscriptions: title, URL, status, last check.
 
-          --json   one JSON object per line: {"url","title","status","interval",
-                   "last_check","last_error","episodes"}
+          --json   one JSON object per line, keys in this order: id, url, title,
+                   status, interval, last_check, last_success, last_error,
+                   episodes, new_episodes
 
         """
 
