@@ -17,17 +17,28 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// Only for replaying subjects (`CurrentValueSubject`, `Published`): the value a subscriber gets
     /// on its first demand, or after it missed a value for lack of demand.
     private var current: Output?
+    /// `Published`: the replayed value is the property's storage, read through this closure.
+    private let currentSource: (() -> Output)?
     let replays: Bool
 
     init(replaying initial: Output?) {
         current = initial
+        currentSource = nil
         replays = initial != nil
+    }
+
+    /// A replaying core whose current value lives elsewhere (read without the core lock).
+    init(replayingFrom source: @escaping () -> Output) {
+        current = nil
+        currentSource = source
+        replays = true
     }
 
     // MARK: - Values
 
     /// The replayed value (replaying cores only).
     var currentValue: Output {
+        if let currentSource { return currentSource() }
         lock.lock()
         defer { lock.unlock() }
         return current!
@@ -49,12 +60,12 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    /// Delivers `value`, then stores it as the replayed value: `Published` calls this in its
-    /// setter so that sinks still read the old property value.
+    /// Delivers `value` without storing it: `ObservableObjectPublisher`, and `Published`, whose
+    /// setter stores into the property only after delivery so that sinks still read the old value.
     @inline(__always)
-    func sendThenStore(_ value: Output) {
+    func send(_ value: Output) {
         lock.lock()
-        if completion != nil {
+        if completion != nil || conduits.isEmpty {
             lock.unlock()
             return
         }
@@ -62,11 +73,6 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         lock.unlock()
         for conduit in targets {
             conduit.offer(value)
-        }
-        if replays {
-            lock.lock()
-            current = value
-            lock.unlock()
         }
     }
 
