@@ -3,7 +3,6 @@ extension CommandRunner {
     func importOPML(_ store: FeedStore?, _ path: String) throws -> ExitCode { pending("import") }
     func export(_ store: FeedStore?) throws -> ExitCode { pending("export") }
     func runDaemon(_ store: FeedStore?, _ options: RunOptions) throws -> ExitCode { pending("run") }
-    func show(_ target: String, json: Bool) -> ExitCode { pending("show") }
     func demo(samples: String?, json: Bool) -> ExitCode { pending("demo") }
 
     private func pending(_ name: String) -> ExitCode {

@@ -107,7 +107,7 @@ public final class CommandRunner {
         }
     }
 
-    private func location(_ text: String) -> String? {
+    func location(_ text: String) -> String? {
         do {
             return try FeedLocation.normalize(text, currentDirectory: currentDirectory, home: environment["HOME"])
         } catch {

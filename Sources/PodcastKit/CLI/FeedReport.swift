@@ -142,6 +142,7 @@ public enum FeedReport {
             for t in e.transcripts { line("transcript", t.url + ([t.mimeType, t.language].compactMap { $0 }.isEmpty ? "" : " [" + [t.mimeType, t.language].compactMap { $0 }.joined(separator: ", ") + "]")) }
             for p in e.persons { line("person", p.name + (p.role.map { " (\($0))" } ?? "")) }
             line("description", e.description)
+            line("description html", e.descriptionHTML)
         }
         return out
     }
