@@ -2,8 +2,6 @@
 extension CommandRunner {
     func importOPML(_ store: FeedStore?, _ path: String) throws -> ExitCode { pending("import") }
     func export(_ store: FeedStore?) throws -> ExitCode { pending("export") }
-    func runDaemon(_ store: FeedStore?, _ options: RunOptions) throws -> ExitCode { pending("run") }
-    func demo(samples: String?, json: Bool) -> ExitCode { pending("demo") }
 
     private func pending(_ name: String) -> ExitCode {
         console.err("podcast-watch: '\(name)' is not available in this build yet\n")

@@ -77,7 +77,7 @@ public final class CommandRunner {
     /// Opens the store under `--state` (or the default directory) and runs `body`. `create`:
     /// make the directory (mode 0700) and database if missing; otherwise a missing database
     /// means "no subscriptions" and `body` gets `nil`. Store errors become exit status 3.
-    private func withStore(_ option: String?, create: Bool, _ body: (FeedStore?) throws -> ExitCode) -> ExitCode {
+    func withStore(_ option: String?, create: Bool, _ body: (FeedStore?) throws -> ExitCode) -> ExitCode {
         guard let dir = StateLocation.resolve(option, environment: environment, currentDirectory: currentDirectory) else {
             console.err("podcast-watch: no state directory: set --state DIR, XDG_STATE_HOME or HOME\n")
             return .stateError
