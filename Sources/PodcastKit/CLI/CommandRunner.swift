@@ -152,7 +152,7 @@ public final class CommandRunner {
         for feed in feeds {
             let episodes = try store?.episodeCount(feedID: feed.id) ?? 0
             if json {
-                console.out(JSONValue.object([
+                console.out(OrderedJSON.object([
                     ("id", .int(feed.id)), ("url", .string(feed.url)), ("title", .string(feed.displayTitle)),
                     ("status", .string(feed.enabled ? feed.status.rawValue : "disabled")),
                     ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
@@ -160,7 +160,7 @@ public final class CommandRunner {
                     ("episodes", .int(episodes)), ("new_episodes", .int(feed.newEpisodeCount)),
                 ]).serialized + "\n")
             } else {
-                let checked = feed.lastCheck.map { "checked " + JSONValue.iso8601($0) } ?? "never checked"
+                let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
                 let status = feed.enabled ? feed.status.rawValue : "disabled"
                 console.out("\(feed.id)  \(feed.displayTitle)\n    \(feed.url)\n    \(status), \(checked), \(episodes) episodes, every \(feed.intervalSeconds) s\n")
                 if let error = feed.lastError { console.out("    last error: \(error)\n") }

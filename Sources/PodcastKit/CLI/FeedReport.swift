@@ -27,9 +27,9 @@ import Foundation
 /// ```
 public enum FeedReport {
     /// The JSON document for `parsed`, fetched as `response`.
-    public static func json(_ parsed: ParsedFeed, response: FetchResponse) -> JSONValue {
+    public static func json(_ parsed: ParsedFeed, response: FetchResponse) -> OrderedJSON {
         let c = parsed.channel
-        let channel: JSONValue = .object([
+        let channel: OrderedJSON = .object([
             ("title", .string(c.title)), ("link", .string(c.link)), ("description", .string(c.description)),
             ("image_url", .string(c.imageURL)), ("language", .string(c.language)), ("generator", .string(c.generator)),
             ("author", .string(c.author)), ("owner_name", .string(c.ownerName)), ("owner_email", .string(c.ownerEmail)),
@@ -51,7 +51,7 @@ public enum FeedReport {
         ])
     }
 
-    static func episodeJSON(_ e: Episode) -> JSONValue {
+    static func episodeJSON(_ e: Episode) -> OrderedJSON {
         .object([
             ("identity", .string(EpisodeIdentity(e).key)),
             ("guid", .string(e.guid)), ("title", .string(e.title)), ("link", .string(e.link)),
@@ -123,7 +123,7 @@ public enum FeedReport {
             line("guid", e.guid)
             line("title", e.title)
             line("link", e.link)
-            line("published", e.published.map(JSONValue.iso8601) ?? "unknown")
+            line("published", e.published.map(OrderedJSON.iso8601) ?? "unknown")
             line("duration", e.duration.map(formatDuration))
             line("subtitle", e.subtitle)
             line("author", e.author)

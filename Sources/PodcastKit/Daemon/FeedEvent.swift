@@ -41,8 +41,8 @@ public enum FeedEvent: Equatable, Sendable {
     /// - `feed_moved`: `event, time, from, to, reason` (`301`, `308`, `itunes:new-feed-url`...)
     /// - `feed_updated`: `event, time, feed_url, podcast_title, new_episodes, not_modified,
     ///   next_poll`
-    public var json: JSONValue {
-        var members: [(String, JSONValue)] = [("event", .string(kind)), ("time", .date(time))]
+    public var json: OrderedJSON {
+        var members: [(String, OrderedJSON)] = [("event", .string(kind)), ("time", .date(time))]
         switch self {
         case .newEpisode(let e):
             members += [

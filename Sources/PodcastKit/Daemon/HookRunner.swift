@@ -98,7 +98,7 @@ public final class HookRunner {
             ("PODCAST_TITLE", e.podcastTitle ?? ""), ("FEED_URL", e.feedURL),
             ("EPISODE_TITLE", e.title ?? ""), ("EPISODE_URL", e.url ?? ""),
             ("EPISODE_GUID", e.guid ?? ""), ("EPISODE_LINK", e.link ?? ""),
-            ("EPISODE_PUBLISHED", e.published.map(JSONValue.iso8601) ?? ""),
+            ("EPISODE_PUBLISHED", e.published.map(OrderedJSON.iso8601) ?? ""),
             ("EPISODE_DURATION", duration ?? ""), ("EPISODE_MIME_TYPE", e.mimeType ?? ""),
             ("EPISODE_LENGTH", e.length.map(String.init) ?? ""),
         ].map { ($0.0, $0.1.replacingOccurrences(of: "\0", with: "")) }

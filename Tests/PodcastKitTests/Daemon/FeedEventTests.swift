@@ -6,10 +6,10 @@ import Testing
     let t = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z
 
     @Test func jsonEscapesAndKeepsKeyOrder() {
-        let v = JSONValue.object([("z", .string("a\"b\\c\n\u{1}/é")), ("a", .int(Int64(-3))), ("n", .number(2.5)), ("w", .number(4)), ("x", .null), ("l", .array([.bool(true), .bool(false)]))])
+        let v = OrderedJSON.object([("z", .string("a\"b\\c\n\u{1}/é")), ("a", .int(Int64(-3))), ("n", .number(2.5)), ("w", .number(4)), ("x", .null), ("l", .array([.bool(true), .bool(false)]))])
         #expect(v.serialized == #"{"z":"a\"b\\c\n\u0001/é","a":-3,"n":2.5,"w":4,"x":null,"l":[true,false]}"#)
-        #expect(JSONValue.number(.nan).serialized == "null")
-        #expect(JSONValue.iso8601(t) == "2023-11-14T22:13:20Z")
+        #expect(OrderedJSON.number(.nan).serialized == "null")
+        #expect(OrderedJSON.iso8601(t) == "2023-11-14T22:13:20Z")
     }
 
     @Test func newEpisodeLine() {

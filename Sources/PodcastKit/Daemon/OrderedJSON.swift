@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON value whose objects keep their keys in the order given, so every line the daemon
 /// writes has a stable, documented key order (Foundation's `JSONEncoder` can only sort keys).
-public indirect enum JSONValue: Equatable, Sendable {
+public indirect enum OrderedJSON: Equatable, Sendable {
     /// `null`.
     case null
     /// `true` / `false`.
@@ -14,12 +14,12 @@ public indirect enum JSONValue: Equatable, Sendable {
     /// A string, escaped per RFC 8259.
     case string(String)
     /// An array.
-    case array([JSONValue])
+    case array([OrderedJSON])
     /// An object, keys in this order.
-    case object([(String, JSONValue)])
+    case object([(String, OrderedJSON)])
 
     /// Equality with keys compared in order.
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    public static func == (lhs: OrderedJSON, rhs: OrderedJSON) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
@@ -34,17 +34,17 @@ public indirect enum JSONValue: Equatable, Sendable {
     }
 
     /// `.string(s)` or `.null`.
-    public static func string(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
+    public static func string(_ s: String?) -> OrderedJSON { s.map { .string($0) } ?? .null }
     /// `.int(i)` or `.null`.
-    public static func int(_ i: Int?) -> JSONValue { i.map { .int(Int64($0)) } ?? .null }
+    public static func int(_ i: Int?) -> OrderedJSON { i.map { .int(Int64($0)) } ?? .null }
     /// `.int(i)` or `.null`.
-    public static func int(_ i: Int64?) -> JSONValue { i.map { .int($0) } ?? .null }
+    public static func int(_ i: Int64?) -> OrderedJSON { i.map { .int($0) } ?? .null }
     /// `.number(d)` or `.null`.
-    public static func number(_ d: Double?) -> JSONValue { d.map { .number($0) } ?? .null }
+    public static func number(_ d: Double?) -> OrderedJSON { d.map { .number($0) } ?? .null }
     /// `.bool(b)` or `.null`.
-    public static func bool(_ b: Bool?) -> JSONValue { b.map { .bool($0) } ?? .null }
+    public static func bool(_ b: Bool?) -> OrderedJSON { b.map { .bool($0) } ?? .null }
     /// An ISO 8601 UTC timestamp with seconds (`2024-01-31T12:00:00Z`), or `.null`.
-    public static func date(_ d: Date?) -> JSONValue { d.map { .string(JSONValue.iso8601($0)) } ?? .null }
+    public static func date(_ d: Date?) -> OrderedJSON { d.map { .string(OrderedJSON.iso8601($0)) } ?? .null }
 
     /// `date` as `YYYY-MM-DDTHH:MM:SSZ` in UTC. Thread-safe (no shared formatter).
     public static func iso8601(_ date: Date) -> String {
@@ -71,7 +71,7 @@ public indirect enum JSONValue: Equatable, Sendable {
             } else {
                 out += "\(d)"
             }
-        case .string(let s): JSONValue.escape(s, into: &out)
+        case .string(let s): OrderedJSON.escape(s, into: &out)
         case .array(let items):
             out += "["
             for (i, item) in items.enumerated() {
@@ -83,7 +83,7 @@ public indirect enum JSONValue: Equatable, Sendable {
             out += "{"
             for (i, (key, value)) in members.enumerated() {
                 if i > 0 { out += "," }
-                JSONValue.escape(key, into: &out)
+                OrderedJSON.escape(key, into: &out)
                 out += ":"
                 value.write(into: &out)
             }
