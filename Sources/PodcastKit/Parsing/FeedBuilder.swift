@@ -205,7 +205,9 @@ final class FeedBuilder: XMLReaderHandler {
             }
             return
         }
-        guard depth == channelDepth + 1 else { return }
+        // Channel fields are direct children of <channel> (<feed> in Atom); this keeps the titles
+        // of <image>, <textinput> and RSS 1.0's root-level siblings out.
+        guard depth == channelDepth + 1, stack[depth - 2].tag == (format == .atom ? .feed : .channel) else { return }
         switch (ns, key.tag) {
         case (.none, .title), (.atom, .title): begin(.channelTitle, depth: depth, type: Self.textType(element))
         case (.none, .link): begin(.channelLink, depth: depth)

@@ -56,13 +56,13 @@ public enum FeedParser {
         if !mapped.isEmpty {
             warnings.append("undeclared namespace prefixes read by their usual meaning: \(mapped.joined(separator: ", "))")
         }
+        let (channel, episodes) = builder.result()
         warnings += builder.warnings
 
         // HTML entities are declared by the DTDs of RSS 0.91-era feeds, so with a DOCTYPE they
         // are not a well-formedness error; unknown entities and bare `&` always are.
         let repairBroke = repair.bareAmpersands > 0 || !repair.unknownEntities.isEmpty
             || (repair.htmlEntities > 0 && !repair.sawDoctype)
-        let (channel, episodes) = builder.result()
         return ParsedFeed(
             format: format, channel: channel, episodes: episodes, warnings: warnings,
             isWellFormed: decoded.wellFormed && outcome.wellFormed && !repairBroke, encoding: decoded.encoding)
