@@ -200,4 +200,15 @@ private final class NoPublished: ObservableObject {
         #expect(seen == ["a", "b", "c"])
         c.cancel()
     }
+
+    @Test func projectedSubscriptionMayOutliveOwner() {
+        var model: Model? = Model()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        model!.$count.subscribe(recorder)
+        model!.count = 4  // no demand: missed
+        model = nil
+        recorder.request(.max(1))  // replays the last value the subject saw
+        #expect(recorder.events == [.subscription, .value(0), .value(4)])
+        recorder.cancel()
+    }
 }
