@@ -23,6 +23,13 @@ import Testing
         #expect(library.newestEpisodes.map(\.guid) == ["z", "y"])
         #expect(library.snapshots.map(\.newCount) == [1, 2])
         #expect(library.journal.map(\.sequence) == [2, 3, 4])
+        let dated = LibraryViewModel()
+        for (guid, day) in [("old", 1.0), ("undated", -1), ("new", 3), ("mid", 2)] {
+            var a = announcement(guid)
+            a.published = day < 0 ? nil : Date(timeIntervalSince1970: day * 86_400)
+            dated.record(.newEpisode(a))
+        }
+        #expect(dated.newestEpisodes.map(\.guid) == ["new", "mid", "old", "undated"])
         library.remove(id: 1)
         #expect(library.snapshots.map(\.id) == [2])
         #expect(library.podcast(id: 1) == nil)
