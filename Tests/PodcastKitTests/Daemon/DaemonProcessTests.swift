@@ -199,4 +199,19 @@ final class DaemonProcessTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "$(touch pwned)|\(server.url("/h"))\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/pwned"))
     }
+
+    func testDemoPollsTheBundledSamplesOnceAndExits() throws {
+        let child = try start("demo", "--json")
+        XCTAssertEqual(child.finish(), 0, child.stderr)
+        XCTAssertEqual(child.events("feed_updated").count, 3)
+        XCTAssertEqual(child.events("new_episode").count, 15)
+        XCTAssertEqual(child.events("feed_error").count, 0)
+    }
+
+    func testUsageErrorExitsTwo() throws {
+        let child = try start("run", "--bogus")
+        XCTAssertEqual(child.finish(), 2)
+        XCTAssertEqual(child.stdout, "")
+        XCTAssertTrue(child.stderr.hasPrefix("podcast-watch: unknown option '--bogus' for 'run'\nUsage: podcast-watch run"), child.stderr)
+    }
 }
