@@ -98,14 +98,16 @@ final class PublishedStorage<Value>: PublishedWillChangeSlot, @unchecked Sendabl
     @usableFromInline
     func set(_ newValue: Value) {
         willChange.withValue { $0.send() }
-        subjectCore.withValue { $0.send(newValue) }
+        subjectCore.withValue { $0.storeAndSend(newValue) }
         value = newValue
     }
 
     /// The `$x` subject, created on first use; it replays the stored value.
     var subject: SubjectCore<Value, Never> {
         if let existing = subjectCore.load() { return existing }
-        let created = SubjectCore<Value, Never>(replayingFrom: { [unowned self] in self.value })
+        // The subject keeps its own copy of the value to replay (updated as each set starts), so
+        // a `$x` subscription never reaches back into the property and may outlive its owner.
+        let created = SubjectCore<Value, Never>(replaying: value)
         return subjectCore.storeIfNil(created)
     }
 
