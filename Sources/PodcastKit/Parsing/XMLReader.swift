@@ -164,7 +164,7 @@ enum XMLReader {
                 if dropped == 1 { messages.append("more XML errors follow (not listed)") }
                 return
             }
-            let text = error.message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = error.message.map { String(cString: $0) }?.trimmedASCII
                 ?? "XML error \(error.code)"
             let kind = error.level.rawValue >= XML_ERR_ERROR.rawValue ? "XML error" : "XML warning"
             messages.append("\(kind) at line \(error.line): \(text)")
