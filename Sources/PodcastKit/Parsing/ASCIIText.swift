@@ -8,11 +8,15 @@ extension String {
     /// The string without leading and trailing ASCII whitespace (space, tab, CR, LF, FF, VT).
     /// U+00A0 and other Unicode spaces are kept: in feeds they are content.
     var trimmedASCII: String {
-        let utf8 = self.utf8
-        guard let first = utf8.firstIndex(where: { !isASCIISpace($0) }) else { return "" }
-        let last = utf8.lastIndex(where: { !isASCIISpace($0) })!
-        if first == utf8.startIndex && utf8.index(after: last) == utf8.endIndex { return self }
-        return String(self[first...last])
+        var copy = self
+        return copy.withUTF8 { bytes -> String in
+            var start = 0
+            var end = bytes.count
+            while start < end, isASCIISpace(bytes[start]) { start += 1 }
+            while end > start, isASCIISpace(bytes[end - 1]) { end -= 1 }
+            if start == 0 && end == bytes.count { return self }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
     }
 }
 

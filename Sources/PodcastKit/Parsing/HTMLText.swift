@@ -144,29 +144,43 @@ enum HTMLText {
     /// ASCII whitespace runs (not U+00A0, which is meaningful) become one space (or one newline, when `keepNewlines` and the run holds a
     /// line break); the result is trimmed. `squash(" a \n\n b ", keepNewlines: true)` == `"a\nb"`.
     static func squash(_ text: String, keepNewlines: Bool) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        var pendingNewline = false
-        var changed = false
-        var previousWasSpace = true  // leading whitespace counts as a change
-        for byte in text.utf8 {
-            if isASCIISpace(byte) {
-                if keepNewlines && (byte == 0x0A || byte == 0x0D) { pendingNewline = true } else { pendingSpace = true }
-                if previousWasSpace || byte != 0x20 { changed = true }
-                previousWasSpace = true
-                continue
+        var copy = text
+        return copy.withUTF8 { bytes -> String in
+            // Most values need no change: check first, allocate only when they do.
+            var clean = bytes.isEmpty || (!isASCIISpace(bytes[0]) && !isASCIISpace(bytes[bytes.count - 1]))
+            if clean {
+                var previousSpace = false
+                for byte in bytes {
+                    if byte == 0x20 {
+                        if previousSpace { clean = false; break }
+                        previousSpace = true
+                    } else if isASCIISpace(byte) {
+                        clean = false
+                        break
+                    } else {
+                        previousSpace = false
+                    }
+                }
             }
-            if !out.isEmpty {
-                if pendingNewline { out.append(0x0A) } else if pendingSpace { out.append(0x20) }
+            if clean { return text }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var pendingSpace = false
+            var pendingNewline = false
+            for byte in bytes {
+                if isASCIISpace(byte) {
+                    if keepNewlines && (byte == 0x0A || byte == 0x0D) { pendingNewline = true } else { pendingSpace = true }
+                    continue
+                }
+                if !out.isEmpty {
+                    if pendingNewline { out.append(0x0A) } else if pendingSpace { out.append(0x20) }
+                }
+                pendingSpace = false
+                pendingNewline = false
+                out.append(byte)
             }
-            pendingSpace = false
-            pendingNewline = false
-            previousWasSpace = false
-            out.append(byte)
+            return String(decoding: out, as: UTF8.self)
         }
-        if previousWasSpace && !text.isEmpty { changed = true }  // trailing whitespace
-        return changed ? String(decoding: out, as: UTF8.self) : text
     }
 
     /// Plain text with spaces and tabs squashed but line breaks kept, trimmed.
