@@ -191,6 +191,41 @@ import Testing
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    @Test func tlsToAPlainServerIsATLSError() throws {
+        let h = try FetchHarness()
+        h.server.route("/feed.xml", .ok(feed))
+        let error = try #require(h.fetch(FetchRequest(url: "https://127.0.0.1:\(h.server.port)/feed.xml", limits: FetchLimits(connectTimeout: 2, totalTimeout: 5)))?.error)
+        #expect(error.kind == .tls)
+    }
+
+    @Test func releasingTheFetcherMidFetchCallsNothing() throws {
+        let loop = try EventLoop()
+        let server = try TestHTTPServer()
+        var slow = TestHTTPServer.Response.ok(feed)
+        slow.delay = 0.3
+        server.route("/slow", slow)
+        var calls = 0
+        var fetcher: HTTPFetcher? = HTTPFetcher(loop: loop)
+        let token = fetcher?.fetch(FetchRequest(url: server.url("/slow"))) { _ in calls += 1 }
+        // Let the request reach the server, then drop the fetcher.
+        var arrived = false
+        var polls = 0
+        let poll = loop.scheduleRepeatingTimer(every: .milliseconds(5)) {
+            polls += 1
+            arrived = server.requestCount("/slow") == 1
+        }
+        while !arrived && polls < 1000 { loop.runOnce(blocking: true) }
+        poll.cancel()
+        try #require(arrived)
+        fetcher = nil
+        token?.cancel()  // a no-op once the fetcher is gone
+        var done = false
+        let wait = loop.scheduleTimer(after: .milliseconds(400)) { done = true }
+        while !done { loop.runOnce(blocking: true) }
+        wait.cancel()
+        #expect(calls == 0)
+    }
+
     @Test func unsupportedSchemeIsInvalid() throws {
         let h = try FetchHarness()
         let error = try #require(h.fetch(FetchRequest(url: "ftp://127.0.0.1/feed.xml"))?.error)
