@@ -181,7 +181,8 @@ final class CurlTransfer {
     }
 
     func failure(_ kind: FetchError.Kind, _ message: String, status: Int? = nil) -> FetchError {
-        FetchError(kind: kind, url: currentURL, message: message, status: status, permanentRedirect: permanentRedirect)
+        FetchError(kind: kind, url: currentURL, message: message, status: status, permanentRedirect: permanentRedirect,
+                   headers: status == nil ? [:] : headers)
     }
 
     private func error(for code: CURLcode) -> FetchError {

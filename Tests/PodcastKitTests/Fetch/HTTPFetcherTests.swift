@@ -162,7 +162,16 @@ import Testing
         #expect(error.kind == .httpStatus(500))
         #expect(error.status == 500)
         #expect(error.message == "HTTP 500 Internal Server Error")
+        #expect(error.retryAfter() == nil)
         #expect(h.fetch("/gone")?.error?.kind == .httpStatus(410))
+        h.server.route("/busy", TestHTTPServer.Response(status: 503, headers: [("Retry-After", "120")]))
+        let busy = try #require(h.fetch("/busy")?.error)
+        #expect(busy.kind == .httpStatus(503))
+        #expect(busy.headers["retry-after"] == "120")
+        #expect(busy.retryAfter() == 120)
+        h.server.route("/later", TestHTTPServer.Response(status: 429, headers: [("Retry-After", "Sun, 06 Nov 1994 08:49:37 GMT")]))
+        let later = try #require(h.fetch("/later")?.error)
+        #expect(later.retryAfter(now: Date(timeIntervalSince1970: 784_111_777 - 30)) == 30)
         #expect(h.fetch("/missing")?.error?.kind == .httpStatus(404))
     }
 
