@@ -280,7 +280,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             interval: Double(interval(of: slot.record)), using: &rng)
         let nextPoll = decision.delay.map { checkedAt.addingTimeInterval($0) }
         let update = FeedUpdate(
-            feedID: id, outcome: outcome, permanentRedirect: redirect.map { ($0.url, $0.status) },
+            feedID: id, outcome: outcome, permanentRedirect: redirect,
             checkedAt: checkedAt, nextPoll: nextPoll)
 
         let applied: FeedUpdateResult

@@ -17,10 +17,10 @@ public struct FeedUpdate: Sendable {
     public var feedID: Int64
     /// How the poll ended.
     public var outcome: Outcome
-    /// Where the fetcher's leading run of 301/308 redirects ended and the first hop's status
-    /// (from `FetchResponse` / `FetchError.permanentRedirect`); `nil` when there was none.
-    /// Applied for any outcome.
-    public var permanentRedirect: (url: String, status: Int)?
+    /// Where the fetcher's leading run of 301/308 redirects ended and the first hop's status,
+    /// exactly as `FetchResponse.permanentRedirect` / `FetchError.permanentRedirect` report it;
+    /// `nil` when there was none. Applied for any outcome.
+    public var permanentRedirect: PermanentRedirect?
     /// When the poll happened (wall clock); stored as `last_check`, and `first_seen` of new episodes.
     public var checkedAt: Date
     /// When the poller wants to check next (computed by the poller: interval, jitter, backoff);
@@ -29,7 +29,7 @@ public struct FeedUpdate: Sendable {
 
     /// An update for feed `feedID`.
     public init(
-        feedID: Int64, outcome: Outcome, permanentRedirect: (url: String, status: Int)? = nil,
+        feedID: Int64, outcome: Outcome, permanentRedirect: PermanentRedirect? = nil,
         checkedAt: Date = Date(), nextPoll: Date? = nil
     ) {
         self.feedID = feedID

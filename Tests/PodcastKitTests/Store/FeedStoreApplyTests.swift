@@ -231,7 +231,7 @@ import Testing
         let (store, f) = try makeStore(dir)
         let r = try store.apply(update: FeedUpdate(
             feedID: f.id, outcome: .fetched(feed([episode(1)]), etag: nil, lastModified: nil),
-            permanentRedirect: (url: "https://b.example/new.xml", status: 301), checkedAt: t0))
+            permanentRedirect: PermanentRedirect(url: "https://b.example/new.xml", status: 301), checkedAt: t0))
         #expect(r.feed.url == "https://b.example/new.xml")
         #expect(r.moves == [FeedMove(feedID: f.id, from: "https://a.example/feed.xml", to: "https://b.example/new.xml", at: t0, reason: .permanentRedirect(status: 301))])
         #expect(try store.urlHistory(feedID: f.id) == r.moves)
@@ -260,7 +260,7 @@ import Testing
     @Test func redirectOnNotModifiedStillMoves() throws {
         let dir = TemporaryDirectory()
         let (store, f) = try makeStore(dir)
-        let r = try store.apply(update: FeedUpdate(feedID: f.id, outcome: .notModified, permanentRedirect: (url: "https://b.example/x", status: 308), checkedAt: t0))
+        let r = try store.apply(update: FeedUpdate(feedID: f.id, outcome: .notModified, permanentRedirect: PermanentRedirect(url: "https://b.example/x", status: 308), checkedAt: t0))
         #expect(r.feed.url == "https://b.example/x")
         #expect(try store.urlHistory(feedID: f.id).map(\.reason) == [.permanentRedirect(status: 308)])
     }
