@@ -4,7 +4,8 @@ extension CommandRunner {
     /// `run`: the daemon until a signal (or, with `--once`, one pass).
     func runDaemon(_ store: FeedStore?, _ options: RunOptions) throws -> ExitCode {
         guard let store else { return .stateError }
-        return DaemonSession(store: store, options: options, console: console).run()
+        let crash = environment["PODCAST_WATCH_CRASH_AFTER_COMMITS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        return DaemonSession(store: store, options: options, console: console, crashAfterCommits: crash).run()
     }
 
     /// `demo`: subscribes a throwaway state directory to every feed file in the samples folder

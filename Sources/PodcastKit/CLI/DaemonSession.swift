@@ -21,13 +21,18 @@ final class DaemonSession {
     private let store: FeedStore
     private let options: RunOptions
     private let console: Console
+    private let crashAfterCommits: Int?
     private var exitCode: ExitCode = .success
     private var finished = false
 
-    init(store: FeedStore, options: RunOptions, console: Console) {
+    /// `crashAfterCommits` (from `$PODCAST_WATCH_CRASH_AFTER_COMMITS`, for crash-safety tests
+    /// only): the process SIGKILLs itself right after its Nth poll committed, before announcing
+    /// anything about it.
+    init(store: FeedStore, options: RunOptions, console: Console, crashAfterCommits: Int? = nil) {
         self.store = store
         self.options = options
         self.console = console
+        self.crashAfterCommits = crashAfterCommits
     }
 
     func run() -> ExitCode {
@@ -37,7 +42,7 @@ final class DaemonSession {
         store.firstSyncAnnounceLimit = options.firstSyncAnnounce
         let daemon = PodcastDaemon(
             store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler,
-            configuration: .init(intervalOverride: options.intervalSeconds, once: options.once))
+            configuration: .init(intervalOverride: options.intervalSeconds, once: options.once, awaitsOutputConfirmation: true))
         let console = self.console
 
         var hooks: HookRunner?
@@ -57,6 +62,13 @@ final class DaemonSession {
         }
 
         daemon.onWarning = { console.err("podcast-watch: warning: \($0)\n") }
+        if let crashAfterCommits {
+            var commits = 0
+            daemon.onCommitted = { _ in
+                commits += 1
+                if commits == crashAfterCommits { kill(getpid(), SIGKILL) }
+            }
+        }
         daemon.onFatalError = { [weak self] error in
             console.err("podcast-watch: state database error, stopping: \(error)\n")
             self?.exitCode = .stateError
@@ -105,14 +117,16 @@ final class DaemonSession {
         }
         // The view: a live table on a terminal, JSON lines otherwise.
         // Created after start, so the first (synchronous) frame already lists the feeds.
+        // Each frame or batch of lines confirms the announcements it showed (at-least-once).
         var terminal: TerminalView<LoopScheduler>?
         var lines: JSONLinesView<LoopScheduler>?
+        let delivered: (Int) -> Void = { [weak daemon] sequence in daemon?.outputDelivered(throughSequence: sequence) }
         if console.isTerminal && !options.json {
             terminal = TerminalView(
                 library: daemon.library, scheduler: scheduler,
-                renderer: TerminalRenderer(width: console.width, ansi: true), write: console.out)
+                renderer: TerminalRenderer(width: console.width, ansi: true), write: console.out, delivered: delivered)
         } else {
-            lines = JSONLinesView(library: daemon.library, scheduler: scheduler, write: console.out)
+            lines = JSONLinesView(library: daemon.library, scheduler: scheduler, write: console.out, delivered: delivered)
         }
 
         if let terminal {
@@ -134,8 +148,10 @@ final class DaemonSession {
         daemon.stop()
         fetcher.cancelAll()
         for registration in registrations { registration.cancel() }
-        // A last synchronous draw, so nothing reported stays unwritten (idempotent for JSON).
+        // A last synchronous draw, so nothing reported stays unwritten (idempotent for JSON),
+        // and what it shows is confirmed before the store closes.
         lines?.updateView()
+        if daemon.undeliveredCount > 0 { terminal?.updateView() }
         withExtendedLifetime(terminal) {}
         return exitCode
     }

@@ -138,6 +138,13 @@ public enum UsageText {
         Signals: SIGINT/SIGTERM stop cleanly, SIGHUP reloads the subscriptions,
         SIGUSR1 polls every feed now.
 
+        New episodes are announced at least once: an announcement is stored with the
+        episode and cleared only after its JSON line or table frame was written and
+        its hook started. If podcast-watch dies in between (even by SIGKILL), the
+        next run repeats those announcements first, so an episode may be announced
+        twice but is never lost. Hooks and scripts should treat EPISODE_GUID (else
+        EPISODE_URL) as the key.
+
         """
 
     static let show = """

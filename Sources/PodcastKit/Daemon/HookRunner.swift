@@ -36,7 +36,7 @@ public final class HookRunner {
     public var onTermination: ((EpisodeAnnouncement, Termination) -> Void)?
 
     private var running: [pid_t: EpisodeAnnouncement] = [:]
-    private var queue: [EpisodeAnnouncement] = []
+    private var queue: [(episode: EpisodeAnnouncement, issued: (() -> Void)?)] = []
     private let shell: String
 
     /// A runner for `command`. `shell` is the interpreter given `-c command` (tests may point it
@@ -52,9 +52,11 @@ public final class HookRunner {
     /// Hooks waiting for a free slot.
     public var queuedCount: Int { queue.count }
 
-    /// Starts the hook for `episode`, or queues it when `maxConcurrent` are running.
-    public func run(for episode: EpisodeAnnouncement) {
-        queue.append(episode)
+    /// Starts the hook for `episode`, or queues it when `maxConcurrent` are running. `issued`
+    /// runs once the hook was handed to the system: spawned, or reported as `.spawnFailed` (it
+    /// never runs for a hook dropped by `dropQueued()`). It may run before `run` returns.
+    public func run(for episode: EpisodeAnnouncement, issued: (() -> Void)? = nil) {
+        queue.append((episode, issued))
         startQueued()
     }
 
@@ -106,11 +108,12 @@ public final class HookRunner {
 
     private func startQueued() {
         while running.count < maxConcurrent, !queue.isEmpty {
-            let episode = queue.removeFirst()
+            let (episode, issued) = queue.removeFirst()
             switch spawn(episode) {
             case .success(let pid): running[pid] = episode
             case .failure(let err): onTermination?(episode, .spawnFailed(err.code))
             }
+            issued?()
         }
     }
 

@@ -13,6 +13,12 @@ import LoopScheduler
 ///   the next poll time is stored with each update, so a restart resumes the schedule.
 /// - At most `Configuration.maxConcurrentFetches` fetches run at once; due feeds wait in order.
 /// - `--once`: every enabled feed is polled once, then `onFinished` reports the failures.
+/// - Announcements are delivered **at least once**. The store marks each announced episode
+///   *pending* in the transaction that stores it; the daemon marks it delivered once every
+///   output has it: `onEvent` returned, the view wrote it (`outputDelivered(throughSequence:)`,
+///   when `Configuration.awaitsOutputConfirmation`) and the hook was started (when `hooks` is
+///   set). `start()` re-emits the announcements still pending (the process died in between)
+///   before any poll, so a consumer may see an episode twice, never zero times.
 ///
 /// Threading: everything (calls, scheduler actions, fetch completions) on the scheduler's
 /// thread, the main loop in the CLI. Timers are one-shot `schedule(after:)` calls made stale by a
@@ -34,17 +40,22 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         public var limits: FetchLimits
         /// Fetches in flight at most.
         public var maxConcurrentFetches: Int
+        /// When true, an announcement counts as delivered only once the view confirms it wrote it
+        /// (`outputDelivered(throughSequence:)`); when false, once `onEvent` returned. The CLI
+        /// sets it, since its JSON lines and terminal table are written by coalesced views.
+        public var awaitsOutputConfirmation: Bool
 
         /// A configuration; defaults are those of `podcast-watch run`.
         public init(
             policy: PollPolicy = PollPolicy(), intervalOverride: Int? = nil, once: Bool = false,
-            limits: FetchLimits = FetchLimits(), maxConcurrentFetches: Int = 8
+            limits: FetchLimits = FetchLimits(), maxConcurrentFetches: Int = 8, awaitsOutputConfirmation: Bool = false
         ) {
             self.policy = policy
             self.intervalOverride = intervalOverride
             self.once = once
             self.limits = limits
             self.maxConcurrentFetches = max(1, maxConcurrentFetches)
+            self.awaitsOutputConfirmation = awaitsOutputConfirmation
         }
     }
 
@@ -61,6 +72,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     /// In `once` mode: called once when every feed has been polled, with the ids of the feeds
     /// whose poll failed (empty: all succeeded).
     public var onFinished: ((_ failedFeedIDs: [Int64]) -> Void)?
+    /// Called right after a poll's update was committed to the store, before anything about it
+    /// is reported or announced (metrics; the CLI's crash-test failpoint).
+    public var onCommitted: ((FeedUpdateResult) -> Void)?
     /// Runs the `--hook` for each new episode, if set.
     public var hooks: HookRunner?
 
@@ -70,6 +84,8 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     public var inFlightCount: Int { slots.values.filter(\.isFetching).count }
     /// Polls completed since start (each applied to the store).
     public private(set) var completedPolls = 0
+    /// Announcements issued but not yet confirmed delivered (waiting for the view or the hook).
+    public var undeliveredCount: Int { deliveries.count }
 
     private let store: FeedStore
     private let fetcher: FeedFetching
@@ -91,6 +107,16 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     private var onceFailures: [Int64] = []
     private var onceReported = false
 
+    // Announcements waiting for their outputs, by episode row id.
+    private struct Delivery {
+        var journalSequence: Int
+        var awaitingOutput: Bool
+        var awaitingHook: Bool
+    }
+    private var deliveries: [Int64: Delivery] = [:]
+    private var confirmed: [Int64] = []  // delivered, not yet written to the store
+    private var batchingConfirmations = false
+
     /// A daemon over `store`, fetching with `fetcher`, parsing with `parse`, timing with
     /// `scheduler`. `now` is the wall clock (stored dates); `random` feeds the jitter.
     public init(
@@ -110,15 +136,32 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     // MARK: Life cycle
 
-    /// Loads the subscriptions and schedules their polls: overdue, never-polled (and in `once`
-    /// mode all) feeds at once, the others at their stored next poll time. Disabled feeds are
-    /// shown but not polled. Throws `StoreError`.
+    /// Loads the subscriptions, re-emits the announcements still pending from an earlier run
+    /// (oldest first, with the time they were first announced), then schedules the polls:
+    /// overdue, never-polled (and in `once` mode all) feeds at once, the others at their stored
+    /// next poll time. Disabled feeds are shown but not polled. Throws `StoreError`.
     public func start() throws {
         guard !isRunning else { return }
-        isRunning = true
         let feeds = try store.feeds()
-        for record in feeds { adopt(record, pollNow: configuration.once) }
+        let pending = try store.pendingAnnouncements()
+        isRunning = true
+        for record in feeds { register(record) }
+        redeliver(pending, feeds: feeds)
+        for record in feeds { startPolling(record, pollNow: configuration.once) }
         finishOnceIfDone()
+    }
+
+    /// The view has written every journal entry up to `sequence` (`LibraryViewModel.JournalEntry`):
+    /// their announcements count as output-delivered. Call it on the daemon's thread, also after
+    /// `stop()` (a last frame); the store must still be open.
+    public func outputDelivered(throughSequence sequence: Int) {
+        batchingConfirmations = true
+        for (id, delivery) in deliveries.sorted(by: { $0.key < $1.key })
+        where delivery.awaitingOutput && delivery.journalSequence <= sequence {
+            confirm(id, output: true)
+        }
+        batchingConfirmations = false
+        flushConfirmations()
     }
 
     /// SIGHUP: re-reads the subscriptions. New feeds are polled at once, removed ones are
@@ -175,8 +218,16 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     // MARK: Polling
 
     private func adopt(_ record: FeedRecord, pollNow: Bool) {
+        register(record)
+        startPolling(record, pollNow: pollNow)
+    }
+
+    private func register(_ record: FeedRecord) {
         slots[record.id] = Slot(record: record)
         library.upsert(snapshot(record, keeping: nil))
+    }
+
+    private func startPolling(_ record: FeedRecord, pollNow: Bool) {
         guard record.enabled else { return }
         if pollNow {
             poll(record.id)
@@ -292,6 +343,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             return
         }
         completedPolls += 1
+        onCommitted?(applied)
         slots[id]!.record = applied.feed
         slots[id]!.polledOnce = true
         for warning in applied.warnings { onWarning?("\(applied.feed.displayTitle) <\(applied.feed.url)>: \(warning)") }
@@ -326,18 +378,17 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         }
         // Announced newest first by the store; report them oldest first, in publication order.
         let announcements = applied.announced.reversed().map {
-            EpisodeAnnouncement(
-                time: checkedAt, feedURL: applied.feed.url, podcastTitle: title, title: $0.title, guid: $0.guid,
-                url: $0.enclosure?.url, link: $0.link, published: $0.published, duration: $0.duration,
-                mimeType: $0.enclosure?.mimeType, length: $0.enclosure?.length)
+            (episodeID: $0.id, announcement: PodcastDaemon.announcement($0, feed: applied.feed, time: checkedAt))
         }
         for event in events { library.record(event, feedID: id) }
-        for a in announcements { library.record(.newEpisode(a), feedID: id) }
+        let sequences = announcements.map { library.record(.newEpisode($0.announcement), feedID: id) }
         for event in events { onEvent?(event) }
-        for a in announcements {
-            onEvent?(.newEpisode(a))
-            hooks?.run(for: a)
+        batchingConfirmations = true
+        for (a, sequence) in zip(announcements, sequences) {
+            deliver(a.announcement, episodeID: a.episodeID, journalSequence: sequence)
         }
+        batchingConfirmations = false
+        flushConfirmations()
 
         if configuration.once {
             if case .failed = outcome { onceFailures.append(id) }
@@ -346,6 +397,67 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             schedule(id, after: delay)
         }
         startWaiting()
+    }
+
+    // MARK: Delivery
+
+    private static func announcement(_ e: StoredEpisode, feed: FeedRecord, time: Date) -> EpisodeAnnouncement {
+        EpisodeAnnouncement(
+            time: time, feedURL: feed.url, podcastTitle: feed.displayTitle, title: e.title, guid: e.guid,
+            url: e.enclosure?.url, link: e.link, published: e.published, duration: e.duration,
+            mimeType: e.enclosure?.mimeType, length: e.enclosure?.length)
+    }
+
+    // Issues one announcement to every output, and tracks it until all of them have it.
+    private func deliver(_ announcement: EpisodeAnnouncement, episodeID: Int64, journalSequence: Int) {
+        deliveries[episodeID] = Delivery(
+            journalSequence: journalSequence, awaitingOutput: configuration.awaitsOutputConfirmation,
+            awaitingHook: hooks != nil)
+        onEvent?(.newEpisode(announcement))
+        if let hooks {
+            hooks.run(for: announcement) { [weak self] in self?.confirm(episodeID, hook: true) }
+        }
+        confirm(episodeID)
+    }
+
+    // Announcements a killed run committed but never confirmed: issued again, before any poll.
+    private func redeliver(_ pending: [StoredEpisode], feeds: [FeedRecord]) {
+        let byID = Dictionary(uniqueKeysWithValues: feeds.map { ($0.id, $0) })
+        batchingConfirmations = true
+        for episode in pending {
+            guard let feed = byID[episode.feedID] else { continue }
+            let a = PodcastDaemon.announcement(episode, feed: feed, time: episode.firstSeen)
+            let sequence = library.record(.newEpisode(a), feedID: feed.id)
+            deliver(a, episodeID: episode.id, journalSequence: sequence)
+        }
+        batchingConfirmations = false
+        flushConfirmations()
+    }
+
+    private func confirm(_ id: Int64, output: Bool = false, hook: Bool = false) {
+        guard var delivery = deliveries[id] else { return }
+        if output { delivery.awaitingOutput = false }
+        if hook { delivery.awaitingHook = false }
+        if delivery.awaitingOutput || delivery.awaitingHook {
+            deliveries[id] = delivery
+            return
+        }
+        deliveries[id] = nil
+        confirmed.append(id)
+        if !batchingConfirmations { flushConfirmations() }
+    }
+
+    // One transaction for the confirmations gathered. A failure is not fatal: the announcements
+    // stay pending and are delivered again on the next start.
+    private func flushConfirmations() {
+        guard !confirmed.isEmpty else { return }
+        let ids = confirmed
+        confirmed = []
+        do {
+            try store.markAnnouncementsDelivered(ids)
+        } catch {
+            onWarning?("cannot record \(ids.count) announcements as delivered (they will be repeated): \(error)")
+        }
     }
 
     private func finishOnceIfDone() {

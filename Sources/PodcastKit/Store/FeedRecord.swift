@@ -93,6 +93,10 @@ public struct StoredEpisode: Sendable, Equatable, Identifiable {
     public var firstSeen: Date
     /// True when it was announced as new (the first sync announces only the newest few).
     public var announced: Bool
+    /// True from the moment it was announced (in the same transaction that stored it) until the
+    /// daemon confirmed the announcement was delivered (`FeedStore.markAnnouncementsDelivered`).
+    /// A pending announcement found at start-up is delivered again: at-least-once.
+    public var announcementPending: Bool
 }
 
 /// A stored change of a feed's URL.

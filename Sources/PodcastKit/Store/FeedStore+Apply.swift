@@ -17,7 +17,9 @@ extension FeedStore {
     /// - The first successful sync of a feed (no `lastSuccess` yet) announces only the newest
     ///   `firstSyncAnnounceLimit` new episodes (by date, unknown dates last, ties in document
     ///   order); later syncs announce every new one. `newEpisodeCount` grows by the number
-    ///   announced.
+    ///   announced. Announced episodes are stored *pending* (`announcementPending`) in the same
+    ///   transaction, until the caller confirms delivery with `markAnnouncementsDelivered`: a
+    ///   process killed after the commit but before its output loses no announcement.
     /// - `.notModified` (304) writes no episode and no metadata: it sets `lastCheck` and
     ///   `lastSuccess`, and clears a failing state.
     /// - `.failed`: `failureCount` + 1, `lastError`, status `failing` (`gone` and disabled for a
@@ -97,19 +99,21 @@ extension FeedStore {
                     default: return a.index < b.index
                     }
                 }.prefix(limit)
-                let markAnnounced = try database.prepare("UPDATE episodes SET announced = 1 WHERE id = ?1")
+                let markAnnounced = try database.prepare("UPDATE episodes SET announced = 1, announce_pending = 1 WHERE id = ?1")
                 for item in chosen {
                     markAnnounced.reset()
                     try markAnnounced.bind(.integer(item.episode.id), at: 1)
                     try markAnnounced.step()
                     var episode = item.episode
                     episode.announced = true
+                    episode.announcementPending = true
                     announced.append(episode)
                 }
                 let announcedIDs = Set(announced.map(\.id))
                 newEpisodes = newEpisodes.map { e in
                     var e = e
                     e.announced = announcedIDs.contains(e.id)
+                    e.announcementPending = e.announced
                     return e
                 }
                 if !announced.isEmpty {
@@ -218,7 +222,7 @@ extension FeedStore {
                 id: database.lastInsertRowID, feedID: feedID, identity: identity.key, guid: guid, title: episode.title,
                 link: episode.link, published: episode.published, duration: episode.duration,
                 description: episode.description, enclosure: primary, enclosures: episode.enclosures, firstSeen: at,
-                announced: false)
+                announced: false, announcementPending: false)
             result.append((index, stored))
         }
         return result

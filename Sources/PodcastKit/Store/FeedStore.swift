@@ -164,6 +164,29 @@ public final class FeedStore {
         return try FeedStore.readEpisodes(statement)
     }
 
+    /// Announced episodes whose delivery was never confirmed (the process died between the
+    /// commit and the output or hook), oldest announcement first: by feed id, then in the order
+    /// the daemon reports a poll's announcements (undated first, then oldest date first).
+    public func pendingAnnouncements() throws -> [StoredEpisode] {
+        let statement = try database.prepare(
+            "SELECT \(FeedStore.episodeColumns) FROM episodes WHERE announce_pending ORDER BY feed_id, published NULLS FIRST, id DESC")
+        return try FeedStore.readEpisodes(statement)
+    }
+
+    /// Confirms that the announcements of episodes `ids` were delivered (JSON line or view
+    /// written, hook started), in one transaction. Unknown ids are ignored.
+    public func markAnnouncementsDelivered(_ ids: [Int64]) throws {
+        guard !ids.isEmpty else { return }
+        try database.transaction {
+            let statement = try database.prepare("UPDATE episodes SET announce_pending = 0 WHERE id = ?1")
+            for id in ids {
+                statement.reset()
+                try statement.bind(.integer(id), at: 1)
+                try statement.step()
+            }
+        }
+    }
+
     /// How many episodes feed `feedID` has stored.
     public func episodeCount(feedID: Int64) throws -> Int {
         Int(try database.scalarInt("SELECT count(*) FROM episodes WHERE feed_id = ?1", .integer(feedID)) ?? 0)
@@ -224,7 +247,7 @@ public final class FeedStore {
 
     static let episodeColumns = """
         id, feed_id, identity, guid, title, link, published, duration, description, enclosure_url, enclosure_type, \
-        enclosure_length, enclosures_json, first_seen, announced
+        enclosure_length, enclosures_json, first_seen, announced, announce_pending
         """
 
     static func readEpisodes(_ s: Statement) throws -> [StoredEpisode] {
@@ -238,7 +261,8 @@ public final class FeedStore {
                     id: s.int64(0) ?? 0, feedID: s.int64(1) ?? 0, identity: s.string(2) ?? "", guid: s.string(3),
                     title: s.string(4), link: s.string(5), published: s.date(6), duration: s.double(7),
                     description: s.string(8), enclosure: enclosure, enclosures: enclosures,
-                    firstSeen: s.date(13) ?? Date(timeIntervalSince1970: 0), announced: s.bool(14) ?? false))
+                    firstSeen: s.date(13) ?? Date(timeIntervalSince1970: 0), announced: s.bool(14) ?? false,
+                    announcementPending: s.bool(15) ?? false))
         }
         return result
     }

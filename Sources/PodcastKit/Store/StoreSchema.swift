@@ -56,5 +56,11 @@ enum StoreSchema {
         CREATE INDEX episodes_enclosure ON episodes(feed_id, enclosure_key);
         CREATE INDEX episodes_recent ON episodes(published DESC, first_seen DESC);
         """,
+        // 1 → 2: announcements waiting to be delivered (output written, hook started). Rows of an
+        // older file were announced by a version that had no such state: they count as delivered.
+        """
+        ALTER TABLE episodes ADD COLUMN announce_pending INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX episodes_announce_pending ON episodes(feed_id) WHERE announce_pending;
+        """,
     ]
 }

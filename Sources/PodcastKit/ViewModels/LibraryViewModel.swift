@@ -82,8 +82,11 @@ public final class LibraryViewModel: ObservableObject {
     }
 
     /// Appends `event` to the journal; a `.newEpisode` also goes to `newestEpisodes` and counts
-    /// in `totalNew` and in the feed's `newCount` when `feedID` is given.
-    public func record(_ event: FeedEvent, feedID: Int64? = nil) {
+    /// in `totalNew` and in the feed's `newCount` when `feedID` is given. Returns the entry's
+    /// `sequence`.
+    @discardableResult
+    public func record(_ event: FeedEvent, feedID: Int64? = nil) -> Int {
+        let sequence = nextSequence
         var entries = journal
         entries.append(JournalEntry(sequence: nextSequence, event: event))
         nextSequence += 1
@@ -97,6 +100,7 @@ public final class LibraryViewModel: ObservableObject {
             totalNew += 1
             if let feedID { update(id: feedID) { $0.newCount += 1 } }
         }
+        return sequence
     }
 
     // `a` goes before `b`: a later date, or a known date against an unknown one; on a tie the

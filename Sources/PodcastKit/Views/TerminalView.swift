@@ -17,12 +17,19 @@ public final class TerminalView<UpdateScheduler: EventSourceScheduler>: ViewMode
     public private(set) var updateCount = 0
 
     private let write: (String) -> Void
+    private let delivered: ((Int) -> Void)?
 
     /// A view of `library` that writes frames with `write`. Draws the first frame at once.
-    public init(library: LibraryViewModel, scheduler: UpdateScheduler, renderer: TerminalRenderer, write: @escaping (String) -> Void) {
+    /// After each frame, `delivered` gets the `sequence` of the newest journal entry the frame
+    /// includes (0 when the journal is empty): `PodcastDaemon.outputDelivered(throughSequence:)`.
+    public init(
+        library: LibraryViewModel, scheduler: UpdateScheduler, renderer: TerminalRenderer,
+        write: @escaping (String) -> Void, delivered: ((Int) -> Void)? = nil
+    ) {
         self.updateScheduler = scheduler
         self.renderer = renderer
         self.write = write
+        self.delivered = delivered
         self._library = ViewModel(wrappedValue: library)
         bindViewModels()
     }
@@ -31,6 +38,7 @@ public final class TerminalView<UpdateScheduler: EventSourceScheduler>: ViewMode
     public func updateView() {
         updateCount += 1
         write(renderer.render(podcasts: library.snapshots, newest: library.newestEpisodes, totalNew: library.totalNew))
+        delivered?(library.journal.last?.sequence ?? 0)
     }
 }
 
@@ -50,12 +58,18 @@ public final class JSONLinesView<UpdateScheduler: EventSourceScheduler>: ViewMod
     public private(set) var lastWritten = 0
 
     private let write: (String) -> Void
+    private let delivered: ((Int) -> Void)?
 
     /// A writer of `library`'s events. Events already in the journal are written on the first
-    /// update (at once).
-    public init(library: LibraryViewModel, scheduler: UpdateScheduler, write: @escaping (String) -> Void) {
+    /// update (at once). After lines were written, `delivered` gets the `sequence` of the last
+    /// one: `PodcastDaemon.outputDelivered(throughSequence:)`.
+    public init(
+        library: LibraryViewModel, scheduler: UpdateScheduler, write: @escaping (String) -> Void,
+        delivered: ((Int) -> Void)? = nil
+    ) {
         self.updateScheduler = scheduler
         self.write = write
+        self.delivered = delivered
         self._library = ViewModel(wrappedValue: library)
         bindViewModels()
     }
@@ -67,5 +81,6 @@ public final class JSONLinesView<UpdateScheduler: EventSourceScheduler>: ViewMod
         guard let last = fresh.last else { return }
         write(fresh.map(\.event.jsonLine).joined())
         lastWritten = last.sequence
+        delivered?(last.sequence)
     }
 }

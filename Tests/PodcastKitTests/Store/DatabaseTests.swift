@@ -127,7 +127,7 @@ import Testing
             let db = try Database(path: path)
             try db.execute("PRAGMA user_version = 99")
         }
-        #expect(throws: StoreError.schemaTooNew(path: path, found: 99, supported: 1)) {
+        #expect(throws: StoreError.schemaTooNew(path: path, found: 99, supported: StoreSchema.migrations.count)) {
             _ = try FeedStore(path: path)
         }
     }
