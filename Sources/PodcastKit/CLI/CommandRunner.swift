@@ -123,7 +123,7 @@ public final class CommandRunner {
         guard let normalized = location(url) else { return .usage }
         do {
             let feed = try store.add(url: normalized, title: title, intervalSeconds: interval)
-            console.out("Subscribed to \(feed.url) (feed #\(feed.id), every \(feed.intervalSeconds) s)\n")
+            console.out("Subscribed to \(feed.url) (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n")
             return .success
         } catch StoreError.alreadySubscribed(let url, let id) {
             console.err("podcast-watch: \(url) is already subscribed (feed #\(id))\n")
@@ -162,11 +162,16 @@ public final class CommandRunner {
             } else {
                 let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
                 let status = feed.enabled ? feed.status.rawValue : "disabled"
-                console.out("\(feed.id)  \(feed.displayTitle)\n    \(feed.url)\n    \(status), \(checked), \(episodes) episodes, every \(feed.intervalSeconds) s\n")
+                console.out("\(feed.id)  \(feed.displayTitle)\n    \(feed.url)\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n")
                 if let error = feed.lastError { console.out("    last error: \(error)\n") }
             }
         }
         if feeds.isEmpty && !json { console.err("No subscriptions. Add one with: podcast-watch add URL\n") }
         return .success
+    }
+
+    // "every 600 s", or "default interval" (run --interval, else 3600 s) for a feed without one.
+    static func describeInterval(_ seconds: Int?) -> String {
+        seconds.map { "every \($0) s" } ?? "default interval"
     }
 }

@@ -89,7 +89,8 @@ public enum UsageText {
 
           --json   one JSON object per line, keys in this order: id, url, title,
                    status, interval, last_check, last_success, last_error,
-                   episodes, new_episodes
+                   episodes, new_episodes (interval: the feed's own, in seconds;
+                   null when it uses the default)
 
         """
 

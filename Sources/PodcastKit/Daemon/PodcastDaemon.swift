@@ -31,8 +31,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     public struct Configuration: Sendable {
         /// Interval, jitter and backoff.
         public var policy: PollPolicy
-        /// Seconds between polls for feeds left at the store's default interval (`run
-        /// --interval`); `nil` keeps the stored interval.
+        /// Seconds between polls for feeds without their own interval (`run --interval`); a
+        /// feed's own interval (`add --interval`, even 3600) always wins. `nil`: the policy's
+        /// `defaultInterval`.
         public var intervalOverride: Int?
         /// Poll each feed once, then finish (`run --once`).
         public var once: Bool
@@ -234,7 +235,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         } else {
             let delay = configuration.policy.initialDelay(
                 nextPoll: record.nextPoll?.timeIntervalSince1970, now: now().timeIntervalSince1970,
-                interval: Double(interval(of: record)))
+                interval: interval(of: record))
             if delay <= 0 { poll(record.id) } else { schedule(record.id, after: delay) }
         }
     }
@@ -328,7 +329,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         var rng = ClosureRandom(source: random)
         let decision = configuration.policy.decide(
             after: pollOutcome, previousFailures: slot.record.failureCount,
-            interval: Double(interval(of: slot.record)), using: &rng)
+            interval: interval(of: slot.record), using: &rng)
         let nextPoll = decision.delay.map { checkedAt.addingTimeInterval($0) }
         let update = FeedUpdate(
             feedID: id, outcome: outcome, permanentRedirect: redirect,
@@ -468,11 +469,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         onFinished?(onceFailures.sorted())
     }
 
-    private func interval(of record: FeedRecord) -> Int {
-        if let override = configuration.intervalOverride, record.intervalSeconds == store.defaultIntervalSeconds {
-            return override
-        }
-        return record.intervalSeconds
+    // Seconds; nil for the policy's default.
+    private func interval(of record: FeedRecord) -> Double? {
+        (record.intervalSeconds ?? configuration.intervalOverride).map(Double.init)
     }
 
     private func snapshot(_ record: FeedRecord, keeping old: Podcast?) -> Podcast {

@@ -28,8 +28,9 @@ public struct FeedRecord: Sendable, Equatable, Identifiable {
     public var imageURL: String?
     /// When the feed was subscribed.
     public var added: Date
-    /// Poll interval in seconds.
-    public var intervalSeconds: Int
+    /// The feed's own poll interval in seconds (`add --interval`); `nil` means the default:
+    /// `run --interval` when given, else `PollPolicy.defaultInterval` (one hour).
+    public var intervalSeconds: Int?
     /// False once disabled (by the user, or by a 410).
     public var enabled: Bool
     /// The last `ETag` received, sent back as `If-None-Match`; cleared after a failure so the

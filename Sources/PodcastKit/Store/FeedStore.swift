@@ -12,8 +12,6 @@ public final class FeedStore {
     /// How many episodes the first successful sync of a feed announces (the newest ones); the
     /// rest are stored silently. Default 3.
     public var firstSyncAnnounceLimit: Int = 3
-    /// The poll interval, in seconds, given to new subscriptions when `add` gets none. Default 3600.
-    public var defaultIntervalSeconds: Int = 3600
 
     /// Opens or creates the store at `path` and migrates its schema. The parent directory must
     /// exist. Throws `StoreError.notADatabase` (file untouched) or `.schemaTooNew`.
@@ -30,7 +28,7 @@ public final class FeedStore {
     // MARK: Subscriptions
 
     /// Subscribes to `url` (see `normalizeURL`), with an optional user title and poll interval in
-    /// seconds. `added` is the subscription time. Throws `.invalidURL`, or `.alreadySubscribed`
+    /// seconds (`nil`: the default, stored as NULL; at least 1). `added` is the subscription time. Throws `.invalidURL`, or `.alreadySubscribed`
     /// when the normalized URL is already a feed.
     @discardableResult
     public func add(url: String, title: String? = nil, intervalSeconds: Int? = nil, added: Date = Date()) throws -> FeedRecord {
@@ -38,11 +36,11 @@ public final class FeedStore {
         if let existing = try feed(url: normalized) {
             throw StoreError.alreadySubscribed(url: normalized, id: existing.id)
         }
-        let interval = max(1, intervalSeconds ?? defaultIntervalSeconds)
+        let interval = intervalSeconds.map { Int64(max(1, $0)) }
         let cleanTitle = EpisodeIdentity.nonBlank(title)
         try database.run(
             "INSERT INTO feeds (url, title, added, interval_seconds) VALUES (?1, ?2, ?3, ?4)",
-            .text(normalized), SQLValue(cleanTitle), .date(added), .integer(Int64(interval)))
+            .text(normalized), SQLValue(cleanTitle), .date(added), SQLValue(interval))
         let id = database.lastInsertRowID
         guard let record = try feed(id: id) else { throw StoreError.noSuchFeed(String(id)) }
         return record
@@ -113,10 +111,10 @@ public final class FeedStore {
                 .integer(enabled ? 1 : 0), .integer(id)), id)
     }
 
-    /// Sets feed `id`'s poll interval, in seconds (at least 1).
-    public func setInterval(seconds: Int, id: Int64) throws {
+    /// Sets feed `id`'s poll interval, in seconds (at least 1); `nil` goes back to the default.
+    public func setInterval(seconds: Int?, id: Int64) throws {
         try requireChange(
-            database.run("UPDATE feeds SET interval_seconds = ?1 WHERE id = ?2", .integer(Int64(max(1, seconds))), .integer(id)), id)
+            database.run("UPDATE feeds SET interval_seconds = ?1 WHERE id = ?2", SQLValue(seconds.map { Int64(max(1, $0)) }), .integer(id)), id)
     }
 
     /// Sets when feed `id` should next be polled (`nil`: as soon as possible).
@@ -238,7 +236,7 @@ public final class FeedStore {
     static func readFeed(_ s: Statement) -> FeedRecord {
         FeedRecord(
             id: s.int64(0) ?? 0, url: s.string(1) ?? "", title: s.string(2), feedTitle: s.string(3), link: s.string(4),
-            imageURL: s.string(5), added: s.date(6) ?? Date(timeIntervalSince1970: 0), intervalSeconds: s.int(7) ?? 3600,
+            imageURL: s.string(5), added: s.date(6) ?? Date(timeIntervalSince1970: 0), intervalSeconds: s.int(7),
             enabled: s.bool(8) ?? true, etag: s.string(9), lastModified: s.string(10), lastCheck: s.date(11),
             lastSuccess: s.date(12), failureCount: s.int(13) ?? 0, lastError: s.string(14), lastHTTPStatus: s.int(15),
             nextPoll: s.date(16), status: FeedStatus(rawValue: s.string(17) ?? "ok") ?? .ok,

@@ -62,5 +62,14 @@ enum StoreSchema {
         ALTER TABLE episodes ADD COLUMN announce_pending INTEGER NOT NULL DEFAULT 0;
         CREATE INDEX episodes_announce_pending ON episodes(feed_id) WHERE announce_pending;
         """,
+        // 2 → 3: interval_seconds becomes nullable, NULL meaning "the default" (so `run
+        // --interval` can tell it from an explicit 3600). Version 1 stored the default as 3600,
+        // indistinguishable from an explicit 1h: those become NULL, as the daemon treated them.
+        """
+        ALTER TABLE feeds ADD COLUMN own_interval INTEGER CHECK (own_interval IS NULL OR own_interval >= 1);
+        UPDATE feeds SET own_interval = NULLIF(interval_seconds, 3600);
+        ALTER TABLE feeds DROP COLUMN interval_seconds;
+        ALTER TABLE feeds RENAME COLUMN own_interval TO interval_seconds;
+        """,
     ]
 }

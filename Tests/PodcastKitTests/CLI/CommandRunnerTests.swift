@@ -35,14 +35,14 @@ func temporaryDirectory() -> String {
         #expect(run("--state", state, "add", "show.xml", "--title", "Local", "--interval", "10m")
             == (.success, "Subscribed to file:///feeds/show.xml (feed #1, every 600 s)\n", ""))
         #expect(run("--state", state, "add", "http://Example.com/f")
-            == (.success, "Subscribed to http://example.com/f (feed #2, every 3600 s)\n", ""))
+            == (.success, "Subscribed to http://example.com/f (feed #2, default interval)\n", ""))
         #expect(run("--state", state, "add", "/feeds/show.xml")
             == (.feedFailed, "", "podcast-watch: file:///feeds/show.xml is already subscribed (feed #1)\n"))
         let (code, out, _) = run("--state", state, "list", "--json")
         #expect(code == .success)
         #expect(out == """
             {"id":1,"url":"file:///feeds/show.xml","title":"Local","status":"ok","interval":600,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0}
-            {"id":2,"url":"http://example.com/f","title":"http://example.com/f","status":"ok","interval":3600,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0}
+            {"id":2,"url":"http://example.com/f","title":"http://example.com/f","status":"ok","interval":null,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0}
 
             """)
         #expect(run("--state", state, "remove", "show.xml") == (.success, "Unsubscribed from file:///feeds/show.xml (Local)\n", ""))

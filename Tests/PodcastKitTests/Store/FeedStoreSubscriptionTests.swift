@@ -13,7 +13,7 @@ import Testing
         #expect(a.url == "https://a.example/feed.xml")
         #expect(a.title == "A")
         #expect(a.added == added)
-        #expect(a.intervalSeconds == 3600)
+        #expect(a.intervalSeconds == nil)  // the default, not a stored 3600
         #expect(a.enabled)
         #expect(a.status == .ok)
         #expect(b.url == "http://b.example/rss")
@@ -68,6 +68,10 @@ import Testing
         let after = try #require(try store.feed(id: feed.id))
         #expect(after.enabled == false)
         #expect(after.intervalSeconds == 120)
+        try store.setInterval(seconds: nil, id: feed.id)
+        #expect(try store.feed(id: feed.id)?.intervalSeconds == nil)
+        #expect(try store.add(url: "https://b.example/f", intervalSeconds: 3600).intervalSeconds == 3600)  // explicit
+        #expect(try store.add(url: "https://c.example/f", intervalSeconds: 0).intervalSeconds == 1)
         #expect(after.nextPoll == next)
         #expect(throws: StoreError.noSuchFeed("9")) { try store.setEnabled(true, id: 9) }
     }
