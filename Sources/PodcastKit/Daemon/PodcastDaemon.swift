@@ -320,7 +320,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             redirect = error.permanentRedirect
             outcome = .failed(FeedFailure(httpStatus: error.status, message: error.message))
             if case .httpStatus(let status) = error.kind {
-                pollOutcome = .httpError(status: status, retryAfter: nil)
+                // The server's own "come back later" (RFC 9110 §10.2.3) only means that on these.
+                let retryAfter = status == 429 || status == 503 ? error.retryAfter(now: checkedAt) : nil
+                pollOutcome = .httpError(status: status, retryAfter: retryAfter)
             } else {
                 pollOutcome = .networkError
             }

@@ -6,9 +6,12 @@
 ///
 /// - Success (`fetched`, `notModified`): `interval ± jitter`, failures reset.
 /// - Transient failure (network error, timeout, 5xx, 429, unparseable body): failure `n`
-///   (1-based) waits `min(cap, initialBackoff × multiplier^(n-1))`, plus jitter, and never less
-///   than a `Retry-After` the server sent (still capped). `cap` is `max(maxBackoff, interval)`,
-///   so a slow feed is never polled *more* often because it fails.
+///   (1-based) waits `min(cap, initialBackoff × multiplier^(n-1))`, plus jitter. `cap` is
+///   `max(maxBackoff, interval)`, so a slow feed is never polled *more* often because it fails.
+/// - `Retry-After` (RFC 9110 §10.2.3, sent with a 429 or 503): the wait is the longer of that
+///   backoff and the server's delay, the latter capped at `maxRetryAfter` (24 h) so a bogus
+///   header cannot park a feed for weeks. A short or past `Retry-After` never shortens the
+///   backoff.
 /// - `404` and other 4xx: the feed is *failing*; it keeps being polled on the same backoff.
 /// - `410 Gone`: the feed is *disabled*; no more polls.
 ///
@@ -25,20 +28,25 @@ public struct PollPolicy: Sendable, Equatable {
     public var backoffMultiplier: Double
     /// The longest backoff, in seconds (raised to the feed's interval when that is longer).
     public var maxBackoff: Double
+    /// The longest server `Retry-After` honoured, in seconds. Default 24 h.
+    public var maxRetryAfter: Double
 
     /// The default interval: one hour.
     public static let defaultIntervalSeconds: Double = 3600
 
-    /// A policy; the defaults are 1 h interval, ±10 % jitter, backoff 5 min × 2 up to 12 h.
+    /// A policy; the defaults are 1 h interval, ±10 % jitter, backoff 5 min × 2 up to 12 h,
+    /// `Retry-After` honoured up to 24 h.
     public init(
         defaultInterval: Double = PollPolicy.defaultIntervalSeconds, jitterFraction: Double = 0.1,
-        initialBackoff: Double = 300, backoffMultiplier: Double = 2, maxBackoff: Double = 12 * 3600
+        initialBackoff: Double = 300, backoffMultiplier: Double = 2, maxBackoff: Double = 12 * 3600,
+        maxRetryAfter: Double = 24 * 3600
     ) {
         self.defaultInterval = defaultInterval
         self.jitterFraction = jitterFraction
         self.initialBackoff = initialBackoff
         self.backoffMultiplier = backoffMultiplier
         self.maxBackoff = maxBackoff
+        self.maxRetryAfter = maxRetryAfter
     }
 
     /// How a poll ended, as far as scheduling cares.
@@ -138,10 +146,9 @@ public struct PollPolicy: Sendable, Equatable {
     }
 
     private func backoffDelay<R: RandomNumberGenerator>(failures: Int, interval: Double, retryAfter: Double?, _ rng: inout R) -> Double {
-        let cap = max(maxBackoff, interval)
         let delay = jittered(backoff(failures: failures, interval: interval), &rng)
         guard let retryAfter, retryAfter > 0 else { return delay }
-        return min(cap, max(delay, retryAfter))
+        return max(delay, min(retryAfter, maxRetryAfter))
     }
 
     private func jittered<R: RandomNumberGenerator>(_ delay: Double, _ rng: inout R) -> Double {

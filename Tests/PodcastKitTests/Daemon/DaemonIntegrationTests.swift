@@ -149,6 +149,18 @@ final class DaemonIntegrationTests: XCTestCase {
         XCTAssertEqual(record.nextPoll!.timeIntervalSince(record.lastCheck!), 600, accuracy: 1)
     }
 
+    func testRetryAfterOnA503SetsTheNextPoll() throws {
+        var busy = TestHTTPServer.Response.status(503, "busy")
+        busy.headers.append(("Retry-After", "5400"))
+        server.route("/busy", busy)
+        let feed = try store.add(url: server.url("/busy"))
+        let pass = try oncePass()
+        XCTAssertEqual(pass.failed, [feed.id])
+        XCTAssertEqual(pass.errors.map(\.httpStatus), [503])
+        let record = try XCTUnwrap(try store.feed(id: feed.id))
+        XCTAssertEqual(record.nextPoll!.timeIntervalSince(record.lastCheck!), 5400, accuracy: 0.001)
+    }
+
     func testRedirectLoopIsCutOff() throws {
         server.route("/a", .redirect(302, to: server.url("/b")))
         server.route("/b", .redirect(302, to: server.url("/a")))

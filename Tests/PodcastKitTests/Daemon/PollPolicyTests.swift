@@ -44,8 +44,12 @@ struct SequenceRNG: RandomNumberGenerator {
         #expect(policy.decide(after: .httpError(status: 500, retryAfter: nil), previousFailures: 0, interval: nil, using: &mid)
             == .init(health: .backingOff, consecutiveFailures: 1, delay: 300))
         #expect(policy.decide(after: .httpError(status: 503, retryAfter: 7200), previousFailures: 0, interval: nil, using: &mid).delay == 7200)
+        // Capped at 24 h (above the 12 h backoff cap), never below the backoff.
         #expect(policy.decide(after: .httpError(status: 429, retryAfter: 999_999), previousFailures: 0, interval: nil, using: &mid)
-            == .init(health: .backingOff, consecutiveFailures: 1, delay: 43_200))
+            == .init(health: .backingOff, consecutiveFailures: 1, delay: 86_400))
+        #expect(policy.decide(after: .httpError(status: 503, retryAfter: 10), previousFailures: 2, interval: nil, using: &mid).delay == 1200)
+        #expect(policy.decide(after: .httpError(status: 503, retryAfter: 0), previousFailures: 0, interval: nil, using: &mid).delay == 300)
+        #expect(PollPolicy(maxRetryAfter: 3600).decide(after: .httpError(status: 503, retryAfter: 7200), previousFailures: 0, interval: nil, using: &mid).delay == 3600)
     }
 
     @Test mutating func notFoundIsFailingButStillPolled() {
