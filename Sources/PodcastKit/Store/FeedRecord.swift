@@ -15,8 +15,8 @@ public enum FeedStatus: String, Sendable, Equatable, Codable {
 public struct FeedRecord: Sendable, Equatable, Identifiable {
     /// The row id, stable for the life of the subscription.
     public var id: Int64
-    /// The current URL (`http(s)://`, `file://` or an absolute path); it changes on a permanent
-    /// redirect or `itunes:new-feed-url`.
+    /// The current URL in `FeedLocation.normalize` form (`http(s)://` or `file://`); it changes
+    /// on a permanent redirect or `itunes:new-feed-url`.
     public var url: String
     /// The title the user (or OPML import) gave; `nil` if none.
     public var title: String?

@@ -123,7 +123,7 @@ extension FeedStore {
                 }
 
                 if let target = EpisodeIdentity.nonBlank(parsed.channel.newFeedURL) {
-                    if let normalized = try? FeedStore.normalizeURL(target),
+                    if let normalized = try? FeedStore.canonicalURL(target),
                         normalized.hasPrefix("http://") || normalized.hasPrefix("https://")
                     {
                         if let move = try moveFeed(before.id, from: currentURL, to: normalized, reason: .newFeedURL, at: at, warnings: &warnings) {
@@ -146,7 +146,7 @@ extension FeedStore {
     private func moveFeed(
         _ id: Int64, from: String, to rawTarget: String, reason: FeedMove.Reason, at: Date, warnings: inout [String]
     ) throws -> FeedMove? {
-        guard let to = try? FeedStore.normalizeURL(rawTarget) else {
+        guard let to = try? FeedStore.canonicalURL(rawTarget) else {
             warnings.append("feed #\(id) \(from): not moving to invalid URL \"\(rawTarget)\" (\(reason.rawValue))")
             return nil
         }

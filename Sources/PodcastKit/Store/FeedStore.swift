@@ -27,12 +27,12 @@ public final class FeedStore {
 
     // MARK: Subscriptions
 
-    /// Subscribes to `url` (see `normalizeURL`), with an optional user title and poll interval in
+    /// Subscribes to `url` (normalised by `FeedLocation.normalize`), with an optional user title and poll interval in
     /// seconds (`nil`: the default, stored as NULL; at least 1). `added` is the subscription time. Throws `.invalidURL`, or `.alreadySubscribed`
     /// when the normalized URL is already a feed.
     @discardableResult
     public func add(url: String, title: String? = nil, intervalSeconds: Int? = nil, added: Date = Date()) throws -> FeedRecord {
-        let normalized = try FeedStore.normalizeURL(url)
+        let normalized = try FeedStore.canonicalURL(url)
         if let existing = try feed(url: normalized) {
             throw StoreError.alreadySubscribed(url: normalized, id: existing.id)
         }
@@ -99,7 +99,7 @@ public final class FeedStore {
         let trimmed = key.trimmingCharacters(in: .whitespacesAndNewlines)
         if let id = Int64(trimmed), let record = try feed(id: id) { return record }
         if let record = try feed(url: trimmed) { return record }
-        if let normalized = try? FeedStore.normalizeURL(trimmed) { return try feed(url: normalized) }
+        if let normalized = try? FeedStore.canonicalURL(trimmed) { return try feed(url: normalized) }
         return nil
     }
 
@@ -192,37 +192,13 @@ public final class FeedStore {
 
     // MARK: URLs
 
-    /// The canonical stored form of a subscription URL: trimmed; `http`, `https` and `file`
-    /// accepted (scheme lower-cased); `feed://`, `itpc://`, `pcast://` mapped to `http://`
-    /// (`feed:https://...` to the inner URL); anything without a scheme is a path, made absolute
-    /// against the current directory. Throws `.invalidURL` for an empty string or another scheme.
-    public static func normalizeURL(_ raw: String) throws -> String {
-        let url = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !url.isEmpty else { throw StoreError.invalidURL(raw, reason: "empty") }
-        guard let colon = url.firstIndex(of: ":"),
-            url[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
-            url[..<colon].first?.isLetter == true, url.distance(from: url.startIndex, to: colon) > 1
-        else {
-            // A path (a one-letter "scheme" would be a Windows drive; treat it as a path too).
-            let absolute = url.hasPrefix("/") ? url : FileManager.default.currentDirectoryPath + "/" + url
-            return URL(fileURLWithPath: absolute).standardizedFileURL.path
-        }
-        let scheme = url[..<colon].lowercased()
-        let rest = url[url.index(after: colon)...]
-        switch scheme {
-        case "http", "https", "file":
-            guard rest.hasPrefix("//") || scheme == "file" else {
-                throw StoreError.invalidURL(raw, reason: "expected \(scheme)://")
-            }
-            if scheme != "file" && rest.dropFirst(2).isEmpty {
-                throw StoreError.invalidURL(raw, reason: "no host")
-            }
-            return scheme + ":" + rest
-        case "feed", "itpc", "pcast":
-            if rest.hasPrefix("//") { return "http:" + rest }
-            return try normalizeURL(String(rest))
-        default:
-            throw StoreError.invalidURL(raw, reason: "unsupported scheme \"\(scheme)\" (use http, https, file or a path)")
+    /// `FeedLocation.normalize` (against the process's current directory and `$HOME`), its
+    /// error as `StoreError.invalidURL`: the one canonical form subscriptions are keyed by.
+    static func canonicalURL(_ raw: String) throws -> String {
+        do {
+            return try FeedLocation.normalize(raw)
+        } catch {
+            throw StoreError.invalidURL(raw, reason: error.reason)
         }
     }
 

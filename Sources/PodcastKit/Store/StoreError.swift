@@ -10,7 +10,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The database was written by a newer version of this program (`PRAGMA user_version`
     /// `found` is above the `supported` schema version). Nothing was changed.
     case schemaTooNew(path: String, found: Int, supported: Int)
-    /// A subscription URL that is empty or has a scheme other than `http`, `https` or `file`.
+    /// A subscription URL that `FeedLocation.normalize` refuses (empty, another scheme, no
+    /// host...), with its reason.
     case invalidURL(String, reason: String)
     /// `url` is already subscribed, as feed `id`.
     case alreadySubscribed(url: String, id: Int64)

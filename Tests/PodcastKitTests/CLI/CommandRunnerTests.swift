@@ -51,6 +51,18 @@ func temporaryDirectory() -> String {
         #expect(run("--state", state, "remove", "2").0 == .success)
     }
 
+    @Test func everySpellingOfAFeedIsOneSubscription() {
+        // currentDirectory is /feeds.
+        #expect(run("--state", state, "add", "./x.xml") == (.success, "Subscribed to file:///feeds/x.xml (feed #1, default interval)\n", ""))
+        for same in ["/feeds/x.xml", "file:///feeds/x.xml", "sub/../x.xml"] {
+            #expect(run("--state", state, "add", same) == (.feedFailed, "", "podcast-watch: file:///feeds/x.xml is already subscribed (feed #1)\n"))
+        }
+        #expect(run("--state", state, "add", "HTTPS://Example.com:443/rss#top", "--interval", "1h")
+            == (.success, "Subscribed to https://example.com/rss (feed #2, every 3600 s)\n", ""))
+        #expect(run("--state", state, "add", "https://example.com/rss").0 == .feedFailed)
+        #expect(run("--state", state, "remove", "file:///feeds/x.xml") == (.success, "Unsubscribed from file:///feeds/x.xml (file:///feeds/x.xml)\n", ""))
+    }
+
     @Test func listWithoutStateCreatesNothing() {
         let fresh = state + "/never"
         #expect(run("--state", fresh, "list") == (.success, "", "No subscriptions. Add one with: podcast-watch add URL\n"))

@@ -38,19 +38,28 @@ import Testing
         #expect(try store.feeds().count == 1)
     }
 
-    @Test func urlNormalization() throws {
-        #expect(try FeedStore.normalizeURL("feed://x.org/rss") == "http://x.org/rss")
-        #expect(try FeedStore.normalizeURL("feed:https://x.org/rss") == "https://x.org/rss")
-        #expect(try FeedStore.normalizeURL("itpc://x.org/rss") == "http://x.org/rss")
-        #expect(try FeedStore.normalizeURL("file:///tmp/a.xml") == "file:///tmp/a.xml")
-        #expect(try FeedStore.normalizeURL("/tmp/./feeds/../a.xml") == "/tmp/a.xml")
-        let cwd = FileManager.default.currentDirectoryPath
-        #expect(try FeedStore.normalizeURL("a.xml") == URL(fileURLWithPath: cwd + "/a.xml").standardizedFileURL.path)
-        #expect(throws: StoreError.invalidURL("", reason: "empty")) { try FeedStore.normalizeURL("") }
-        #expect(throws: StoreError.invalidURL("ftp://x/y", reason: "unsupported scheme \"ftp\" (use http, https, file or a path)")) {
-            try FeedStore.normalizeURL("ftp://x/y")
+    @Test func urlsAreNormalisedByFeedLocation() throws {
+        let dir = TemporaryDirectory()
+        let store = try FeedStore(path: dir.file("s.sqlite"))
+        #expect(try store.add(url: "feed://x.org/rss").url == "http://x.org/rss")
+        #expect(try store.add(url: "/tmp/./feeds/../a.xml").url == "file:///tmp/a.xml")
+        // Every spelling of the same file, or of the same http URL, is that one subscription.
+        for same in ["file:///tmp/a.xml", "file:/tmp/a.xml", "file://localhost/tmp/a.xml", "/tmp/a.xml"] {
+            #expect(throws: StoreError.alreadySubscribed(url: "file:///tmp/a.xml", id: 2)) { try store.add(url: same) }
         }
-        #expect(throws: StoreError.invalidURL("https://", reason: "no host")) { try FeedStore.normalizeURL("https://") }
+        for same in ["HTTP://X.ORG:80/rss", "http://x.org/rss#latest", "itpc://x.org/rss", "feed:http://x.org/rss"] {
+            #expect(throws: StoreError.alreadySubscribed(url: "http://x.org/rss", id: 1)) { try store.add(url: same) }
+        }
+        #expect(try store.feed(matching: "/tmp/a.xml")?.id == 2)
+        #expect(throws: StoreError.invalidURL("", reason: "empty feed location")) { try store.add(url: "") }
+        #expect(throws: StoreError.invalidURL("ftp://x/y", reason: "unsupported URL scheme 'ftp' (use http, https, file or a path)")) {
+            try store.add(url: "ftp://x/y")
+        }
+        #expect(throws: StoreError.invalidURL("https://", reason: "not a valid https URL (no host)")) { try store.add(url: "https://") }
+        // A redirect target is normalised the same way before the "already subscribed" check.
+        let r = try store.apply(update: FeedUpdate(
+            feedID: 1, outcome: .notModified, permanentRedirect: PermanentRedirect(url: "HTTPS://X.org:443/new", status: 301)))
+        #expect(r.feed.url == "https://x.org/new")
     }
 
     @Test func lookupsAndSettings() throws {
