@@ -11,7 +11,11 @@ import Foundation
 /// them in CMD as `"$EPISODE_TITLE"`.
 ///
 /// The child gets stdin from `/dev/null`, its stdout joined to our stderr (stdout may carry JSON
-/// lines), our stderr, default signal dispositions and an empty signal mask. At most `maxConcurrent` hooks run at once; the rest wait in order.
+/// lines), our stderr, default signal dispositions and an empty signal mask, and no other
+/// descriptor: every fd from 3 up is closed in the child (glibc 2.34's
+/// `posix_spawn_file_actions_addclosefrom_np`; on an older libc, a close action per fd listed in
+/// `/proc/self/fd`), so the hook cannot hold or touch curl's sockets, the SQLite files or the
+/// loop's descriptors. At most `maxConcurrent` hooks run at once; the rest wait in order.
 ///
 /// Threading: not thread-safe; use it from one thread (the loop's). Children are collected by
 /// `reap()`, which never blocks: call it when `SIGCHLD` arrives (`EventLoop.onSignal`) and/or
@@ -35,6 +39,8 @@ public final class HookRunner {
     /// announcement it ran for.
     public var onTermination: ((EpisodeAnnouncement, Termination) -> Void)?
 
+    /// False forces the `/proc/self/fd` fallback (tests of the older-libc path).
+    var usesCloseFrom = true
     private var running: [pid_t: EpisodeAnnouncement] = [:]
     private var queue: [(episode: EpisodeAnnouncement, issued: (() -> Void)?)] = []
     private let shell: String
@@ -132,6 +138,8 @@ public final class HookRunner {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        // Whatever the daemon has open (libcurl does not mark its sockets close-on-exec).
+        HookRunner.closeInheritedDescriptors(&actions, usingCloseFrom: usesCloseFrom)
 
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
@@ -152,6 +160,24 @@ public final class HookRunner {
             }
         }
         return rc == 0 ? .success(pid) : .failure(SpawnError(code: rc))
+    }
+
+    // glibc ≥ 2.34 exports posix_spawn_file_actions_addclosefrom_np, but Swift's Glibc module does
+    // not declare it: look it up once at run time.
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let addCloseFrom: AddCloseFrom? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)
+    }()
+
+    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t, usingCloseFrom: Bool) {
+        if usingCloseFrom, let addCloseFrom = HookRunner.addCloseFrom, addCloseFrom(&actions, 3) == 0 { return }
+        // Fallback: close what is open now. glibc's spawn ignores EBADF from a close action, so
+        // a descriptor closed meanwhile does not fail the spawn.
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for fd in names.compactMap({ Int32($0) }).sorted() where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
     }
 
     private static func termination(_ status: Int32) -> Termination {

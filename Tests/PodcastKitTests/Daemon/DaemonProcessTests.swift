@@ -262,6 +262,16 @@ final class DaemonProcessTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/pwned"))
     }
 
+    func testHookSeesNoDaemonDescriptors() throws {
+        server.route("/d", .ok(Self.rss(["d1"])))
+        try withStore { try $0.add(url: server.url("/d")) }
+        let out = dir.file("fds.out")
+        // While it runs, the daemon holds SQLite files, libevent's fds and curl's kept-alive socket.
+        let child = try start("run", "--once", "--hook", "ls /proc/self/fd > \(out)")
+        XCTAssertEqual(child.finish(), 0, child.stderr)
+        XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "0\n1\n2\n3\n")
+    }
+
     func testDemoPollsTheBundledSamplesOnceAndExits() throws {
         let child = try start("demo", "--json")
         XCTAssertEqual(child.finish(), 0, child.stderr)

@@ -64,6 +64,21 @@ import Testing
         #expect(failed == [.spawnFailed(ENOENT)])
     }
 
+    @Test(arguments: [true, false]) func hookInheritsOnlyStandardDescriptors(closeFrom: Bool) throws {
+        // A descriptor the daemon holds without close-on-exec, as libcurl holds its sockets.
+        let leaked = open("/dev/null", O_RDONLY)
+        #expect(leaked > 2)
+        defer { close(leaked) }
+        let out = tempFile()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let runner = HookRunner(command: "ls /proc/self/fd > \(out)")
+        runner.usesCloseFrom = closeFrom
+        runner.run(for: EpisodeAnnouncement(time: Date(), feedURL: "f", podcastTitle: nil, title: nil, guid: nil, url: nil))
+        waitForAll(runner)
+        // 0-2, and the directory ls itself opened.
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "0\n1\n2\n3\n")
+    }
+
     @Test func environmentNamesAndEmptyDefaults() {
         let env = HookRunner.environment(for: EpisodeAnnouncement(time: Date(), feedURL: "f", podcastTitle: nil, title: "a\0b", guid: nil, url: nil, duration: 90))
         #expect(env.map(\.0) == ["PODCAST_TITLE", "FEED_URL", "EPISODE_TITLE", "EPISODE_URL", "EPISODE_GUID", "EPISODE_LINK", "EPISODE_PUBLISHED", "EPISODE_DURATION", "EPISODE_MIME_TYPE", "EPISODE_LENGTH"])
