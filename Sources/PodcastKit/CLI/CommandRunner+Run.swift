@@ -9,7 +9,8 @@ extension CommandRunner {
     }
 
     /// `demo`: subscribes a throwaway state directory to every feed file in the samples folder
-    /// and runs one `--once` pass over them; the directory is removed afterwards.
+    /// and runs one `run --once` pass over them, with `run`'s rules (a first sync announces the
+    /// newest 3 episodes of each feed); the directory is removed afterwards.
     func demo(samples: String?, json: Bool) -> ExitCode {
         guard let folder = samples ?? environment["PODCAST_WATCH_SAMPLES"] ?? defaultSamplesDirectory else {
             console.err("podcast-watch: no sample feeds: pass --samples DIR or set PODCAST_WATCH_SAMPLES\n")
@@ -38,7 +39,8 @@ extension CommandRunner {
             if !json && console.isTerminal {
                 console.err("podcast-watch demo: \(names.count) sample feeds from \(dir)\n")
             }
-            return DaemonSession(store: store, options: RunOptions(once: true, json: json, firstSyncAnnounce: 5), console: console).run()
+            // Exactly what `run --once` does on a first sync: the newest 3 of each feed announced.
+            return DaemonSession(store: store, options: RunOptions(once: true, json: json), console: console).run()
         }
     }
 }

@@ -134,7 +134,10 @@ public enum UsageText {
                                      --hook 'notify-send "$PODCAST_TITLE" "$EPISODE_TITLE"'
           --json                     JSON lines even on a terminal
           --first-sync-announce N    on a feed's first sync, announce only the
-                                     newest N episodes (default 3)
+                                     newest N episodes (default 3); the rest are
+                                     stored silently. Later polls announce every
+                                     new episode. The table's NEW column counts
+                                     the episodes announced since start.
 
         Signals: SIGINT/SIGTERM stop cleanly, SIGHUP reloads the subscriptions,
         SIGUSR1 polls every feed now.
@@ -163,7 +166,10 @@ public enum UsageText {
         Usage: podcast-watch demo [--samples DIR] [--json]
 
         Poll the bundled sample feeds once with a throwaway state directory, show
-        what was found, and exit. Needs no network.
+        what was found, and exit. Needs no network. It is a first sync, so it follows
+        run's rule: each feed's newest 3 episodes are announced (the NEW column and
+        the new_episode lines count exactly those); the older ones are stored
+        without an announcement.
 
           --samples DIR   the sample feed folder (default: $PODCAST_WATCH_SAMPLES,
                           else Sources/podcast-watch/SampleFeeds of the source tree)

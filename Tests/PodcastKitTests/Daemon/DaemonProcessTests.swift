@@ -275,9 +275,27 @@ final class DaemonProcessTests: XCTestCase {
     func testDemoPollsTheBundledSamplesOnceAndExits() throws {
         let child = try start("demo", "--json")
         XCTAssertEqual(child.finish(), 0, child.stderr)
-        XCTAssertEqual(child.events("feed_updated").count, 3)
-        XCTAssertEqual(child.events("new_episode").count, 15)
+        // A first sync of 5-episode feeds: the newest 3 of each announced, as `run` does.
+        XCTAssertEqual(child.events("feed_updated").compactMap { $0["podcast_title"] as? String }, ["Night Shift Notes", "The Slow Build", "Tidepool Radio"])
+        XCTAssertEqual(child.events("feed_updated").compactMap { $0["new_episodes"] as? Int }, [3, 3, 3])
+        XCTAssertEqual(child.events("new_episode").count, 9)
+        XCTAssertEqual(child.events("new_episode").filter { $0["podcast_title"] as? String == "The Slow Build" }.compactMap { $0["episode_title"] as? String },
+            ["Chapter 3: The Rot Goes Deeper", "Chapter 4: Seventeen Coats", "Chapter 5: Launch Day"])
         XCTAssertEqual(child.events("feed_error").count, 0)
+    }
+
+    func testDemoTableCountsTheSameAnnouncements() throws {
+        guard let binary = Self.binary else { throw XCTSkip("podcast-watch binary not built next to the tests") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no script(1) for a pseudo-terminal") }
+        // script(1) gives the child a terminal, so it draws the live table.
+        let child = try Child("/usr/bin/script", ["-qec", "COLUMNS=80 \(binary) demo", "/dev/null"])
+        XCTAssertEqual(child.finish(), 0, child.stderr)
+        let frame = try XCTUnwrap(child.stdout.components(separatedBy: TerminalRenderer.clearScreen).last)
+        let lines = frame.replacingOccurrences(of: "\r", with: "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(lines.first, "podcast-watch: 3 feeds, 9 new")
+        let rows = lines.filter { ["Night Shift Notes", "The Slow Build", "Tidepool Radio"].contains(where: $0.hasPrefix) }
+        XCTAssertEqual(rows.map { $0.split(separator: " ").last.map(String.init) }, ["3", "3", "3"])
+        XCTAssertEqual(lines.filter { $0.hasPrefix("  2024-") }.count, 9)  // the newest-episodes list
     }
 
     func testUsageErrorExitsTwo() throws {
