@@ -349,6 +349,12 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         onCommitted?(applied)
         slots[id]!.record = applied.feed
         slots[id]!.polledOnce = true
+        if case .fetched(let parsed, _, _) = outcome, !parsed.isWellFormed {
+            // Stored what was recovered (nothing deleted, validators dropped so the next poll
+            // fetches it whole); say so, with the parser's first complaint.
+            let detail = parsed.warnings.first.map { ": \($0)" } ?? ""
+            onWarning?("\(applied.feed.displayTitle) <\(applied.feed.url)>: the feed is not well-formed; kept the \(parsed.episodes.count) items recovered, deleted nothing\(detail)")
+        }
         for warning in applied.warnings { onWarning?("\(applied.feed.displayTitle) <\(applied.feed.url)>: \(warning)") }
 
         // The library first, so a view updated in this iteration sees the same state as the events.

@@ -34,6 +34,7 @@ final class DaemonIntegrationTests: XCTestCase {
 
     struct Pass {
         var events: [FeedEvent] = []
+        var warnings: [String] = []
         var failed: [Int64]?
         var newGuids: [String?] { events.compactMap { if case .newEpisode(let e) = $0 { return e.guid } else { return nil } } }
         var errors: [FeedErrorReport] { events.compactMap { if case .feedError(let e) = $0 { return e } else { return nil } } }
@@ -47,6 +48,7 @@ final class DaemonIntegrationTests: XCTestCase {
             configuration: .init(once: true, limits: limits), random: { 1 << 63 })
         var pass = Pass()
         daemon.onEvent = { pass.events.append($0) }
+        daemon.onWarning = { pass.warnings.append($0) }
         daemon.onFinished = { [loop] in
             pass.failed = $0
             loop!.stop()
@@ -101,6 +103,40 @@ final class DaemonIntegrationTests: XCTestCase {
         _ = try oncePass()
         XCTAssertEqual(server.requestCount("/old"), 1)
         XCTAssertEqual(server.requestCount("/new"), 2)
+    }
+
+    func testTruncatedCopyAfterAGoodOneAddsAndDeletesNothing() throws {
+        let full = Self.rss(["g1", "g2", "g3"])
+        server.route("/feed", .ok(full, headers: [("ETag", "\"v1\"")]))
+        let feed = try store.add(url: server.url("/feed"))
+        var pass = try oncePass()
+        XCTAssertEqual(pass.newGuids, ["g1", "g2", "g3"])
+        XCTAssertEqual(pass.warnings, [])
+        let stored = try store.episodes(feedID: feed.id)
+
+        // The same document cut inside the third item's title (a short read, a proxy's error).
+        let cut = full.range(of: "Episode g3")!.lowerBound
+        server.route("/feed", .ok(String(full[..<full.index(cut, offsetBy: 4)]), headers: [("ETag", "\"v1\"")]))
+        pass = try oncePass()
+        XCTAssertEqual(pass.failed, [])
+        XCTAssertEqual(pass.newGuids, [])
+        guard case .feedUpdated(let report) = pass.events.last else { return XCTFail("no update event") }
+        XCTAssertEqual(report.newEpisodes, 0)
+        // The cut item is dropped by the parser; the two complete ones are known already.
+        XCTAssertEqual(pass.warnings, [
+            "Loopback Show <\(server.url("/feed"))>: the feed is not well-formed; kept the 2 items recovered, deleted nothing: XML error at line 1: Premature end of data in tag title line 1"
+        ])
+        XCTAssertEqual(try store.episodes(feedID: feed.id), stored)  // nothing deleted, duplicated or rewritten
+        XCTAssertNil(try store.feed(id: feed.id)?.etag)  // the next poll is unconditional
+
+        // The whole document again: still nothing new, and the validator comes back.
+        server.route("/feed", .ok(full, headers: [("ETag", "\"v1\"")]))
+        pass = try oncePass()
+        XCTAssertEqual(pass.newGuids, [])
+        XCTAssertEqual(pass.warnings, [])
+        XCTAssertNil(server.requests.last?.headers["if-none-match"])
+        XCTAssertEqual(try store.episodeCount(feedID: feed.id), 3)
+        XCTAssertEqual(try store.feed(id: feed.id)?.etag, "\"v1\"")
     }
 
     func testGzipIsDecoded() throws {
