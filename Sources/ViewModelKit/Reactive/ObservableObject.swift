@@ -35,8 +35,10 @@ enum DefaultWillChange {
     private struct Entry {
         weak var object: AnyObject?
         // Strong only for objects without @Published storages; otherwise the storages own it.
+        // `shared` is valid whenever `object` is (the object owns its storages), so it need not
+        // be weak (a weak reference would put the publisher on the slow reference-count path).
         var owned: ObservableObjectPublisher?
-        weak var shared: ObservableObjectPublisher?
+        unowned(unsafe) var shared: ObservableObjectPublisher?
     }
 
     private static let table = Mutex<Table>(Table())

@@ -86,8 +86,8 @@ extension Published: PublishedStorageProviding {
 @usableFromInline
 final class PublishedStorage<Value>: PublishedWillChangeSlot, @unchecked Sendable {
     @usableFromInline var value: Value
-    private let willChange = AtomicLazyReference<ObservableObjectPublisher>()
-    private let subjectCore = AtomicLazyReference<SubjectCore<Value, Never>>()
+    private let willChange = OnceReference<ObservableObjectPublisher>()
+    private let subjectCore = OnceReference<SubjectCore<Value, Never>>()
     private let assignments = Mutex<[AnyCancellable]>([])
 
     init(_ value: Value) {
@@ -97,8 +97,8 @@ final class PublishedStorage<Value>: PublishedWillChangeSlot, @unchecked Sendabl
     /// The setter: announce, deliver, then store.
     @usableFromInline
     func set(_ newValue: Value) {
-        willChange.load()?.send()
-        subjectCore.load()?.send(newValue)
+        willChange.withValue { $0.send() }
+        subjectCore.withValue { $0.send(newValue) }
         value = newValue
     }
 

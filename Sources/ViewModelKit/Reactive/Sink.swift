@@ -4,17 +4,25 @@ extension Subscribers {
     ///
     /// - It requests `.unlimited` when it receives its subscription. It accepts one subscription;
     ///   a second one is cancelled.
-    /// - On completion or `cancel()` it drops its subscription and both closures (this breaks
-    ///   retain cycles through captured objects). Values arriving after that are ignored.
+    /// - The closures are constants, as in Combine; they are released with the sink. The
+    ///   `AnyCancellable` returned by `sink(...)` and the subscription both let go of the sink when
+    ///   cancelled, which is what breaks a retain cycle through captured objects.
+    /// - On completion or `cancel()` it drops its subscription; a completion after that is
+    ///   ignored. Values keep reaching `receiveValue` only as long as the publisher sends them
+    ///   (publishers stop soon after `cancel()`; one already in flight may still arrive, as in
+    ///   Combine).
     /// - `cancel()` is safe from any thread and idempotent. The closures run on the thread the
-    ///   publisher delivers on.
+    ///   publisher delivers on; the value path takes no lock.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         @unchecked Sendable
     {
-        // Guards `status` and the closures; never held while calling them.
+        /// Called with each value.
+        public let receiveValue: (Input) -> Void
+        /// Called once with the completion.
+        public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+        // Guards `status`; never held while calling out.
         private let lock = UnfairLock()
-        private var receiveValueClosure: ((Input) -> Void)?
-        private var receiveCompletionClosure: ((Subscribers.Completion<Failure>) -> Void)?
         private var status = Status.awaiting
 
         private enum Status {
@@ -23,23 +31,13 @@ extension Subscribers {
             case terminal
         }
 
-        /// The value closure, until completion or cancel (then `{ _ in }`).
-        public var receiveValue: (Input) -> Void {
-            lock.withLock { receiveValueClosure } ?? { _ in }
-        }
-
-        /// The completion closure, until completion or cancel (then `{ _ in }`).
-        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            lock.withLock { receiveCompletionClosure } ?? { _ in }
-        }
-
         /// Creates a sink calling `receiveValue` for each value and `receiveCompletion` once.
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            receiveValueClosure = receiveValue
-            receiveCompletionClosure = receiveCompletion
+            self.receiveValue = receiveValue
+            self.receiveCompletion = receiveCompletion
         }
 
         /// `"Sink"`, as Combine's description.
@@ -58,50 +56,33 @@ extension Subscribers {
             subscription.request(.unlimited)
         }
 
-        /// Calls the value closure; always returns `.none` (demand is already unlimited).
+        /// Calls `receiveValue`; always returns `.none` (demand is already unlimited).
         @inline(__always)
         public func receive(_ input: Input) -> Subscribers.Demand {
-            lock.lock()
-            let body = receiveValueClosure
-            lock.unlock()
-            body?(input)
+            receiveValue(input)
             return .none
         }
 
-        /// Calls the completion closure once, then drops the closures and the subscription.
+        /// Calls `receiveCompletion` once, then drops the subscription.
         public func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
-            let body = receiveCompletionClosure
             let previous = status
             status = .terminal
-            receiveValueClosure = nil
-            receiveCompletionClosure = nil
             lock.unlock()
             if case .terminal = previous { return }
-            body?(completion)
+            receiveCompletion(completion)
+            withExtendedLifetime(previous) {}
         }
 
-        /// Cancels the subscription and drops the closures. Safe from any thread; idempotent.
+        /// Cancels the subscription. Safe from any thread; idempotent.
         public func cancel() {
             lock.lock()
-            guard case let .subscribed(subscription) = status else {
-                let value = receiveValueClosure
-                let completion = receiveCompletionClosure
-                status = .terminal
-                receiveValueClosure = nil
-                receiveCompletionClosure = nil
-                lock.unlock()
-                withExtendedLifetime((value, completion)) {}
-                return
-            }
+            let previous = status
             status = .terminal
-            let value = receiveValueClosure
-            let completion = receiveCompletionClosure
-            receiveValueClosure = nil
-            receiveCompletionClosure = nil
             lock.unlock()
-            subscription.cancel()
-            withExtendedLifetime((value, completion)) {}
+            if case .subscribed(let subscription) = previous {
+                subscription.cancel()
+            }
         }
     }
 }

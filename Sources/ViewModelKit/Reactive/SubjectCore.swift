@@ -11,7 +11,7 @@ import Synchronization
 // lock and is delivered depth-first, as in Combine.
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     private let lock = UnfairLock()
-    private var conduits: ContiguousArray<SubjectConduit<Output, Failure>> = []
+    private var conduits: ContiguousArray<Conduit<Output, Failure>> = []
     private var completion: Subscribers.Completion<Failure>?
     private var upstreams: [Subscription] = []
     /// Only for replaying subjects (`CurrentValueSubject`, `Published`): the value a subscriber gets
@@ -134,11 +134,11 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         let conduit = Conduit(core: self, downstream: subscriber, name: name)
         conduits.append(conduit)
         lock.unlock()
-        conduit.start()
+        conduit.start(subscriber)
     }
 
     /// Forgets a cancelled conduit.
-    func detach(_ conduit: SubjectConduit<Output, Failure>) {
+    func detach(_ conduit: Conduit<Output, Failure>) {
         lock.lock()
         if let index = conduits.firstIndex(where: { $0 === conduit }) {
             conduits.remove(at: index)
@@ -152,23 +152,17 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
 }
 
-/// A subject's subscription to one subscriber, erased over the subscriber type so the core can
-/// keep a homogeneous list.
-class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible, @unchecked Sendable {
-    func offer(_ value: Output) {}
-    func finish(_ completion: Subscribers.Completion<Failure>) {}
-    func request(_ demand: Subscribers.Demand) {}
-    func cancel() {}
-    var description: String { "Subject" }
-}
-
-/// The conduit for a subscriber of type `S` (no existential on the hot path).
-final class Conduit<Output, Failure: Error, S: Subscriber>: SubjectConduit<Output, Failure>, @unchecked Sendable
-where S.Input == Output, S.Failure == Failure {
+/// A subject's subscription to one subscriber.
+///
+/// The subscriber is erased into closures built where its type is known (`attach`), so this
+/// class is generic only over the subject's types: the send path makes direct calls, with no
+/// virtual dispatch or type-metadata lookups per value.
+final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertible, @unchecked Sendable {
     private let demand = AtomicDemand()
-    // Held while calling the subscriber; guards `downstream`.
+    // Held while calling the subscriber; guards the closures below.
     private let delivery = RecursiveLock()
-    private var downstream: S?
+    private var receiveValue: ((Output) -> Subscribers.Demand)?
+    private var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
     // The subscription keeps its subject alive, as in Combine.
     private let core: SubjectCore<Output, Failure>
     private let replays: Bool
@@ -178,26 +172,27 @@ where S.Input == Output, S.Failure == Failure {
     private let deliveredCurrent = Atomic<Bool>(false)
     private let name: String
 
-    init(core: SubjectCore<Output, Failure>, downstream: S, name: String) {
+    init<S: Subscriber>(core: SubjectCore<Output, Failure>, downstream: S, name: String)
+    where S.Input == Output, S.Failure == Failure {
         self.core = core
         self.replays = core.replays
-        self.downstream = downstream
+        self.receiveValue = { downstream.receive($0) }
+        self.receiveCompletion = { downstream.receive(completion: $0) }
         self.name = name
     }
 
-    override var description: String { name }
+    var description: String { name }
 
     /// Hands the subscription to the subscriber, under the delivery lock so that no value can
     /// overtake it from another thread.
-    func start() {
+    func start<S: Subscriber>(_ downstream: S) {
         delivery.lock()
-        let target = downstream
-        target?.receive(subscription: self)
+        downstream.receive(subscription: self)
         delivery.unlock()
     }
 
     @inline(__always)
-    override func offer(_ value: Output) {
+    func offer(_ value: Output) {
         if terminated.load(ordering: .relaxed) { return }
         guard demand.take() else {
             if replays { deliveredCurrent.store(false, ordering: .relaxed) }
@@ -209,19 +204,19 @@ where S.Input == Output, S.Failure == Failure {
     @inline(__always)
     private func deliver(_ value: Output) {
         delivery.lock()
-        guard let target = downstream, !terminated.load(ordering: .acquiring) else {
+        guard let body = receiveValue, !terminated.load(ordering: .acquiring) else {
             delivery.unlock()
             return
         }
         if replays { deliveredCurrent.store(true, ordering: .relaxed) }
-        let more = target.receive(value)
+        let more = body(value)
         delivery.unlock()
         if more != .none { demand.add(more) }
         // A cancel from another thread during `receive` could not take the lock: finish its job.
         if terminated.load(ordering: .acquiring) { releaseDownstreamIfPossible() }
     }
 
-    override func request(_ extra: Subscribers.Demand) {
+    func request(_ extra: Subscribers.Demand) {
         // Combine traps on a zero demand; asking for nothing is harmless here.
         guard extra != .none, !terminated.load(ordering: .acquiring) else { return }
         demand.add(extra)
@@ -232,18 +227,20 @@ where S.Input == Output, S.Failure == Failure {
         }
     }
 
-    override func finish(_ completion: Subscribers.Completion<Failure>) {
+    func finish(_ completion: Subscribers.Completion<Failure>) {
         guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
         demand.clear()
         delivery.lock()
-        let target = downstream
-        downstream = nil
-        target?.receive(completion: completion)
+        let body = receiveCompletion
+        let values = receiveValue
+        receiveCompletion = nil
+        receiveValue = nil
+        body?(completion)
         delivery.unlock()
-        withExtendedLifetime(target) {}  // released after unlocking
+        withExtendedLifetime((body, values)) {}  // the subscriber is released after unlocking
     }
 
-    override func cancel() {
+    func cancel() {
         guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
         demand.clear()
         core.detach(self)
@@ -254,9 +251,11 @@ where S.Input == Output, S.Failure == Failure {
     /// does it when it leaves (it re-checks `terminated` after unlocking).
     private func releaseDownstreamIfPossible() {
         guard delivery.tryLock() else { return }
-        let target = downstream
-        downstream = nil
+        let values = receiveValue
+        let completion = receiveCompletion
+        receiveValue = nil
+        receiveCompletion = nil
         delivery.unlock()
-        withExtendedLifetime(target) {}
+        withExtendedLifetime((values, completion)) {}
     }
 }

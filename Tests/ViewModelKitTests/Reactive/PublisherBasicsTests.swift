@@ -29,7 +29,7 @@ import ViewModelKit
         #expect(seen == [1])
     }
 
-    @Test func sinkGetsCompletionOnceAndDropsClosures() {
+    @Test func sinkGetsCompletionOnce() {
         let subject = PassthroughSubject<Int, TestError>()
         var log: [String] = []
         let token = subject.sink(
