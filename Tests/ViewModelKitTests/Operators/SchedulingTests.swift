@@ -3,7 +3,7 @@ import ViewModelKit
 
 @Suite struct ReceiveOnTests {
     @Test func deliversValuesThenCompletionInOrderOnTheScheduler() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         subject.receive(on: scheduler).subscribe(recorder)
@@ -17,7 +17,7 @@ import ViewModelKit
     }
 
     @Test func failureArrivesAfterQueuedValues() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         subject.receive(on: scheduler).subscribe(recorder)
@@ -28,7 +28,7 @@ import ViewModelKit
     }
 
     @Test func cancelDropsValuesAlreadyQueued() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let log = DemandLog()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
@@ -44,7 +44,7 @@ import ViewModelKit
     }
 
     @Test func demandPassesThroughAndExtraDemandIsRequestedAfterDelivery() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let log = DemandLog()
         let recorder = Recorder<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
         [1, 2, 3].publisher.logRequests(to: log).receive(on: scheduler).subscribe(recorder)
@@ -57,7 +57,7 @@ import ViewModelKit
 
 @Suite struct SubscribeOnTests {
     @Test func subscribesOnTheSchedulerAndPassesValuesStraightThrough() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let subscriptions = Counter()
         let recorder = Recorder<Int, TestError>()
@@ -75,7 +75,7 @@ import ViewModelKit
     }
 
     @Test func requestAndCancelRunOnTheScheduler() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let log = DemandLog()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>(initialDemand: .max(1))
@@ -99,7 +99,7 @@ import ViewModelKit
 
 @Suite struct DebounceTests {
     @Test func emitsOnceAfterTheQuietPeriod() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         var times: [Int64] = []
@@ -121,7 +121,7 @@ import ViewModelKit
     }
 
     @Test func finishingBeforeTheDueTimeDropsThePendingValueAndSchedulesTheCompletion() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         var completedAt: Int64?
@@ -140,7 +140,7 @@ import ViewModelKit
     }
 
     @Test func failureIsDeliveredThroughTheScheduler() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         subject.debounce(for: .nanoseconds(13), scheduler: scheduler).subscribe(recorder)
@@ -153,7 +153,7 @@ import ViewModelKit
     }
 
     @Test func cancelDropsThePendingValue() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         subject.debounce(for: .nanoseconds(13), scheduler: scheduler).subscribe(recorder)
@@ -164,7 +164,7 @@ import ViewModelKit
     }
 
     @Test func aValueMeetingNoDemandIsDropped() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>(initialDemand: nil)
         subject.debounce(for: .nanoseconds(13), scheduler: scheduler).subscribe(recorder)
@@ -182,7 +182,7 @@ import ViewModelKit
 
 @Suite struct ThrottleTests {
     private func burst(latest: Bool) -> ([Int], [Int64]) {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         var times: [Int64] = []
@@ -209,7 +209,7 @@ import ViewModelKit
     }
 
     @Test func aValueAfterAQuietIntervalIsEmittedAtOnce() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         subject.throttle(for: .nanoseconds(10), scheduler: scheduler, latest: false).subscribe(recorder)
@@ -223,7 +223,7 @@ import ViewModelKit
     }
 
     @Test func completionIsScheduledAndAHeldValueDropped() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         subject.throttle(for: .nanoseconds(10), scheduler: scheduler, latest: true).subscribe(recorder)
@@ -237,7 +237,7 @@ import ViewModelKit
     }
 
     @Test func cancelStopsEverything() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         subject.throttle(for: .nanoseconds(10), scheduler: scheduler, latest: true).subscribe(recorder)
@@ -248,7 +248,7 @@ import ViewModelKit
     }
 
     @Test func respectsDemand() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>(initialDemand: .max(1))
         subject.throttle(for: .nanoseconds(10), scheduler: scheduler, latest: true).subscribe(recorder)
@@ -262,7 +262,7 @@ import ViewModelKit
 
 @Suite struct DelayTests {
     @Test func shiftsValuesAndCompletionByTheInterval() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         var times: [Int64] = []
@@ -282,7 +282,7 @@ import ViewModelKit
     }
 
     @Test func cancelDropsScheduledEvents() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         subject.delay(for: .nanoseconds(10), scheduler: scheduler).subscribe(recorder)
@@ -294,7 +294,7 @@ import ViewModelKit
     }
 
     @Test func demandPassesThrough() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let log = DemandLog()
         let recorder = Recorder<Int, Never>(initialDemand: .max(2))
         [1, 2, 3].publisher.logRequests(to: log).delay(for: .nanoseconds(1), scheduler: scheduler).subscribe(recorder)
@@ -306,7 +306,7 @@ import ViewModelKit
 
 @Suite struct TimeoutTests {
     @Test func finishesAfterSilence() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let log = DemandLog()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
@@ -324,7 +324,7 @@ import ViewModelKit
     }
 
     @Test func failsWithTheCustomError() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         subject.timeout(.nanoseconds(10), scheduler: scheduler, customError: { TestError("timeout") })
@@ -334,7 +334,7 @@ import ViewModelKit
     }
 
     @Test func upstreamCompletionBeforeTheDeadlineWins() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         subject.timeout(.nanoseconds(10), scheduler: scheduler, customError: { TestError("timeout") })
@@ -346,7 +346,7 @@ import ViewModelKit
     }
 
     @Test func cancelStopsTheTimer() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         subject.timeout(.nanoseconds(10), scheduler: scheduler).subscribe(recorder)
@@ -357,7 +357,7 @@ import ViewModelKit
     }
 
     @Test func demandPassesThrough() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>(initialDemand: .max(1))
         subject.timeout(.nanoseconds(10), scheduler: scheduler).subscribe(recorder)

@@ -112,7 +112,7 @@ import ViewModelKit
 
 @Suite struct TimerPublisherTests {
     @Test func ticksEveryIntervalWithTheSchedulersTime() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let recorder = Recorder<MonotonicInstant, Never>()
         let timer = Publishers.Timer(every: .nanoseconds(10), scheduler: scheduler).autoconnect()
         timer.subscribe(recorder)
@@ -124,7 +124,7 @@ import ViewModelKit
     }
 
     @Test func connectableTimerStartsAtConnectAndStopsAtCancel() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let recorder = Recorder<MonotonicInstant, Never>()
         let timer = Publishers.Timer(every: .nanoseconds(10), scheduler: scheduler)
         timer.subscribe(recorder)
@@ -139,7 +139,7 @@ import ViewModelKit
     }
 
     @Test func subscribersWithoutDemandMissTicks() {
-        let scheduler = VirtualScheduler()
+        let scheduler = TestScheduler()
         let recorder = Recorder<MonotonicInstant, Never>(initialDemand: .max(2))
         let timer = Publishers.Timer(every: .nanoseconds(10), scheduler: scheduler).autoconnect()
         timer.subscribe(recorder)
