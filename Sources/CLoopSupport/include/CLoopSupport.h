@@ -8,4 +8,7 @@ extern int _dispatch_get_main_queue_handle_4CF(void);
 /// Drains the main dispatch queue; must be called on the main thread.
 extern void _dispatch_main_queue_callback_4CF(void *msg);
 
+/// 1 when the calling thread is the process's main thread (its tid equals the pid), else 0.
+int cloop_is_main_thread(void);
+
 #endif

@@ -1,0 +1,337 @@
+import CLibevent
+import CLoopSupport
+import Dispatch  // links libdispatch.so, which exports the _4CF run-loop hooks
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A libevent `event_base` with a Swift face: timers, descriptor and signal watches, work sent
+/// from other threads, an end-of-iteration flush for coalescing, and a `SerialExecutor`.
+///
+/// **Threads.** A loop belongs to one thread at a time: `EventLoop.main` to the main thread, a
+/// loop made with `init()` to the thread that created it until `run()`/`runOnce(blocking:)` is
+/// called on another thread, an adopted loop to the thread that created it and, after that, to
+/// whichever thread its callbacks run on. `execute(_:)`, `stop()`, `LoopEventSource.signal()` and
+/// `LoopScheduler.schedule` are safe from any thread. The registration calls (`scheduleTimer`,
+/// `scheduleRepeatingTimer`, `watch`, `onSignal`) must be made on the loop's thread (a
+/// precondition checks it while the loop runs under `run()`/`runOnce`); use `execute` to get there.
+///
+/// **Iterations and the flush.** An iteration is one pass of `event_base_loop`: every callback
+/// that is ready runs, then the loop would block. Bases we create get three priorities: 0 for the
+/// bounded-delay timer, 1 (libevent's default for new events, ours and foreign ones) for ordinary
+/// callbacks, 2 for the flush. Signalled `LoopEventSource`s are serviced by the flush, which keeps
+/// the iteration contract of ARCHITECTURE.md:
+/// 1. once per iteration per source, however many signals;
+/// 2. after the iteration's callbacks, before the loop blocks;
+/// 3. a signal during the flush is served in the next iteration, and the loop does not block
+///    first;
+/// 4. `signal()` is thread-safe and wakes the loop;
+/// 5. the flush is delayed by at most about `maximumFlushDelay` even under sustained busy work
+///    (then it runs early, among the busy callbacks);
+/// 6. sources are serviced by `order`, then creation order.
+///
+/// **Adopted bases.** libevent cannot add priorities to a base that foreign code created, so the
+/// loop uses what it finds. With two or more priorities the flush takes the lowest and everything
+/// holds as above for events at higher priorities. With a single priority the flush is one more
+/// active event in the same queue: guarantees 2-6 still hold, but guarantee 1 weakens to "once per
+/// burst": the flush runs after every event that was already active when the first signal came,
+/// and a callback activated later in the same pass that signals again gets a second flush in that
+/// pass. The bounded-delay cap on one queue's processing time is a base-creation option, so it is
+/// only as good as the foreign base's configuration.
+public final class EventLoop: @unchecked Sendable {
+    /// The libevent `event_base*` this loop drives. Usable for foreign libevent code (bufferevents,
+    /// evhttp, libcurl integration) on the loop's thread. Never freed while the loop exists; an
+    /// adopted base is never freed by us at all.
+    public let base: OpaquePointer
+    /// The longest the flush may be postponed by busy work, in nanoseconds (see guarantee 5).
+    public let maximumFlushDelay: MonotonicInstant.Stride
+
+    let ownsBase: Bool
+    let isMain: Bool
+    /// Priority for our ordinary events (timers, watches, signals, `execute`).
+    let normalPriority: Int32
+    /// Number of priorities the base has.
+    let priorityCount: Int32
+
+    /// The thread the loop belongs to (see the type's doc).
+    private let ownerThread = Atomic<UInt>(0)
+    /// The thread inside `run()`/`runOnce`, 0 when none.
+    private let runningThread = Atomic<UInt>(0)
+    private let stopRequested = Atomic<Bool>(false)
+
+    private let jobLock = Lock()
+    private var jobs: [@Sendable () -> Void] = []
+    private var wakePending = false
+    private var wakeEvent: OpaquePointer!
+    private let wakeBox = CallbackBox { _, _ in }
+
+    private var mainQueueEvent: OpaquePointer?
+    private var mainQueueBox: CallbackBox?
+
+    /// The end-of-iteration flush (see `FlushCoordinator`).
+    private(set) var flush: FlushCoordinator!
+    /// The ordered timer queue behind `LoopScheduler`.
+    private(set) var timers: SchedulerTimerQueue!
+
+    // MARK: Creation
+
+    /// Makes an `EventLoop` with its own `event_base`, meant to be run on another thread.
+    ///
+    /// The base uses `EVENT_BASE_FLAG_PRECISE_TIMER` (`CLOCK_MONOTONIC` and a timerfd: timers have
+    /// microsecond granularity) and three priorities (see the type's doc), and caps one priority
+    /// queue's processing at half of `maximumFlushDelay` (`event_config_set_max_dispatch_interval`).
+    /// - Parameter maximumFlushDelay: bound of guarantee 5, default 20 ms; values below 1 ms are
+    ///   raised to 1 ms.
+    /// - Throws: `EventLoopError.baseCreationFailed` if libevent cannot create the base.
+    public convenience init(maximumFlushDelay: MonotonicInstant.Stride = .milliseconds(20)) throws {
+        let delay = max(maximumFlushDelay, .milliseconds(1))
+        let base = try EventLoop.makeBase(maximumFlushDelay: delay)
+        self.init(base: base, owns: true, isMain: false, maximumFlushDelay: delay)
+    }
+
+    /// Wraps an `event_base*` that foreign C code created and may run itself with
+    /// `event_base_loop`. We never free it; free it yourself after the last reference to this loop
+    /// (and to its registrations and sources) is gone.
+    ///
+    /// Cross-thread calls (`execute`, `stop`, `signal`) need a base created *after*
+    /// `EventLoop.enableThreadSupport()` (libevent's `evthread_use_pthreads()`). See the type's
+    /// doc for what the flush guarantees with the base's priorities.
+    /// - Throws: `EventLoopError.baseCreationFailed` if the base reports no priorities.
+    public convenience init(adopting base: OpaquePointer, maximumFlushDelay: MonotonicInstant.Stride = .milliseconds(20)) throws {
+        _ = LibeventSetup.threadsEnabled
+        guard event_base_get_npriorities(base) >= 1 else { throw EventLoopError.baseCreationFailed }
+        self.init(base: base, owns: false, isMain: false, maximumFlushDelay: max(maximumFlushDelay, .milliseconds(1)))
+    }
+
+    /// Calls libevent's `evthread_use_pthreads()` once per process. Our initialisers do it
+    /// themselves; call it before C code creates a base you will adopt. Idempotent, any thread.
+    public static func enableThreadSupport() {
+        _ = LibeventSetup.threadsEnabled
+    }
+
+    private static func makeBase(maximumFlushDelay: MonotonicInstant.Stride) throws -> OpaquePointer {
+        guard LibeventSetup.threadsEnabled, let config = event_config_new() else {
+            throw EventLoopError.baseCreationFailed
+        }
+        defer { event_config_free(config) }
+        _ = event_config_set_flag(config, Int32(EVENT_BASE_FLAG_PRECISE_TIMER.rawValue))
+        var slice = MonotonicInstant.Stride(nanoseconds: maximumFlushDelay.nanoseconds / 2).timevalRoundedUp
+        _ = event_config_set_max_dispatch_interval(config, &slice, -1, 0)
+        guard let base = event_base_new_with_config(config) else { throw EventLoopError.baseCreationFailed }
+        guard event_base_priority_init(base, 3) == 0 else {
+            event_base_free(base)
+            throw EventLoopError.baseCreationFailed
+        }
+        return base
+    }
+
+    private init(base: OpaquePointer, owns: Bool, isMain: Bool, maximumFlushDelay: MonotonicInstant.Stride) {
+        self.base = base
+        self.ownsBase = owns
+        self.isMain = isMain
+        self.maximumFlushDelay = maximumFlushDelay
+        let count = max(event_base_get_npriorities(base), 1)
+        priorityCount = count
+        // Ours: 1 of 3. Adopted: libevent's default (count / 2) unless that is the lowest queue,
+        // which the flush needs for itself.
+        normalPriority = count == 1 ? 0 : min(count / 2, count - 2)
+        ownerThread.store(currentThreadID(), ordering: .relaxed)
+
+        wakeEvent = makeLibeventEvent(base: base, fd: -1, flags: 0, priority: normalPriority, box: wakeBox)
+        flush = FlushCoordinator(
+            base: base, flushPriority: count - 1, urgentPriority: 0,
+            maximumDelay: maximumFlushDelay,
+            afterPass: { [unowned self] in self.breakIfStopRequested() })
+        timers = SchedulerTimerQueue(loop: self)
+        wakeBox.body = { [unowned self] _, _ in self.drainJobs() }
+    }
+
+    deinit {
+        if let mainQueueEvent { event_free(mainQueueEvent) }
+        mainQueueBox?.body = nil
+        event_free(wakeEvent)
+        wakeBox.body = nil
+        timers = nil
+        flush = nil
+        if ownsBase { event_base_free(base) }
+    }
+
+    // MARK: The main loop
+
+    /// The loop of the process's main thread, created on first use.
+    ///
+    /// It watches libdispatch's main-queue eventfd (`_dispatch_get_main_queue_handle_4CF`); when
+    /// it is readable it reads the 8-byte counter and calls `_dispatch_main_queue_callback_4CF`,
+    /// as Foundation's `RunLoop` does. So while it runs, `DispatchQueue.main.async`,
+    /// `Task { @MainActor in }` and `@MainActor` code run on it, and `MainActor.assumeIsolated`
+    /// holds in every callback. Do not call `dispatchMain()` in a program that uses it.
+    /// - Precondition: the first access is on the main thread. Traps if libevent cannot create a
+    ///   base (nothing can run without it).
+    public static var main: EventLoop {
+        mainLoop
+    }
+
+    private static let mainLoop: EventLoop = {
+        precondition(isMainThread(), "EventLoop.main must first be used on the main thread")
+        let loop: EventLoop
+        do {
+            let base = try makeBase(maximumFlushDelay: .milliseconds(20))
+            loop = EventLoop(base: base, owns: true, isMain: true, maximumFlushDelay: .milliseconds(20))
+        } catch {
+            fatalError("EventLoop.main: \(error)")
+        }
+        loop.attachMainDispatchQueue()
+        return loop
+    }()
+
+    private func attachMainDispatchQueue() {
+        let fd = _dispatch_get_main_queue_handle_4CF()
+        let box = CallbackBox { fd, _ in
+            var counter: UInt64 = 0
+            _ = read(fd, &counter, MemoryLayout<UInt64>.size)
+            _dispatch_main_queue_callback_4CF(nil)
+        }
+        let event = makeLibeventEvent(
+            base: base, fd: fd, flags: Int32(EV_READ | EV_PERSIST), priority: normalPriority, box: box)
+        guard event_add(event, nil) == 0 else {
+            fatalError("EventLoop.main: libevent refused libdispatch's main-queue descriptor \(fd)")
+        }
+        mainQueueEvent = event
+        mainQueueBox = box
+    }
+
+    // MARK: Threads
+
+    /// `true` when called on the loop's thread (see the type's doc for which thread that is).
+    /// Any thread.
+    public var inEventLoop: Bool {
+        if isMain { return isMainThread() }
+        return ownerThread.load(ordering: .acquiring) == currentThreadID()
+    }
+
+    /// Notes that a callback runs on this thread: adopted bases are run by foreign code.
+    @inline(__always)
+    func noteLoopThread() {
+        if !isMain { ownerThread.store(currentThreadID(), ordering: .releasing) }
+    }
+
+    /// Traps unless the caller may register events: on the loop's thread, or any thread while
+    /// the loop is not inside `run()`/`runOnce` (then nothing races with libevent's callbacks).
+    func preconditionRegistrationThread(_ function: StaticString = #function) {
+        let running = runningThread.load(ordering: .acquiring)
+        precondition(
+            running == 0 || running == currentThreadID(),
+            "EventLoop.\(function) must be called on the loop's thread; use execute(_:) to get there")
+    }
+
+    // MARK: Running
+
+    /// Runs the loop until `stop()`: blocks the calling thread, serving callbacks as they become
+    /// ready (libevent `event_base_loop` with `EVLOOP_NO_EXIT_ON_EMPTY`, so an empty loop waits).
+    ///
+    /// A `stop()` that arrives while the loop is not running makes the next `run()` return after
+    /// its first iteration.
+    /// - Throws: `EventLoopError.reentrantRun` from one of the loop's own callbacks,
+    ///   `.wrongThread` for the main loop off the main thread or while the loop runs on another
+    ///   thread, `.dispatchFailed` if libevent fails (for example C code already runs the base).
+    public func run() throws {
+        try enterRun()
+        defer { exitRun() }
+        if event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY) < 0 {
+            throw EventLoopError.dispatchFailed
+        }
+    }
+
+    /// Runs one iteration: every ready callback, then the flush. With `blocking`, first waits
+    /// until at least one event is ready (libevent `EVLOOP_ONCE`); without, returns at once if
+    /// nothing is ready (`EVLOOP_NONBLOCK`). For a host loop that drives this one.
+    /// - Returns: `false` if the iteration was ended by `stop()` or libevent failed, else `true`;
+    ///   `while loop.runOnce(blocking: true) {}` runs until `stop()`.
+    /// - Precondition: not re-entrant, not on the wrong thread (the same rules as `run()`).
+    @discardableResult
+    public func runOnce(blocking: Bool) -> Bool {
+        do {
+            try enterRun()
+        } catch {
+            preconditionFailure("EventLoop.runOnce: \(error)")
+        }
+        defer { exitRun() }
+        let flags = blocking ? EVLOOP_ONCE | EVLOOP_NO_EXIT_ON_EMPTY : EVLOOP_ONCE | EVLOOP_NONBLOCK
+        let result = event_base_loop(base, flags)
+        let stopped = stopRequested.load(ordering: .acquiring)
+        return result >= 0 && !stopped
+    }
+
+    /// Makes `run()` return (and ends a `runOnce` iteration) after the current iteration's flush.
+    /// Any thread; wakes a sleeping loop.
+    public func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        flush.requestPass()
+    }
+
+    private func enterRun() throws {
+        let me = currentThreadID()
+        if isMain && !isMainThread() { throw EventLoopError.wrongThread }
+        let (exchanged, current) = runningThread.compareExchange(
+            expected: 0, desired: me, ordering: .acquiringAndReleasing)
+        if !exchanged {
+            throw current == me ? EventLoopError.reentrantRun : EventLoopError.wrongThread
+        }
+        ownerThread.store(me, ordering: .releasing)
+    }
+
+    private func exitRun() {
+        stopRequested.store(false, ordering: .releasing)
+        runningThread.store(0, ordering: .releasing)
+    }
+
+    private func breakIfStopRequested() {
+        if stopRequested.load(ordering: .acquiring) {
+            event_base_loopbreak(base)
+        }
+    }
+
+    // MARK: Work from any thread
+
+    /// Runs `work` on the loop's thread in a later callback of the loop, in FIFO order with every
+    /// other `execute`. Any thread; wakes a sleeping loop. Work queued while earlier work runs is
+    /// served in the same iteration after it (one `event_active`'d event carries the whole queue).
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        let activate = jobLock.withLock { () -> Bool in
+            jobs.append(work)
+            if wakePending { return false }
+            wakePending = true
+            return true
+        }
+        if activate { event_active(wakeEvent, 0, 0) }
+    }
+
+    private func drainJobs() {
+        noteLoopThread()
+        let batch = jobLock.withLock { () -> [@Sendable () -> Void] in
+            let taken = jobs
+            jobs = []
+            wakePending = false
+            return taken
+        }
+        for job in batch { job() }
+    }
+
+    // MARK: Flush facility
+
+    /// Creates a coalescing source serviced by this loop's end-of-iteration flush (see
+    /// `LoopEventSource`). Any thread.
+    /// - Parameters:
+    ///   - order: flush rank; lower is serviced first, equal ranks in creation order.
+    ///   - handler: runs on the loop's thread with the source (read `mergedSignalCount` there).
+    public func makeEventSource(order: Int = 0, _ handler: @escaping (LoopEventSource) -> Void) -> LoopEventSource {
+        LoopEventSource(loop: self, order: order, handler: handler)
+    }
+
+    /// How many flush passes delivered at least one source so far (diagnostics and tests). Any
+    /// thread.
+    public var completedFlushCount: Int {
+        flush.completedPasses
+    }
+}

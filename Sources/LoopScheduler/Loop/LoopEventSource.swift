@@ -1,0 +1,46 @@
+/// A coalescing event source serviced by an `EventLoop` at the end of a loop iteration (the
+/// loop's flush), as the `EventSource` contract describes.
+///
+/// - `signal()` is thread-safe; every signal that arrives before the handler runs merges into one
+///   handler call, and `mergedSignalCount` inside the handler says how many merged.
+/// - The handler runs on the loop's thread, after the iteration's ordinary callbacks and before
+///   the loop blocks. A signal raised while the flush is running (including from the handler
+///   itself) is delivered in the next iteration, never twice in one flush.
+/// - Sources are serviced by ascending `order`, then in the order they were created.
+/// - After `cancel()` or deinit the handler is released and never called again. On the loop
+///   thread that holds immediately; from another thread a delivery that already started finishes.
+public final class LoopEventSource: EventSource, @unchecked Sendable {
+    /// The loop that services this source.
+    public let loop: EventLoop
+    /// The flush rank: lower ranks are serviced first; equal ranks in creation order.
+    public let order: Int
+    private let slot: FlushCoordinator.Slot
+
+    init(loop: EventLoop, order: Int, handler: @escaping (LoopEventSource) -> Void) {
+        self.loop = loop
+        self.order = order
+        slot = loop.flush.makeSlot(order: order, handler: handler)
+        slot.source = self
+    }
+
+    deinit {
+        cancel()
+    }
+
+    /// Requests one handler call at the end of the current (or next) iteration. Any thread;
+    /// wakes a sleeping loop.
+    public func signal() {
+        loop.flush.signal(slot)
+    }
+
+    /// Inside the handler (on the loop thread): how many signals this call merged, at least 1.
+    /// Elsewhere: how many signals are waiting for the next delivery.
+    public var mergedSignalCount: Int {
+        loop.flush.mergedCount(slot)
+    }
+
+    /// Stops delivery and releases the handler. Idempotent, any thread.
+    public func cancel() {
+        loop.flush.cancel(slot)
+    }
+}

@@ -1,0 +1,144 @@
+import CLibevent
+
+/// The deadline-ordered queue behind `LoopScheduler`'s timed actions.
+///
+/// libevent's timer heap does not keep equal deadlines in insertion order, so the loop keeps its
+/// own binary heap ordered by (deadline, sequence) and arms one libevent timer for the earliest
+/// entry. `add` is thread-safe: the heap is locked and `event_add` is thread-safe once threading
+/// is enabled (it is called under our lock only because it never waits for a callback).
+final class SchedulerTimerQueue: @unchecked Sendable {
+    final class Entry: @unchecked Sendable {
+        let sequence: UInt64
+        var deadline: MonotonicInstant
+        let interval: MonotonicInstant.Stride?
+        var action: (() -> Void)?
+        var cancelled = false
+
+        init(sequence: UInt64, deadline: MonotonicInstant, interval: MonotonicInstant.Stride?, action: @escaping () -> Void) {
+            self.sequence = sequence
+            self.deadline = deadline
+            self.interval = interval
+            self.action = action
+        }
+
+        func precedes(_ other: Entry) -> Bool {
+            (deadline, sequence) < (other.deadline, other.sequence)
+        }
+    }
+
+    private let lock = Lock()
+    private var heap: [Entry] = []
+    private var nextSequence: UInt64 = 0
+    private var armedDeadline: MonotonicInstant?
+    private let event: OpaquePointer
+    private let box: CallbackBox
+    private unowned let loop: EventLoop
+
+    init(loop: EventLoop) {
+        self.loop = loop
+        let box = CallbackBox { _, _ in }
+        self.box = box
+        event = makeLibeventEvent(base: loop.base, fd: -1, flags: 0, priority: loop.normalPriority, box: box)
+        box.body = { [unowned self] _, _ in self.fire() }
+    }
+
+    deinit {
+        event_free(event)
+        box.body = nil
+    }
+
+    /// Queues `action` for `deadline` (and every `interval` after it, if given). Any thread.
+    @discardableResult
+    func add(deadline: MonotonicInstant, interval: MonotonicInstant.Stride?, action: @escaping () -> Void) -> Entry {
+        lock.withLock {
+            let entry = Entry(sequence: nextSequence, deadline: deadline, interval: interval, action: action)
+            nextSequence += 1
+            push(entry)
+            armLocked()
+            return entry
+        }
+    }
+
+    /// Stops `entry`; its action is released outside the lock. Any thread.
+    func cancel(_ entry: Entry) {
+        let action = lock.withLock { () -> (() -> Void)? in
+            entry.cancelled = true
+            defer { entry.action = nil }
+            return entry.action
+        }
+        _ = action
+    }
+
+    /// The libevent timer fired: run every entry that is due and was queued before this call
+    /// started (later ones wait for the next iteration, so a zero-interval loop cannot livelock).
+    private func fire() {
+        loop.noteLoopThread()
+        let limit = lock.withLock { () -> UInt64 in
+            armedDeadline = nil
+            return nextSequence
+        }
+        while true {
+            let now = MonotonicInstant.now()
+            let due = lock.withLock { () -> (() -> Void)? in
+                while let first = heap.first, first.cancelled { _ = pop() }
+                guard let first = heap.first, first.deadline <= now, first.sequence < limit else { return nil }
+                _ = pop()
+                if let interval = first.interval {
+                    // Next tick on the original phase, skipping ticks missed while the loop was busy.
+                    let step = max(interval.nanoseconds, 1)
+                    let late = now.nanoseconds - first.deadline.nanoseconds
+                    first.deadline = first.deadline.advanced(by: .init(nanoseconds: (late / step + 1) * step))
+                    push(first)
+                    return first.action
+                }
+                defer { first.action = nil }
+                return first.action
+            }
+            guard let due else { break }
+            due()
+        }
+        lock.withLock { armLocked() }
+    }
+
+    /// Arms the libevent timer for the earliest live entry if it is not armed early enough.
+    private func armLocked() {
+        guard let first = heap.first else { return }
+        if let armed = armedDeadline, armed <= first.deadline { return }
+        armedDeadline = first.deadline
+        var tv = MonotonicInstant.now().distance(to: first.deadline).timevalRoundedUp
+        event_add(event, &tv)
+    }
+
+    // MARK: Binary heap on (deadline, sequence)
+
+    private func push(_ entry: Entry) {
+        heap.append(entry)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].precedes(heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private func pop() -> Entry {
+        let top = heap[0]
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var best = parent
+                if left < heap.count, heap[left].precedes(heap[best]) { best = left }
+                if right < heap.count, heap[right].precedes(heap[best]) { best = right }
+                if best == parent { break }
+                heap.swapAt(parent, best)
+                parent = best
+            }
+        }
+        return top
+    }
+}

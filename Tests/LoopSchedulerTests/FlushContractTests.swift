@@ -1,0 +1,270 @@
+import Foundation
+import Testing
+@testable import LoopScheduler
+
+/// One test (or more) per guarantee of the iteration contract in ARCHITECTURE.md.
+@Suite(.serialized) struct FlushContractTests {
+    /// Guarantee 1 (once) and 2 (after the callbacks, before blocking): timers, descriptors and
+    /// `execute` work ready in one iteration signal 8 times; one handler call merges all 8 and it
+    /// comes last.
+    @Test func onceAndAfterTheIterationsCallbacks() throws {
+        let loop = try EventLoop()
+        let pipe = TestPipe()
+        pipe.writeByte()
+        var log: [String] = []
+        let source = loop.makeEventSource { source in
+            log.append("flush \(source.mergedSignalCount)")
+        }
+        let timer = loop.scheduleTimer(after: .nanoseconds(0)) {
+            log.append("timer")
+            source.signal()
+        }
+        let reader = loop.watch(fd: pipe.readEnd, events: .read) { _ in
+            pipe.readByte()
+            log.append("io")
+            source.signal()
+        }
+        let jobLog = Shared<Int>(0)
+        for _ in 0..<3 {
+            loop.execute {
+                jobLog.mutate { $0 += 1 }
+                source.signal()
+                source.signal()
+            }
+        }
+        #expect(loop.runOnce(blocking: true))
+        #expect(jobLog.value == 3)
+        #expect(log.count == 3)
+        #expect(Set(log.prefix(2)) == ["timer", "io"])
+        #expect(log.last == "flush 8")
+        #expect(loop.completedFlushCount == 1)
+        // Nothing more to deliver.
+        #expect(loop.runOnce(blocking: false))
+        #expect(log.count == 3)
+        timer.cancel()
+        reader.cancel()
+    }
+
+    /// Guarantee 2 (before blocking): a signal from the last callback is delivered before `run()`
+    /// would sleep; the handler stops the loop, so a missing flush shows as the watchdog firing.
+    @Test func deliveredBeforeTheLoopBlocks() throws {
+        let loop = try EventLoop()
+        var delivered = 0
+        let source = loop.makeEventSource { _ in
+            delivered += 1
+            loop.stop()
+        }
+        let timer = loop.scheduleTimer(after: .milliseconds(1)) { source.signal() }
+        let watchdogFired = Shared(false)
+        let watchdog = loop.watchdog(watchdogFired)
+        try loop.run()
+        #expect(delivered == 1)
+        #expect(!watchdogFired.value)
+        timer.cancel()
+        watchdog.cancel()
+    }
+
+    /// Guarantee 3: signals raised during the flush (by the handler itself and for a source that
+    /// was already serviced) are served in the next iteration, which does not block first.
+    @Test func signalDuringFlushRunsNextIterationWithoutBlocking() throws {
+        let loop = try EventLoop()
+        var log: [String] = []
+        var sourceB: LoopEventSource?
+        let sourceA = loop.makeEventSource(order: 1) { source in
+            log.append("A\(source.mergedSignalCount)")
+            if log.count == 2 {
+                source.signal()
+                sourceB?.signal()
+            }
+        }
+        sourceB = loop.makeEventSource(order: 0) { source in
+            log.append("B\(source.mergedSignalCount)")
+        }
+        sourceA.signal()
+        sourceB?.signal()
+        #expect(loop.runOnce(blocking: false))
+        #expect(log == ["B1", "A1"])
+        // The next iteration must not block: only a 10 s watchdog could otherwise wake it.
+        let watchdogFired = Shared(false)
+        let watchdog = loop.watchdog(watchdogFired)
+        #expect(loop.runOnce(blocking: true))
+        #expect(!watchdogFired.value)
+        #expect(log == ["B1", "A1", "B1", "A1"])
+        #expect(loop.completedFlushCount == 2)
+        watchdog.cancel()
+    }
+
+    /// Guarantee 3, livelock half: a handler that always re-signals itself gets exactly one call
+    /// per iteration.
+    @Test func selfResignallingHandlerGetsOneCallPerIteration() throws {
+        let loop = try EventLoop()
+        var calls = 0
+        let source = loop.makeEventSource { source in
+            calls += 1
+            source.signal()
+        }
+        source.signal()
+        for iteration in 1...5 {
+            loop.runOnce(blocking: true)
+            #expect(calls == iteration)
+        }
+        source.cancel()
+        loop.runOnce(blocking: false)
+        #expect(calls == 5)
+    }
+
+    /// Guarantee 4: 4 threads × 1,000 signals while the loop is not running merge into exactly
+    /// one handler call with a merged count of 4,000.
+    @Test func fourThousandSignalsFromFourThreadsMergeIntoOneCall() throws {
+        let loop = try EventLoop()
+        var calls: [Int] = []
+        let source = loop.makeEventSource { source in calls.append(source.mergedSignalCount) }
+        let start = DispatchSemaphore(value: 0)
+        let threads = (0..<4).map { _ in
+            TestThread {
+                start.wait()
+                for _ in 0..<1_000 { source.signal() }
+            }
+        }
+        for _ in threads { start.signal() }
+        for thread in threads { thread.join() }
+        #expect(source.mergedSignalCount == 4_000)
+        loop.runOnce(blocking: false)
+        #expect(calls == [4_000])
+    }
+
+    /// Guarantee 4 with the loop asleep in `run()`: signals from 4 threads wake it, are served on
+    /// the loop thread and the merged counts add up to exactly 4,000.
+    @Test func signalsFromFourThreadsWakeARunningLoopAndConserveTheCount() throws {
+        let loop = try EventLoop()
+        let loopThread = pthread_self()
+        var calls = 0
+        var total = 0
+        var offThread = 0
+        let source = loop.makeEventSource { source in
+            calls += 1
+            total += source.mergedSignalCount
+            if pthread_equal(pthread_self(), loopThread) == 0 { offThread += 1 }
+            if total == 4_000 { loop.stop() }
+        }
+        let asleep = DispatchSemaphore(value: 0)
+        let kick = loop.scheduleTimer(after: .nanoseconds(0)) {
+            for _ in 0..<4 { asleep.signal() }
+        }
+        let threads = (0..<4).map { _ in
+            TestThread {
+                asleep.wait()
+                for _ in 0..<1_000 { source.signal() }
+            }
+        }
+        let watchdogFired = Shared(false)
+        let watchdog = loop.watchdog(watchdogFired)
+        try loop.run()
+        for thread in threads { thread.join() }
+        #expect(!watchdogFired.value)
+        #expect(total == 4_000)
+        #expect(calls >= 1 && calls <= 4_000)
+        #expect(offThread == 0)
+        kick.cancel()
+        watchdog.cancel()
+    }
+
+    /// Guarantee 5, descriptor starvation: a descriptor that is always readable keeps the normal
+    /// priority busy on every poll; the flush still runs within the bounded delay.
+    @Test func boundedDelayUnderAnAlwaysReadyDescriptor() throws {
+        let loop = try EventLoop(maximumFlushDelay: .milliseconds(2))
+        let pipe = TestPipe()
+        pipe.writeByte()  // never drained: readable forever
+        var busyCalls = 0
+        var busyCallsAtFlush: Int?
+        let source = loop.makeEventSource { _ in
+            busyCallsAtFlush = busyCalls
+            loop.stop()
+        }
+        let busy = loop.watch(fd: pipe.readEnd, events: .read) { _ in
+            busyCalls += 1
+            if busyCalls == 1 { source.signal() }
+        }
+        let watchdogFired = Shared(false)
+        let watchdog = loop.watchdog(watchdogFired)
+        try loop.run()
+        #expect(!watchdogFired.value)
+        #expect(busyCallsAtFlush != nil)
+        #expect(busy.isActive)
+        busy.cancel()
+        watchdog.cancel()
+    }
+
+    /// Guarantee 5, work that re-queues itself forever inside one priority queue: the capped
+    /// dispatch interval lets the loop poll again and the flush still runs.
+    @Test func boundedDelayUnderSelfRequeueingWork() throws {
+        let loop = try EventLoop(maximumFlushDelay: .milliseconds(2))
+        let keepGoing = Shared(true)
+        let flushed = Shared(false)
+        let source = loop.makeEventSource { _ in
+            flushed.value = true
+            keepGoing.value = false
+            loop.stop()
+        }
+        @Sendable func spin() {
+            if keepGoing.value { loop.execute(spin) }
+        }
+        loop.execute {
+            source.signal()
+            spin()
+        }
+        let watchdogFired = Shared(false)
+        let watchdog = loop.watchdog(watchdogFired)
+        try loop.run()
+        #expect(flushed.value)
+        #expect(!watchdogFired.value)
+        watchdog.cancel()
+    }
+
+    /// Guarantee 6: sources are serviced by ascending order, then creation order, whatever the
+    /// order of their signals.
+    @Test func deterministicOrderByOrderThenCreation() throws {
+        let loop = try EventLoop()
+        var log: [String] = []
+        let specs: [(String, Int)] = [("a", 5), ("b", 0), ("c", 5), ("d", -1), ("e", 0)]
+        let sources = specs.map { name, order in
+            loop.makeEventSource(order: order) { _ in log.append(name) }
+        }
+        for source in sources.reversed() { source.signal() }
+        loop.runOnce(blocking: false)
+        #expect(log == ["d", "b", "e", "a", "c"])
+        log = []
+        sources[2].signal()
+        sources[0].signal()
+        sources[3].signal()
+        loop.runOnce(blocking: false)
+        #expect(log == ["d", "a", "c"])
+    }
+
+    /// Nothing is delivered after `cancel()`, even when the source was signalled and another
+    /// source's handler cancels it during the same flush.
+    @Test func nothingDeliveredAfterCancelOrDeinit() throws {
+        let loop = try EventLoop()
+        var log: [String] = []
+        var victim: LoopEventSource?
+        let killer = loop.makeEventSource(order: 0) { _ in
+            log.append("killer")
+            victim?.cancel()
+        }
+        victim = loop.makeEventSource(order: 1) { _ in log.append("victim") }
+        killer.signal()
+        victim?.signal()
+        loop.runOnce(blocking: false)
+        #expect(log == ["killer"])
+        victim?.signal()
+        loop.runOnce(blocking: false)
+        #expect(log == ["killer"])
+
+        var dropped: LoopEventSource? = loop.makeEventSource { _ in log.append("dropped") }
+        dropped?.signal()
+        dropped = nil
+        loop.runOnce(blocking: false)
+        #expect(log == ["killer"])
+        _ = dropped
+    }
+}
