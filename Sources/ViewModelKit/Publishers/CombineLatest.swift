@@ -3,9 +3,8 @@ extension Publishers {
     ///
     /// Emits nothing until every input has produced a value, then one tuple of the latest values
     /// per input value, within the downstream's demand (without demand only the newest tuple is
-    /// kept). Finishes when every input has finished (or when an input finishes without ever
-    /// producing a value); fails as soon as one input fails. Downstream calls may come from any
-    /// input's thread but never overlap.
+    /// kept). Finishes when every input has finished; fails as soon as one input fails.
+    /// Downstream calls may come from any input's thread but never overlap.
     public struct CombineLatest<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
         /// A tuple with one value per input.
         public typealias Output = (A.Output, B.Output)
@@ -40,9 +39,8 @@ extension Publishers {
     ///
     /// Emits nothing until every input has produced a value, then one tuple of the latest values
     /// per input value, within the downstream's demand (without demand only the newest tuple is
-    /// kept). Finishes when every input has finished (or when an input finishes without ever
-    /// producing a value); fails as soon as one input fails. Downstream calls may come from any
-    /// input's thread but never overlap.
+    /// kept). Finishes when every input has finished; fails as soon as one input fails.
+    /// Downstream calls may come from any input's thread but never overlap.
     public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure {
         /// A tuple with one value per input.
         public typealias Output = (A.Output, B.Output, C.Output)
@@ -81,9 +79,8 @@ extension Publishers {
     ///
     /// Emits nothing until every input has produced a value, then one tuple of the latest values
     /// per input value, within the downstream's demand (without demand only the newest tuple is
-    /// kept). Finishes when every input has finished (or when an input finishes without ever
-    /// producing a value); fails as soon as one input fails. Downstream calls may come from any
-    /// input's thread but never overlap.
+    /// kept). Finishes when every input has finished; fails as soon as one input fails.
+    /// Downstream calls may come from any input's thread but never overlap.
     public struct CombineLatest4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
         /// A tuple with one value per input.
         public typealias Output = (A.Output, B.Output, C.Output, D.Output)

@@ -7,8 +7,8 @@
 /// - Downstream demand is forwarded to every input. A value that cannot form a combination yet
 ///   is replaced by asking that input for one more. Without downstream demand only the newest
 ///   combination is kept, and it is delivered when demand arrives (never more than requested).
-/// - Finishes when every input has finished, or as soon as an input finishes without ever
-///   producing a value (no combination can exist any more). Fails as soon as one input fails,
+/// - Finishes when every input has finished (Combine's documented rule: an input that finishes
+///   without a value does not end the stream early). Fails as soon as one input fails,
 ///   cancelling the others.
 /// - Downstream calls are serialised by a drain loop; no lock is held while calling out.
 final class CombineLatestCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
@@ -132,9 +132,7 @@ final class CombineLatestCore<Downstream: Subscriber>: Subscription, @unchecked 
                 }
                 continue
             }
-            let allDone = !finished.contains(false)
-            let starved = finished.indices.contains { finished[$0] && latest[$0] == nil }
-            if (allDone && !pending) || starved {
+            if !pending, !finished.contains(false) {
                 let (targets, ended) = terminate()
                 lock.unlock()
                 for target in targets { target.cancel() }
