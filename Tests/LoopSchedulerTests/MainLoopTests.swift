@@ -96,6 +96,35 @@ final class MainLoopTests: XCTestCase {
     }
 }
 
+extension MainLoopTests {
+    func testLoopSchedulerMainRunsWorkFromOtherThreadsOnTheMainThreadInOrder() throws {
+        let scheduler = LoopScheduler.main
+        let log = Shared<[String]>([])
+        let sender = TestThread {
+            for i in 0..<3 {
+                scheduler.schedule { log.mutate { $0.append("now \(i) main=\(isOnMainThread())") } }
+            }
+            let date = scheduler.now.advanced(by: .milliseconds(1))
+            for i in 0..<3 {
+                scheduler.schedule(after: date) {
+                    MainActor.assumeIsolated {}
+                    log.mutate { $0.append("timer \(i)") }
+                    if i == 2 { EventLoop.main.stop() }
+                }
+            }
+        }
+        let watchdogFired = Shared(false)
+        let watchdog = EventLoop.main.watchdog(watchdogFired, seconds: 10)
+        try EventLoop.main.run()
+        sender.join()
+        XCTAssertEqual(log.value, [
+            "now 0 main=true", "now 1 main=true", "now 2 main=true", "timer 0", "timer 1", "timer 2",
+        ])
+        XCTAssertFalse(watchdogFired.value)
+        watchdog.cancel()
+    }
+}
+
 func isOnMainThread() -> Bool {
     Thread.isMainThread
 }

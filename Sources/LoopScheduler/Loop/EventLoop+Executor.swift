@@ -1,3 +1,6 @@
+/// Every loop is a `SerialExecutor`: pin an actor to it with
+/// `nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }`,
+/// and the actor's code runs on the loop's thread (which may be another thread than the caller's).
 extension EventLoop: SerialExecutor {
     /// Runs `job` on the loop's thread through `execute(_:)`, so an actor whose
     /// `unownedExecutor` is `loop.asUnownedSerialExecutor()` is isolated to the loop (as SwiftNIO's

@@ -1,5 +1,9 @@
 import Dispatch
 
+/// `DispatchQueue` as a `Scheduler` with Combine's shapes (`SchedulerTimeType` wrapping
+/// `DispatchTime`, `SchedulerOptions` with QoS, flags and group), and as an `EventSourceScheduler`
+/// whose sources coalesce signals into one queued block. Actions run on the queue; `schedule` is
+/// safe from any thread.
 extension DispatchQueue: Scheduler, EventSourceScheduler {
     /// A dispatch-time instant, as Combine's `DispatchQueue.SchedulerTimeType`: it wraps a
     /// `DispatchTime` (uptime nanoseconds) and strides in nanoseconds, with literals in seconds.

@@ -78,9 +78,9 @@ public struct LoopScheduler: Scheduler, EventSourceScheduler, Sendable {
         after date: MonotonicInstant, interval: MonotonicInstant.Stride,
         tolerance: MonotonicInstant.Stride, options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> Cancellable {
-        let timers = loop.timers!
-        let entry = timers.add(deadline: date, interval: max(interval, .nanoseconds(1)), action: action)
-        return AnyCancellable { timers.cancel(entry) }
+        let entry = loop.timers.add(deadline: date, interval: max(interval, .nanoseconds(1)), action: action)
+        // Capture the loop, not just its queue: the queue's libevent event lives in the loop's base.
+        return AnyCancellable { [loop] in loop.timers.cancel(entry) }
     }
 
     /// A coalescing source serviced by the loop's end-of-iteration flush, ranked by

@@ -17,34 +17,32 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// Only for replaying subjects (`CurrentValueSubject`, `Published`): the value a subscriber gets
     /// on its first demand, or after it missed a value for lack of demand.
     private var current: Output?
-    /// `Published`: the replayed value is the property's storage, read through this closure.
-    private let currentSource: (() -> Output)?
     let replays: Bool
 
     init(replaying initial: Output?) {
         current = initial
-        currentSource = nil
         replays = initial != nil
-    }
-
-    /// A replaying core whose current value lives elsewhere (read without the core lock).
-    init(replayingFrom source: @escaping () -> Output) {
-        current = nil
-        currentSource = source
-        replays = true
     }
 
     // MARK: - Values
 
     /// The replayed value (replaying cores only).
     var currentValue: Output {
-        if let currentSource { return currentSource() }
         lock.lock()
         defer { lock.unlock() }
         return current!
     }
 
+    /// The value to replay to a subscriber, if there is one.
+    var replayValue: Output? {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
+
     /// Stores `value` (replaying cores) and then delivers it, as `CurrentValueSubject.send`.
+    /// `Published` uses it too: the copy stored here is only what new subscribers are replayed;
+    /// the property itself stores the value after delivery.
     @inline(__always)
     func storeAndSend(_ value: Output) {
         lock.lock()
@@ -60,8 +58,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    /// Delivers `value` without storing it: `ObservableObjectPublisher`, and `Published`, whose
-    /// setter stores into the property only after delivery so that sinks still read the old value.
+    /// Delivers `value` without storing it (`ObservableObjectPublisher`).
     @inline(__always)
     func send(_ value: Output) {
         lock.lock()
@@ -221,9 +218,11 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
         guard extra != .none, !terminated.load(ordering: .acquiring) else { return }
         demand.add(extra)
         // A replaying subject hands over its current value as soon as there is demand for it.
-        if replays, !deliveredCurrent.load(ordering: .acquiring), demand.take() {
+        if replays, !deliveredCurrent.load(ordering: .acquiring), let value = core.replayValue,
+            demand.take()
+        {
             deliveredCurrent.store(true, ordering: .relaxed)
-            deliver(core.currentValue)
+            deliver(value)
         }
     }
 

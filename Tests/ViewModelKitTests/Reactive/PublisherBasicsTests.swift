@@ -53,6 +53,27 @@ import ViewModelKit
         #expect(second.entries == ["cancel"])
     }
 
+    final class Owner {
+        var tokens = Set<AnyCancellable>()
+        var seen = 0
+        let onDeinit: () -> Void
+        init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+        deinit { onDeinit() }
+    }
+
+    // Cancelling breaks a cycle owner -> token -> sink -> closure -> owner, as in Combine.
+    @Test func cancellingStoredTokenBreaksCaptureCycle() {
+        let subject = PassthroughSubject<Int, Never>()
+        var released = false
+        var owner: Owner? = Owner { released = true }
+        subject.sink { [owner = owner!] in owner.seen += $0 }.store(in: &owner!.tokens)
+        subject.send(2)
+        #expect(owner!.seen == 2)
+        for token in owner!.tokens { token.cancel() }
+        owner = nil
+        #expect(released)
+    }
+
     final class Target {
         var value = 0
         var deinitCount: (() -> Void)?
