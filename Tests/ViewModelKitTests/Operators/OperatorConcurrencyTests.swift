@@ -7,14 +7,14 @@ import ViewModelKit
 private final class SerialChecker<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     private let inside = Atomic<Int>(0)
     private let overlapCount = Atomic<Int>(0)
-    private let mutex = Mutex<Void>(())
+    private let mutex = NSLockLike()
     private nonisolated(unsafe) var recorded: [Input] = []
     private nonisolated(unsafe) var completionCount = 0
     private let done = DispatchSemaphore(value: 0)
 
     var overlaps: Int { overlapCount.load(ordering: .sequentiallyConsistent) }
-    var values: [Input] { mutex.withLock { _ in recorded } }
-    var completions: Int { mutex.withLock { _ in completionCount } }
+    var values: [Input] { mutex.withLock { recorded } }
+    var completions: Int { mutex.withLock { completionCount } }
 
     private func enter() {
         if inside.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
@@ -32,14 +32,14 @@ private final class SerialChecker<Input, Failure: Error>: Subscriber, @unchecked
 
     func receive(_ input: Input) -> Subscribers.Demand {
         enter()
-        mutex.withLock { _ in recorded.append(input) }
+        mutex.withLock { recorded.append(input) }
         leave()
         return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         enter()
-        mutex.withLock { _ in completionCount += 1 }
+        mutex.withLock { completionCount += 1 }
         leave()
         done.signal()
     }
