@@ -3,9 +3,8 @@ extension Publishers {
     ///
     /// Emits nothing until every input has produced a value, then one tuple of the latest values
     /// per input value, within the downstream's demand (without demand only the newest tuple is
-    /// kept). Finishes when every input has finished (or when an input finishes without ever
-    /// producing a value); fails as soon as one input fails. Downstream calls may come from any
-    /// input's thread but never overlap.
+    /// kept). Finishes when every input has finished; fails as soon as one input fails.
+    /// Downstream calls may come from any input's thread but never overlap.
     public struct CombineLatest<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
         /// A tuple with one value per input.
         public typealias Output = (A.Output, B.Output)
@@ -40,9 +39,8 @@ extension Publishers {
     ///
     /// Emits nothing until every input has produced a value, then one tuple of the latest values
     /// per input value, within the downstream's demand (without demand only the newest tuple is
-    /// kept). Finishes when every input has finished (or when an input finishes without ever
-    /// producing a value); fails as soon as one input fails. Downstream calls may come from any
-    /// input's thread but never overlap.
+    /// kept). Finishes when every input has finished; fails as soon as one input fails.
+    /// Downstream calls may come from any input's thread but never overlap.
     public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure {
         /// A tuple with one value per input.
         public typealias Output = (A.Output, B.Output, C.Output)
@@ -81,9 +79,8 @@ extension Publishers {
     ///
     /// Emits nothing until every input has produced a value, then one tuple of the latest values
     /// per input value, within the downstream's demand (without demand only the newest tuple is
-    /// kept). Finishes when every input has finished (or when an input finishes without ever
-    /// producing a value); fails as soon as one input fails. Downstream calls may come from any
-    /// input's thread but never overlap.
+    /// kept). Finishes when every input has finished; fails as soon as one input fails.
+    /// Downstream calls may come from any input's thread but never overlap.
     public struct CombineLatest4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
         /// A tuple with one value per input.
         public typealias Output = (A.Output, B.Output, C.Output, D.Output)
@@ -141,5 +138,31 @@ extension Publisher {
     public func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(_ publisher1: P, _ publisher2: Q, _ publisher3: R) -> Publishers.CombineLatest4<Self, P, Q, R>
     where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
         Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)
+    }
+}
+
+extension Publisher {
+    /// Combines the latest values of this publisher and 1 other and maps each tuple with `transform`,
+    /// as Combine's `combineLatest` with a transform (`transform` runs on the delivering thread).
+    public func combineLatest<P: Publisher, T>(
+        _ other: P, _ transform: @escaping (Output, P.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest<Self, P>, T> where P.Failure == Failure {
+        Publishers.CombineLatest(self, other).map { transform($0.0, $0.1) }
+    }
+
+    /// Combines the latest values of this publisher and 2 others and maps each tuple with `transform`,
+    /// as Combine's `combineLatest` with a transform (`transform` runs on the delivering thread).
+    public func combineLatest<P: Publisher, Q: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T> where P.Failure == Failure, Q.Failure == Failure {
+        Publishers.CombineLatest3(self, publisher1, publisher2).map { transform($0.0, $0.1, $0.2) }
+    }
+
+    /// Combines the latest values of this publisher and 3 others and maps each tuple with `transform`,
+    /// as Combine's `combineLatest` with a transform (`transform` runs on the delivering thread).
+    public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T> where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
+        Publishers.CombineLatest4(self, publisher1, publisher2, publisher3).map { transform($0.0, $0.1, $0.2, $0.3) }
     }
 }

@@ -5,10 +5,12 @@
 /// - Nothing is emitted until every input has produced a value; afterwards each new input value
 ///   produces one combination of the latest values.
 /// - Downstream demand is forwarded to every input. A value that cannot form a combination yet
-///   is replaced by asking that input for one more. Without downstream demand only the newest
-///   combination is kept, and it is delivered when demand arrives (never more than requested).
-/// - Finishes when every input has finished, or as soon as an input finishes without ever
-///   producing a value (no combination can exist any more). Fails as soon as one input fails,
+///   is replaced by asking that input for one more. Combinations are snapshotted when formed and
+///   queued up to the outstanding demand (so concurrent inputs lose none while demand lasts);
+///   beyond it only the newest is kept and delivered when demand arrives (never more than
+///   requested).
+/// - Finishes when every input has finished (Combine's documented rule: an input that finishes
+///   without a value does not end the stream early). Fails as soon as one input fails,
 ///   cancelling the others.
 /// - Downstream calls are serialised by a drain loop; no lock is held while calling out.
 final class CombineLatestCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
@@ -21,7 +23,7 @@ final class CombineLatestCore<Downstream: Subscriber>: Subscription, @unchecked 
     private var finished: [Bool]
     private var requested = Subscribers.Demand.none
     private var demand = Subscribers.Demand.none
-    private var pending = false
+    private var queued: [[Any]] = []
     private var failure: Failure?
     private var draining = false
     private var terminated = false
@@ -66,8 +68,18 @@ final class CombineLatestCore<Downstream: Subscriber>: Subscription, @unchecked 
         }
         latest[index] = value
         let ready = !latest.contains { $0 == nil }
-        if ready { pending = true }
+        var replaced: [Any]?
+        if ready {
+            let snapshot = latest.map { $0! }
+            if queued.isEmpty || demand > queued.count {
+                queued.append(snapshot)
+            } else {
+                replaced = queued[queued.count - 1]
+                queued[queued.count - 1] = snapshot
+            }
+        }
         lock.unlock()
+        withExtendedLifetime(replaced) {}
         drain()
         // A value that formed no combination is replaced, so this input is not starved.
         return ready ? .none : .max(1)
@@ -115,10 +127,9 @@ final class CombineLatestCore<Downstream: Subscriber>: Subscription, @unchecked 
                 ended?.receive(completion: .failure(error))
                 return
             }
-            if pending, demand > 0, let target = downstream {
-                pending = false
+            if !queued.isEmpty, demand > 0, let target = downstream {
                 demand -= 1
-                let snapshot = latest.map { $0! }
+                let snapshot = queued.removeFirst()
                 lock.unlock()
                 let extra = target.receive(combine(snapshot))
                 lock.lock()
@@ -132,9 +143,7 @@ final class CombineLatestCore<Downstream: Subscriber>: Subscription, @unchecked 
                 }
                 continue
             }
-            let allDone = !finished.contains(false)
-            let starved = finished.indices.contains { finished[$0] && latest[$0] == nil }
-            if (allDone && !pending) || starved {
+            if queued.isEmpty, !finished.contains(false) {
                 let (targets, ended) = terminate()
                 lock.unlock()
                 for target in targets { target.cancel() }

@@ -6,8 +6,9 @@ extension Publishers {
     /// inside the interval are held: the first of them (`latest == false`) or the newest
     /// (`latest == true`) is delivered when the interval since the last emission ends, and that
     /// starts a new interval. Everything is delivered on the scheduler; a value meeting zero
-    /// downstream demand is dropped. On completion a held value is dropped and the completion is
-    /// delivered through `scheduler.schedule` (the same rule as `debounce`).
+    /// downstream demand is dropped. The completion is delivered through `scheduler.schedule`;
+    /// if a value is being held, it is delivered at the end of its interval and the completion
+    /// right after it (unlike `debounce`, which drops its pending value).
     public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
         /// The upstream's output.
         public typealias Output = Upstream.Output
@@ -52,6 +53,7 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
     private var lastEmission: Context.SchedulerTimeType?
     private var held: Input?
     private var flushScheduled = false
+    private var pendingCompletion: Subscribers.Completion<Failure>?
     private var upstreamDone = false
     private var terminated = false
     private let interval: Context.SchedulerTimeType.Stride
@@ -120,8 +122,20 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
         flushScheduled = false
         held = nil
         lastEmission = now
+        let completion = pendingCompletion
+        pendingCompletion = nil
         lock.unlock()
         emit(value)
+        if let completion { complete(completion) }
+    }
+
+    private func complete(_ completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard !terminated, let target = downstream else { return lock.unlock() }
+        terminated = true
+        downstream = nil
+        lock.unlock()
+        target.receive(completion: completion)
     }
 
     private func emit(_ value: Input) {
@@ -137,20 +151,16 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
         lock.lock()
         guard !upstreamDone else { return lock.unlock() }
         upstreamDone = true
-        flushScheduled = false
-        let dropped = held
-        held = nil
         let finished = upstream
         upstream = nil
+        // A held value goes first, at the end of its interval; the completion follows it.
+        let followsHeldValue = flushScheduled
+        if followsHeldValue { pendingCompletion = completion }
         lock.unlock()
-        withExtendedLifetime((dropped, finished)) {}
+        withExtendedLifetime(finished) {}
+        guard !followsHeldValue else { return }
         scheduler.schedule(options: nil) { [self] in
-            lock.lock()
-            guard !terminated, let target = downstream else { return lock.unlock() }
-            terminated = true
-            downstream = nil
-            lock.unlock()
-            target.receive(completion: completion)
+            complete(completion)
         }
     }
 

@@ -222,10 +222,13 @@ import ViewModelKit
         #expect(recorder.values == [1, 2])
     }
 
-    @Test func completionIsScheduledAndAHeldValueDropped() {
+    @Test func aHeldValueIsDeliveredAtTheEndOfItsIntervalThenTheCompletion() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
+        var times: [Int64] = []
+        recorder.onValue = { _ in times.append(scheduler.now.nanoseconds) }
+        recorder.onCompletion = { times.append(scheduler.now.nanoseconds) }
         subject.throttle(for: .nanoseconds(10), scheduler: scheduler, latest: true).subscribe(recorder)
         subject.send(1)
         scheduler.advance(by: .nanoseconds(2))
@@ -233,7 +236,20 @@ import ViewModelKit
         subject.send(completion: .finished)
         #expect(recorder.events == [.subscription, .value(1)])
         scheduler.advance(by: .nanoseconds(20))
-        #expect(recorder.events == [.subscription, .value(1), .finished])
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+        #expect(times == [0, 10, 10])
+    }
+
+    @Test func completionWithNothingHeldGoesThroughTheSchedulerAtOnce() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        subject.throttle(for: .nanoseconds(10), scheduler: scheduler, latest: false).subscribe(recorder)
+        subject.send(1)
+        subject.send(completion: .failure(TestError("t")))
+        #expect(recorder.events == [.subscription])
+        scheduler.advance()
+        #expect(recorder.events == [.subscription, .value(1), .failure(TestError("t"))])
     }
 
     @Test func cancelStopsEverything() {

@@ -34,13 +34,16 @@ import ViewModelKit
         #expect(rendered(recorder.events) == ["subscription", "failure(b)"])
     }
 
-    @Test func finishesAtOnceWhenAnInputFinishesWithoutAValue() {
+    @Test func anInputFinishingWithoutAValueDoesNotEndTheStreamEarly() {
         let a = PassthroughSubject<Int, TestError>()
         let b = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<(Int, Int), TestError>()
         a.combineLatest(b).subscribe(recorder)
         a.send(1)
         b.send(completion: .finished)
+        a.send(2)
+        #expect(rendered(recorder.events) == ["subscription"])
+        a.send(completion: .finished)
         #expect(rendered(recorder.events) == ["subscription", "finished"])
     }
 

@@ -1,5 +1,5 @@
 import Testing
-import Synchronization
+import Foundation
 import ViewModelKit
 
 @Suite struct CatchTests {
@@ -224,10 +224,10 @@ final class Counter: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 }
 
-/// A tiny mutex for test helpers.
+/// A tiny mutex for test helpers (an `NSLock`, which ThreadSanitizer understands on Linux).
 final class NSLockLike: @unchecked Sendable {
-    private let mutex = Synchronization.Mutex<Void>(())
-    func withLock<T>(_ body: () -> T) -> T { mutex.withLock { _ in body() } }
+    private let lock = NSLock()
+    func withLock<T>(_ body: () -> T) -> T { lock.withLock(body) }
 }
 
 extension Publisher where Failure == Never {
