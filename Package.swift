@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "CLoopSupport"),
 
         .target(name: "LoopScheduler", dependencies: ["CLibevent", "CLoopSupport"]),
-        .target(name: "ViewModelKit", dependencies: ["LoopScheduler"]),
+        .target(name: "ViewModelKit", dependencies: ["LoopScheduler"], swiftSettings: [.unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(
             name: "PodcastKit",
             dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3"]),

@@ -1,0 +1,66 @@
+extension Publishers {
+    /// Republishes only the values a predicate accepts, as Combine's `Publishers.Filter`.
+    ///
+    /// The upstream subscription is handed to the subscriber unchanged; each rejected value asks
+    /// upstream for one more, so the subscriber's demand counts only values it receives.
+    public struct Filter<Upstream: Publisher>: Publisher {
+        /// The upstream output type.
+        public typealias Output = Upstream.Output
+        /// The upstream failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The filtered publisher.
+        public let upstream: Upstream
+        /// Returns true to republish a value; called on the delivering thread.
+        public let isIncluded: (Upstream.Output) -> Bool
+
+        /// Creates the operator.
+        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.isIncluded = isIncluded
+        }
+
+        /// Subscribes `subscriber` through the predicate.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+        }
+    }
+}
+
+extension Publishers.Filter {
+    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        private let downstream: Downstream
+        private let isIncluded: (Upstream.Output) -> Bool
+
+        init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+            self.downstream = downstream
+            self.isIncluded = isIncluded
+        }
+
+        var description: String { "Filter" }
+
+        func receive(subscription: Subscription) {
+            downstream.receive(subscription: subscription)
+        }
+
+        @inline(__always)
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            isIncluded(input) ? downstream.receive(input) : .max(1)
+        }
+
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            downstream.receive(completion: completion)
+        }
+    }
+}
+
+extension Publisher {
+    /// Republishes only values for which `isIncluded` returns true, as Combine's `filter(_:)`.
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+        Publishers.Filter(upstream: self, isIncluded: isIncluded)
+    }
+}

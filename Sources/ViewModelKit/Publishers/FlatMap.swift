@@ -1,0 +1,83 @@
+extension Publishers {
+    /// Turns each upstream value into a publisher and merges their values, as Combine's
+    /// `Publishers.FlatMap`.
+    ///
+    /// At most `maxPublishers` inner publishers are subscribed at once: the upstream is asked for
+    /// that many values and for one more each time an inner publisher finishes. Inner values are
+    /// merged as in `Publishers.MergeMany` (arrival order, within downstream demand, serial
+    /// delivery). Finishes when the upstream and every inner publisher have finished; the first
+    /// failure, upstream or inner, ends the stream at once. `transform` runs on the upstream's
+    /// thread, outside any lock.
+    public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
+    where NewPublisher.Failure == Upstream.Failure {
+        /// The inner publishers' output.
+        public typealias Output = NewPublisher.Output
+        /// The common failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are transformed.
+        public let upstream: Upstream
+        /// The most inner publishers subscribed at once.
+        public let maxPublishers: Subscribers.Demand
+        /// Builds an inner publisher from an upstream value.
+        public let transform: (Upstream.Output) -> NewPublisher
+
+        /// Flat-maps `upstream` with `transform`, at most `maxPublishers` at a time.
+        public init(
+            upstream: Upstream, maxPublishers: Subscribers.Demand,
+            transform: @escaping (Upstream.Output) -> NewPublisher
+        ) {
+            self.upstream = upstream
+            self.maxPublishers = maxPublishers
+            self.transform = transform
+        }
+
+        /// Attaches `subscriber`.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let core = MergeCore(
+                downstream: subscriber, sourcesOpen: true, replenishOuter: maxPublishers != .unlimited)
+            upstream.subscribe(FlatMapOuter(core: core, maxPublishers: maxPublishers, transform: transform))
+        }
+    }
+}
+
+/// The subscriber `FlatMap` attaches to its upstream.
+private struct FlatMapOuter<Input, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber
+where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure {
+    typealias Failure = NewPublisher.Failure
+
+    let core: MergeCore<Downstream>
+    let maxPublishers: Subscribers.Demand
+    let transform: (Input) -> NewPublisher
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: Subscription) {
+        core.setOuter(subscription)
+        core.sendSubscription()
+        if maxPublishers > 0 { subscription.request(maxPublishers) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let inner = transform(input)
+        guard let id = core.addChild() else { return .none }
+        inner.subscribe(core.child(id))
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished: core.outerFinished()
+        case .failure(let error): core.outerFailed(error)
+        }
+    }
+}
+
+extension Publisher {
+    /// Maps each value to a publisher and merges their outputs, at most `maxPublishers` at a
+    /// time, as Combine's `flatMap(maxPublishers:_:)`. See `Publishers.FlatMap`.
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where P.Failure == Failure {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}

@@ -1,0 +1,143 @@
+extension Publishers {
+    /// Calls closures on every publishing event, as Combine's `Publishers.HandleEvents`.
+    ///
+    /// Each closure runs just before the event is passed on: `receiveSubscription` before the
+    /// subscriber gets the subscription, `receiveOutput` before each value, `receiveCompletion`
+    /// before the completion, `receiveCancel` before upstream is cancelled, `receiveRequest`
+    /// before a demand goes upstream. Each runs on the thread of its event.
+    public struct HandleEvents<Upstream: Publisher>: Publisher {
+        /// The upstream output type.
+        public typealias Output = Upstream.Output
+        /// The upstream failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The upstream publisher.
+        public let upstream: Upstream
+        /// Called with the upstream subscription.
+        public var receiveSubscription: ((Subscription) -> Void)?
+        /// Called with each value.
+        public var receiveOutput: ((Upstream.Output) -> Void)?
+        /// Called with the completion.
+        public var receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
+        /// Called when the subscriber cancels.
+        public var receiveCancel: (() -> Void)?
+        /// Called with each demand the subscriber requests.
+        public var receiveRequest: ((Subscribers.Demand) -> Void)?
+
+        /// Creates the operator.
+        public init(
+            upstream: Upstream,
+            receiveSubscription: ((Subscription) -> Void)? = nil,
+            receiveOutput: ((Upstream.Output) -> Void)? = nil,
+            receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)? = nil,
+            receiveCancel: (() -> Void)? = nil,
+            receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+        ) {
+            self.upstream = upstream
+            self.receiveSubscription = receiveSubscription
+            self.receiveOutput = receiveOutput
+            self.receiveCompletion = receiveCompletion
+            self.receiveCancel = receiveCancel
+            self.receiveRequest = receiveRequest
+        }
+
+        /// Subscribes `subscriber`, observing every event.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, handlers: self))
+        }
+    }
+}
+
+extension Publishers.HandleEvents {
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        @unchecked Sendable
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        private let lock = OperatorLock()
+        private let downstream: Downstream
+        private var upstream: Subscription?
+        private var handlers: Publishers.HandleEvents<Upstream>?
+
+        init(downstream: Downstream, handlers: Publishers.HandleEvents<Upstream>) {
+            self.downstream = downstream
+            self.handlers = handlers
+        }
+
+        var description: String { "HandleEvents" }
+
+        private var currentHandlers: Publishers.HandleEvents<Upstream>? {
+            lock.withLock { handlers }
+        }
+
+        func receive(subscription: Subscription) {
+            lock.lock()
+            guard upstream == nil else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            upstream = subscription
+            let hooks = handlers
+            lock.unlock()
+            hooks?.receiveSubscription?(subscription)
+            downstream.receive(subscription: self)
+        }
+
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            let hooks = currentHandlers
+            hooks?.receiveOutput?(input)
+            let more = downstream.receive(input)
+            if more > 0 { hooks?.receiveRequest?(more) }
+            return more
+        }
+
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            lock.lock()
+            let hooks = handlers
+            handlers = nil
+            upstream = nil
+            lock.unlock()
+            hooks?.receiveCompletion?(completion)
+            downstream.receive(completion: completion)
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            lock.lock()
+            let hooks = handlers
+            let source = upstream
+            lock.unlock()
+            hooks?.receiveRequest?(demand)
+            source?.request(demand)
+        }
+
+        func cancel() {
+            lock.lock()
+            let hooks = handlers
+            let source = upstream
+            handlers = nil
+            upstream = nil
+            lock.unlock()
+            guard let source else { return }
+            hooks?.receiveCancel?()
+            source.cancel()
+        }
+    }
+}
+
+extension Publisher {
+    /// Calls the given closures on publishing events, as Combine's `handleEvents(...)`.
+    public func handleEvents(
+        receiveSubscription: ((Subscription) -> Void)? = nil,
+        receiveOutput: ((Output) -> Void)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+        receiveCancel: (() -> Void)? = nil,
+        receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+    ) -> Publishers.HandleEvents<Self> {
+        Publishers.HandleEvents(
+            upstream: self, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+            receiveCompletion: receiveCompletion, receiveCancel: receiveCancel,
+            receiveRequest: receiveRequest)
+    }
+}

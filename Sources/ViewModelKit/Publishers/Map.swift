@@ -1,0 +1,65 @@
+extension Publishers {
+    /// Transforms every value with a closure, as Combine's `Publishers.Map`.
+    ///
+    /// The upstream subscription is handed to the subscriber unchanged, so demand, cancellation
+    /// and threads are exactly the upstream's; the completion passes through.
+    public struct Map<Upstream: Publisher, Output>: Publisher {
+        /// The upstream failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are transformed.
+        public let upstream: Upstream
+        /// The transformation, called once per value on the delivering thread.
+        public let transform: (Upstream.Output) -> Output
+
+        /// Creates the operator.
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Subscribes `subscriber` through the transformation.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+        }
+    }
+}
+
+extension Publishers.Map {
+    /// Maps values in place; holds no state, so it takes no lock.
+    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        private let downstream: Downstream
+        private let transform: (Upstream.Output) -> Output
+
+        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
+            self.downstream = downstream
+            self.transform = transform
+        }
+
+        var description: String { "Map" }
+
+        func receive(subscription: Subscription) {
+            downstream.receive(subscription: subscription)
+        }
+
+        @inline(__always)
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            downstream.receive(transform(input))
+        }
+
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            downstream.receive(completion: completion)
+        }
+    }
+}
+
+extension Publisher {
+    /// Transforms every value with `transform`, as Combine's `map(_:)`.
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
+        Publishers.Map(upstream: self, transform: transform)
+    }
+}

@@ -1,0 +1,129 @@
+/// The engine of operators that feed one downstream from a succession of upstream subscriptions,
+/// one at a time: `Concatenate`, `Catch`, `TryCatch`, `Retry`.
+///
+/// It keeps the downstream's outstanding demand (requested minus delivered) and hands all of it
+/// to each new upstream when that upstream's subscription arrives, so demand carries over a
+/// switch exactly. Each upstream is tagged with a generation; events from an older one are
+/// ignored. Upstreams never overlap (the next starts after the previous completed), so
+/// downstream calls are naturally serial. No lock is held while calling out.
+final class RelayCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+    private let lock = OperatorLock()
+    private var downstream: Downstream?
+    private var current: Subscription?
+    private var generation = 0
+    private var demand = Subscribers.Demand.none
+    private var terminated = false
+
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    /// Hands this subscription to the downstream.
+    func sendSubscription() {
+        guard let target = lock.withLock({ downstream }) else { return }
+        target.receive(subscription: self)
+    }
+
+    /// Starts a new upstream generation; `nil` once the stream has ended.
+    func nextGeneration() -> Int? {
+        lock.withLock {
+            guard !terminated else { return nil }
+            generation += 1
+            current = nil
+            return generation
+        }
+    }
+
+    func attach(_ subscription: Subscription, generation tag: Int) {
+        lock.lock()
+        guard !terminated, tag == generation, current == nil else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        current = subscription
+        let outstanding = demand
+        lock.unlock()
+        if outstanding > 0 { subscription.request(outstanding) }
+    }
+
+    func deliver(_ value: Downstream.Input, generation tag: Int) -> Subscribers.Demand {
+        lock.lock()
+        guard !terminated, tag == generation, let target = downstream else {
+            lock.unlock()
+            return .none
+        }
+        demand -= 1
+        lock.unlock()
+        let extra = target.receive(value)
+        lock.withLock { demand += extra }
+        return extra
+    }
+
+    /// Marks generation `tag` as completed; false if it is stale or the stream has ended.
+    func ended(generation tag: Int) -> Bool {
+        lock.withLock {
+            guard !terminated, tag == generation else { return false }
+            current = nil
+            return true
+        }
+    }
+
+    /// Ends the stream with `completion`.
+    func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        lock.lock()
+        guard !terminated, let target = downstream else { return lock.unlock() }
+        terminated = true
+        downstream = nil
+        let upstream = current
+        current = nil
+        lock.unlock()
+        withExtendedLifetime(upstream) {}
+        target.receive(completion: completion)
+    }
+
+    func request(_ more: Subscribers.Demand) {
+        lock.lock()
+        guard !terminated else { return lock.unlock() }
+        demand += more
+        let upstream = current
+        lock.unlock()
+        upstream?.request(more)
+    }
+
+    func cancel() {
+        lock.lock()
+        guard !terminated else { return lock.unlock() }
+        terminated = true
+        let upstream = current
+        let target = downstream
+        current = nil
+        downstream = nil
+        lock.unlock()
+        upstream?.cancel()
+        withExtendedLifetime(target) {}
+    }
+}
+
+/// A subscriber for one generation of a `RelayCore`; its completion goes to `onCompletion`
+/// (only if the generation is still current).
+struct RelayChild<Input, Failure: Error, Downstream: Subscriber>: Subscriber
+where Downstream.Input == Input {
+    let core: RelayCore<Downstream>
+    let generation: Int
+    let onCompletion: (Subscribers.Completion<Failure>) -> Void
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: Subscription) {
+        core.attach(subscription, generation: generation)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        core.deliver(input, generation: generation)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard core.ended(generation: generation) else { return }
+        onCompletion(completion)
+    }
+}

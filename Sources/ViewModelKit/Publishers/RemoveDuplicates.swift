@@ -1,0 +1,86 @@
+extension Publishers {
+    /// Republishes a value only if it differs from the previous one, as Combine's
+    /// `Publishers.RemoveDuplicates`.
+    ///
+    /// The first value always passes. Each value is compared with the last *received* value
+    /// (dropped ones included, as Combine). The upstream subscription is handed to the subscriber
+    /// unchanged; each dropped duplicate asks upstream for one more value.
+    public struct RemoveDuplicates<Upstream: Publisher>: Publisher {
+        /// The upstream output type.
+        public typealias Output = Upstream.Output
+        /// The upstream failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose duplicates are removed.
+        public let upstream: Upstream
+        /// Returns true when the second value duplicates the first (previous, current).
+        public let predicate: (Output, Output) -> Bool
+
+        /// Creates the operator.
+        public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Subscribes `subscriber` through the comparison.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+        }
+    }
+}
+
+extension Publishers.RemoveDuplicates {
+    // `last` is touched only from `receive(_:)`, which the upstream never calls concurrently:
+    // no lock needed.
+    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        private let downstream: Downstream
+        private let predicate: (Output, Output) -> Bool
+        private var last: Output?
+
+        init(downstream: Downstream, predicate: @escaping (Output, Output) -> Bool) {
+            self.downstream = downstream
+            self.predicate = predicate
+        }
+
+        var description: String { "RemoveDuplicates" }
+
+        func receive(subscription: Subscription) {
+            downstream.receive(subscription: subscription)
+        }
+
+        @inline(__always)
+        func receive(_ input: Output) -> Subscribers.Demand {
+            if let previous = last, predicate(previous, input) {
+                last = input
+                return .max(1)
+            }
+            last = input
+            return downstream.receive(input)
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            downstream.receive(completion: completion)
+        }
+    }
+}
+
+extension Publisher where Output: Equatable {
+    /// Drops a value equal to the previous one, as Combine's `removeDuplicates()`.
+    public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
+        Publishers.RemoveDuplicates(upstream: self, predicate: ==)
+    }
+}
+
+extension Publisher {
+    /// Drops a value when `predicate(previous, current)` is true, as Combine's
+    /// `removeDuplicates(by:)`.
+    public func removeDuplicates(
+        by predicate: @escaping (Output, Output) -> Bool
+    ) -> Publishers.RemoveDuplicates<Self> {
+        Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
+    }
+}

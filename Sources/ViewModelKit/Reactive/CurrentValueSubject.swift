@@ -1,0 +1,45 @@
+/// A subject that wraps a single value and publishes each new one, as Combine's
+/// `CurrentValueSubject`.
+///
+/// - `send(_:)` (and setting `value`) *stores first, then delivers*: reading `value` inside a
+///   subscriber's `receive` gives the new value.
+/// - A subscriber gets the current value as soon as it has demand, then every later value while
+///   it has demand. If it missed values for lack of demand, its next request delivers the current
+///   value at once (as Combine does).
+/// - Threading is that of `PassthroughSubject`: `send` from any thread, calls into one subscriber
+///   serialised, re-entrant sends delivered depth-first on the same thread.
+/// - After completion later sends (and sets of `value`) are ignored; `value` keeps the last value.
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+    private let core: SubjectCore<Output, Failure>
+
+    /// Creates a subject holding `value`.
+    public init(_ value: Output) {
+        core = SubjectCore(replaying: value)
+    }
+
+    /// The current value. Setting it is the same as `send(_:)`. Thread-safe.
+    public var value: Output {
+        get { core.currentValue }
+        set { core.storeAndSend(newValue) }
+    }
+
+    /// Attaches `subscriber`; it receives the current value on its first demand.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        core.attach(subscriber, name: "CurrentValueSubject")
+    }
+
+    /// Stores `input`, then delivers it to every subscriber with outstanding demand.
+    public func send(_ input: Output) {
+        core.storeAndSend(input)
+    }
+
+    /// Completes every subscriber, on the calling thread. A second completion is ignored.
+    public func send(completion: Subscribers.Completion<Failure>) {
+        core.send(completion: completion)
+    }
+
+    /// Keeps an upstream `subscription` and requests `.unlimited` from it, as Combine's subjects do.
+    public func send(subscription: Subscription) {
+        core.send(subscription: subscription)
+    }
+}

@@ -1,0 +1,135 @@
+/// A publisher that eventually produces a single value and then finishes, or fails, as Combine's
+/// `Future`.
+///
+/// - `attemptToFulfill` runs once, eagerly, inside `init`, on the initialising thread. It gets a
+///   `promise` to call (from any thread) with the result. Only the first call counts; later calls
+///   are ignored.
+/// - Every subscriber, early or late, gets the stored result: a success is withheld until the
+///   subscriber has demand, then delivered as the value followed by `.finished`; a failure is
+///   delivered without demand.
+/// - Thread-safe: promise, subscribe, request and cancel may happen on any threads; calls into
+///   one subscriber never overlap.
+public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendable {
+    /// The closure that fulfils the future.
+    public typealias Promise = (Result<Output, Failure>) -> Void
+
+    private let lock = UnfairLock()
+    private var result: Result<Output, Failure>?
+    private var waiting: [FutureSubscriptionBase<Output, Failure>] = []
+
+    /// Creates a future and runs `attemptToFulfill` at once.
+    public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
+        attemptToFulfill { [self] result in
+            self.fulfil(result)
+        }
+    }
+
+    private func fulfil(_ result: Result<Output, Failure>) {
+        lock.lock()
+        guard self.result == nil else {
+            lock.unlock()
+            return
+        }
+        self.result = result
+        let targets = waiting
+        waiting = []
+        lock.unlock()
+        for target in targets {
+            target.resolve(result)
+        }
+    }
+
+    /// Attaches `subscriber`; it gets the result once there is one (and demand, for a value).
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let subscription = FutureSubscription(subscriber)
+        lock.lock()
+        let known = result
+        if known == nil { waiting.append(subscription) }
+        lock.unlock()
+        subscription.start()
+        if let known { subscription.resolve(known) }
+    }
+}
+
+/// Erases the subscriber type so a future can keep a list of waiting subscriptions.
+class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
+    func resolve(_ result: Result<Output, Failure>) {}
+}
+
+private final class FutureSubscription<S: Subscriber>: FutureSubscriptionBase<S.Input, S.Failure>,
+    Subscription, CustomStringConvertible, @unchecked Sendable
+{
+    private let lock = UnfairLock()
+    // Held while calling the subscriber so a promise on another thread cannot overtake
+    // `receive(subscription:)`.
+    private let delivery = RecursiveLock()
+    private var downstream: S?
+    private var result: Result<S.Input, S.Failure>?
+    private var demand = Subscribers.Demand.none
+
+    init(_ downstream: S) {
+        self.downstream = downstream
+    }
+
+    var description: String { "Future" }
+
+    func start() {
+        delivery.lock()
+        lock.lock()
+        let target = downstream
+        lock.unlock()
+        target?.receive(subscription: self)
+        delivery.unlock()
+    }
+
+    override func resolve(_ result: Result<S.Input, S.Failure>) {
+        lock.lock()
+        self.result = result
+        lock.unlock()
+        deliverIfReady()
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        guard demand > 0 else { return }
+        lock.lock()
+        self.demand += demand
+        lock.unlock()
+        deliverIfReady()
+    }
+
+    private func deliverIfReady() {
+        delivery.lock()
+        lock.lock()
+        guard let target = downstream, let result else {
+            lock.unlock()
+            delivery.unlock()
+            return
+        }
+        switch result {
+        case .success(let value):
+            guard demand > 0 else {
+                lock.unlock()
+                delivery.unlock()
+                return
+            }
+            downstream = nil
+            lock.unlock()
+            _ = target.receive(value)
+            target.receive(completion: .finished)
+        case .failure(let error):
+            downstream = nil
+            lock.unlock()
+            target.receive(completion: .failure(error))
+        }
+        delivery.unlock()
+        withExtendedLifetime(target) {}
+    }
+
+    func cancel() {
+        lock.lock()
+        let target = downstream
+        downstream = nil
+        lock.unlock()
+        withExtendedLifetime(target) {}
+    }
+}

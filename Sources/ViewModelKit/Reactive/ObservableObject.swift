@@ -1,0 +1,114 @@
+import Synchronization
+
+/// An object whose changes are announced before they happen, as Combine's `ObservableObject`.
+///
+/// A class that conforms without declaring `objectWillChange` gets a default
+/// `ObservableObjectPublisher`, which every `@Published` property of the object (declared in the
+/// class or any superclass) sends to *before* it changes. Repeated reads return the same
+/// instance. A class that declares its own `objectWillChange` is not wired: `@Published` changes
+/// never send to it, as in Combine.
+public protocol ObservableObject: AnyObject {
+    /// The publisher that emits before the object changes.
+    associatedtype ObjectWillChangePublisher: Publisher = ObservableObjectPublisher
+    where ObjectWillChangePublisher.Failure == Never
+
+    /// Emits before the object changes.
+    var objectWillChange: ObjectWillChangePublisher { get }
+}
+
+extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPublisher {
+    /// The synthesised publisher: created on first read and shared by every `@Published`
+    /// property of this object (found by reflection, superclasses included). Thread-safe; the
+    /// first read costs a reflection walk, later reads a table lookup.
+    public var objectWillChange: ObservableObjectPublisher {
+        DefaultWillChange.publisher(for: self)
+    }
+}
+
+/// Finds or creates an object's default `objectWillChange`.
+///
+/// The publisher lives in the object's `@Published` storages (so it dies with the object and a
+/// setter reaches it with one atomic load). A small identity-keyed cache of weak entries makes
+/// repeated reads cheap; an object without `@Published` properties keeps its publisher only in
+/// that table (its entry is dropped once the object is gone).
+enum DefaultWillChange {
+    private struct Entry {
+        weak var object: AnyObject?
+        // Strong only for objects without @Published storages; otherwise the storages own it.
+        // `shared` is valid whenever `object` is (the object owns its storages), so it need not
+        // be weak (a weak reference would put the publisher on the slow reference-count path).
+        var owned: ObservableObjectPublisher?
+        unowned(unsafe) var shared: ObservableObjectPublisher?
+    }
+
+    private static let table = Mutex<Table>(Table())
+
+    private struct Table: @unchecked Sendable {
+        var entries: [ObjectIdentifier: Entry] = [:]
+        var pruneAt = 64
+    }
+
+    static func publisher(for object: AnyObject) -> ObservableObjectPublisher {
+        let id = ObjectIdentifier(object)
+        let cached = table.withLock { table -> ObservableObjectPublisher? in
+            guard let entry = table.entries[id], entry.object === object else { return nil }
+            return entry.owned ?? entry.shared
+        }
+        if let cached { return cached }
+
+        let storages = publishedStorages(of: object)
+        let publisher: ObservableObjectPublisher
+        if let first = storages.first {
+            // The first storage arbitrates between racing readers; the others follow it.
+            publisher = first.installWillChange(ObservableObjectPublisher())
+            for storage in storages.dropFirst() { _ = storage.installWillChange(publisher) }
+        } else {
+            publisher = ObservableObjectPublisher()
+        }
+        let ownsIt = storages.isEmpty
+        return table.withLock { table -> ObservableObjectPublisher in
+            if let entry = table.entries[id], entry.object === object,
+                let existing = entry.owned ?? entry.shared
+            {
+                return existing
+            }
+            if table.entries.count >= table.pruneAt {
+                table.entries = table.entries.filter { $0.value.object != nil }
+                table.pruneAt = max(64, table.entries.count * 2)
+            }
+            table.entries[id] = Entry(
+                object: object, owned: ownsIt ? publisher : nil, shared: ownsIt ? nil : publisher)
+            return publisher
+        }
+    }
+
+    /// Every `@Published` storage of `object`, in declaration order, base class first.
+    private static func publishedStorages(of object: AnyObject) -> [PublishedWillChangeSlot] {
+        var chain: [Mirror] = []
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            chain.append(current)
+            mirror = current.superclassMirror
+        }
+        var found: [PublishedWillChangeSlot] = []
+        for level in chain.reversed() {
+            for child in level.children {
+                if let published = child.value as? PublishedStorageProviding {
+                    found.append(published.willChangeSlot)
+                }
+            }
+        }
+        return found
+    }
+}
+
+/// Lets reflection reach a `@Published` property's storage without knowing its value type.
+protocol PublishedStorageProviding {
+    var willChangeSlot: PublishedWillChangeSlot { get }
+}
+
+/// A storage's slot for the owner's default `objectWillChange`.
+protocol PublishedWillChangeSlot: AnyObject {
+    /// Installs `publisher` unless one is there; returns the one that is there afterwards.
+    func installWillChange(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher
+}

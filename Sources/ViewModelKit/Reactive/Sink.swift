@@ -1,0 +1,110 @@
+extension Subscribers {
+    /// A subscriber that requests unlimited values and calls closures, as Combine's
+    /// `Subscribers.Sink`.
+    ///
+    /// - It requests `.unlimited` when it receives its subscription. It accepts one subscription;
+    ///   a second one is cancelled.
+    /// - The closures are constants, as in Combine; they are released with the sink. The
+    ///   `AnyCancellable` returned by `sink(...)` and the subscription both let go of the sink when
+    ///   cancelled, which is what breaks a retain cycle through captured objects.
+    /// - On completion or `cancel()` it drops its subscription; a completion after that is
+    ///   ignored. Values keep reaching `receiveValue` only as long as the publisher sends them
+    ///   (publishers stop soon after `cancel()`; one already in flight may still arrive, as in
+    ///   Combine).
+    /// - `cancel()` is safe from any thread and idempotent. The closures run on the thread the
+    ///   publisher delivers on; the value path takes no lock.
+    public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+        @unchecked Sendable
+    {
+        /// Called with each value.
+        public let receiveValue: (Input) -> Void
+        /// Called once with the completion.
+        public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+        // Guards `status`; never held while calling out.
+        private let lock = UnfairLock()
+        private var status = Status.awaiting
+
+        private enum Status {
+            case awaiting
+            case subscribed(Subscription)
+            case terminal
+        }
+
+        /// Creates a sink calling `receiveValue` for each value and `receiveCompletion` once.
+        public init(
+            receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+            receiveValue: @escaping (Input) -> Void
+        ) {
+            self.receiveValue = receiveValue
+            self.receiveCompletion = receiveCompletion
+        }
+
+        /// `"Sink"`, as Combine's description.
+        public var description: String { "Sink" }
+
+        /// Stores `subscription` and requests `.unlimited`; cancels any later subscription.
+        public func receive(subscription: Subscription) {
+            lock.lock()
+            guard case .awaiting = status else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            status = .subscribed(subscription)
+            lock.unlock()
+            subscription.request(.unlimited)
+        }
+
+        /// Calls `receiveValue`; always returns `.none` (demand is already unlimited).
+        @inline(__always)
+        public func receive(_ input: Input) -> Subscribers.Demand {
+            receiveValue(input)
+            return .none
+        }
+
+        /// Calls `receiveCompletion` once, then drops the subscription.
+        public func receive(completion: Subscribers.Completion<Failure>) {
+            lock.lock()
+            let previous = status
+            status = .terminal
+            lock.unlock()
+            if case .terminal = previous { return }
+            receiveCompletion(completion)
+            withExtendedLifetime(previous) {}
+        }
+
+        /// Cancels the subscription. Safe from any thread; idempotent.
+        public func cancel() {
+            lock.lock()
+            let previous = status
+            status = .terminal
+            lock.unlock()
+            if case .subscribed(let subscription) = previous {
+                subscription.cancel()
+            }
+        }
+    }
+}
+
+extension Publisher {
+    /// Attaches a `Subscribers.Sink` with both closures and returns it as an `AnyCancellable`,
+    /// as Combine's `sink(receiveCompletion:receiveValue:)`. Dropping the token cancels at once.
+    public func sink(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        let sink = Subscribers.Sink<Output, Failure>(
+            receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        subscribe(sink)
+        return AnyCancellable(sink)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Attaches a `Subscribers.Sink` that calls `receiveValue` for each value, as Combine's
+    /// `sink(receiveValue:)` (available only when the publisher cannot fail).
+    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+        sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+    }
+}

@@ -1,0 +1,82 @@
+extension Publisher {
+    /// Feeds this publisher into `subject`, as Combine's `subscribe(_:)` taking a subject.
+    ///
+    /// The subject receives the upstream subscription (and requests `.unlimited`), every value
+    /// and the completion. Cancelling (or dropping) the returned token cancels the upstream
+    /// subscription and lets go of the subject.
+    public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
+    where S.Output == Output, S.Failure == Failure {
+        let bridge = SubjectSubscriber(subject)
+        subscribe(bridge)
+        return AnyCancellable(bridge)
+    }
+}
+
+/// The subscriber behind `subscribe(_ subject:)`: it forwards to the subject and is itself the
+/// subscription the subject holds, so the subject's requests and cancels reach upstream.
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable
+{
+    typealias Input = Downstream.Output
+    typealias Failure = Downstream.Failure
+
+    private let lock = UnfairLock()
+    private var subject: Downstream?
+    private var upstream: Subscription?
+    private var terminated = false
+
+    init(_ subject: Downstream) {
+        self.subject = subject
+    }
+
+    var description: String { "Subject" }
+
+    func receive(subscription: Subscription) {
+        lock.lock()
+        guard upstream == nil, !terminated, let target = subject else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        lock.unlock()
+        target.send(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        let target = subject
+        lock.unlock()
+        target?.send(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        let target = subject
+        subject = nil
+        upstream = nil
+        terminated = true
+        lock.unlock()
+        target?.send(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        lock.lock()
+        let source = upstream
+        lock.unlock()
+        source?.request(demand)
+    }
+
+    func cancel() {
+        lock.lock()
+        let source = upstream
+        let target = subject
+        upstream = nil
+        subject = nil
+        terminated = true
+        lock.unlock()
+        source?.cancel()
+        withExtendedLifetime(target) {}
+    }
+}

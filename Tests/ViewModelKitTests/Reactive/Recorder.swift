@@ -1,0 +1,89 @@
+import Synchronization
+import ViewModelKit
+
+/// An error with a name, for failure tests.
+struct TestError: Error, Equatable, CustomStringConvertible {
+    let name: String
+    init(_ name: String = "boom") { self.name = name }
+    var description: String { name }
+}
+
+/// One thing a subscriber saw.
+enum Event<Input, Failure: Error> {
+    case subscription
+    case value(Input)
+    case completion(Subscribers.Completion<Failure>)
+}
+
+extension Event: Equatable where Input: Equatable, Failure: Equatable {}
+
+extension Event: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .subscription: return "subscription"
+        case .value(let v): return "value(\(v))"
+        case .completion(.finished): return "finished"
+        case .completion(.failure(let e)): return "failure(\(e))"
+        }
+    }
+}
+
+/// A subscriber that records every event and lets the test control demand.
+///
+/// `initialDemand` is requested on subscription (nil: nothing); `demandPerValue` is returned from
+/// each `receive(_:)`; `onValue` runs inside `receive(_:)` (after recording) for re-entrancy tests.
+final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+    private let mutex = Mutex<Void>(())
+    private nonisolated(unsafe) var recorded: [Event<Input, Failure>] = []
+    private nonisolated(unsafe) var upstream: Subscription?
+    let initialDemand: Subscribers.Demand?
+    let demandPerValue: Subscribers.Demand
+    nonisolated(unsafe) var onValue: ((Input) -> Void)?
+    nonisolated(unsafe) var onCompletion: (() -> Void)?
+
+    init(initialDemand: Subscribers.Demand? = .unlimited, demandPerValue: Subscribers.Demand = .none) {
+        self.initialDemand = initialDemand
+        self.demandPerValue = demandPerValue
+    }
+
+    var events: [Event<Input, Failure>] { mutex.withLock { _ in recorded } }
+    var values: [Input] {
+        events.compactMap { if case .value(let v) = $0 { return v } else { return nil } }
+    }
+    var subscription: Subscription? { mutex.withLock { _ in upstream } }
+
+    func receive(subscription: Subscription) {
+        mutex.withLock { _ in
+            recorded.append(.subscription)
+            upstream = subscription
+        }
+        if let initialDemand, initialDemand != .none { subscription.request(initialDemand) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        mutex.withLock { _ in recorded.append(.value(input)) }
+        onValue?(input)
+        return demandPerValue
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        mutex.withLock { _ in recorded.append(.completion(completion)) }
+        onCompletion?()
+    }
+
+    func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
+    func cancel() { subscription?.cancel() }
+}
+
+/// Builds expected event lists tersely: `.subscription`, `.value(1)`, `.finished`.
+extension Event {
+    static var finished: Event { .completion(.finished) }
+    static func failure(_ error: Failure) -> Event { .completion(.failure(error)) }
+}
+
+/// A subscription that records the demand asked of it, to check what operators request upstream.
+final class DemandLog: @unchecked Sendable {
+    private let mutex = Mutex<[String]>([])
+    func append(_ s: String) { mutex.withLock { $0.append(s) } }
+    var entries: [String] { mutex.withLock { $0 } }
+}
