@@ -89,15 +89,18 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
+        // The upstream is done: later requests have nowhere to go.
+        let finished = lock.withLock { () -> Subscription? in
+            defer { upstream = nil }
+            return upstream
+        }
+        withExtendedLifetime(finished) {}
         later { [self] in
             lock.lock()
             guard !terminated, let target = downstream else { return lock.unlock() }
             terminated = true
             downstream = nil
-            let finished = upstream
-            upstream = nil
             lock.unlock()
-            withExtendedLifetime(finished) {}
             target.receive(completion: completion)
         }
     }

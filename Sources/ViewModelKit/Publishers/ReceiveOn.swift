@@ -78,16 +78,19 @@ private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>: 
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard lock.withLock({ !cancelled }) else { return }
+        // The upstream is done: later requests have nowhere to go.
+        lock.lock()
+        guard !cancelled else { return lock.unlock() }
+        let finished = upstream
+        upstream = nil
+        lock.unlock()
+        withExtendedLifetime(finished) {}
         scheduler.schedule(options: options) { [self] in
             lock.lock()
             guard !cancelled, let target = downstream else { return lock.unlock() }
             cancelled = true
             downstream = nil
-            let finished = upstream
-            upstream = nil
             lock.unlock()
-            withExtendedLifetime(finished) {}
             target.receive(completion: completion)
         }
     }

@@ -130,15 +130,18 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             return true
         }
         guard accepted else { return }
+        // The upstream is done: later requests have nowhere to go.
+        let finished = lock.withLock { () -> Subscription? in
+            defer { upstream = nil }
+            return upstream
+        }
+        withExtendedLifetime(finished) {}
         publisher.scheduler.schedule(options: publisher.options) { [self] in
             lock.lock()
             guard !terminated, let target = downstream else { return lock.unlock() }
             terminated = true
             downstream = nil
-            let finished = upstream
-            upstream = nil
             lock.unlock()
-            withExtendedLifetime(finished) {}
             target.receive(completion: completion)
         }
     }
