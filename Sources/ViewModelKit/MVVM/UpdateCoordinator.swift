@@ -1,0 +1,150 @@
+import Observation
+
+/// Coalesces the changes of all view models bound to one observer into one `updateView()` per
+/// turn of the observer's scheduler. Shared by every `@ViewModel` storage of that observer (found
+/// through `CoordinatorTable`), held strongly by them and weakly by everything else, so it dies
+/// with the observer; its deinit cancels the event source.
+final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked Sendable {
+    // Guards everything below; never held while calling updateView() or the scheduler.
+    private let lock = UnfairLock()
+    private weak var observer: (any ViewModelObserver)?
+    private var source: S.EventSourceType?
+    private var dirty = false
+    // Set once a Swift Observation model is bound: updates then run inside
+    // withObservationTracking, whose onChange marks the coordinator dirty.
+    private var tracksObservation = false
+
+    init(observer: any ViewModelObserver, scheduler: S, options: S.SchedulerOptions?) {
+        self.observer = observer
+        let newSource = scheduler.scheduleEventSource(options: options) { [weak self] _ in
+            self?.service()
+        }
+        source = newSource
+    }
+
+    deinit {
+        source?.cancel()
+    }
+
+    /// A bound model will change: one update on the next turn of the scheduler. Any thread.
+    func markDirty() {
+        let toSignal = lock.withLock { () -> S.EventSourceType? in
+            dirty = true
+            return source
+        }
+        toSignal?.signal()
+    }
+
+    /// Subscribes to `model`'s changes. `ObservableObject`s through `objectWillChange`; Swift
+    /// Observation models through tracking in `runUpdate`; other objects never signal.
+    func bind(_ model: AnyObject) -> AnyCancellable? {
+        if let observable = model as? any ObservableObject {
+            return subscribe(to: observable)
+        }
+        if model is any Observation.Observable {
+            lock.withLock { tracksObservation = true }
+        }
+        return nil
+    }
+
+    private func subscribe<Model: ObservableObject>(to model: Model) -> AnyCancellable {
+        let relay = WillChangeRelay<Model.ObjectWillChangePublisher.Output>(
+            onChange: { [weak self] in self?.markDirty() }, onEnd: {})
+        model.objectWillChange.subscribe(relay)
+        return AnyCancellable(relay)
+    }
+
+    /// The documented initial update of an assignment: synchronous, and it clears `dirty` so a
+    /// signal already pending (from the old model) gives no extra update.
+    func updateNow() {
+        let target = lock.withLock { () -> (any ViewModelObserver)? in
+            dirty = false
+            return observer
+        }
+        if let target { runUpdate(target) }
+    }
+
+    /// The event source handler: at most one update per turn, none if nothing is dirty (the
+    /// change was already drawn by a synchronous update) or if the observer is gone.
+    private func service() {
+        let target = lock.withLock { () -> (any ViewModelObserver)? in
+            guard dirty else { return nil }
+            // Cleared before calling: a change inside updateView() gives one more update.
+            dirty = false
+            return observer
+        }
+        if let target { runUpdate(target) }
+    }
+
+    private func runUpdate(_ target: any ViewModelObserver) {
+        if lock.withLock({ tracksObservation }) {
+            // Erased to a non-generic existential: the @Sendable onChange must not capture S.
+            weak let marker: (any DirtyMarking)? = self
+            withObservationTracking {
+                target.updateView()
+            } onChange: {
+                marker?.markDirty()
+            }
+        } else {
+            target.updateView()
+        }
+    }
+}
+
+/// What an Observation `onChange` needs of a coordinator.
+protocol DirtyMarking: AnyObject, Sendable {
+    func markDirty()
+}
+
+/// Finds the one coordinator of an observer. Keyed by `ObjectIdentifier`, with a weak reference
+/// to the observer so that a new object at a reused address never gets a dead object's
+/// coordinator. Coordinators are held weakly here (their `@ViewModel` storages own them); dead
+/// entries are pruned on insertion.
+enum CoordinatorTable {
+    private struct Entry {
+        weak var observer: AnyObject?
+        weak var coordinator: AnyObject?
+    }
+
+    private static let lock = UnfairLock()
+    nonisolated(unsafe) private static var entries: [ObjectIdentifier: Entry] = [:]
+
+    static func coordinator<Observer: ViewModelObserver>(
+        for observer: Observer
+    ) -> UpdateCoordinator<Observer.UpdateScheduler> {
+        let key = ObjectIdentifier(observer)
+        if let found = lookUp(key, observer, as: Observer.UpdateScheduler.self) { return found }
+        // Created outside the lock: it reads user code (updateScheduler) and the scheduler.
+        let created = UpdateCoordinator(
+            observer: observer, scheduler: observer.updateScheduler, options: observer.updateOptions)
+        let (winner, pruned) = lock.withLock {
+            () -> (UpdateCoordinator<Observer.UpdateScheduler>, [Entry]) in
+            if let entry = entries[key], entry.observer === observer,
+                let existing = entry.coordinator as? UpdateCoordinator<Observer.UpdateScheduler>
+            {
+                return (existing, [])
+            }
+            var dead: [Entry] = []
+            for (id, entry) in entries where entry.observer == nil || entry.coordinator == nil {
+                dead.append(entry)
+                entries[id] = nil
+            }
+            entries[key] = Entry(observer: observer, coordinator: created)
+            return (created, dead)
+        }
+        withExtendedLifetime(pruned) {}
+        return winner
+    }
+
+    private static func lookUp<S: EventSourceScheduler>(
+        _ key: ObjectIdentifier, _ observer: AnyObject, as: S.Type
+    ) -> UpdateCoordinator<S>? {
+        lock.withLock {
+            guard let entry = entries[key], entry.observer === observer else { return nil }
+            return entry.coordinator as? UpdateCoordinator<S>
+        }
+    }
+
+    /// Entries currently held (for tests of pruning).
+    static var count: Int { lock.withLock { entries.count } }
+}

@@ -1,0 +1,154 @@
+/// Declares a view model of a `ViewModelObserver`: changes of the model lead to one coalesced
+/// `updateView()` of the observer per scheduler turn (CombineViewModel's `@ViewModel`, with
+/// default values, reassignment and Swift Observation support added).
+///
+/// ```swift
+/// final class CounterView: ViewModelObserver {
+///     @ViewModel var counter = Counter()
+///     func updateView() { print(counter.value) }
+/// }
+/// ```
+///
+/// - Models: an `ObservableObject` is observed through `objectWillChange`; an `@Observable`
+///   (Swift Observation) model through `withObservationTracking` around `updateView()`, re-armed
+///   on every update (only properties that `updateView()` reads count; Observation installs its
+///   tracking after `updateView()` returns, so a change made *inside* `updateView()` to an
+///   Observation model is not reported). Any other class is bound but never signals.
+/// - Assignment (`view.counter = other`) cancels the old subscription, binds the new model and
+///   calls `updateView()` once, synchronously: the documented initial update. A change of the old
+///   model still pending gives no further update; later changes of the old model give none.
+/// - Initial values (at the declaration or assigned in `init`) cannot bind while the observer is
+///   being initialised: they bind on the first read of the property or of `$property` (with the
+///   initial update then), or all at once with `bindViewModels()`.
+/// - One coordinator per observer: all `@ViewModel` properties share one event source, so the
+///   observer gets one update per turn whichever of them changed.
+/// - Lifetimes: the wrapper owns its model. Nothing retains the observer; when it dies, its
+///   wrappers cancel their subscriptions and a pending update calls nothing.
+/// - Threads: read and assign the property on the observer's thread (the scheduler's).
+@propertyWrapper
+public struct ViewModel<Model: AnyObject> {
+    let storage: ViewModelStorage<Model>
+
+    /// Stores `wrappedValue`; it binds on first access (see the type's documentation).
+    public init(wrappedValue: Model) {
+        storage = ViewModelStorage(model: wrappedValue)
+    }
+
+    /// Unavailable: `@ViewModel` only works on properties of a `ViewModelObserver` class.
+    @available(*, unavailable, message: "@ViewModel is only available on ViewModelObserver classes")
+    public var wrappedValue: Model {
+        get { fatalError("@ViewModel is only available on ViewModelObserver classes") }
+        set { fatalError("@ViewModel is only available on ViewModelObserver classes") }
+    }
+
+    /// Unavailable: `$property` only works on properties of a `ViewModelObserver` class.
+    @available(*, unavailable, message: "@ViewModel is only available on ViewModelObserver classes")
+    public var projectedValue: ViewModelPublisher<Model> {
+        fatalError("@ViewModel is only available on ViewModelObserver classes")
+    }
+
+    /// Reads or assigns the model of an observer's `@ViewModel` property. A read binds an unbound
+    /// initial value (with its initial update); an assignment rebinds and updates once.
+    public static subscript<EnclosingSelf: ViewModelObserver>(
+        _enclosingInstance observer: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Model>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, ViewModel<Model>>
+    ) -> Model {
+        get {
+            let storage = observer[keyPath: storageKeyPath].storage
+            storage.bindIfNeeded(to: observer)
+            return storage.model
+        }
+        set {
+            observer[keyPath: storageKeyPath].storage.assign(newValue, observer: observer)
+        }
+    }
+
+    /// `$property`: the model's did-change publisher on the observer's `updateScheduler`
+    /// (see `ViewModelPublisher`). Reading it binds an unbound initial value.
+    public static subscript<EnclosingSelf: ViewModelObserver>(
+        _enclosingInstance observer: EnclosingSelf,
+        projected projectedKeyPath: KeyPath<EnclosingSelf, ViewModelPublisher<Model>>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, ViewModel<Model>>
+    ) -> ViewModelPublisher<Model> {
+        let storage = observer[keyPath: storageKeyPath].storage
+        storage.bindIfNeeded(to: observer)
+        return ViewModelPublisher(model: storage.model, scheduler: observer.updateScheduler)
+    }
+}
+
+/// The state behind one `@ViewModel` property: the model, its subscription and the observer's
+/// shared coordinator (held strongly, so the coordinator lives exactly as long as the observer's
+/// wrappers). Used on the observer's thread only.
+final class ViewModelStorage<Model: AnyObject> {
+    private(set) var model: Model
+    private var coordinator: AnyObject?
+    private var subscription: AnyCancellable?
+    private var bound = false
+
+    init(model: Model) {
+        self.model = model
+    }
+
+    /// Binds the initial value on first access, with its initial update.
+    func bindIfNeeded<Observer: ViewModelObserver>(to observer: Observer) {
+        guard !bound else { return }
+        bind(to: observer).updateNow()
+    }
+
+    /// Reassignment: the old subscription goes, the new model binds, one synchronous update.
+    func assign<Observer: ViewModelObserver>(_ newModel: Model, observer: Observer) {
+        model = newModel
+        bind(to: observer).updateNow()
+    }
+
+    /// Binds without updating (used by `bindViewModels()`, which updates once at the end).
+    @discardableResult
+    func bind<Observer: ViewModelObserver>(to observer: Observer) -> UpdateCoordinator<Observer.UpdateScheduler> {
+        let shared = CoordinatorTable.coordinator(for: observer)
+        let old = subscription
+        old?.cancel()
+        coordinator = shared
+        subscription = shared.bind(model)
+        bound = true
+        return shared
+    }
+
+    var isBound: Bool { bound }
+}
+
+/// Lets `bindViewModels()` reach the storages it finds by reflection.
+protocol ViewModelBindable {
+    /// Binds if not yet bound, without an update; returns true if it bound now.
+    func bindIfUnbound<Observer: ViewModelObserver>(to observer: Observer) -> Bool
+}
+
+extension ViewModel: ViewModelBindable {
+    func bindIfUnbound<Observer: ViewModelObserver>(to observer: Observer) -> Bool {
+        guard !storage.isBound else { return false }
+        storage.bind(to: observer)
+        return true
+    }
+}
+
+extension ViewModelObserver {
+    /// Binds every `@ViewModel` property whose initial value is not bound yet (found by
+    /// reflection, superclasses included), then calls `updateView()` once, synchronously, if any
+    /// was bound. Call it at the end of `init` so that initial values are observed before anyone
+    /// reads them. Call on the observer's thread.
+    public func bindViewModels() {
+        var boundAny = false
+        var mirror: Mirror? = Mirror(reflecting: self)
+        while let current = mirror {
+            for child in current.children {
+                if let bindable = child.value as? any ViewModelBindable {
+                    boundAny = bindable.bindIfUnbound(to: self) || boundAny
+                }
+            }
+            mirror = current.superclassMirror
+        }
+        if boundAny {
+            CoordinatorTable.coordinator(for: self).updateNow()
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// Something that draws view models and wants one `updateView()` per loop iteration in which any
+/// of them changed. Declare its view models with `@ViewModel`.
+///
+/// - Coalescing: all `@ViewModel` properties of one observer share one event source on
+///   `updateScheduler`, so an observer gets at most one `updateView()` per scheduler turn, however
+///   many changes, properties or view models were involved (iteration contract, guarantee 1).
+/// - A change made inside `updateView()` gives exactly one more call, on the next turn.
+/// - Threads: `updateView()` runs on `updateScheduler` (the main thread for the default
+///   `LoopScheduler.main`), plus once synchronously on the thread that assigns a `@ViewModel`.
+/// - Order: each observer has one event source, created when its first `@ViewModel` binds.
+///   `LoopScheduler` and `TestScheduler` service sources by `flushOrder` (from `updateOptions`,
+///   default 0), then in creation order. So, by default, observers changed in the same iteration
+///   are updated in the order their first `@ViewModel` was bound, whatever the order of the
+///   changes. `DispatchQueue` services them in signal order (FIFO blocks).
+public protocol ViewModelObserver: AnyObject {
+    /// The scheduler whose turns coalesce the updates.
+    associatedtype UpdateScheduler: EventSourceScheduler = LoopScheduler
+
+    /// Where `updateView()` is called. Read once, when the observer's first `@ViewModel` binds.
+    /// Defaults to `LoopScheduler.main`; tests return a `TestScheduler`.
+    var updateScheduler: UpdateScheduler { get }
+
+    /// The options for the observer's event source (for `LoopScheduler`, a `flushOrder` that
+    /// ranks this observer among others). Read once, with `updateScheduler`. Default `nil`.
+    var updateOptions: UpdateScheduler.SchedulerOptions? { get }
+
+    /// Redraws from the current state of the view models. Called once per scheduler turn in which
+    /// any bound view model changed, and once synchronously when a `@ViewModel` is assigned.
+    func updateView()
+}
+
+extension ViewModelObserver {
+    /// No options: the scheduler's defaults.
+    public var updateOptions: UpdateScheduler.SchedulerOptions? { nil }
+}
+
+extension ViewModelObserver where UpdateScheduler == LoopScheduler {
+    /// The main loop: updates run at the end of a main-loop iteration, on the main thread.
+    public var updateScheduler: LoopScheduler { LoopScheduler.main }
+}

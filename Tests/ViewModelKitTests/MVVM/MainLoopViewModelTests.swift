@@ -1,0 +1,286 @@
+import Dispatch
+import Foundation
+import Synchronization
+import XCTest
+@testable import ViewModelKit
+
+// The iteration contract on the real main loop. XCTest runs these on the main thread, which
+// EventLoop.main, DispatchQueue.main and the MainActor need. Each test drives iterations itself
+// with `EventLoop.main.runOnce(blocking:)`; nothing depends on machine speed.
+
+/// An observer on the default scheduler (`LoopScheduler.main`).
+private final class LoopObserver: ViewModelObserver, @unchecked Sendable {
+    @ViewModel var counter: CounterModel
+    @ViewModel var flag = FlagModel()
+    let name: String
+    let log: UpdateLog?
+    var updates: [(count: Int, label: String, isOn: Bool)] = []
+    var onUpdate: ((LoopObserver) -> Void)?
+
+    init(_ counter: CounterModel, name: String = "", log: UpdateLog? = nil) {
+        self.name = name
+        self.log = log
+        self.counter = counter
+        bindViewModels()
+    }
+
+    func updateView() {
+        XCTAssertTrue(Thread.isMainThread)
+        updates.append((counter.count, counter.label, flag.isOn))
+        log?.append("\(name):\(counter.count)")
+        onUpdate?(self)
+    }
+}
+
+private final class AtomicLoopObserver: ViewModelObserver {
+    @ViewModel var counter = AtomicCounterModel()
+    var seen: [Int] = []
+    init() { bindViewModels() }
+    func updateView() { seen.append(counter.count) }
+}
+
+/// A view model isolated to the main actor.
+@MainActor
+private final class MainActorCounter: ObservableObject {
+    @Published var count = 0
+}
+
+@MainActor
+private final class MainActorObserver: @MainActor ViewModelObserver {
+    @ViewModel var counter = MainActorCounter()
+    var seen: [Int] = []
+    var offMainThread = 0
+    init() { bindViewModels() }
+    func updateView() {
+        if !Thread.isMainThread { offMainThread += 1 }
+        seen.append(counter.count)
+    }
+}
+
+final class MainLoopViewModelTests: XCTestCase {
+    private var loop: EventLoop { EventLoop.main }
+
+    /// Runs non-blocking iterations until none is left to do (bounded).
+    private func drain(_ iterations: Int = 3) {
+        for _ in 0..<iterations { loop.runOnce(blocking: false) }
+    }
+
+    /// Runs blocking iterations until `done()` (with a 5 s safety timer), then drains.
+    private func run(until done: () -> Bool) {
+        let timedOut = Shared(false)
+        let guardTimer = loop.scheduleTimer(after: .seconds(5)) { timedOut.value = true }
+        while !done() && !timedOut.value { loop.runOnce(blocking: true) }
+        guardTimer.cancel()
+        XCTAssertFalse(timedOut.value, "timed out")
+    }
+
+    override func setUp() {
+        super.setUp()
+        drain()  // nothing from a previous test may leak into this one
+    }
+
+    // 1
+    func testTenChangesInOneIterationGiveOneUpdateWithTheFinalValue() {
+        let observer = LoopObserver(CounterModel())
+        XCTAssertEqual(observer.updates.count, 1)  // initial update
+        let done = Shared(false)
+        loop.execute { @Sendable in
+            for i in 1...10 { observer.counter.count = i }
+            done.value = true
+        }
+        run { done.value }
+        XCTAssertEqual(observer.updates.map(\.count), [0, 10])
+        drain()
+        XCTAssertEqual(observer.updates.count, 2)
+    }
+
+    // 2
+    func testThreePropertiesOfTwoModelsFromThreeCallbacksOfOneIterationGiveOneUpdate() {
+        let observer = LoopObserver(CounterModel())
+        let fired = Shared(0)
+        // Three different libevent callbacks, all ready before the iteration starts: a job,
+        // the main dispatch queue and a zero timer.
+        loop.execute { @Sendable in
+            observer.counter.count = 1
+            fired.mutate { $0 += 1 }
+        }
+        DispatchQueue.main.async {
+            observer.counter.label = "one"
+            fired.mutate { $0 += 1 }
+        }
+        let timer = loop.scheduleTimer(after: .nanoseconds(0)) {
+            observer.flag.isOn = true
+            fired.mutate { $0 += 1 }
+        }
+        loop.runOnce(blocking: true)
+        XCTAssertEqual(fired.value, 3, "the three callbacks ran in one iteration")
+        XCTAssertEqual(observer.updates.count, 2)
+        XCTAssertTrue(observer.updates.last! == (1, "one", true))
+        drain()
+        XCTAssertEqual(observer.updates.count, 2)
+        timer.cancel()
+    }
+
+    // 3
+    func testChangeInsideUpdateViewGivesExactlyOneMoreUpdateInTheNextIteration() {
+        let observer = LoopObserver(CounterModel())
+        observer.onUpdate = { view in
+            if view.counter.count == 1 { view.counter.count = 2 }
+        }
+        observer.counter.count = 1
+        loop.runOnce(blocking: false)
+        XCTAssertEqual(observer.updates.map(\.count), [0, 1])
+        loop.runOnce(blocking: false)
+        XCTAssertEqual(observer.updates.map(\.count), [0, 1, 2])
+        drain()
+        XCTAssertEqual(observer.updates.map(\.count), [0, 1, 2])
+    }
+
+    // 4
+    func testTwoObserversEachGetOneUpdatePerIterationInCreationOrder() {
+        let log = UpdateLog()
+        let model = CounterModel()
+        let first = LoopObserver(model, name: "first", log: log)
+        let second = LoopObserver(model, name: "second", log: log)
+        model.count = 1
+        model.count = 2
+        loop.runOnce(blocking: false)
+        XCTAssertEqual(log.entries, ["first:0", "second:0", "first:2", "second:2"])
+        model.count = 3
+        loop.runOnce(blocking: false)
+        XCTAssertEqual(Array(log.entries.suffix(2)), ["first:3", "second:3"])
+        drain()
+        XCTAssertEqual(log.entries.count, 6)
+        withExtendedLifetime((first, second)) {}
+    }
+
+    // 5: the loop runs while four threads change the model.
+    func testChangesFromFourThreadsWhileTheLoopRuns() {
+        let observer = AtomicLoopObserver()
+        let model = observer.counter
+        let finished = Atomic<Int>(0)
+        let threads = (0..<4).map { _ in
+            TestThread {
+                for _ in 0..<1_000 { model.increment() }
+                finished.add(1, ordering: .releasing)
+            }
+        }
+        var iterations = 0
+        run {
+            iterations += 1
+            return finished.load(ordering: .acquiring) == 4
+        }
+        threads.forEach { $0.join() }
+        drain()
+        XCTAssertGreaterThanOrEqual(observer.seen.count, 2)  // initial + at least one
+        XCTAssertLessThanOrEqual(observer.seen.count - 1, iterations + 3)  // at most one per iteration
+        XCTAssertEqual(observer.seen.last, 4_000)
+        XCTAssertEqual(observer.seen, observer.seen.sorted())
+    }
+
+    // 5: 4,000 changes from four threads while the loop waits coalesce into one update.
+    func testChangesFromFourThreadsCoalesceIntoOneUpdate() {
+        let observer = AtomicLoopObserver()
+        let model = observer.counter
+        let threads = (0..<4).map { _ in
+            TestThread { for _ in 0..<1_000 { model.increment() } }
+        }
+        threads.forEach { $0.join() }
+        loop.runOnce(blocking: false)
+        XCTAssertEqual(observer.seen, [0, 4_000])
+        drain()
+        XCTAssertEqual(observer.seen, [0, 4_000])
+    }
+
+    // 6
+    func testObserverDeallocatedWithAPendingChangeGetsNoCall() {
+        let model = CounterModel()
+        let calls = Shared(0)
+        weak var weakObserver: LoopObserver?
+        do {
+            let observer = LoopObserver(model)
+            observer.onUpdate = { _ in calls.mutate { $0 += 1 } }
+            weakObserver = observer
+            model.count = 1
+        }
+        XCTAssertNil(weakObserver)
+        drain()
+        model.count = 2
+        drain()
+        XCTAssertEqual(calls.value, 0)
+    }
+
+    // 7
+    func testReassignmentGivesOneUpdateAndTheOldModelNone() {
+        let old = CounterModel()
+        let observer = LoopObserver(old)
+        old.count = 1
+        let new = CounterModel()
+        new.count = 100
+        observer.counter = new
+        XCTAssertEqual(observer.updates.map(\.count), [0, 100])
+        drain()
+        old.count = 2
+        drain()
+        XCTAssertEqual(observer.updates.map(\.count), [0, 100])
+    }
+
+    // 8
+    @MainActor
+    func testMainActorViewModelChangedFromATaskGivesOneUpdatePerIteration() {
+        let observer = MainActorObserver()
+        XCTAssertEqual(observer.seen, [0])
+        for round in 1...3 {
+            let done = Shared(false)
+            Task { @MainActor in
+                for _ in 0..<10 { observer.counter.count += 1 }
+                done.value = true
+            }
+            run { done.value }
+            XCTAssertEqual(observer.seen.count, round + 1, "one update for the task's iteration")
+            XCTAssertEqual(observer.seen.last, round * 10)
+            drain()
+            XCTAssertEqual(observer.seen.count, round + 1)
+        }
+        XCTAssertEqual(observer.offMainThread, 0)
+    }
+
+    func testObjectDidChangeOnTheMainLoop() {
+        let model = CounterModel()
+        var seen: [Int] = []
+        let token = model.objectDidChange.sink { seen.append($0.count) }
+        drain()
+        XCTAssertEqual(seen, [0])
+        for i in 1...5 { model.count = i }
+        loop.runOnce(blocking: false)
+        XCTAssertEqual(seen, [0, 5])
+        token.cancel()
+    }
+}
+
+private final class Shared<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); defer { lock.unlock() }; stored = newValue }
+    }
+    func mutate(_ body: (inout Value) -> Void) {
+        lock.lock(); defer { lock.unlock() }
+        body(&stored)
+    }
+}
+
+/// A plain OS thread, joinable.
+private final class TestThread: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    init(_ body: @escaping @Sendable () -> Void) {
+        let thread = Thread { [done] in
+            body()
+            done.signal()
+        }
+        thread.start()
+    }
+    func join() { done.wait() }
+}
