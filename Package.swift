@@ -32,12 +32,12 @@ let package = Package(
         .target(
             name: "PodcastKit",
             dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3"]),
-        .executableTarget(name: "podcast-watch", dependencies: ["PodcastKit"]),
+        .executableTarget(name: "podcast-watch", dependencies: ["PodcastKit"], exclude: ["SampleFeeds"]),
         .executableTarget(name: "counter-example", dependencies: ["ViewModelKit"], path: "Examples/Counter"),
 
         .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent"]),
         .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit"]),
-        .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "CLibevent"]),
+        .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "CLibevent"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

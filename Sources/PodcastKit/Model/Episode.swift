@@ -42,6 +42,11 @@ public struct Episode: Sendable, Equatable, Codable {
     public var transcripts: [Transcript]
     /// `podcast:person` credits.
     public var persons: [Person]
+    /// `atom:link rel="payment"` of the episode.
+    public var paymentURL: String?
+    /// Whether the RSS `<guid>` is a permalink (`isPermaLink` absent or `true`); `false` for an
+    /// Atom `<id>` or `isPermaLink="false"`; `nil` when there is no guid.
+    public var guidIsPermaLink: Bool?
 
     /// An empty episode; set what the document gives.
     public init(
@@ -50,7 +55,8 @@ public struct Episode: Sendable, Equatable, Codable {
         enclosures: [Enclosure] = [], subtitle: String? = nil, imageURL: String? = nil,
         episodeType: String? = nil, number: Int? = nil, season: Int? = nil, explicit: Bool? = nil,
         author: String? = nil, chapters: [Chapter] = [], chaptersURL: String? = nil,
-        transcripts: [Transcript] = [], persons: [Person] = []
+        transcripts: [Transcript] = [], persons: [Person] = [], paymentURL: String? = nil,
+        guidIsPermaLink: Bool? = nil
     ) {
         self.guid = guid
         self.title = title
@@ -71,6 +77,8 @@ public struct Episode: Sendable, Equatable, Codable {
         self.chaptersURL = chaptersURL
         self.transcripts = transcripts
         self.persons = persons
+        self.paymentURL = paymentURL
+        self.guidIsPermaLink = guidIsPermaLink
     }
 
     /// The enclosure to download: the first whose MIME type is `audio/*` or `video/*`, else the

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Reading and writing subscription lists in OPML (OPML 2.0, http://opml.org/spec2.opml; older
+/// files import too). Parsing uses the same libxml2 pipeline as feeds (encoding detection,
+/// HTML-entity and bare-`&` repair, no network, no entity expansion). Pure functions, any thread.
+public enum OPML {
+    /// The feed outlines of an OPML document, nested folders flattened, in document order. An
+    /// outline counts when it has `xmlUrl` (or, failing that, `url`); its title is `title`, else
+    /// `text`. Repeated URLs are kept once (the first).
+    ///
+    /// - Throws: `OPMLError.emptyDocument`, `.notOPML` when the root is not `<opml>`, and
+    ///   `.malformed` (with what was recoverable) when the XML is broken.
+    public static func parse(bytes: [UInt8]) throws(OPMLError) -> [OPMLOutline] {
+        let decoded = bytes.withUnsafeBufferPointer { DocumentDecoder(bytes: $0, httpContentType: nil) }
+        var repair = EntityRepair()
+        let document = repair.repair(decoded.utf8) ?? decoded.utf8
+        if document.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { throw .emptyDocument }
+        let collector = OPMLOutlineCollector()
+        let outcome = XMLReader.parse(document, handler: collector)
+        if let root = collector.rejectedRoot { throw .notOPML(rootElement: root) }
+        guard collector.sawRoot else {
+            if outcome.messages.isEmpty { throw .emptyDocument }
+            throw .malformed(details: outcome.messages, recovered: [])
+        }
+        let errors = outcome.messages.filter { $0.hasPrefix("XML error") }
+        if !outcome.wellFormed {
+            throw .malformed(details: errors.isEmpty ? outcome.messages + decoded.warnings : errors, recovered: collector.outlines)
+        }
+        return collector.outlines
+    }
+
+    /// Parses OPML held in `Data`; see `parse(bytes:)`.
+    public static func parse(data: Data) throws(OPMLError) -> [OPMLOutline] {
+        try parse(bytes: [UInt8](data))
+    }
+
+    /// An OPML 2.0 document listing `feeds` as `<outline type="rss" text=… title=… xmlUrl=…/>`,
+    /// UTF-8, newline-terminated. A feed without a title uses its URL as `text` (the spec requires
+    /// `text`). Characters that XML cannot carry are dropped; markup characters are escaped.
+    public static func export(_ feeds: [OPMLOutline], title: String = "podcast-watch subscriptions") -> String {
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n"
+        out += "    <title>\(escape(title))</title>\n  </head>\n  <body>\n"
+        for feed in feeds {
+            let name = escape(feed.title ?? feed.url)
+            out += "    <outline type=\"rss\" text=\"\(name)\""
+            if feed.title != nil { out += " title=\"\(name)\"" }
+            out += " xmlUrl=\"\(escape(feed.url))\"/>\n"
+        }
+        out += "  </body>\n</opml>\n"
+        return out
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = String()
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\t": out += "&#9;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            default:
+                // XML 1.0 Char: no other C0 controls, no U+FFFE/U+FFFF.
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

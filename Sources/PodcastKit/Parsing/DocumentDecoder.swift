@@ -1,0 +1,261 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns the raw bytes of an XML document into UTF-8 for libxml2, choosing the encoding from, in
+/// order: the byte order mark, the XML declaration, the HTTP `charset` (a transport hint), UTF-8.
+///
+/// Deliberate leniencies (each one leaves a warning; the last two also mark the document as not
+/// well-formed):
+/// - A Latin-1 family declaration (`ISO-8859-1`, `windows-1252`, `US-ASCII`) over bytes that are
+///   valid UTF-8 with non-ASCII content is read as UTF-8: the label is the common mistake.
+/// - Undeclared bytes that are not UTF-8 are read as windows-1252.
+/// - An unknown encoding name is reported and the bytes are read as if undeclared.
+struct DocumentDecoder {
+    /// The document as UTF-8, without a byte order mark.
+    var utf8: [UInt8]
+    /// The encoding the bytes were read as (canonical upper-case name, e.g. `UTF-8`, `UTF-16LE`).
+    var encoding: String
+    var warnings: [String] = []
+    var wellFormed = true
+
+    init(bytes: UnsafeBufferPointer<UInt8>, httpContentType: String?) {
+        var body = bytes
+        var fromBOM: String? = nil
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) {
+            fromBOM = "UTF-8"
+            body = UnsafeBufferPointer(rebasing: body[3...])
+        } else if body.starts(with: [0x00, 0x00, 0xFE, 0xFF]) {
+            fromBOM = "UTF-32BE"
+        } else if body.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
+            fromBOM = "UTF-32LE"
+        } else if body.starts(with: [0xFE, 0xFF]) {
+            fromBOM = "UTF-16BE"
+        } else if body.starts(with: [0xFF, 0xFE]) {
+            fromBOM = "UTF-16LE"
+        }
+        // UTF-16/32 without a BOM shows itself by the zero bytes around `<`.
+        var sniffed: String? = nil
+        if fromBOM == nil {
+            if body.starts(with: [0x00, 0x00, 0x00, 0x3C]) {
+                sniffed = "UTF-32BE"
+            } else if body.starts(with: [0x3C, 0x00, 0x00, 0x00]) {
+                sniffed = "UTF-32LE"
+            } else if body.starts(with: [0x00, 0x3C]) {
+                sniffed = "UTF-16BE"
+            } else if body.starts(with: [0x3C, 0x00]) {
+                sniffed = "UTF-16LE"
+            }
+        }
+        let declared = sniffed == nil && fromBOM == nil ? Self.declaredEncoding(body) : nil
+        let transport = Self.charset(fromContentType: httpContentType)
+
+        var choice: String
+        var explicit = true
+        if let bom = fromBOM {
+            choice = bom
+        } else if let sniffed {
+            choice = sniffed
+        } else if let declared {
+            choice = Self.canonical(declared)
+            if choice.hasPrefix("UTF-16") || choice.hasPrefix("UTF-32") {
+                // A 16/32-bit label over 8-bit bytes cannot be right.
+                warnings.append("declared encoding \(declared) but the bytes are 8-bit; read as UTF-8")
+                choice = "UTF-8"
+            }
+        } else if let transport {
+            choice = Self.canonical(transport)
+        } else {
+            choice = "UTF-8"
+            explicit = false
+        }
+
+        if choice == "UTF-8" {
+            if UTF8Check.isValid(body) {
+                utf8 = Array(body)
+                encoding = "UTF-8"
+            } else if explicit {
+                utf8 = UTF8Check.repaired(body)
+                encoding = "UTF-8"
+                wellFormed = false
+                warnings.append("the document is labelled UTF-8 but has invalid byte sequences; replaced with U+FFFD")
+            } else {
+                utf8 = Self.transcode(body, from: "WINDOWS-1252") ?? UTF8Check.repaired(body)
+                encoding = "WINDOWS-1252"
+                wellFormed = false
+                warnings.append("no encoding declared and the bytes are not UTF-8; read as windows-1252")
+            }
+            return
+        }
+        if Self.latin1Family.contains(choice), UTF8Check.isValid(body) {
+            utf8 = Array(body)
+            if body.contains(where: { $0 >= 0x80 }) {
+                encoding = "UTF-8"
+                warnings.append("declared encoding \(choice) but the content is valid UTF-8; read as UTF-8")
+            } else {
+                encoding = choice
+            }
+            return
+        }
+        if let converted = Self.transcode(body, from: choice) {
+            utf8 = converted
+            encoding = choice
+            return
+        }
+        // Unknown encoding name: report it and read the bytes as if nothing was declared.
+        wellFormed = false
+        warnings.append("unsupported encoding \"\(choice)\"; read as UTF-8 or windows-1252")
+        if UTF8Check.isValid(body) {
+            utf8 = Array(body)
+            encoding = "UTF-8"
+        } else {
+            utf8 = Self.transcode(body, from: "WINDOWS-1252") ?? UTF8Check.repaired(body)
+            encoding = "WINDOWS-1252"
+        }
+    }
+
+    static let latin1Family: Set<String> = ["ISO-8859-1", "WINDOWS-1252", "US-ASCII"]
+
+    /// Maps common aliases to one spelling so comparisons and the reported name are stable.
+    static func canonical(_ name: String) -> String {
+        let upper = name.trimmingCharacters(in: .whitespaces).uppercased()
+        switch upper {
+        case "UTF8", "UTF-8", "UNICODE-1-1-UTF-8": return "UTF-8"
+        case "LATIN1", "LATIN-1", "L1", "ISO8859-1", "ISO_8859-1", "ISO-8859-1", "ISO_8859-1:1987", "8859-1": return "ISO-8859-1"
+        case "CP1252", "WINDOWS1252", "WINDOWS-1252", "X-CP1252": return "WINDOWS-1252"
+        case "ASCII", "US-ASCII", "ANSI_X3.4-1968": return "US-ASCII"
+        case "UTF-16", "UTF16": return "UTF-16"
+        default: return upper
+        }
+    }
+
+    /// The `encoding="..."` pseudo-attribute of an XML declaration at the very start, if any.
+    static func declaredEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard bytes.starts(with: Array("<?xml".utf8)) else { return nil }
+        let limit = min(bytes.count, 512)
+        guard let end = (0..<limit).first(where: { bytes[$0] == UInt8(ascii: ">") }) else { return nil }
+        let header = String(decoding: bytes[0..<end], as: UTF8.self)
+        guard let range = header.range(of: "encoding") else { return nil }
+        var rest = header[range.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard rest.first == "=" else { return nil }
+        rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        let value = rest.dropFirst().prefix { $0 != quote }
+        return value.isEmpty ? nil : String(value)
+    }
+
+    /// The `charset` parameter of a `Content-Type` header value.
+    static func charset(fromContentType contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
+            let value = pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
+
+    /// Converts with glibc's iconv; invalid input sequences become U+FFFD. `nil` when the encoding
+    /// is unknown to iconv.
+    static func transcode(_ input: UnsafeBufferPointer<UInt8>, from encoding: String) -> [UInt8]? {
+        let handle = iconv_open("UTF-8", encoding)
+        if handle == iconv_t(bitPattern: -1) { return nil }
+        defer { iconv_close(handle) }
+        var output = [UInt8](repeating: 0, count: input.count * 2 + 16)
+        var written = 0
+        guard var inPointer = input.baseAddress.map({ UnsafeMutablePointer(mutating: $0) }) else { return [] }
+        var inLeft = input.count
+        while inLeft > 0 {
+            if output.count - written < 16 { output.append(contentsOf: repeatElement(0, count: output.count)) }
+            var outLeft = output.count - written
+            let result: Int = output.withUnsafeMutableBufferPointer { out in
+                var outPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(out.baseAddress! + written)
+                    .assumingMemoryBound(to: CChar.self)
+                var inCursor: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inPointer).assumingMemoryBound(to: CChar.self)
+                let r = iconv(handle, &inCursor, &inLeft, &outPointer, &outLeft)
+                inPointer = UnsafeMutableRawPointer(inCursor!).assumingMemoryBound(to: UInt8.self)
+                written = UnsafeMutableRawPointer(outPointer!) - UnsafeMutableRawPointer(out.baseAddress!)
+                return r
+            }
+            if result == -1 {
+                if errno == E2BIG { continue }
+                // EILSEQ / EINVAL: skip one byte, emit U+FFFD.
+                if output.count - written < 3 { output.append(contentsOf: repeatElement(0, count: 64)) }
+                output[written] = 0xEF
+                output[written + 1] = 0xBF
+                output[written + 2] = 0xBD
+                written += 3
+                inPointer += 1
+                inLeft -= 1
+            }
+        }
+        output.removeSubrange(written...)
+        return output
+    }
+}
+
+/// UTF-8 validation with an ASCII fast path.
+enum UTF8Check {
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        firstInvalid(bytes, from: 0) == nil
+    }
+
+    /// Index of the first byte that starts an invalid sequence at or after `from`.
+    static func firstInvalid(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        var i = from
+        let n = b.count
+        guard let base = b.baseAddress else { return nil }
+        while i < n {
+            // Eight ASCII bytes at a time.
+            if i + 8 <= n {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                if word & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                    continue
+                }
+            }
+            let c = b[i]
+            if c < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            var minimum: UInt32
+            var scalar: UInt32
+            if c & 0xE0 == 0xC0 {
+                length = 2; minimum = 0x80; scalar = UInt32(c & 0x1F)
+            } else if c & 0xF0 == 0xE0 {
+                length = 3; minimum = 0x800; scalar = UInt32(c & 0x0F)
+            } else if c & 0xF8 == 0xF0 {
+                length = 4; minimum = 0x10000; scalar = UInt32(c & 0x07)
+            } else {
+                return i
+            }
+            guard i + length <= n else { return i }
+            for k in 1..<length {
+                let cc = b[i + k]
+                guard cc & 0xC0 == 0x80 else { return i }
+                scalar = scalar << 6 | UInt32(cc & 0x3F)
+            }
+            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return i }
+            i += length
+        }
+        return nil
+    }
+
+    /// A copy with every invalid sequence replaced by U+FFFD (one per bad byte).
+    static func repaired(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count + 16)
+        var i = 0
+        while let bad = firstInvalid(b, from: i) {
+            out.append(contentsOf: b[i..<bad])
+            out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+            i = bad + 1
+        }
+        out.append(contentsOf: b[i...])
+        return out
+    }
+}

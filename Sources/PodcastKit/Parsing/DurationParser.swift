@@ -1,0 +1,66 @@
+/// Parses `itunes:duration` values into seconds.
+///
+/// Accepted shapes (surrounding whitespace ignored): `SS`, `MM:SS`, `H:MM:SS`, each optionally with a
+/// fractional part after the last field (`01:02:03.500`). Fields need not have two digits and a
+/// minutes field may exceed 59 when there is no hours field (`61:08` = 3668 s), as podcast apps
+/// accept. Anything else (empty, letters, more than three fields, a sign) is "unknown".
+public enum DurationParser {
+    /// The duration in seconds, fraction kept (`"01:02:03.5"` → `3723.5`), or `nil` when the text is
+    /// blank or not a duration. Pure function; callable from any thread.
+    public static func parse(_ text: String) -> Double? {
+        var utf8 = Array(text.utf8)
+        trimASCIIWhitespace(&utf8)
+        if utf8.isEmpty { return nil }
+        var fields: [Int] = []
+        var current = 0
+        var digits = 0
+        var fraction = 0.0
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                // Cap the field length so absurd input cannot overflow.
+                guard digits < 9 else { return nil }
+                current = current * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+            case UInt8(ascii: ":"):
+                guard digits > 0 else { return nil }
+                fields.append(current)
+                current = 0
+                digits = 0
+            case UInt8(ascii: "."), UInt8(ascii: ","):
+                // A fraction is only allowed after the last field.
+                guard digits > 0 else { return nil }
+                var scale = 0.1
+                var fractionDigits = 0
+                index += 1
+                while index < utf8.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(utf8[index]) {
+                    if fractionDigits < 9 { fraction += Double(utf8[index] - UInt8(ascii: "0")) * scale }
+                    scale /= 10
+                    fractionDigits += 1
+                    index += 1
+                }
+                guard index == utf8.count else { return nil }
+                continue
+            default:
+                return nil
+            }
+            index += 1
+        }
+        guard digits > 0 else { return nil }
+        fields.append(current)
+        guard fields.count <= 3 else { return nil }
+        var seconds = 0
+        for field in fields { seconds = seconds * 60 + field }
+        return Double(seconds) + fraction
+    }
+
+    static func trimASCIIWhitespace(_ bytes: inout [UInt8]) {
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
+        while let last = bytes.last, isSpace(last) { bytes.removeLast() }
+        var start = 0
+        while start < bytes.count, isSpace(bytes[start]) { start += 1 }
+        if start > 0 { bytes.removeFirst(start) }
+    }
+}

@@ -1,0 +1,621 @@
+import Foundation
+
+/// Builds a `ParsedFeed` from SAX events: RSS 0.9x/2.0, RSS 1.0 (RDF), Atom 1.0/0.3, with the
+/// iTunes, `podcast:`, Media RSS, `content:`, Dublin Core, Podlove chapters and Google Play
+/// vocabularies. Text is collected as bytes for the one field being read and decoded once at
+/// its end tag; element names are compared as interned enums, never as strings.
+final class FeedBuilder: XMLReaderHandler {
+    private let documentURL: String?
+    private(set) var format: ParsedFeed.Format?
+    /// The root element's name when it is not a feed; the parse was stopped.
+    private(set) var rejectedRoot: String?
+    private(set) var warnings: [String] = []
+    private(set) var names = FeedNameTable()
+
+    private var channel = Channel()
+    private var episodes: [Episode] = []
+
+    // Where we are.
+    private var stack: [FeedKey] = []
+    private var bases: [(depth: Int, url: String)] = []
+    private var channelDepth = -1
+    private var imageDepth = 0
+    private var ownerDepth = 0
+    private var categoryLevel = 0
+
+    // Channel values that need a choice at the end.
+    private var channelDescription: String?
+    private var channelSummary: String?
+    private var channelSubtitle: (String, TextType)?
+    private var googleplayDescription: String?
+    private var rssImage: String?
+    private var itunesImage: String?
+    private var atomIcon: String?
+    private var atomLogo: String?
+    private var googleplayImage: String?
+
+    // The item being read.
+    private var item: Episode?
+    private var itemDepth = 0
+    private var itemIndex = 0
+    private var draft = ItemDraft()
+
+    // The field whose text is being collected.
+    private var field: Field?
+    private var fieldType = TextType.text
+    private var captureDepth = 0
+    private var captureMarkup = false
+    private var markupNames: [String] = []
+    private var wrapperDepth = 0
+    private var text: [UInt8] = []
+
+    enum TextType { case text, html, xhtml }
+
+    private struct ItemDraft {
+        var rssDescription: String?
+        var contentEncoded: String?
+        var itunesSummary: String?
+        var atomSummary: (String, TextType)?
+        var atomContent: (String, TextType)?
+        var mediaDescription: String?
+        var dateRank = Int.max
+        var guidIsPermaLink = true
+        var itunesImage: String?
+        var thumbnail: String?
+        var person: Person?
+    }
+
+    private enum Field {
+        case channelTitle, channelLink, channelDescription, channelSummary, channelSubtitle, language
+        case generator, channelAuthor, ownerName, ownerEmail, keywords, channelExplicit, showType
+        case newFeedURL, podcastGUID, locked, imageURL, atomIcon, atomLogo, googleplayDescription
+        case itemTitle, itemLink, guid, atomID, itemDescription, contentEncoded, itemSummary, atomSummary
+        case atomContent, mediaDescription, date(rank: Int), duration, itemSubtitle, episodeType
+        case episodeNumber, season, itemExplicit, itemAuthor, personName
+    }
+
+    init(documentURL: String?) {
+        self.documentURL = documentURL
+        text.reserveCapacity(4096)
+    }
+
+    private var currentBase: String? { bases.last?.url ?? documentURL }
+
+    private func resolve(_ reference: String) -> String {
+        URLResolver.resolve(reference, against: currentBase)
+    }
+
+    // MARK: - Events
+
+    override func startElement(_ element: XMLStartElement) {
+        var key = names.key(for: element)
+        if format == .atom && key.namespace == .none { key.namespace = .atom }
+        if let base = element.xmlBase {
+            bases.append((stack.count + 1, resolve(base)))
+        }
+        stack.append(key)
+        let depth = stack.count
+
+        if field != nil {
+            if captureMarkup { startMarkup(element, key: key, depth: depth) }
+            return
+        }
+        if depth == 1 {
+            startRoot(key, element)
+        } else if item != nil {
+            startInItem(key, element, depth: depth)
+        } else {
+            startInChannel(key, element, depth: depth)
+        }
+    }
+
+    override func endElement() {
+        let depth = stack.count
+        guard let key = stack.popLast() else { return }
+        defer {
+            if let last = bases.last, last.depth == depth { bases.removeLast() }
+        }
+        if let current = field {
+            if depth == captureDepth {
+                field = nil
+                finish(current)
+            } else if captureMarkup {
+                endMarkup(depth: depth)
+            }
+            return
+        }
+        if item != nil && depth == itemDepth {
+            finishItem()
+            return
+        }
+        if depth == imageDepth { imageDepth = 0 }
+        if depth == ownerDepth { ownerDepth = 0 }
+        if key.namespace == .itunes && key.tag == .category && categoryLevel > 0 { categoryLevel -= 1 }
+    }
+
+    override func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
+        guard field != nil else { return }
+        let buffer = UnsafeBufferPointer(start: bytes, count: count)
+        if captureMarkup && (!markupNames.isEmpty || fieldType == .xhtml) {
+            appendEscaped(buffer)
+        } else {
+            text.append(contentsOf: buffer)
+        }
+    }
+
+    // MARK: - Root and channel
+
+    private func startRoot(_ key: FeedKey, _ element: XMLStartElement) {
+        switch key.tag {
+        case .rss:
+            format = .rss
+        case .rdf:
+            format = .rdf
+        case .feed:
+            format = .atom
+            channelDepth = 1
+        default:
+            let prefix = element.prefix.map { String(cString: $0) + ":" } ?? ""
+            rejectedRoot = prefix + String(cString: element.localname)
+            stopParsing()
+        }
+    }
+
+    private func startInChannel(_ key: FeedKey, _ element: XMLStartElement, depth: Int) {
+        let ns = key.namespace
+        if format == .atom {
+            if ns == .atom && key.tag == .entry {
+                beginItem(depth: depth)
+                return
+            }
+        } else {
+            if ns == .none && key.tag == .item {
+                beginItem(depth: depth)
+                return
+            }
+            if ns == .none && key.tag == .channel && depth == 2 {
+                channelDepth = 2
+                return
+            }
+        }
+        if ns == .none && key.tag == .image && (depth == channelDepth + 1 || (format == .rdf && depth == 2)) {
+            imageDepth = depth
+            return
+        }
+        if imageDepth > 0 {
+            if depth == imageDepth + 1 && ns == .none && key.tag == .url { begin(.imageURL, depth: depth) }
+            return
+        }
+        if ownerDepth > 0 {
+            if depth == ownerDepth + 1 && ns == .itunes {
+                if key.tag == .name { begin(.ownerName, depth: depth) }
+                if key.tag == .email { begin(.ownerEmail, depth: depth) }
+            }
+            return
+        }
+        if ns == .itunes && key.tag == .category {
+            if categoryLevel == 0 {
+                guard depth == channelDepth + 1 else { return }
+                channel.categories.append([HTMLText.squash(element.attribute("text") ?? "", keepNewlines: false)])
+                categoryLevel = 1
+            } else {
+                let name = HTMLText.squash(element.attribute("text") ?? "", keepNewlines: false)
+                if !name.isEmpty, !channel.categories.isEmpty { channel.categories[channel.categories.count - 1].append(name) }
+                categoryLevel += 1
+            }
+            return
+        }
+        // Channel fields are direct children of <channel> (<feed> in Atom); this keeps the titles
+        // of <image>, <textinput> and RSS 1.0's root-level siblings out.
+        guard depth == channelDepth + 1, stack[depth - 2].tag == (format == .atom ? .feed : .channel) else { return }
+        switch (ns, key.tag) {
+        case (.none, .title), (.atom, .title): begin(.channelTitle, depth: depth, type: Self.textType(element))
+        case (.none, .link): begin(.channelLink, depth: depth)
+        case (.atom, .link): atomLink(element, inItem: false)
+        case (.none, .description): begin(.channelDescription, depth: depth, markup: true)
+        case (.itunes, .summary): begin(.channelSummary, depth: depth, markup: true)
+        case (.atom, .subtitle), (.atom, .tagline):
+            begin(.channelSubtitle, depth: depth, markup: true, type: Self.textType(element))
+        case (.googleplay, .description): begin(.googleplayDescription, depth: depth)
+        case (.none, .language), (.dc, .language): begin(.language, depth: depth)
+        case (.none, .generator), (.atom, .generator): begin(.generator, depth: depth)
+        case (.itunes, .author): begin(.channelAuthor, depth: depth)
+        case (.itunes, .owner): ownerDepth = depth
+        case (.itunes, .image):
+            if itunesImage == nil, let href = element.attribute("href") { itunesImage = nonEmpty(resolve(href)) }
+        case (.googleplay, .image):
+            if googleplayImage == nil, let href = element.attribute("href") { googleplayImage = nonEmpty(resolve(href)) }
+        case (.atom, .icon): begin(.atomIcon, depth: depth)
+        case (.atom, .logo): begin(.atomLogo, depth: depth)
+        case (.itunes, .keywords): begin(.keywords, depth: depth)
+        case (.itunes, .explicit): begin(.channelExplicit, depth: depth)
+        case (.itunes, .type): begin(.showType, depth: depth)
+        case (.itunes, .newFeedURL): begin(.newFeedURL, depth: depth)
+        case (.podcast, .guid): begin(.podcastGUID, depth: depth)
+        case (.podcast, .funding):
+            if channel.fundingURL == nil, let url = element.attribute("url") { channel.fundingURL = nonEmpty(resolve(url)) }
+        case (.podcast, .locked): begin(.locked, depth: depth)
+        default: break
+        }
+    }
+
+    // MARK: - Items
+
+    private func beginItem(depth: Int) {
+        item = Episode()
+        itemDepth = depth
+        itemIndex += 1
+        draft = ItemDraft()
+    }
+
+    private func startInItem(_ key: FeedKey, _ element: XMLStartElement, depth: Int) {
+        let ns = key.namespace
+        // Media RSS and chapters count anywhere inside the item (`media:group`, `psc:chapters`).
+        switch (ns, key.tag) {
+        case (.media, .content):
+            addEnclosure(url: element.attribute("url"), length: element.attribute("fileSize"), type: element.attribute("type"))
+            return
+        case (.media, .thumbnail):
+            if draft.thumbnail == nil, let url = element.attribute("url") { draft.thumbnail = nonEmpty(resolve(url)) }
+            return
+        case (.media, .description):
+            begin(.mediaDescription, depth: depth, markup: true)
+            return
+        case (.psc, .chapter):
+            addChapter(element)
+            return
+        default:
+            break
+        }
+        guard depth == itemDepth + 1 else { return }
+        switch (ns, key.tag) {
+        case (.none, .title), (.atom, .title): begin(.itemTitle, depth: depth, type: Self.textType(element))
+        case (.none, .link): begin(.itemLink, depth: depth)
+        case (.atom, .link): atomLink(element, inItem: true)
+        case (.none, .guid):
+            draft.guidIsPermaLink = (element.attribute("isPermaLink") ?? "true").trimmingCharacters(in: .whitespaces).lowercased() == "true"
+            begin(.guid, depth: depth)
+        case (.atom, .id): begin(.atomID, depth: depth)
+        case (.none, .description): begin(.itemDescription, depth: depth, markup: true)
+        case (.content, .encoded): begin(.contentEncoded, depth: depth, markup: true)
+        case (.itunes, .summary): begin(.itemSummary, depth: depth, markup: true)
+        case (.atom, .summary): begin(.atomSummary, depth: depth, markup: true, type: Self.textType(element))
+        case (.atom, .content):
+            if element.attribute("src") == nil {
+                begin(.atomContent, depth: depth, markup: true, type: Self.textType(element))
+            }
+        case (.none, .pubdate): begin(.date(rank: 0), depth: depth)
+        case (.dc, .date): begin(.date(rank: 1), depth: depth)
+        case (.atom, .published), (.atom, .issued): begin(.date(rank: 2), depth: depth)
+        case (.atom, .updated), (.atom, .modified): begin(.date(rank: 3), depth: depth)
+        case (.none, .enclosure):
+            addEnclosure(url: element.attribute("url"), length: element.attribute("length"), type: element.attribute("type"))
+        case (.itunes, .duration): begin(.duration, depth: depth)
+        case (.itunes, .subtitle): begin(.itemSubtitle, depth: depth)
+        case (.itunes, .image):
+            if draft.itunesImage == nil, let href = element.attribute("href") { draft.itunesImage = nonEmpty(resolve(href)) }
+        case (.itunes, .episodeType): begin(.episodeType, depth: depth)
+        case (.itunes, .episode): begin(.episodeNumber, depth: depth)
+        case (.itunes, .season): begin(.season, depth: depth)
+        case (.itunes, .explicit): begin(.itemExplicit, depth: depth)
+        case (.itunes, .author): begin(.itemAuthor, depth: depth)
+        case (.podcast, .chapters):
+            if item?.chaptersURL == nil, let url = element.attribute("url") { item?.chaptersURL = nonEmpty(resolve(url)) }
+        case (.podcast, .transcript):
+            if let url = element.attribute("url").map(resolve), !url.isEmpty {
+                item?.transcripts.append(
+                    Transcript(url: url, mimeType: nonEmpty(element.attribute("type")), language: nonEmpty(element.attribute("language"))))
+            }
+        case (.podcast, .person):
+            draft.person = Person(
+                name: "", role: nonEmpty(element.attribute("role")?.lowercased()) ?? "host",
+                group: nonEmpty(element.attribute("group")?.lowercased()) ?? "cast",
+                href: nonEmpty(element.attribute("href").map(resolve)), img: nonEmpty(element.attribute("img").map(resolve)))
+            begin(.personName, depth: depth)
+        default: break
+        }
+    }
+
+    private func atomLink(_ element: XMLStartElement, inItem: Bool) {
+        guard let href = element.attribute("href") else { return }
+        let url = resolve(href)
+        guard !url.isEmpty else { return }
+        let rel = (element.attribute("rel") ?? "alternate").trimmingCharacters(in: .whitespaces).lowercased()
+        let type = element.attribute("type")?.lowercased()
+        switch rel {
+        case "enclosure":
+            if inItem { addEnclosure(url: href, length: element.attribute("length"), type: element.attribute("type")) }
+        case "payment":
+            if inItem { item?.paymentURL = url } else { channel.paymentURL = url }
+        case "first":
+            if !inItem { channel.pagedFeedFirst = url }
+        case "next":
+            if !inItem { channel.pagedFeedNext = url }
+        case "alternate":
+            guard type == nil || type!.contains("html") else { return }
+            if inItem {
+                if item?.link == nil { item?.link = url }
+            } else if channel.link == nil {
+                channel.link = url
+            }
+        default:
+            break
+        }
+    }
+
+    private func addEnclosure(url raw: String?, length: String?, type: String?) {
+        guard let raw else { return }
+        let url = resolve(raw)
+        guard !url.isEmpty, item != nil else { return }
+        if item!.enclosures.contains(where: { $0.url == url }) { return }
+        let size = length.flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.flatMap { $0 > 0 ? $0 : nil }
+        let mime = type?.trimmingCharacters(in: .whitespacesAndNewlines)
+        item!.enclosures.append(Enclosure(url: url, length: size, mimeType: mime.flatMap { $0.contains("/") ? $0 : nil }))
+    }
+
+    private func addChapter(_ element: XMLStartElement) {
+        guard let startText = element.attribute("start"), let title = element.attribute("title") else {
+            warn("item \(itemIndex): psc:chapter without start or title ignored")
+            return
+        }
+        guard let start = DurationParser.parse(startText) else {
+            warn("item \(itemIndex): psc:chapter start \"\(startText)\" is not a time; ignored")
+            return
+        }
+        item?.chapters.append(
+            Chapter(start: start, title: title, href: nonEmpty(element.attribute("href").map(resolve)),
+                    image: nonEmpty(element.attribute("image").map(resolve))))
+    }
+
+    private func finishItem() {
+        guard var episode = item else { return }
+        item = nil
+        // Descriptions: one HTML body, one plain text.
+        let rss = draft.rssDescription.flatMap(nonEmptyTrimmed)
+        let rssIsHTML = rss.map(HTMLText.looksLikeHTML) ?? false
+        func html(_ candidate: (String, TextType)?) -> String? {
+            guard let (value, type) = candidate, type != .text else { return nil }
+            return nonEmptyTrimmed(value)
+        }
+        let summary = draft.itunesSummary.flatMap(nonEmptyTrimmed)
+        episode.descriptionHTML = draft.contentEncoded.flatMap(nonEmptyTrimmed)
+            ?? (rssIsHTML ? rss : nil)
+            ?? html(draft.atomContent) ?? html(draft.atomSummary)
+            ?? summary.flatMap { HTMLText.looksLikeHTML($0) ? $0 : nil }
+        episode.description = (rssIsHTML ? nil : rss.map(HTMLText.squashKeepingLines))
+            ?? summary.flatMap(Self.plain)
+            ?? draft.atomSummary.flatMap(Self.plain)
+            ?? draft.mediaDescription.flatMap(Self.plain)
+            ?? draft.atomContent.flatMap { $0.1 == .text ? Self.plain($0) : nil }
+            ?? episode.descriptionHTML.flatMap { nonEmpty(HTMLText.plainText(fromHTML: $0)) }
+        episode.imageURL = draft.itunesImage ?? draft.thumbnail
+        if episode.link == nil, episode.guidIsPermaLink == true, let guid = episode.guid,
+            guid.lowercased().hasPrefix("http://") || guid.lowercased().hasPrefix("https://")
+        {
+            episode.link = guid
+        }
+        episodes.append(episode)
+    }
+
+    // MARK: - Text capture
+
+    private func begin(_ newField: Field, depth: Int, markup: Bool = false, type: TextType = .text) {
+        field = newField
+        fieldType = type
+        captureDepth = depth
+        captureMarkup = markup
+        markupNames.removeAll(keepingCapacity: true)
+        wrapperDepth = 0
+        text.removeAll(keepingCapacity: true)
+    }
+
+    private static let voidElements: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
+    ]
+
+    /// Re-serialises a child element of an HTML-bearing field (inline markup, Atom XHTML).
+    private func startMarkup(_ element: XMLStartElement, key: FeedKey, depth: Int) {
+        if fieldType == .xhtml && depth == captureDepth + 1 && key.tag == .div && wrapperDepth == 0
+            && text.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
+        {
+            wrapperDepth = depth  // RFC 4287 §3.1.1.3: the xhtml:div is not part of the content
+            text.removeAll(keepingCapacity: true)
+            return
+        }
+        let name = String(cString: element.localname)
+        text.append(UInt8(ascii: "<"))
+        text.append(contentsOf: name.utf8)
+        for (attribute, value) in element.allAttributes where !attribute.hasPrefix("xmlns") {
+            text.append(contentsOf: " \(attribute)=\"".utf8)
+            for byte in value.utf8 {
+                switch byte {
+                case UInt8(ascii: "&"): text.append(contentsOf: "&amp;".utf8)
+                case UInt8(ascii: "\""): text.append(contentsOf: "&quot;".utf8)
+                case UInt8(ascii: "<"): text.append(contentsOf: "&lt;".utf8)
+                default: text.append(byte)
+                }
+            }
+            text.append(UInt8(ascii: "\""))
+        }
+        if Self.voidElements.contains(name.lowercased()) {
+            text.append(contentsOf: "/>".utf8)
+            markupNames.append("")
+        } else {
+            text.append(UInt8(ascii: ">"))
+            markupNames.append(name)
+        }
+    }
+
+    private func endMarkup(depth: Int) {
+        if depth == wrapperDepth {
+            wrapperDepth = 0
+            return
+        }
+        guard let name = markupNames.popLast(), !name.isEmpty else { return }
+        text.append(contentsOf: "</".utf8)
+        text.append(contentsOf: name.utf8)
+        text.append(UInt8(ascii: ">"))
+    }
+
+    private func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>) {
+        for byte in buffer {
+            switch byte {
+            case UInt8(ascii: "&"): text.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): text.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): text.append(contentsOf: "&gt;".utf8)
+            default: text.append(byte)
+            }
+        }
+    }
+
+    private func finish(_ finished: Field) {
+        let value = HTMLText.decode(text)
+        switch finished {
+        case .channelTitle: channel.title = nonEmpty(Self.title(value, fieldType))
+        case .channelLink: if let url = nonEmpty(resolve(value)) { channel.link = url }
+        case .channelDescription: channelDescription = value
+        case .channelSummary: channelSummary = value
+        case .channelSubtitle: channelSubtitle = (value, fieldType)
+        case .googleplayDescription: googleplayDescription = value
+        case .language: channel.language = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .generator: channel.generator = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .channelAuthor: channel.author = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .ownerName: channel.ownerName = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .ownerEmail: channel.ownerEmail = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .keywords:
+            channel.keywords = value.split(separator: ",").map { HTMLText.squash(String($0), keepNewlines: false) }
+                .filter { !$0.isEmpty }
+        case .channelExplicit: channel.explicit = Self.explicit(value)
+        case .showType:
+            let type = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            if type == "episodic" || type == "serial" { channel.showType = type }
+        case .newFeedURL: channel.newFeedURL = nonEmpty(resolve(value))
+        case .podcastGUID: channel.podcastGUID = nonEmptyTrimmed(value)
+        case .locked: channel.locked = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == "yes"
+        case .imageURL: rssImage = nonEmpty(resolve(value))
+        case .atomIcon: atomIcon = nonEmpty(resolve(value))
+        case .atomLogo: atomLogo = nonEmpty(resolve(value))
+
+        case .itemTitle: item?.title = nonEmpty(Self.title(value, fieldType))
+        case .itemLink: if let url = nonEmpty(resolve(value)) { item?.link = url }
+        case .guid:
+            if let guid = nonEmptyTrimmed(value) {
+                item?.guid = guid
+                item?.guidIsPermaLink = draft.guidIsPermaLink
+            }
+        case .atomID:
+            if let id = nonEmptyTrimmed(value) {
+                item?.guid = id
+                item?.guidIsPermaLink = false
+            }
+        case .itemDescription: draft.rssDescription = value
+        case .contentEncoded: draft.contentEncoded = value
+        case .itemSummary: draft.itunesSummary = value
+        case .atomSummary: draft.atomSummary = (value, fieldType)
+        case .atomContent: draft.atomContent = (value, fieldType)
+        case .mediaDescription: if draft.mediaDescription == nil { draft.mediaDescription = value }
+        case .date(let rank):
+            guard rank < draft.dateRank else { break }
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let date = DateParser.parse(trimmed) {
+                item?.published = date
+                draft.dateRank = rank
+            } else if !trimmed.isEmpty {
+                warn("item \(itemIndex): unparseable date \"\(trimmed)\"")
+            }
+        case .duration:
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let seconds = DurationParser.parse(trimmed) {
+                item?.duration = seconds
+            } else if !trimmed.isEmpty {
+                warn("item \(itemIndex): unparseable itunes:duration \"\(trimmed)\"")
+            }
+        case .itemSubtitle: item?.subtitle = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .episodeType:
+            let type = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            if ["full", "trailer", "bonus"].contains(type) { item?.episodeType = type }
+        case .episodeNumber:
+            if let number = Int(value.trimmingCharacters(in: .whitespacesAndNewlines)), number > 0 { item?.number = number }
+        case .season:
+            if let season = Int(value.trimmingCharacters(in: .whitespacesAndNewlines)), season > 0 { item?.season = season }
+        case .itemExplicit: item?.explicit = Self.explicit(value)
+        case .itemAuthor: item?.author = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .personName:
+            if var person = draft.person {
+                person.name = HTMLText.squash(value, keepNewlines: false)
+                if !person.name.isEmpty { item?.persons.append(person) }
+                draft.person = nil
+            }
+        }
+    }
+
+    // MARK: - Result
+
+    /// The feed read so far: channel fallbacks applied, duplicate guids dropped (first kept).
+    func result() -> (Channel, [Episode]) {
+        var channel = self.channel
+        channel.description = channelDescription.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
+            ?? channelSummary.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
+            ?? channelSubtitle.flatMap(Self.plain)
+            ?? googleplayDescription.flatMap { Self.plain(($0, .text)) }
+        channel.imageURL = rssImage ?? itunesImage ?? atomIcon ?? atomLogo ?? googleplayImage
+        var seen = Set<String>()
+        var kept: [Episode] = []
+        kept.reserveCapacity(episodes.count)
+        for (index, episode) in episodes.enumerated() {
+            if let guid = episode.guid, !seen.insert(guid).inserted {
+                warn("duplicate guid \"\(guid)\" at item \(index + 1): kept the first occurrence only")
+                continue
+            }
+            kept.append(episode)
+        }
+        return (channel, kept)
+    }
+
+    // MARK: - Helpers
+
+    private func warn(_ message: String) {
+        if warnings.count < 100 { warnings.append(message) }
+    }
+
+    private static func textType(_ element: XMLStartElement) -> TextType {
+        switch element.attribute("type")?.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "html", "text/html": return .html
+        case "xhtml", "application/xhtml+xml": return .xhtml
+        default: return .text
+        }
+    }
+
+    private static func title(_ value: String, _ type: TextType) -> String {
+        type == .text ? HTMLText.squash(value, keepNewlines: false)
+            : HTMLText.squash(HTMLText.plainText(fromHTML: value), keepNewlines: false)
+    }
+
+    private static func plain(_ candidate: (String, TextType)) -> String? {
+        let (value, type) = candidate
+        let text = type == .text ? HTMLText.squashKeepingLines(value) : HTMLText.plainText(fromHTML: value)
+        return text.isEmpty ? nil : text
+    }
+
+    private static func plain(_ value: String) -> String? {
+        plain((value, HTMLText.looksLikeHTML(value) ? .html : .text))
+    }
+
+    private static func explicit(_ value: String) -> Bool? {
+        switch value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() {
+        case "yes", "true", "explicit": return true
+        case "no", "false", "clean": return false
+        default: return nil
+        }
+    }
+}
+
+private func nonEmpty(_ value: String?) -> String? {
+    guard let value, !value.isEmpty else { return nil }
+    return value
+}
+
+private func nonEmptyTrimmed(_ value: String) -> String? {
+    let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+    return trimmed.isEmpty ? nil : trimmed
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// The vocabularies the feed parser understands. `none` is plain RSS (also RSS 1.0's and 0.90's
+/// default namespaces, which name the same elements).
+enum FeedNamespace: UInt8 {
+    case none, atom, itunes, podcast, media, content, dc, psc, googleplay, rdf, xhtml, other
+
+    /// Namespace URIs, compared case-insensitively and without a trailing `/` or `#`.
+    private static let byURI: [String: FeedNamespace] = [
+        "http://purl.org/rss/1.0": .none,
+        "http://my.netscape.com/rdf/simple/0.9": .none,
+        "http://backend.userland.com/rss2": .none,
+        "http://www.w3.org/2005/atom": .atom,
+        "http://purl.org/atom/ns": .atom,
+        "http://www.itunes.com/dtds/podcast-1.0.dtd": .itunes,
+        "https://podcastindex.org/namespace/1.0": .podcast,
+        "https://github.com/podcastindex-org/podcast-namespace/blob/main/docs/1.0.md": .podcast,
+        "http://search.yahoo.com/mrss": .media,
+        "http://purl.org/rss/1.0/modules/content": .content,
+        "http://purl.org/dc/elements/1.1": .dc,
+        "http://purl.org/dc/terms": .dc,
+        "http://podlove.org/simple-chapters": .psc,
+        "http://www.google.com/schemas/play-podcasts/1.0": .googleplay,
+        "http://www.w3.org/1999/02/22-rdf-syntax-ns": .rdf,
+        "http://www.w3.org/1999/xhtml": .xhtml,
+    ]
+
+    /// Well-known prefixes, used when a prefix is not declared (libxml2 then reports no URI).
+    private static let byPrefix: [String: FeedNamespace] = [
+        "atom": .atom, "itunes": .itunes, "podcast": .podcast, "media": .media, "content": .content,
+        "dc": .dc, "dcterms": .dc, "psc": .psc, "googleplay": .googleplay, "rdf": .rdf, "xhtml": .xhtml,
+    ]
+
+    static func from(uri: String) -> FeedNamespace {
+        var key = uri.trimmingCharacters(in: .whitespaces).lowercased()
+        while key.hasSuffix("/") || key.hasSuffix("#") { key.removeLast() }
+        return byURI[key] ?? .other
+    }
+
+    static func from(undeclaredPrefix prefix: String) -> FeedNamespace {
+        byPrefix[prefix.lowercased()] ?? .other
+    }
+}
+
+/// Element local names the parser acts on, matched case-insensitively (iTunes accepts `<TiTlE>`).
+enum FeedTag: UInt8 {
+    case other
+    case rss, channel, item, feed, entry, rdf
+    case title, link, description, guid, pubdate, date, enclosure, image, url, language, generator
+    case author, summary, subtitle, tagline, content, encoded, duration, explicit, owner, name, email
+    case category, keywords, type, newFeedURL, locked, funding, group, thumbnail, episode, season
+    case episodeType, chapters, chapter, transcript, person, published, updated, issued, modified
+    case created, id, icon, logo, source, textinput, creator, div
+
+    private static let byName: [String: FeedTag] = [
+        "rss": .rss, "channel": .channel, "item": .item, "feed": .feed, "entry": .entry, "rdf": .rdf,
+        "title": .title, "link": .link, "description": .description, "guid": .guid, "pubdate": .pubdate,
+        "date": .date, "enclosure": .enclosure, "image": .image, "url": .url, "language": .language,
+        "generator": .generator, "author": .author, "summary": .summary, "subtitle": .subtitle,
+        "tagline": .tagline, "content": .content, "encoded": .encoded, "duration": .duration,
+        "explicit": .explicit, "owner": .owner, "name": .name, "email": .email, "category": .category,
+        "keywords": .keywords, "type": .type, "new-feed-url": .newFeedURL, "locked": .locked,
+        "funding": .funding, "group": .group, "thumbnail": .thumbnail, "episode": .episode,
+        "season": .season, "episodetype": .episodeType, "chapters": .chapters, "chapter": .chapter,
+        "transcript": .transcript, "person": .person, "published": .published, "updated": .updated,
+        "issued": .issued, "modified": .modified, "created": .created, "id": .id, "icon": .icon,
+        "logo": .logo, "source": .source, "textinput": .textinput, "creator": .creator, "div": .div,
+    ]
+
+    static func from(localName: String) -> FeedTag {
+        byName[localName.lowercased()] ?? .other
+    }
+}
+
+/// An element identity: namespace and tag, as compared in the builder.
+struct FeedKey: Equatable {
+    var namespace: FeedNamespace
+    var tag: FeedTag
+}
+
+/// Interns libxml2's dictionary pointers to `FeedKey`s, so each distinct name is decoded once per
+/// parse and every later element costs two pointer-keyed lookups.
+struct FeedNameTable {
+    private var tags: [UnsafeRawPointer: FeedTag] = [:]
+    private var namespaces: [UnsafeRawPointer: FeedNamespace] = [:]
+    private var prefixes: [UnsafeRawPointer: FeedNamespace] = [:]
+    /// Undeclared prefixes seen, for one warning each.
+    private(set) var undeclaredPrefixes: [String] = []
+
+    mutating func key(for element: XMLStartElement) -> FeedKey {
+        let namePointer = UnsafeRawPointer(element.localname)
+        let tag: FeedTag
+        if let known = tags[namePointer] {
+            tag = known
+        } else {
+            tag = FeedTag.from(localName: String(cString: element.localname))
+            tags[namePointer] = tag
+        }
+        let namespace: FeedNamespace
+        if let uri = element.uri {
+            let pointer = UnsafeRawPointer(uri)
+            if let known = namespaces[pointer] {
+                namespace = known
+            } else {
+                namespace = FeedNamespace.from(uri: String(cString: uri))
+                namespaces[pointer] = namespace
+            }
+        } else if let prefix = element.prefix {
+            let pointer = UnsafeRawPointer(prefix)
+            if let known = prefixes[pointer] {
+                namespace = known
+            } else {
+                let name = String(cString: prefix)
+                namespace = FeedNamespace.from(undeclaredPrefix: name)
+                prefixes[pointer] = namespace
+                undeclaredPrefixes.append(name)
+            }
+        } else {
+            namespace = .none
+        }
+        return FeedKey(namespace: namespace, tag: tag)
+    }
+}

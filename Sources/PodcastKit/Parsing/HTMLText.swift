@@ -1,0 +1,197 @@
+import CLibxml2
+import Foundation
+
+/// Small, allocation-light text helpers for feed fields: HTML detection and tag stripping,
+/// whitespace squashing, and the Windows-1252 repair of C1 control characters.
+enum HTMLText {
+    /// True when `text` contains something that looks like an HTML tag: `<` + letter + name, then
+    /// `>`, `/>` or whitespace and a later `>` (so `a < b` is not HTML).
+    static func looksLikeHTML(_ text: String) -> Bool {
+        let b = Array(text.utf8)
+        var i = 0
+        while i < b.count {
+            if b[i] == UInt8(ascii: "<"), i + 1 < b.count, isLetter(b[i + 1]) {
+                var j = i + 2
+                while j < b.count, isLetter(b[j]) || isDigit(b[j]) { j += 1 }
+                if j < b.count {
+                    if b[j] == UInt8(ascii: ">") { return true }
+                    if b[j] == UInt8(ascii: "/"), j + 1 < b.count, b[j + 1] == UInt8(ascii: ">") { return true }
+                    if isSpace(b[j]), b[(j + 1)...].contains(UInt8(ascii: ">")) { return true }
+                }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    private static let blockTags: Set<String> = [
+        "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "table", "blockquote",
+        "pre", "hr", "section", "article", "header", "footer", "dd", "dt",
+    ]
+
+    /// The readable text of an HTML fragment: tags removed (`script`/`style` with their content),
+    /// entities decoded with libxml2's HTML table, block elements and `<br>` as line breaks,
+    /// whitespace squashed, trimmed.
+    static func plainText(fromHTML html: String) -> String {
+        let b = Array(html.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        var skipUntil: String? = nil
+        while i < b.count {
+            let c = b[i]
+            if c == UInt8(ascii: "<") {
+                // Comments
+                if b[i...].starts(with: "<!--".utf8) {
+                    var j = i + 4
+                    while j + 2 < b.count, !(b[j] == 45 && b[j + 1] == 45 && b[j + 2] == 62) { j += 1 }
+                    i = j + 3
+                    continue
+                }
+                var j = i + 1
+                let closing = j < b.count && b[j] == UInt8(ascii: "/")
+                if closing { j += 1 }
+                guard j < b.count, isLetter(b[j]) || b[j] == UInt8(ascii: "!") || b[j] == UInt8(ascii: "?") else {
+                    if skipUntil == nil { out.append(c) }
+                    i += 1
+                    continue
+                }
+                let nameStart = j
+                while j < b.count, isLetter(b[j]) || isDigit(b[j]) { j += 1 }
+                let name = String(decoding: b[nameStart..<j], as: UTF8.self).lowercased()
+                var quote: UInt8? = nil
+                while j < b.count {
+                    let d = b[j]
+                    if let q = quote {
+                        if d == q { quote = nil }
+                    } else if d == UInt8(ascii: "\"") || d == UInt8(ascii: "'") {
+                        quote = d
+                    } else if d == UInt8(ascii: ">") {
+                        break
+                    }
+                    j += 1
+                }
+                i = j + 1
+                if let skip = skipUntil {
+                    if closing && name == skip { skipUntil = nil }
+                    continue
+                }
+                if !closing && (name == "script" || name == "style") {
+                    skipUntil = name
+                } else if blockTags.contains(name) {
+                    out.append(0x0A)
+                } else {
+                    out.append(0x20)
+                }
+                continue
+            }
+            if skipUntil != nil {
+                i += 1
+                continue
+            }
+            if c == UInt8(ascii: "&"), let (scalar, length) = entity(b, i) {
+                out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
+                i += length
+                continue
+            }
+            out.append(c)
+            i += 1
+        }
+        return squash(String(decoding: out, as: UTF8.self), keepNewlines: true)
+    }
+
+    /// Decodes the character reference or HTML named entity at `i` (`&...;`).
+    private static func entity(_ b: [UInt8], _ i: Int) -> (UInt32, Int)? {
+        var j = i + 1
+        if j < b.count, b[j] == UInt8(ascii: "#") {
+            j += 1
+            var hex = false
+            if j < b.count, b[j] | 0x20 == UInt8(ascii: "x") { hex = true; j += 1 }
+            var value: UInt32 = 0
+            let start = j
+            while j < b.count, j - start < 8 {
+                let d = b[j]
+                if isDigit(d) {
+                    value = value * (hex ? 16 : 10) + UInt32(d - 48)
+                } else if hex, (d | 0x20) >= 97, (d | 0x20) <= 102 {
+                    value = value * 16 + UInt32((d | 0x20) - 87)
+                } else {
+                    break
+                }
+                j += 1
+            }
+            guard j > start, j < b.count, b[j] == UInt8(ascii: ";"), Unicode.Scalar(value) != nil, value != 0 else { return nil }
+            return (windows1252(value), j + 1 - i)
+        }
+        let start = j
+        while j < b.count, j - start < 32, isLetter(b[j]) || isDigit(b[j]) { j += 1 }
+        guard j > start, j < b.count, b[j] == UInt8(ascii: ";") else { return nil }
+        var name = Array(b[start..<j])
+        name.append(0)
+        if let found = htmlEntityLookup(name) {
+            return (UInt32(found.pointee.value), j + 1 - i)
+        }
+        switch String(decoding: b[start..<j], as: UTF8.self) {
+        case "apos": return (39, j + 1 - i)
+        default: return nil
+        }
+    }
+
+    /// ASCII whitespace runs (not U+00A0, which is meaningful) become one space (or one newline, when `keepNewlines` and the run holds a
+    /// line break); the result is trimmed. `squash(" a \n\n b ", keepNewlines: true)` == `"a\nb"`.
+    static func squash(_ text: String, keepNewlines: Bool) -> String {
+        var out = String()
+        out.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        var pendingNewline = false
+        for scalar in text.unicodeScalars {
+            if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0B}" || scalar == "\u{0C}" {
+                if keepNewlines && (scalar == "\n" || scalar == "\r") {
+                    pendingNewline = true
+                } else {
+                    pendingSpace = true
+                }
+                continue
+            }
+            if !out.isEmpty {
+                if pendingNewline { out.append("\n") } else if pendingSpace { out.append(" ") }
+            }
+            pendingSpace = false
+            pendingNewline = false
+            out.unicodeScalars.append(scalar)
+        }
+        return out
+    }
+
+    /// Plain text with spaces and tabs squashed but line breaks kept, trimmed.
+    static func squashKeepingLines(_ text: String) -> String {
+        squash(text, keepNewlines: true)
+    }
+
+    /// The Windows-1252 character meant by a C1 control code point (U+0080–U+009F), the usual
+    /// result of cp1252 text labelled Latin-1; other code points unchanged.
+    static func windows1252(_ value: UInt32) -> UInt32 {
+        guard value >= 0x80, value <= 0x9F else { return value }
+        let table: [UInt32] = [
+            0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D,
+            0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A,
+            0x0153, 0x9D, 0x017E, 0x0178,
+        ]
+        return table[Int(value - 0x80)]
+    }
+
+    /// Decodes UTF-8 text bytes, repairing C1 controls (`C2 80`–`C2 9F`) as Windows-1252.
+    static func decode(_ bytes: [UInt8]) -> String {
+        guard bytes.contains(0xC2) else { return String(decoding: bytes, as: UTF8.self) }
+        var scalars = String.UnicodeScalarView()
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            let mapped = windows1252(scalar.value)
+            scalars.append(mapped == scalar.value ? scalar : Unicode.Scalar(mapped)!)
+        }
+        return String(scalars)
+    }
+
+    private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 97 && (b | 0x20) <= 122 }
+    private static func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+}

@@ -1,0 +1,173 @@
+import CLibxml2
+import Foundation
+
+/// The receiving side of `XMLReader`: one subclass per document kind (feeds, OPML). Methods are
+/// called synchronously on the parsing thread, in document order.
+class XMLReaderHandler {
+    /// The libxml2 context while a parse runs; lets a handler stop the parse early.
+    fileprivate(set) var parserContext: xmlParserCtxtPtr?
+
+    func startElement(_ element: XMLStartElement) {}
+    func endElement() {}
+    /// Character data (text or CDATA), UTF-8, not NUL-terminated, valid only during the call.
+    func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {}
+
+    /// Stops the parse after the current callback (libxml2 `xmlStopParser`).
+    final func stopParsing() {
+        if let parserContext { xmlStopParser(parserContext) }
+    }
+}
+
+/// An element start as libxml2's SAX2 `startElementNs` reports it. The pointers are valid only
+/// during the callback; `localname`, `prefix` and `uri` are interned in the parser's dictionary,
+/// so within one parse equal names have equal pointers.
+struct XMLStartElement {
+    let localname: UnsafePointer<UInt8>
+    let prefix: UnsafePointer<UInt8>?
+    let uri: UnsafePointer<UInt8>?
+    let attributeCount: Int
+    /// Five pointers per attribute: localname, prefix, URI, value start, value end.
+    let attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+
+    /// The value of the attribute with this local name (any namespace), entity-decoded.
+    func attribute(_ name: StaticString) -> String? {
+        guard let attributes else { return nil }
+        for index in 0..<attributeCount {
+            let base = index * 5
+            guard let local = attributes[base], strcmp(local, name.utf8Start) == 0 else { continue }
+            return Self.value(attributes[base + 3], attributes[base + 4])
+        }
+        return nil
+    }
+
+    /// The `xml:base` attribute, if present.
+    var xmlBase: String? {
+        guard let attributes, attributeCount > 0 else { return nil }
+        for index in 0..<attributeCount {
+            let base = index * 5
+            guard let local = attributes[base], let prefix = attributes[base + 1],
+                strcmp(prefix, "xml") == 0, strcmp(local, "base") == 0
+            else { continue }
+            return Self.value(attributes[base + 3], attributes[base + 4])
+        }
+        return nil
+    }
+
+    /// Every attribute as (qualified name, value), for re-serialising markup.
+    var allAttributes: [(String, String)] {
+        guard let attributes else { return [] }
+        return (0..<attributeCount).map { index in
+            let base = index * 5
+            var name = String(cString: attributes[base]!)
+            if let prefix = attributes[base + 1] { name = String(cString: prefix) + ":" + name }
+            return (name, Self.value(attributes[base + 3], attributes[base + 4]))
+        }
+    }
+
+    private static func value(_ start: UnsafePointer<xmlChar>?, _ end: UnsafePointer<xmlChar>?) -> String {
+        guard let start, let end, end > start else { return "" }
+        let buffer = UnsafeBufferPointer(start: start, count: end - start)
+        let text = String(decoding: buffer, as: UTF8.self)
+        // Without XML_PARSE_NOENT libxml2 hands `&` in attribute values over as `&#38;`.
+        return buffer.contains(UInt8(ascii: "&")) ? text.replacingOccurrences(of: "&#38;", with: "&") : text
+    }
+}
+
+/// Runs libxml2's SAX2 parser over a UTF-8 document in recover mode with no network access, no
+/// DTD loading and no entity substitution (`XML_PARSE_RECOVER | XML_PARSE_NONET |
+/// XML_PARSE_IGNORE_ENC`), delivering events to a handler. The handler pointer travels as
+/// libxml2's `userData` (an unretained `Unmanaged` reference that lives for the call).
+enum XMLReader {
+    struct Outcome {
+        /// libxml2 reported no error (warnings allowed).
+        var wellFormed: Bool
+        /// libxml2's errors and warnings, `line N: message`, capped.
+        var messages: [String]
+    }
+
+    private static let initialize: Void = { xmlInitParser() }()
+    static let maximumMessages = 40
+
+    /// Parses `utf8` (no BOM, already UTF-8). Any thread; one handler per call.
+    static func parse(_ utf8: [UInt8], handler: XMLReaderHandler) -> Outcome {
+        _ = initialize
+        let session = Session(handler: handler)
+        guard utf8.count < Int(Int32.max) else {
+            return Outcome(wellFormed: false, messages: ["document larger than 2 GiB"])
+        }
+        var sax = xmlSAXHandler()
+        sax.initialized = XML_SAX2_MAGIC
+        sax.startElementNs = { context, localname, prefix, uri, _, _, attributeCount, _, attributes in
+            guard let context, let localname else { return }
+            let element = XMLStartElement(
+                localname: localname, prefix: prefix, uri: uri, attributeCount: Int(attributeCount),
+                attributes: attributes)
+            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.handler.startElement(element) }
+        }
+        sax.endElementNs = { context, _, _, _ in
+            guard let context else { return }
+            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.handler.endElement() }
+        }
+        let characters: charactersSAXFunc = { context, bytes, length in
+            guard let context, let bytes, length > 0 else { return }
+            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef {
+                $0.handler.characters(bytes, Int(length))
+            }
+        }
+        sax.characters = characters
+        sax.cdataBlock = characters
+        sax.ignorableWhitespace = characters
+        sax.serror = { context, error in
+            guard let context, let error else { return }
+            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.record(error.pointee) }
+        }
+
+        return utf8.withUnsafeBufferPointer { buffer -> Outcome in
+            let empty: [CChar] = [0]
+            let context: xmlParserCtxtPtr? = buffer.baseAddress.map {
+                UnsafeRawPointer($0).withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+                    xmlCreateMemoryParserCtxt(chars, Int32(buffer.count))
+                }
+            } ?? xmlCreateMemoryParserCtxt(empty, 0)
+            guard let context else {
+                return Outcome(wellFormed: false, messages: ["libxml2 could not create a parser"])
+            }
+            defer { xmlFreeParserCtxt(context) }
+            // Replace the default SAX2 (tree-building) callbacks with ours, in place; libxml2
+            // frees this struct with the context.
+            context.pointee.sax.pointee = sax
+            let unmanaged = Unmanaged.passRetained(session)
+            defer { unmanaged.release() }
+            context.pointee.userData = unmanaged.toOpaque()
+            let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
+            xmlCtxtUseOptions(context, options)
+            handler.parserContext = context
+            defer { handler.parserContext = nil }
+            xmlParseDocument(context)
+            let wellFormed = context.pointee.wellFormed != 0 && context.pointee.nsWellFormed != 0 && !session.sawError
+            return Outcome(wellFormed: wellFormed, messages: session.messages)
+        }
+    }
+
+    private final class Session {
+        let handler: XMLReaderHandler
+        var messages: [String] = []
+        var sawError = false
+        var dropped = 0
+
+        init(handler: XMLReaderHandler) { self.handler = handler }
+
+        func record(_ error: xmlError) {
+            if error.level.rawValue >= XML_ERR_ERROR.rawValue { sawError = true }
+            guard messages.count < XMLReader.maximumMessages else {
+                dropped += 1
+                if dropped == 1 { messages.append("more XML errors follow (not listed)") }
+                return
+            }
+            let text = error.message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines)
+                ?? "XML error \(error.code)"
+            let kind = error.level.rawValue >= XML_ERR_ERROR.rawValue ? "XML error" : "XML warning"
+            messages.append("\(kind) at line \(error.line): \(text)")
+        }
+    }
+}
