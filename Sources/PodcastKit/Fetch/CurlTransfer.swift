@@ -1,0 +1,237 @@
+import CCurl
+import Foundation
+import LoopScheduler
+
+/// One fetch in flight on the multi handle: the easy handle, its buffers, and the redirect
+/// bookkeeping across hops (redirects are followed by hand so each hop's status is seen).
+/// Used only on the loop thread.
+final class CurlTransfer {
+    let id: Int
+    let request: FetchRequest
+    let completion: (FetchResult) -> Void
+    let easy: UnsafeMutableRawPointer
+    let deadline: MonotonicInstant
+    private(set) var currentURL: String
+    private var visited: Set<String>
+    private(set) var redirects = 0
+    private(set) var permanentRedirect: PermanentRedirect?
+    private var permanentRunBroken = false
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    // Per hop.
+    var body = Data()
+    var headers: [String: String] = [:]
+    var reason = ""
+    /// Set by the write/progress callbacks when they abort a transfer for size.
+    var exceeded: SizeCap?
+
+    enum SizeCap {
+        /// `maxResponseBytes`, counted on the wire.
+        case wire
+        /// `maxDecodedBytes`, counted after decoding.
+        case decoded
+    }
+
+    init?(id: Int, request: FetchRequest, completion: @escaping (FetchResult) -> Void) {
+        guard let easy = curl_easy_init() else { return nil }
+        self.id = id
+        self.request = request
+        self.completion = completion
+        self.easy = easy
+        self.currentURL = request.url
+        self.visited = [request.url]
+        self.deadline = MonotonicInstant.now().advanced(by: .seconds(max(0.001, request.limits.totalTimeout)))
+        errorBuffer.initialize(to: 0)
+        configure()
+    }
+
+    deinit {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    static let userAgent = "podcast-watch/0.1"
+    static let accept = "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8"
+
+    private func configure() {
+        let limits = request.limits
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        pw_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        pw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+        pw_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        pw_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl decodes
+        pw_easy_setopt_str(easy, CURLOPT_USERAGENT, CurlTransfer.userAgent)
+        pw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
+        pw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
+        pw_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, CurlTransfer.milliseconds(limits.connectTimeout))
+        pw_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(0, limits.maxResponseBytes)))
+        pw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        pw_easy_setopt_write(easy) { data, size, count, context in
+            guard let context, let data else { return 0 }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+            let n = size * count
+            if transfer.body.count + n > transfer.request.limits.maxDecodedBytes {
+                transfer.exceeded = .decoded
+                return 0  // makes libcurl fail the transfer with CURLE_WRITE_ERROR
+            }
+            data.withMemoryRebound(to: UInt8.self, capacity: n) { transfer.body.append($0, count: n) }
+            return n
+        }
+        pw_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me)
+        pw_easy_setopt_header(easy) { data, size, count, context in
+            guard let context, let data else { return 0 }
+            let n = size * count
+            let line = data.withMemoryRebound(to: UInt8.self, capacity: n) {
+                String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self)
+            }
+            Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().headerLine(line)
+            return n
+        }
+        pw_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me)
+        // Counts body bytes as received, before content decoding: the wire-size cap.
+        pw_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0)
+        pw_easy_setopt_xferinfo(easy) { context, _, downloaded, _, _ in
+            guard let context else { return 0 }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+            if downloaded > curl_off_t(transfer.request.limits.maxResponseBytes) {
+                transfer.exceeded = .wire
+                return 1  // CURLE_ABORTED_BY_CALLBACK
+            }
+            return 0
+        }
+        pw_easy_setopt_ptr(easy, CURLOPT_XFERINFODATA, me)
+
+        var list: UnsafeMutablePointer<curl_slist>?
+        list = curl_slist_append(list, "Accept: " + CurlTransfer.accept)
+        if let etag = request.etag?.trimmingCharacters(in: .whitespacesAndNewlines), !etag.isEmpty, !etag.contains("\n") {
+            list = curl_slist_append(list, "If-None-Match: " + etag)
+        }
+        if let date = request.lastModified?.trimmingCharacters(in: .whitespacesAndNewlines), !date.isEmpty, !date.contains("\n") {
+            list = curl_slist_append(list, "If-Modified-Since: " + date)
+        }
+        headerList = list
+        pw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list)
+        prepareHop()
+    }
+
+    /// Points the handle at `currentURL` with the time left, and clears the per-hop state.
+    /// Returns false when no time is left.
+    @discardableResult
+    func prepareHop() -> Bool {
+        body = Data()
+        headers = [:]
+        reason = ""
+        exceeded = nil
+        errorBuffer[0] = 0
+        let left = MonotonicInstant.now().distance(to: deadline)
+        guard left.nanoseconds > 0 else { return false }
+        pw_easy_setopt_str(easy, CURLOPT_URL, currentURL)
+        pw_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int(left.nanoseconds / 1_000_000)))
+        return true
+    }
+
+    /// What a finished hop means: the final result, or go on to `currentURL`.
+    enum HopOutcome {
+        case finished(FetchResult)
+        case redirect
+    }
+
+    func finishHop(code: CURLcode) -> HopOutcome {
+        if code != CURLE_OK { return .finished(.failure(error(for: code))) }
+        var status = 0
+        pw_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        if (200..<300).contains(status) || status == 304 {
+            var effective: UnsafeMutablePointer<CChar>?
+            pw_easy_getinfo_str(easy, CURLINFO_EFFECTIVE_URL, &effective)
+            return .finished(.success(FetchResponse(
+                status: status, headers: headers, body: status == 304 ? Data() : body, requestedURL: request.url,
+                effectiveURL: effective.map { String(cString: $0) } ?? currentURL, permanentRedirect: permanentRedirect)))
+        }
+        if (300..<400).contains(status) {
+            var location: UnsafeMutablePointer<CChar>?
+            pw_easy_getinfo_str(easy, CURLINFO_REDIRECT_URL, &location)
+            guard let location else {
+                return .finished(.failure(failure(.httpStatus(status), "HTTP \(status) \(reason) without a Location header", status: status)))
+            }
+            let target = String(cString: location)
+            let scheme = target.prefix { $0 != ":" }.lowercased()
+            guard scheme == "http" || scheme == "https" else {
+                return .finished(.failure(failure(.invalidURL, "redirect to unsupported URL \(target)", status: status)))
+            }
+            redirects += 1
+            if visited.contains(target) {
+                return .finished(.failure(failure(.redirectLoop, "redirect loop: \(target) was already visited", status: status)))
+            }
+            if redirects > request.limits.maxRedirects {
+                return .finished(.failure(failure(.tooManyRedirects, "more than \(request.limits.maxRedirects) redirects", status: status)))
+            }
+            visited.insert(target)
+            if !permanentRunBroken && (status == 301 || status == 308) {
+                permanentRedirect = PermanentRedirect(url: target, status: permanentRedirect?.status ?? status)
+            } else {
+                permanentRunBroken = true
+            }
+            currentURL = target
+            return .redirect
+        }
+        let text = reason.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(reason)"
+        return .finished(.failure(failure(.httpStatus(status), text, status: status)))
+    }
+
+    func failure(_ kind: FetchError.Kind, _ message: String, status: Int? = nil) -> FetchError {
+        FetchError(kind: kind, url: currentURL, message: message, status: status, permanentRedirect: permanentRedirect)
+    }
+
+    private func error(for code: CURLcode) -> FetchError {
+        let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        let limits = request.limits
+        switch code {
+        case CURLE_WRITE_ERROR where exceeded == .decoded:
+            return failure(.tooLarge(decoded: true), "decoded body larger than \(limits.maxDecodedBytes) bytes")
+        case CURLE_ABORTED_BY_CALLBACK where exceeded == .wire, CURLE_FILESIZE_EXCEEDED:
+            return failure(.tooLarge(decoded: false), "response larger than \(limits.maxResponseBytes) bytes")
+        case CURLE_OPERATION_TIMEDOUT:
+            return failure(.timeout, "timed out (connect \(limits.connectTimeout) s, total \(limits.totalTimeout) s): \(detail)")
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return failure(.dns, detail)
+        case CURLE_COULDNT_CONNECT:
+            return failure(.connect, detail)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ISSUER_ERROR,
+            CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED:
+            return failure(.tls, detail)
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            return failure(.invalidURL, detail)
+        case CURLE_BAD_CONTENT_ENCODING:
+            return failure(.decoding, detail)
+        default:
+            return failure(.network, detail)
+        }
+    }
+
+    private func headerLine(_ raw: String) {
+        let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            // A new response (an interim 100, or the next hop) starts: forget the previous one.
+            headers = [:]
+            let parts = line.split(separator: " ", maxSplits: 2)
+            reason = parts.count == 3 ? String(parts[2]) : ""
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        if let old = headers[name] {
+            headers[name] = old + ", " + value
+        } else {
+            headers[name] = value
+        }
+    }
+
+    static func milliseconds(_ seconds: Double) -> Int {
+        let ms = seconds * 1000
+        return ms >= Double(Int.max) ? Int.max : max(1, Int(ms.rounded()))
+    }
+}

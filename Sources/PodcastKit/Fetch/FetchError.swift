@@ -1,0 +1,54 @@
+/// Why a fetch failed. `description` names the URL and what went wrong.
+public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Kind: Sendable, Equatable {
+        /// The connect or total timeout ran out (libcurl `CURLE_OPERATION_TIMEDOUT`).
+        case timeout
+        /// The body passed `maxResponseBytes` on the wire, or `maxDecodedBytes` once decoded
+        /// (`decoded` tells which).
+        case tooLarge(decoded: Bool)
+        /// The host name did not resolve.
+        case dns
+        /// The connection was refused or could not be made.
+        case connect
+        /// TLS failed: handshake, certificate or host-name verification.
+        case tls
+        /// A redirect led back to a URL already visited.
+        case redirectLoop
+        /// More than `maxRedirects` redirects.
+        case tooManyRedirects
+        /// The server answered with this status: 4xx, 5xx, or a 3xx without a usable `Location`.
+        case httpStatus(Int)
+        /// The URL is malformed or uses an unsupported scheme (also a redirect to one).
+        case invalidURL
+        /// A local file could not be read.
+        case file
+        /// The body's `Content-Encoding` could not be decoded.
+        case decoding
+        /// Any other transfer error (connection reset, protocol error...).
+        case network
+    }
+
+    /// The kind of failure.
+    public var kind: Kind
+    /// The URL being fetched when it failed (after redirects).
+    public var url: String
+    /// Details: libcurl's message, the OS error or the HTTP reason.
+    public var message: String
+    /// The HTTP status when there was a response.
+    public var status: Int?
+    /// A permanent move seen before the failure, if any.
+    public var permanentRedirect: PermanentRedirect?
+
+    /// A fetch error.
+    public init(kind: Kind, url: String, message: String, status: Int? = nil, permanentRedirect: PermanentRedirect? = nil) {
+        self.kind = kind
+        self.url = url
+        self.message = message
+        self.status = status
+        self.permanentRedirect = permanentRedirect
+    }
+
+    /// `"<url>: <message>"`.
+    public var description: String { "\(url): \(message)" }
+}

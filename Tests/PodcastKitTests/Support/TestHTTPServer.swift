@@ -1,0 +1,204 @@
+import CLibevent
+import Foundation
+
+/// An in-process HTTP/1.1 server on 127.0.0.1 (ephemeral port) for integration tests, built on
+/// libevent's evhttp. It runs its own `event_base` on its own thread, so a client loop under test
+/// can run on the test's thread. Routes are programmable from any thread; handlers run on the
+/// server thread.
+final class TestHTTPServer: @unchecked Sendable {
+    /// A received request.
+    struct Request: Sendable {
+        var method: String
+        /// Path and query as sent.
+        var uri: String
+        /// Header names lower-cased.
+        var headers: [String: String]
+    }
+
+    /// What to answer.
+    struct Response: Sendable {
+        var status: Int
+        var headers: [(String, String)] = []
+        var body: [UInt8] = []
+        /// Seconds to wait before answering (an evtimer on the server loop).
+        var delay: Double = 0
+        /// Send with chunked transfer encoding (no Content-Length).
+        var chunked = false
+
+        static func ok(_ body: String, contentType: String = "application/rss+xml", headers: [(String, String)] = []) -> Response {
+            Response(status: 200, headers: [("Content-Type", contentType)] + headers, body: Array(body.utf8))
+        }
+        static func status(_ code: Int, _ body: String = "") -> Response {
+            Response(status: code, headers: [("Content-Type", "text/plain")], body: Array(body.utf8))
+        }
+        static func redirect(_ code: Int, to location: String) -> Response {
+            Response(status: code, headers: [("Location", location)])
+        }
+        /// `body` gzip-encoded with `Content-Encoding: gzip`.
+        static func gzip(_ body: String, contentType: String = "application/rss+xml") -> Response {
+            Response(status: 200, headers: [("Content-Type", contentType), ("Content-Encoding", "gzip")],
+                     body: TestGzip.stored(Array(body.utf8)))
+        }
+    }
+
+    typealias Handler = @Sendable (Request) -> Response
+
+    private let base: OpaquePointer
+    private let http: OpaquePointer
+    private(set) var port: Int = 0
+    private let lock = NSLock()
+    private var routes: [String: Handler] = [:]
+    private var counts: [String: Int] = [:]
+    private var log: [Request] = []
+    private let finished = DispatchSemaphore(value: 0)
+    private var stopped = false
+
+    init() throws {
+        evthread_use_pthreads()
+        guard let base = event_base_new() else { throw ServerError("event_base_new failed") }
+        guard let http = evhttp_new(base) else { throw ServerError("evhttp_new failed") }
+        self.base = base
+        self.http = http
+        guard let bound = evhttp_bind_socket_with_handle(http, "127.0.0.1", 0) else {
+            throw ServerError("bind 127.0.0.1:0 failed")
+        }
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let fd = evhttp_bound_socket_get_fd(bound)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        evhttp_set_allowed_methods(http, UInt16(EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_HEAD.rawValue))
+        evhttp_set_gencb(http, { request, context in
+            guard let request, let context else { return }
+            Unmanaged<TestHTTPServer>.fromOpaque(context).takeUnretainedValue().handle(request)
+        }, Unmanaged.passUnretained(self).toOpaque())
+        // The thread must not retain `self`, so `deinit` can stop it.
+        let loopBase = UncheckedPointer(pointer: base)
+        let finished = self.finished
+        let thread = Thread {
+            event_base_loop(loopBase.pointer, EVLOOP_NO_EXIT_ON_EMPTY)
+            finished.signal()
+        }
+        thread.name = "TestHTTPServer"
+        thread.start()
+    }
+
+    deinit {
+        stop()
+        evhttp_free(http)
+        event_base_free(base)
+    }
+
+    /// Stops the server thread and waits for it.
+    func stop() {
+        let first = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        event_base_loopbreak(base)
+        finished.wait()
+    }
+
+    /// `http://127.0.0.1:<port><path>`.
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// Answers requests for `path` (exact URI, else path without query) with `handler`.
+    func route(_ path: String, _ handler: @escaping Handler) {
+        lock.withLock { routes[path] = handler }
+    }
+
+    /// Answers requests for `path` with a fixed response.
+    func route(_ path: String, _ response: Response) {
+        route(path) { _ in response }
+    }
+
+    /// Serves `body` with `ETag` and `Last-Modified`, answering 304 when the request's
+    /// `If-None-Match` equals the ETag or its `If-Modified-Since` equals the date.
+    func routeConditional(_ path: String, body: String, etag: String, lastModified: String) {
+        route(path) { request in
+            if request.headers["if-none-match"] == etag || request.headers["if-modified-since"] == lastModified {
+                return Response(status: 304, headers: [("ETag", etag), ("Last-Modified", lastModified)])
+            }
+            return .ok(body, headers: [("ETag", etag), ("Last-Modified", lastModified)])
+        }
+    }
+
+    /// Requests received for `path` (matched like routes).
+    func requestCount(_ path: String) -> Int { lock.withLock { counts[path] ?? 0 } }
+
+    /// Every request received, in order.
+    var requests: [Request] { lock.withLock { log } }
+
+    private func handle(_ req: OpaquePointer) {
+        let uri = String(cString: evhttp_request_get_uri(req))
+        let path = String(uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        var headers: [String: String] = [:]
+        var entry = evhttp_request_get_input_headers(req)?.pointee.tqh_first
+        while let e = entry {
+            headers[String(cString: e.pointee.key).lowercased()] = String(cString: e.pointee.value)
+            entry = e.pointee.next.tqe_next
+        }
+        let method = evhttp_request_get_command(req) == EVHTTP_REQ_HEAD ? "HEAD" : "GET"
+        let request = Request(method: method, uri: uri, headers: headers)
+        let handler = lock.withLock { () -> Handler? in
+            log.append(request)
+            let key = routes[uri] != nil ? uri : path
+            counts[key, default: 0] += 1
+            return routes[key]
+        }
+        let response = handler?(request) ?? .status(404, "no route for \(uri)")
+        if response.delay > 0 {
+            let box = Unmanaged.passRetained(PendingReply(request: req, response: response)).toOpaque()
+            var tv = timeval(tv_sec: Int(response.delay), tv_usec: Int((response.delay - response.delay.rounded(.down)) * 1e6))
+            event_base_once(base, -1, Int16(EV_TIMEOUT), { _, _, context in
+                guard let context else { return }
+                let pending = Unmanaged<PendingReply>.fromOpaque(context).takeRetainedValue()
+                TestHTTPServer.send(pending.response, to: pending.request)
+            }, box, &tv)
+        } else {
+            TestHTTPServer.send(response, to: req)
+        }
+    }
+
+    private static func send(_ response: Response, to req: OpaquePointer) {
+        let out = evhttp_request_get_output_headers(req)
+        for (name, value) in response.headers { evhttp_add_header(out, name, value) }
+        let buffer = evbuffer_new()
+        defer { evbuffer_free(buffer) }
+        if response.chunked {
+            evhttp_send_reply_start(req, Int32(response.status), nil)
+            var offset = 0
+            while offset < response.body.count {
+                let n = min(16_384, response.body.count - offset)
+                response.body.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress! + offset, n) }
+                evhttp_send_reply_chunk(req, buffer)
+                offset += n
+            }
+            evhttp_send_reply_end(req)
+        } else {
+            response.body.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
+            evhttp_send_reply(req, Int32(response.status), nil, buffer)
+        }
+    }
+
+    private final class PendingReply {
+        let request: OpaquePointer
+        let response: Response
+        init(request: OpaquePointer, response: Response) {
+            self.request = request
+            self.response = response
+        }
+    }
+
+    private struct UncheckedPointer: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    struct ServerError: Error, CustomStringConvertible {
+        var description: String
+        init(_ d: String) { description = d }
+    }
+}
