@@ -1,1 +1,16 @@
-print("podcast-watch: not yet implemented; see --help")
+// podcast-watch: a thin shell over PodcastKit's CommandRunner (see `podcast-watch --help`).
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import PodcastKit
+
+// The bundled sample feeds, found through this file's location in the source tree, so `make run`
+// works from a fresh clone without a network (override with --samples or PODCAST_WATCH_SAMPLES).
+let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("SampleFeeds").path
+
+// A closed stdout pipe must end in a write error we ignore, not in death by SIGPIPE.
+signal(SIGPIPE, SIG_IGN)
+
+let status = CommandRunner(defaultSamplesDirectory: samples).run(Array(CommandLine.arguments.dropFirst()))
+exit(status.rawValue)

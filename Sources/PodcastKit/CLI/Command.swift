@@ -1,0 +1,88 @@
+/// A parsed `podcast-watch` command line: the global options and one command.
+public struct Invocation: Equatable, Sendable {
+    /// `--state DIR` as given (not yet resolved); `nil` means the default location
+    /// (see `StateLocation.defaultDirectory(environment:)`).
+    public var stateDirectory: String?
+    /// What to do.
+    public var command: Command
+
+    /// An invocation of `command` with an optional state directory.
+    public init(stateDirectory: String? = nil, command: Command) {
+        self.stateDirectory = stateDirectory
+        self.command = command
+    }
+}
+
+/// One `podcast-watch` command with its own options, already validated (URLs are still as typed;
+/// `FeedLocation.normalize` turns them into absolute URLs when the command runs).
+public enum Command: Equatable, Sendable {
+    /// `--help`, `help [COMMAND]` or `COMMAND --help`: print the usage of `topic` (a command
+    /// name) or the general usage when `nil`.
+    case help(topic: String?)
+    /// `--version`.
+    case version
+    /// `add URL [--title T] [--interval SECONDS]`.
+    case add(url: String, title: String?, intervalSeconds: Int?)
+    /// `remove URL`.
+    case remove(url: String)
+    /// `list [--json]`.
+    case list(json: Bool)
+    /// `import FILE.opml`.
+    case importOPML(path: String)
+    /// `export`: OPML 2.0 on stdout.
+    case export
+    /// `run [...]`: the daemon.
+    case run(RunOptions)
+    /// `show URL|FILE [--json]`.
+    case show(target: String, json: Bool)
+    /// `demo [--samples DIR] [--json]`: one pass over the bundled sample feeds with a throwaway
+    /// state directory.
+    case demo(samplesDirectory: String?, json: Bool)
+
+    /// The command's name as typed (`import` for `.importOPML`).
+    public var name: String {
+        switch self {
+        case .help: return "help"
+        case .version: return "version"
+        case .add: return "add"
+        case .remove: return "remove"
+        case .list: return "list"
+        case .importOPML: return "import"
+        case .export: return "export"
+        case .run: return "run"
+        case .show: return "show"
+        case .demo: return "demo"
+        }
+    }
+}
+
+/// Options of `podcast-watch run`.
+public struct RunOptions: Equatable, Sendable {
+    /// `--once`: poll every feed once, then exit (status 1 if any failed).
+    public var once: Bool
+    /// `--interval S`: the poll interval in seconds for feeds without their own; `nil` means the
+    /// policy default (3600 s).
+    public var intervalSeconds: Int?
+    /// `--hook CMD`: the user's command line, run by `/bin/sh -c` once per new episode with the
+    /// details in environment variables.
+    public var hook: String?
+    /// `--json`: JSON lines on stdout even when it is a terminal.
+    public var json: Bool
+    /// `--first-sync-announce N`: how many of the newest episodes a feed's first sync announces.
+    public var firstSyncAnnounce: Int
+
+    /// The default number of episodes announced on a feed's first sync.
+    public static let defaultFirstSyncAnnounce = 3
+
+    /// Run options; defaults are those of a bare `podcast-watch run`.
+    public init(
+        once: Bool = false, intervalSeconds: Int? = nil, hook: String? = nil, json: Bool = false,
+        firstSyncAnnounce: Int = RunOptions.defaultFirstSyncAnnounce
+    ) {
+        self.once = once
+        self.intervalSeconds = intervalSeconds
+        self.hook = hook
+        self.json = json
+        self.firstSyncAnnounce = firstSyncAnnounce
+    }
+}

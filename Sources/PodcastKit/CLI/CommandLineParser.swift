@@ -1,0 +1,218 @@
+/// The hand-written argument parser of `podcast-watch` (no outside packages).
+///
+/// Grammar: `podcast-watch [GLOBAL...] COMMAND [ARG|OPTION|GLOBAL...]`. Options are long
+/// (`--name VALUE` or `--name=VALUE`); `-h` is the only short one; `--` ends the options. The
+/// global options `--state DIR`, `--help`/`-h` and `--version` are accepted anywhere. A `--help`
+/// wins over everything else, then `--version`. Every mistake is a `UsageError`, never a trap.
+public enum CommandLineParser {
+    /// Parses `arguments` (without the program name, i.e. `CommandLine.arguments.dropFirst()`).
+    /// Throws `UsageError` for an unknown command or option, a missing or malformed value, or a
+    /// wrong number of operands.
+    public static func parse<S: Sequence>(_ arguments: S) throws(UsageError) -> Invocation
+    where S.Element == String {
+        var state: String?
+        var wantsHelp = false
+        var wantsVersion = false
+        var commandName: String?
+        var rest: [String] = []  // the command's own tokens, globals removed
+        var tokens = Array(arguments)[...]
+        var optionsEnded = false
+
+        while let token = tokens.popFirst() {
+            if optionsEnded {
+                if commandName == nil { commandName = token } else { rest.append("--"); rest.append(token) }
+                continue
+            }
+            let (name, inline) = splitInline(token)
+            switch name {
+            case "--":
+                optionsEnded = true
+            case "-h", "--help":
+                if inline != nil { throw UsageError("option '--help' takes no value", command: commandName) }
+                wantsHelp = true
+            case "--version":
+                if inline != nil { throw UsageError("option '--version' takes no value", command: commandName) }
+                wantsVersion = true
+            case "--state":
+                let value = try takeValue(name, inline, &tokens, command: commandName)
+                if value.isEmpty { throw UsageError("option '--state' needs a directory", command: commandName) }
+                state = value
+            default:
+                if commandName == nil && !token.hasPrefix("-") {
+                    commandName = token
+                } else if commandName == nil {
+                    throw UsageError("unknown option '\(name)'")
+                } else {
+                    rest.append(token)
+                }
+            }
+        }
+
+        if let commandName, CommandLineParser.commands.contains(commandName) == false, commandName != "help" {
+            throw UsageError("unknown command '\(commandName)'")
+        }
+        if wantsHelp {
+            return Invocation(stateDirectory: state, command: .help(topic: commandName == "help" ? nil : commandName))
+        }
+        if wantsVersion { return Invocation(stateDirectory: state, command: .version) }
+        guard let commandName else { throw UsageError("no command given") }
+        let command = try parseCommand(commandName, rest)
+        return Invocation(stateDirectory: state, command: command)
+    }
+
+    /// The command names, in the order the usage lists them.
+    public static let commands = ["add", "remove", "list", "import", "export", "run", "show", "demo"]
+
+    private static func parseCommand(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
+        switch name {
+        case "help":
+            let args = try scan(tokens, command: name, valued: [], flags: [])
+            guard args.operands.count <= 1 else { throw UsageError("'help' takes at most one command name", command: name) }
+            if let topic = args.operands.first, !commands.contains(topic) {
+                throw UsageError("unknown command '\(topic)'")
+            }
+            return .help(topic: args.operands.first)
+        case "add":
+            let args = try scan(tokens, command: name, valued: ["--title", "--interval"], flags: [])
+            let url = try exactlyOne(args.operands, what: "URL", command: name)
+            let interval = try args.values["--interval"].map { v throws(UsageError) in
+                try parseInterval(v, option: "--interval", command: name)
+            }
+            return .add(url: url, title: args.values["--title"], intervalSeconds: interval)
+        case "remove":
+            let args = try scan(tokens, command: name, valued: [], flags: [])
+            return .remove(url: try exactlyOne(args.operands, what: "URL", command: name))
+        case "list":
+            let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
+            try noOperands(args.operands, command: name)
+            return .list(json: args.flags.contains("--json"))
+        case "import":
+            let args = try scan(tokens, command: name, valued: [], flags: [])
+            return .importOPML(path: try exactlyOne(args.operands, what: "FILE", command: name))
+        case "export":
+            let args = try scan(tokens, command: name, valued: [], flags: [])
+            try noOperands(args.operands, command: name)
+            return .export
+        case "run":
+            let args = try scan(
+                tokens, command: name, valued: ["--interval", "--hook", "--first-sync-announce"],
+                flags: ["--once", "--json"])
+            try noOperands(args.operands, command: name)
+            var options = RunOptions(once: args.flags.contains("--once"), json: args.flags.contains("--json"))
+            if let v = args.values["--interval"] {
+                options.intervalSeconds = try parseInterval(v, option: "--interval", command: name)
+            }
+            if let hook = args.values["--hook"] {
+                guard !hook.allSatisfy(\.isWhitespace) else {
+                    throw UsageError("option '--hook' needs a command", command: name)
+                }
+                options.hook = hook
+            }
+            if let v = args.values["--first-sync-announce"] {
+                guard let n = Int(v), n >= 0 else {
+                    throw UsageError("option '--first-sync-announce' needs a whole number >= 0, not '\(v)'", command: name)
+                }
+                options.firstSyncAnnounce = n
+            }
+            return .run(options)
+        case "show":
+            let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
+            let target = try exactlyOne(args.operands, what: "URL or FILE", command: name)
+            return .show(target: target, json: args.flags.contains("--json"))
+        case "demo":
+            let args = try scan(tokens, command: name, valued: ["--samples"], flags: ["--json"])
+            try noOperands(args.operands, command: name)
+            return .demo(samplesDirectory: args.values["--samples"], json: args.flags.contains("--json"))
+        default:
+            throw UsageError("unknown command '\(name)'")
+        }
+    }
+
+    /// Reads an interval: whole seconds (`90`), or a number with a unit `s`, `m`, `h` or `d`
+    /// (`15m`, `2h`). Must be at least 1 second and at most 30 days.
+    public static func parseInterval(_ text: String, option: String, command: String?) throws(UsageError) -> Int {
+        var digits = Substring(text)
+        var unit = 1
+        if let last = digits.last, !last.isNumber {
+            switch last {
+            case "s": unit = 1
+            case "m": unit = 60
+            case "h": unit = 3600
+            case "d": unit = 86_400
+            default: digits = ""
+            }
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits),
+            n >= 1, n <= 30 * 86_400 / unit
+        else {
+            throw UsageError(
+                "option '\(option)' needs a duration such as 900, 15m or 2h (1 s to 30 d), not '\(text)'",
+                command: command)
+        }
+        return n * unit
+    }
+
+    private struct Scanned {
+        var operands: [String] = []
+        var values: [String: String] = [:]
+        var flags: Set<String> = []
+    }
+
+    // Splits the command's tokens into operands, valued options (last one wins) and flags.
+    private static func scan(
+        _ tokens: [String], command: String, valued: Set<String>, flags: Set<String>
+    ) throws(UsageError) -> Scanned {
+        var out = Scanned()
+        var queue = tokens[...]
+        while let token = queue.popFirst() {
+            if token == "--" {
+                if let operand = queue.popFirst() { out.operands.append(operand) }
+                continue
+            }
+            guard token.hasPrefix("-"), token != "-" else {
+                out.operands.append(token)
+                continue
+            }
+            let (name, inline) = splitInline(token)
+            if valued.contains(name) {
+                out.values[name] = try takeValue(name, inline, &queue, command: command)
+            } else if flags.contains(name) {
+                if inline != nil { throw UsageError("option '\(name)' takes no value", command: command) }
+                out.flags.insert(name)
+            } else {
+                throw UsageError("unknown option '\(name)' for '\(command)'", command: command)
+            }
+        }
+        return out
+    }
+
+    private static func splitInline(_ token: String) -> (String, String?) {
+        guard token.hasPrefix("--"), let eq = token.firstIndex(of: "=") else { return (token, nil) }
+        return (String(token[..<eq]), String(token[token.index(after: eq)...]))
+    }
+
+    private static func takeValue(
+        _ name: String, _ inline: String?, _ queue: inout ArraySlice<String>, command: String?
+    ) throws(UsageError) -> String {
+        if let inline { return inline }
+        guard let next = queue.first, next != "--" else {
+            throw UsageError("option '\(name)' needs a value", command: command)
+        }
+        queue.removeFirst()
+        return next
+    }
+
+    private static func exactlyOne(_ operands: [String], what: String, command: String) throws(UsageError) -> String {
+        guard let first = operands.first else { throw UsageError("'\(command)' needs a \(what)", command: command) }
+        guard operands.count == 1 else {
+            throw UsageError("'\(command)' takes one \(what), got \(operands.count): \(operands.joined(separator: " "))", command: command)
+        }
+        guard !first.allSatisfy(\.isWhitespace) else { throw UsageError("'\(command)' needs a \(what), got an empty one", command: command) }
+        return first
+    }
+
+    private static func noOperands(_ operands: [String], command: String) throws(UsageError) {
+        if let first = operands.first { throw UsageError("unexpected argument '\(first)' for '\(command)'", command: command) }
+    }
+}

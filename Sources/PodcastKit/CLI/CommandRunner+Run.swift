@@ -1,0 +1,43 @@
+import Foundation
+
+extension CommandRunner {
+    /// `run`: the daemon until a signal (or, with `--once`, one pass).
+    func runDaemon(_ store: FeedStore?, _ options: RunOptions) throws -> ExitCode {
+        guard let store else { return .stateError }
+        return DaemonSession(store: store, options: options, console: console).run()
+    }
+
+    /// `demo`: subscribes a throwaway state directory to every feed file in the samples folder
+    /// and runs one `--once` pass over them; the directory is removed afterwards.
+    func demo(samples: String?, json: Bool) -> ExitCode {
+        guard let folder = samples ?? environment["PODCAST_WATCH_SAMPLES"] ?? defaultSamplesDirectory else {
+            console.err("podcast-watch: no sample feeds: pass --samples DIR or set PODCAST_WATCH_SAMPLES\n")
+            return .inputError
+        }
+        let dir = folder.hasPrefix("/") ? folder : currentDirectory + "/" + folder
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: dir)
+                .filter { [".xml", ".rss", ".atom"].contains(where: $0.lowercased().hasSuffix) }.sorted()
+        } catch {
+            console.err("podcast-watch: cannot read the sample feeds in \(dir): \(error.localizedDescription)\n")
+            return .inputError
+        }
+        guard !names.isEmpty else {
+            console.err("podcast-watch: no feed files (.xml, .rss, .atom) in \(dir)\n")
+            return .inputError
+        }
+        let state = NSTemporaryDirectory() + "podcast-watch-demo-\(getpid())-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        return withStore(state, create: true) { store in
+            guard let store else { return .stateError }
+            for name in names {
+                try store.add(url: URL(fileURLWithPath: dir + "/" + name).standardizedFileURL.absoluteString)
+            }
+            if !json && console.isTerminal {
+                console.err("podcast-watch demo: \(names.count) sample feeds from \(dir)\n")
+            }
+            return DaemonSession(store: store, options: RunOptions(once: true, json: json, firstSyncAnnounce: 5), console: console).run()
+        }
+    }
+}

@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Runs one `podcast-watch` command line and returns its exit status. `Sources/podcast-watch`
+/// is just `exit(CommandRunner(...).run(arguments).rawValue)`; tests call it with a collecting
+/// `Console` and a temporary `--state`.
+///
+/// Threading: call `run` on the main thread (the daemon commands drive `EventLoop.main`).
+public final class CommandRunner {
+    /// Where output goes.
+    public let console: Console
+    /// The environment (for `XDG_STATE_HOME`, `HOME`, `PODCAST_WATCH_SAMPLES`).
+    public let environment: [String: String]
+    /// The directory relative paths are resolved against.
+    public let currentDirectory: String
+    /// The sample feeds for `demo` when neither `--samples` nor `$PODCAST_WATCH_SAMPLES` is given
+    /// (the executable passes the source tree's `SampleFeeds` folder).
+    public let defaultSamplesDirectory: String?
+
+    /// A runner with explicit surroundings; defaults are the process's own.
+    public init(
+        console: Console = .standard, environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String = FileManager.default.currentDirectoryPath, defaultSamplesDirectory: String? = nil
+    ) {
+        self.console = console
+        self.environment = environment
+        self.currentDirectory = currentDirectory
+        self.defaultSamplesDirectory = defaultSamplesDirectory
+    }
+
+    /// Parses and runs `arguments` (without the program name). Never traps on bad input: usage
+    /// errors print the message and the command's short usage on stderr and return `.usage`.
+    public func run(_ arguments: [String]) -> ExitCode {
+        let invocation: Invocation
+        do {
+            invocation = try CommandLineParser.parse(arguments)
+        } catch {
+            console.err("podcast-watch: \(error.message)\n" + UsageText.short(for: error.command))
+            return .usage
+        }
+        return execute(invocation)
+    }
+
+    /// Runs an already parsed invocation.
+    public func execute(_ invocation: Invocation) -> ExitCode {
+        let stateOption = invocation.stateDirectory
+        switch invocation.command {
+        case .help(let topic):
+            console.out(UsageText.help(for: topic))
+            return .success
+        case .version:
+            console.out("podcast-watch \(UsageText.version)\n")
+            return .success
+        case .add(let url, let title, let interval):
+            return withStore(stateOption, create: true) { store in try add(store, url, title, interval) }
+        case .remove(let url):
+            return withStore(stateOption, create: false) { store in try remove(store, url) }
+        case .list(let json):
+            return withStore(stateOption, create: false) { store in try list(store, json: json) }
+        case .importOPML(let path):
+            return withStore(stateOption, create: true) { store in try importOPML(store, path) }
+        case .export:
+            return withStore(stateOption, create: false) { store in try export(store) }
+        case .run(let options):
+            return withStore(stateOption, create: true) { store in try runDaemon(store, options) }
+        case .show(let target, let json):
+            return show(target, json: json)
+        case .demo(let samples, let json):
+            return demo(samples: samples, json: json)
+        }
+    }
+
+    // MARK: State
+
+    /// Opens the store under `--state` (or the default directory) and runs `body`. `create`:
+    /// make the directory (mode 0700) and database if missing; otherwise a missing database
+    /// means "no subscriptions" and `body` gets `nil`. Store errors become exit status 3.
+    func withStore(_ option: String?, create: Bool, _ body: (FeedStore?) throws -> ExitCode) -> ExitCode {
+        guard let dir = StateLocation.resolve(option, environment: environment, currentDirectory: currentDirectory) else {
+            console.err("podcast-watch: no state directory: set --state DIR, XDG_STATE_HOME or HOME\n")
+            return .stateError
+        }
+        let path = dir + "/" + StateLocation.databaseName
+        let store: FeedStore?
+        do {
+            if FileManager.default.fileExists(atPath: path) || create {
+                try FileManager.default.createDirectory(
+                    atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                store = try FeedStore(path: path)
+            } else {
+                store = nil
+            }
+        } catch {
+            console.err("podcast-watch: cannot open the state database \(path): \(error)\n")
+            return .stateError
+        }
+        do {
+            return try body(store)
+        } catch let error as StoreError {
+            console.err("podcast-watch: state database \(path): \(error)\n")
+            return .stateError
+        } catch {
+            console.err("podcast-watch: \(error)\n")
+            return .stateError
+        }
+    }
+
+    func location(_ text: String) -> String? {
+        do {
+            return try FeedLocation.normalize(text, currentDirectory: currentDirectory, home: environment["HOME"])
+        } catch {
+            console.err("podcast-watch: \(error)\n")
+            return nil
+        }
+    }
+
+    // MARK: Subscriptions
+
+    private func add(_ store: FeedStore?, _ url: String, _ title: String?, _ interval: Int?) throws -> ExitCode {
+        guard let store else { return .stateError }
+        guard let normalized = location(url) else { return .usage }
+        do {
+            let feed = try store.add(url: normalized, title: title, intervalSeconds: interval)
+            console.out("Subscribed to \(feed.url) (feed #\(feed.id), every \(feed.intervalSeconds) s)\n")
+            return .success
+        } catch StoreError.alreadySubscribed(let url, let id) {
+            console.err("podcast-watch: \(url) is already subscribed (feed #\(id))\n")
+            return .feedFailed
+        } catch StoreError.invalidURL(let url, let reason) {
+            console.err("podcast-watch: invalid feed URL '\(url)': \(reason)\n")
+            return .usage
+        }
+    }
+
+    private func remove(_ store: FeedStore?, _ key: String) throws -> ExitCode {
+        // Try the key as typed (an id or a stored URL), then normalised like `add`.
+        if let store, let feed = try store.feed(matching: key)
+            ?? (try? FeedLocation.normalize(key, currentDirectory: currentDirectory, home: environment["HOME"])).flatMap({ try store.feed(url: $0) })
+        {
+            try store.remove(id: feed.id)
+            console.out("Unsubscribed from \(feed.url) (\(feed.displayTitle))\n")
+            return .success
+        }
+        console.err("podcast-watch: not subscribed: \(key) (see 'podcast-watch list')\n")
+        return .feedFailed
+    }
+
+    private func list(_ store: FeedStore?, json: Bool) throws -> ExitCode {
+        let feeds = try store?.feeds() ?? []
+        for feed in feeds {
+            let episodes = try store?.episodeCount(feedID: feed.id) ?? 0
+            if json {
+                console.out(OrderedJSON.object([
+                    ("id", .int(feed.id)), ("url", .string(feed.url)), ("title", .string(feed.displayTitle)),
+                    ("status", .string(feed.enabled ? feed.status.rawValue : "disabled")),
+                    ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
+                    ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
+                    ("episodes", .int(episodes)), ("new_episodes", .int(feed.newEpisodeCount)),
+                ]).serialized + "\n")
+            } else {
+                let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
+                let status = feed.enabled ? feed.status.rawValue : "disabled"
+                console.out("\(feed.id)  \(feed.displayTitle)\n    \(feed.url)\n    \(status), \(checked), \(episodes) episodes, every \(feed.intervalSeconds) s\n")
+                if let error = feed.lastError { console.out("    last error: \(error)\n") }
+            }
+        }
+        if feeds.isEmpty && !json { console.err("No subscriptions. Add one with: podcast-watch add URL\n") }
+        return .success
+    }
+}

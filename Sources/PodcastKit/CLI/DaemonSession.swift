@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import LoopScheduler
+import ViewModelKit
+
+/// `podcast-watch run` (and `demo`): the daemon on `EventLoop.main` with its view, hooks and
+/// signal handling, until stopped.
+///
+/// - SIGINT / SIGTERM: `PodcastDaemon.stop()` (in-flight fetches abandoned, nothing half
+///   written: every applied update is one committed transaction), then the loop ends after its
+///   flush and the caller releases the store (closing the database). Exit status 0.
+/// - SIGHUP: reloads the subscriptions from the store. SIGUSR1: polls every feed now.
+/// - SIGCHLD (and a 5 s timer as a safety net): reaps finished hooks.
+/// - `--once`: ends when every feed was polled and the hooks have finished; status 1 if a feed
+///   failed (each failure is named on stderr).
+///
+/// Threading: main thread only (it drives `EventLoop.main`).
+final class DaemonSession {
+    private let store: FeedStore
+    private let options: RunOptions
+    private let console: Console
+    private var exitCode: ExitCode = .success
+    private var finished = false
+
+    init(store: FeedStore, options: RunOptions, console: Console) {
+        self.store = store
+        self.options = options
+        self.console = console
+    }
+
+    func run() -> ExitCode {
+        let loop = EventLoop.main
+        let scheduler = LoopScheduler.main
+        let fetcher = HTTPFetcher(eventBase: loop.base)
+        store.firstSyncAnnounceLimit = options.firstSyncAnnounce
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler,
+            configuration: .init(intervalOverride: options.intervalSeconds, once: options.once))
+        let console = self.console
+
+        // The view: a live table on a terminal, JSON lines otherwise.
+        var terminal: TerminalView<LoopScheduler>?
+        var lines: JSONLinesView<LoopScheduler>?
+        if console.isTerminal && !options.json {
+            terminal = TerminalView(
+                library: daemon.library, scheduler: scheduler,
+                renderer: TerminalRenderer(width: console.width, ansi: true), write: console.out)
+        } else {
+            lines = JSONLinesView(library: daemon.library, scheduler: scheduler, write: console.out)
+        }
+
+        var hooks: HookRunner?
+        if let command = options.hook {
+            let runner = HookRunner(command: command)
+            runner.onTermination = { [weak self] episode, how in
+                switch how {
+                case .exited(0): break
+                case .exited(let code): console.err("podcast-watch: hook exited with status \(code) for \"\(episode.title ?? episode.url ?? "?")\"\n")
+                case .signalled(let sig): console.err("podcast-watch: hook killed by signal \(sig) for \"\(episode.title ?? episode.url ?? "?")\"\n")
+                case .spawnFailed(let err): console.err("podcast-watch: cannot run the hook: \(String(cString: strerror(err)))\n")
+                }
+                self?.finishIfIdle(loop, hooks: runner)
+            }
+            daemon.hooks = runner
+            hooks = runner
+        }
+
+        daemon.onWarning = { console.err("podcast-watch: warning: \($0)\n") }
+        daemon.onFatalError = { [weak self] error in
+            console.err("podcast-watch: state database error, stopping: \(error)\n")
+            self?.exitCode = .stateError
+            loop.stop()
+        }
+        daemon.onFinished = { [weak self, weak daemon] failed in
+            guard let self else { return }
+            if !failed.isEmpty {
+                self.exitCode = .feedFailed
+                for id in failed {
+                    if let p = daemon?.library.podcast(id: id) {
+                        console.err("podcast-watch: feed failed: \(p.displayTitle) <\(p.url)>: \(p.lastError ?? "unknown error")\n")
+                    }
+                }
+            }
+            self.finished = true
+            self.finishIfIdle(loop, hooks: hooks)
+        }
+
+        var registrations: [EventRegistration] = []
+        do {
+            let stop = { [weak daemon] in
+                daemon?.stop()
+                loop.stop()
+            }
+            registrations.append(try loop.onSignal(SIGINT, stop))
+            registrations.append(try loop.onSignal(SIGTERM, stop))
+            registrations.append(try loop.onSignal(SIGHUP) { [weak daemon] in
+                do { try daemon?.reload() } catch { console.err("podcast-watch: reload failed: \(error)\n") }
+            })
+            registrations.append(try loop.onSignal(SIGUSR1) { [weak daemon] in daemon?.pollAllNow() })
+            if let hooks {
+                registrations.append(try loop.onSignal(SIGCHLD) { hooks.reap() })
+                registrations.append(loop.scheduleRepeatingTimer(every: .seconds(5)) { hooks.reap() })
+            }
+        } catch {
+            console.err("podcast-watch: cannot install signal handlers: \(error)\n")
+            return .internalError
+        }
+
+        do {
+            try daemon.start()
+        } catch {
+            console.err("podcast-watch: cannot load the subscriptions: \(error)\n")
+            return .stateError
+        }
+        do {
+            try loop.run()
+        } catch {
+            console.err("podcast-watch: event loop failed: \(error)\n")
+            exitCode = .internalError
+        }
+        daemon.stop()
+        fetcher.cancelAll()
+        for registration in registrations { registration.cancel() }
+        // A last synchronous draw, so nothing reported stays unwritten (idempotent for JSON).
+        lines?.updateView()
+        withExtendedLifetime(terminal) {}
+        return exitCode
+    }
+
+    // In --once mode: stop when every feed was polled and no hook is running or queued.
+    private func finishIfIdle(_ loop: EventLoop, hooks: HookRunner?) {
+        guard finished else { return }
+        if let hooks, hooks.runningCount + hooks.queuedCount > 0 { return }
+        loop.stop()
+    }
+}

@@ -1,0 +1,17 @@
+/// The process exit statuses of `podcast-watch`. They are part of the CLI contract: scripts may
+/// test them, so values never change meaning.
+public enum ExitCode: Int32, Sendable, Equatable, CaseIterable {
+    /// Everything asked for succeeded.
+    case success = 0
+    /// The command ran, but a feed failed (`run --once`, `show`, `demo`) or a named subscription
+    /// does not exist (`remove`).
+    case feedFailed = 1
+    /// The command line is wrong: unknown command or flag, missing or malformed value.
+    case usage = 2
+    /// The state directory or the database could not be created, opened, read or written.
+    case stateError = 3
+    /// An input file (OPML to import) is missing, unreadable or not OPML.
+    case inputError = 4
+    /// The daemon stopped because of an unexpected internal error (event loop failure).
+    case internalError = 70
+}

@@ -1,0 +1,158 @@
+import Foundation
+
+/// What `podcast-watch show` prints: the fetch, the channel and every item with all parsed
+/// fields, as text or as one JSON document. Pure; tested with exact output.
+///
+/// JSON schema (keys in this order; absent values are `null`, lists may be empty; dates ISO 8601
+/// UTC; durations and chapter starts in seconds; lengths in bytes):
+/// ```
+/// { "url", "final_url", "http_status", "content_type", "etag", "last_modified",
+///   "moved_to",                      // permanent redirect target or null
+///   "format",                        // "rss" | "rdf" | "atom"
+///   "encoding", "well_formed", "warnings": [String],
+///   "channel": { "title", "link", "description", "image_url", "language", "generator",
+///                "author", "owner_name", "owner_email", "categories": [[String]],
+///                "keywords": [String], "explicit", "show_type", "new_feed_url",
+///                "podcast_guid", "funding_url", "payment_url", "locked",
+///                "paged_feed_first", "paged_feed_next" },
+///   "episodes": [ { "identity",      // the key podcast-watch stores it under
+///                   "guid", "title", "link", "published", "duration", "subtitle",
+///                   "description", "description_html", "image_url", "episode_type",
+///                   "season", "number", "explicit", "author",
+///                   "primary_enclosure",   // URL or null
+///                   "enclosures": [{ "url", "length", "mime_type" }],
+///                   "chapters": [{ "start", "title", "href", "image" }], "chapters_url",
+///                   "transcripts": [{ "url", "mime_type", "language" }],
+///                   "persons": [{ "name", "role", "group", "href", "img" }] } ] }
+/// ```
+public enum FeedReport {
+    /// The JSON document for `parsed`, fetched as `response`.
+    public static func json(_ parsed: ParsedFeed, response: FetchResponse) -> OrderedJSON {
+        let c = parsed.channel
+        let channel: OrderedJSON = .object([
+            ("title", .string(c.title)), ("link", .string(c.link)), ("description", .string(c.description)),
+            ("image_url", .string(c.imageURL)), ("language", .string(c.language)), ("generator", .string(c.generator)),
+            ("author", .string(c.author)), ("owner_name", .string(c.ownerName)), ("owner_email", .string(c.ownerEmail)),
+            ("categories", .array(c.categories.map { .array($0.map { .string($0) }) })),
+            ("keywords", .array(c.keywords.map { .string($0) })), ("explicit", .bool(c.explicit)),
+            ("show_type", .string(c.showType)), ("new_feed_url", .string(c.newFeedURL)),
+            ("podcast_guid", .string(c.podcastGUID)), ("funding_url", .string(c.fundingURL)),
+            ("payment_url", .string(c.paymentURL)), ("locked", .bool(c.locked)),
+            ("paged_feed_first", .string(c.pagedFeedFirst)), ("paged_feed_next", .string(c.pagedFeedNext)),
+        ])
+        return .object([
+            ("url", .string(response.requestedURL)), ("final_url", .string(response.effectiveURL)),
+            ("http_status", .int(response.status)), ("content_type", .string(response.contentType)),
+            ("etag", .string(response.etag)), ("last_modified", .string(response.lastModified)),
+            ("moved_to", .string(response.permanentRedirect?.url)),
+            ("format", .string(parsed.format.rawValue)), ("encoding", .string(parsed.encoding)),
+            ("well_formed", .bool(parsed.isWellFormed)), ("warnings", .array(parsed.warnings.map { .string($0) })),
+            ("channel", channel), ("episodes", .array(parsed.episodes.map(episodeJSON))),
+        ])
+    }
+
+    static func episodeJSON(_ e: Episode) -> OrderedJSON {
+        .object([
+            ("identity", .string(EpisodeIdentity(e).key)),
+            ("guid", .string(e.guid)), ("title", .string(e.title)), ("link", .string(e.link)),
+            ("published", .date(e.published)), ("duration", .number(e.duration)), ("subtitle", .string(e.subtitle)),
+            ("description", .string(e.description)), ("description_html", .string(e.descriptionHTML)),
+            ("image_url", .string(e.imageURL)), ("episode_type", .string(e.episodeType)),
+            ("season", .int(e.season)), ("number", .int(e.number)), ("explicit", .bool(e.explicit)),
+            ("author", .string(e.author)), ("primary_enclosure", .string(e.primaryEnclosure?.url)),
+            ("enclosures", .array(e.enclosures.map {
+                .object([("url", .string($0.url)), ("length", .int($0.length)), ("mime_type", .string($0.mimeType))])
+            })),
+            ("chapters", .array(e.chapters.map {
+                .object([("start", .number($0.start)), ("title", .string($0.title)), ("href", .string($0.href)), ("image", .string($0.image))])
+            })),
+            ("chapters_url", .string(e.chaptersURL)),
+            ("transcripts", .array(e.transcripts.map {
+                .object([("url", .string($0.url)), ("mime_type", .string($0.mimeType)), ("language", .string($0.language))])
+            })),
+            ("persons", .array(e.persons.map {
+                .object([("name", .string($0.name)), ("role", .string($0.role)), ("group", .string($0.group)), ("href", .string($0.href)), ("img", .string($0.img))])
+            })),
+        ])
+    }
+
+    /// The text form: `key: value` lines, the channel first, then each item under a
+    /// `--- item N ---` rule. Absent fields are left out; multi-line text is indented.
+    public static func text(_ parsed: ParsedFeed, response: FetchResponse) -> String {
+        var out = ""
+        func line(_ key: String, _ value: String?, indent: String = "") {
+            guard let value, !value.isEmpty else { return }
+            let body = value.split(separator: "\n", omittingEmptySubsequences: false)
+                .joined(separator: "\n" + indent + String(repeating: " ", count: key.count + 2))
+            out += indent + key + ": " + body + "\n"
+        }
+        let c = parsed.channel
+        line("url", response.requestedURL)
+        if response.effectiveURL != response.requestedURL { line("final url", response.effectiveURL) }
+        line("moved to", response.permanentRedirect.map { "\($0.url) (HTTP \($0.status))" })
+        line("http status", String(response.status))
+        line("content type", response.contentType)
+        line("etag", response.etag)
+        line("last modified", response.lastModified)
+        line("format", parsed.format.rawValue + (parsed.encoding.map { ", " + $0 } ?? "") + (parsed.isWellFormed ? "" : ", NOT well-formed (recovered)"))
+        for w in parsed.warnings { line("warning", w) }
+        out += "\n"
+        line("title", c.title)
+        line("link", c.link)
+        line("description", c.description)
+        line("image", c.imageURL)
+        line("language", c.language)
+        line("generator", c.generator)
+        line("author", c.author)
+        line("owner", [c.ownerName, c.ownerEmail.map { "<\($0)>" }].compactMap { $0 }.joined(separator: " "))
+        for cat in c.categories { line("category", cat.joined(separator: " > ")) }
+        line("keywords", c.keywords.joined(separator: ", "))
+        line("explicit", c.explicit.map { $0 ? "yes" : "no" })
+        line("type", c.showType)
+        line("new feed url", c.newFeedURL)
+        line("podcast guid", c.podcastGUID)
+        line("funding", c.fundingURL)
+        line("payment", c.paymentURL)
+        if c.locked { line("locked", "yes") }
+        line("first page", c.pagedFeedFirst)
+        line("next page", c.pagedFeedNext)
+        line("items", String(parsed.episodes.count))
+        for (i, e) in parsed.episodes.enumerated() {
+            out += "\n--- item \(i + 1) ---\n"
+            line("identity", EpisodeIdentity(e).key)
+            line("guid", e.guid)
+            line("title", e.title)
+            line("link", e.link)
+            line("published", e.published.map(OrderedJSON.iso8601) ?? "unknown")
+            line("duration", e.duration.map(formatDuration))
+            line("subtitle", e.subtitle)
+            line("author", e.author)
+            line("type", e.episodeType)
+            line("season", e.season.map(String.init))
+            line("episode", e.number.map(String.init))
+            line("explicit", e.explicit.map { $0 ? "yes" : "no" })
+            line("image", e.imageURL)
+            for enc in e.enclosures {
+                let primary = enc == e.primaryEnclosure ? " (primary)" : ""
+                let details = [enc.mimeType, enc.length.map { "\($0) bytes" }].compactMap { $0 }.joined(separator: ", ")
+                line("enclosure", enc.url + (details.isEmpty ? "" : " [\(details)]") + primary)
+            }
+            for ch in e.chapters { line("chapter", "\(formatDuration(ch.start)) \(ch.title)" + (ch.href.map { " <\($0)>" } ?? "")) }
+            line("chapters", e.chaptersURL)
+            for t in e.transcripts { line("transcript", t.url + ([t.mimeType, t.language].compactMap { $0 }.isEmpty ? "" : " [" + [t.mimeType, t.language].compactMap { $0 }.joined(separator: ", ") + "]")) }
+            for p in e.persons { line("person", p.name + (p.role.map { " (\($0))" } ?? "")) }
+            line("description", e.description)
+            line("description html", e.descriptionHTML)
+        }
+        return out
+    }
+
+    /// Seconds as `H:MM:SS` (fractions kept to milliseconds when present).
+    static func formatDuration(_ seconds: Double) -> String {
+        let whole = Int(seconds)
+        let frac = seconds - Double(whole)
+        var s = String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+        if frac > 0.0005 { s += String(format: ".%03d", Int((frac * 1000).rounded())) }
+        return s
+    }
+}

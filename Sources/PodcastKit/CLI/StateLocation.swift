@@ -1,0 +1,36 @@
+import Foundation
+
+/// Where `podcast-watch` keeps its state (the SQLite database).
+public enum StateLocation {
+    /// The database file name inside the state directory.
+    public static let databaseName = "podcast-watch.sqlite"
+
+    /// The default state directory, per the XDG Base Directory spec:
+    /// `$XDG_STATE_HOME/podcast-watch` when that variable is set to an absolute path (relative
+    /// values are ignored, as the spec says), else `$HOME/.local/state/podcast-watch`. `nil` when
+    /// neither is usable.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+            return trimSlash(xdg) + "/podcast-watch"
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return trimSlash(home) + "/.local/state/podcast-watch"
+        }
+        return nil
+    }
+
+    /// Resolves `--state DIR` (relative to `currentDirectory`) or the default directory.
+    public static func resolve(
+        _ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String = FileManager.default.currentDirectoryPath
+    ) -> String? {
+        guard let option else { return defaultDirectory(environment: environment) }
+        return option.hasPrefix("/") ? option : currentDirectory + "/" + option
+    }
+
+    private static func trimSlash(_ s: String) -> String {
+        var s = s
+        while s.count > 1 && s.hasSuffix("/") { s.removeLast() }
+        return s
+    }
+}

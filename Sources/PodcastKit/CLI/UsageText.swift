@@ -1,0 +1,164 @@
+/// The help texts of `podcast-watch`, one per command plus the general usage. Plain text, lines
+/// under 80 columns, ending in a newline.
+public enum UsageText {
+    /// The version `--version` prints.
+    public static let version = "0.1.0"
+
+    /// The help for `command` (a name from `CommandLineParser.commands`), or the general usage
+    /// for `nil` or an unknown name.
+    public static func help(for command: String?) -> String {
+        switch command {
+        case "add": return add
+        case "remove": return remove
+        case "list": return list
+        case "import": return importOPML
+        case "export": return export
+        case "run": return run
+        case "show": return show
+        case "demo": return demo
+        default: return general
+        }
+    }
+
+    /// The short usage printed after a usage error for `command` (its first lines).
+    public static func short(for command: String?) -> String {
+        let text = help(for: command)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let cut = lines.firstIndex(where: { $0.isEmpty }) ?? lines.endIndex
+        return lines[..<cut].joined(separator: "\n") + "\nTry 'podcast-watch \(command.map { "\($0) " } ?? "")--help' for more.\n"
+    }
+
+    /// The general usage (`podcast-watch --help`).
+    public static let general = """
+        Usage: podcast-watch [--state DIR] COMMAND [OPTIONS]
+
+        Watch podcast feeds and report new episodes.
+
+        Commands:
+          add URL [--title T] [--interval SECONDS]   subscribe to a feed
+          remove URL                                  unsubscribe
+          list [--json]                               list the subscriptions
+          import FILE.opml                            subscribe to the feeds of an OPML file
+          export                                      print the subscriptions as OPML 2.0
+          run [--once] [--interval S] [--hook CMD] [--json] [--first-sync-announce N]
+                                                      poll the feeds, report new episodes
+          show URL|FILE [--json]                      fetch and parse one feed, print it all
+          demo [--samples DIR] [--json]               one pass over the bundled sample feeds
+
+        A feed is an http(s):// URL, a file:// URL or a path to a file.
+
+        Global options:
+          --state DIR   where the database lives (default: $XDG_STATE_HOME/podcast-watch,
+                        else ~/.local/state/podcast-watch)
+          -h, --help    show help; 'podcast-watch COMMAND --help' for one command
+          --version     print the version
+
+        Exit status:
+          0   success
+          1   a feed failed (run --once, show, demo) or remove found no such feed
+          2   usage error (unknown command or option, bad value)
+          3   state directory or database error
+          4   input file error (missing, unreadable or not OPML)
+          70  internal error (the event loop failed)
+
+        """
+
+    static let add = """
+        Usage: podcast-watch add URL [--title T] [--interval SECONDS]
+
+        Subscribe to the feed at URL (http://, https://, file:// or a path).
+
+          --title T            show the feed under this title instead of its own
+          --interval SECONDS   poll this feed every SECONDS (or 15m, 2h, 1d);
+                               default 3600, or run's --interval
+
+        """
+
+    static let remove = """
+        Usage: podcast-watch remove URL
+
+        Unsubscribe from URL (as given to add, or its current URL after a move).
+        Exit status 1 if URL is not subscribed.
+
+        """
+
+    static let list = """
+        Usage: podcast-watch list [--json]
+
+        List the subscriptions: title, URL, status, last check.
+
+          --json   one JSON object per line, keys in this order: id, url, title,
+                   status, interval, last_check, last_success, last_error,
+                   episodes, new_episodes
+
+        """
+
+    static let importOPML = """
+        Usage: podcast-watch import FILE.opml
+
+        Subscribe to every feed of an OPML file: the URL comes from xmlUrl (else url),
+        the title from title (else text). Feeds already subscribed are skipped.
+
+        """
+
+    static let export = """
+        Usage: podcast-watch export > FILE.opml
+
+        Print the subscriptions as an OPML 2.0 document on stdout.
+
+        """
+
+    static let run = """
+        Usage: podcast-watch run [--once] [--interval S] [--hook CMD] [--json]
+                                 [--first-sync-announce N]
+
+        Poll every subscribed feed and report new episodes. On a terminal: a live
+        table of the feeds and the newest episodes. Otherwise (or with --json): one
+        JSON object per line per event (new_episode, feed_error, feed_moved,
+        feed_updated).
+
+          --once                     poll every feed once and exit; status 1 if any
+                                     feed failed
+          --interval S               poll interval for feeds without their own
+                                     (seconds, or 15m, 2h, 1d; default 3600)
+          --hook CMD                 run CMD with /bin/sh -c for every new episode.
+                                     CMD is your own command line; the episode is
+                                     passed ONLY in environment variables, never
+                                     pasted into CMD: PODCAST_TITLE, FEED_URL,
+                                     EPISODE_TITLE, EPISODE_URL, EPISODE_GUID,
+                                     EPISODE_LINK, EPISODE_PUBLISHED (ISO 8601),
+                                     EPISODE_DURATION (seconds), EPISODE_MIME_TYPE,
+                                     EPISODE_LENGTH. Example:
+                                     --hook 'notify-send "$PODCAST_TITLE" "$EPISODE_TITLE"'
+          --json                     JSON lines even on a terminal
+          --first-sync-announce N    on a feed's first sync, announce only the
+                                     newest N episodes (default 3)
+
+        Signals: SIGINT/SIGTERM stop cleanly, SIGHUP reloads the subscriptions,
+        SIGUSR1 polls every feed now.
+
+        """
+
+    static let show = """
+        Usage: podcast-watch show URL|FILE [--json]
+
+        Fetch and parse one feed without subscribing, and print the channel and
+        every item with all parsed fields. Exit status 1 if it cannot be fetched
+        or parsed.
+
+          --json   one JSON document (schema in the README)
+
+        """
+
+    static let demo = """
+        Usage: podcast-watch demo [--samples DIR] [--json]
+
+        Poll the bundled sample feeds once with a throwaway state directory, show
+        what was found, and exit. Needs no network.
+
+          --samples DIR   the sample feed folder (default: $PODCAST_WATCH_SAMPLES,
+                          else Sources/podcast-watch/SampleFeeds of the source tree)
+          --json          JSON lines instead of the table
+
+        """
+}

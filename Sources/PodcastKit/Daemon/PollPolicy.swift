@@ -1,0 +1,152 @@
+/// When to poll a feed next: the per-feed interval with jitter, exponential backoff on
+/// transient failures, and the 404/410 rules. A pure value: no clock, no I/O; randomness comes
+/// from the generator passed in, so tests get exact numbers.
+///
+/// All durations are in **seconds** (`Double`).
+///
+/// - Success (`fetched`, `notModified`): `interval ± jitter`, failures reset.
+/// - Transient failure (network error, timeout, 5xx, 429, unparseable body): failure `n`
+///   (1-based) waits `min(cap, initialBackoff × multiplier^(n-1))`, plus jitter, and never less
+///   than a `Retry-After` the server sent (still capped). `cap` is `max(maxBackoff, interval)`,
+///   so a slow feed is never polled *more* often because it fails.
+/// - `404` and other 4xx: the feed is *failing*; it keeps being polled on the same backoff.
+/// - `410 Gone`: the feed is *disabled*; no more polls.
+///
+/// Jitter spreads polls so that feeds added together do not stay in lockstep: a delay `d` becomes
+/// `d × (1 + jitterFraction × (2u − 1))` with `u` uniform in `[0, 1)` drawn from the generator.
+public struct PollPolicy: Sendable, Equatable {
+    /// The interval for feeds without their own, in seconds. Default one hour.
+    public var defaultInterval: Double
+    /// The fraction of a delay by which jitter may move it either way (0 disables jitter).
+    public var jitterFraction: Double
+    /// The wait after the first transient failure, in seconds.
+    public var initialBackoff: Double
+    /// The factor each further consecutive failure multiplies the wait by.
+    public var backoffMultiplier: Double
+    /// The longest backoff, in seconds (raised to the feed's interval when that is longer).
+    public var maxBackoff: Double
+
+    /// The default interval: one hour.
+    public static let defaultIntervalSeconds: Double = 3600
+
+    /// A policy; the defaults are 1 h interval, ±10 % jitter, backoff 5 min × 2 up to 12 h.
+    public init(
+        defaultInterval: Double = PollPolicy.defaultIntervalSeconds, jitterFraction: Double = 0.1,
+        initialBackoff: Double = 300, backoffMultiplier: Double = 2, maxBackoff: Double = 12 * 3600
+    ) {
+        self.defaultInterval = defaultInterval
+        self.jitterFraction = jitterFraction
+        self.initialBackoff = initialBackoff
+        self.backoffMultiplier = backoffMultiplier
+        self.maxBackoff = maxBackoff
+    }
+
+    /// How a poll ended, as far as scheduling cares.
+    public enum Outcome: Sendable, Equatable {
+        /// A full response that parsed.
+        case fetched
+        /// `304 Not Modified`.
+        case notModified
+        /// No HTTP answer: DNS, connect, TLS, timeout, size limit, redirect loop.
+        case networkError
+        /// An HTTP error status (any 4xx/5xx), with the server's `Retry-After` in seconds if any.
+        case httpError(status: Int, retryAfter: Double?)
+        /// A 2xx body that was not a feed.
+        case unparseable
+    }
+
+    /// A feed's scheduling health after an outcome.
+    public enum Health: String, Sendable, Equatable {
+        /// Polling normally.
+        case ok
+        /// A transient failure: retrying with backoff (network, 5xx, 429, unparseable).
+        case backingOff = "backing-off"
+        /// A 404 or another 4xx: still polled with backoff, but likely broken.
+        case failing
+        /// A 410 Gone: never polled again.
+        case disabled
+    }
+
+    /// What to do after an outcome.
+    public struct Decision: Sendable, Equatable {
+        /// The new health.
+        public var health: Health
+        /// Consecutive failures including this one (0 after a success).
+        public var consecutiveFailures: Int
+        /// Seconds until the next poll; `nil` when disabled.
+        public var delay: Double?
+
+        /// A decision.
+        public init(health: Health, consecutiveFailures: Int, delay: Double?) {
+            self.health = health
+            self.consecutiveFailures = consecutiveFailures
+            self.delay = delay
+        }
+    }
+
+    /// The decision after `outcome`, given the failures before it and the feed's own interval
+    /// (seconds; `nil` for `defaultInterval`). Draws one value from `rng` unless disabled.
+    public func decide<R: RandomNumberGenerator>(
+        after outcome: Outcome, previousFailures: Int, interval: Double?, using rng: inout R
+    ) -> Decision {
+        let every = effectiveInterval(interval)
+        switch outcome {
+        case .fetched, .notModified:
+            return Decision(health: .ok, consecutiveFailures: 0, delay: jittered(every, &rng))
+        case .httpError(status: 410, _):
+            return Decision(health: .disabled, consecutiveFailures: previousFailures + 1, delay: nil)
+        case .httpError(let status, let retryAfter):
+            let n = previousFailures + 1
+            let health: Health = (400..<500).contains(status) && status != 429 && status != 408 ? .failing : .backingOff
+            return Decision(health: health, consecutiveFailures: n, delay: backoffDelay(failures: n, interval: every, retryAfter: retryAfter, &rng))
+        case .networkError, .unparseable:
+            let n = previousFailures + 1
+            return Decision(health: .backingOff, consecutiveFailures: n, delay: backoffDelay(failures: n, interval: every, retryAfter: nil, &rng))
+        }
+    }
+
+    /// Convenience for the system generator.
+    public func decide(after outcome: Outcome, previousFailures: Int, interval: Double?) -> Decision {
+        var rng = SystemRandomNumberGenerator()
+        return decide(after: outcome, previousFailures: previousFailures, interval: interval, using: &rng)
+    }
+
+    /// Seconds from now until the first poll of a feed when the daemon starts: 0 if it was never
+    /// checked, has no scheduled time, or is overdue; else the time left until `nextPoll`
+    /// (clamped to one interval, in case the wall clock jumped). `now`/`nextPoll` are Unix seconds.
+    public func initialDelay(nextPoll: Double?, now: Double, interval: Double?) -> Double {
+        guard let nextPoll else { return 0 }
+        return min(max(0, nextPoll - now), effectiveInterval(interval))
+    }
+
+    /// The backoff before jitter for the `failures`-th consecutive failure (1-based), in seconds.
+    public func backoff(failures: Int, interval: Double?) -> Double {
+        let cap = max(maxBackoff, effectiveInterval(interval))
+        var delay = initialBackoff
+        var n = 1
+        while n < failures && delay < cap {
+            delay *= backoffMultiplier
+            n += 1
+        }
+        return min(delay, cap)
+    }
+
+    /// The interval used for a feed whose own is `interval` (seconds); non-positive means default.
+    public func effectiveInterval(_ interval: Double?) -> Double {
+        if let interval, interval > 0 { return interval }
+        return defaultInterval
+    }
+
+    private func backoffDelay<R: RandomNumberGenerator>(failures: Int, interval: Double, retryAfter: Double?, _ rng: inout R) -> Double {
+        let cap = max(maxBackoff, interval)
+        let delay = jittered(backoff(failures: failures, interval: interval), &rng)
+        guard let retryAfter, retryAfter > 0 else { return delay }
+        return min(cap, max(delay, retryAfter))
+    }
+
+    private func jittered<R: RandomNumberGenerator>(_ delay: Double, _ rng: inout R) -> Double {
+        let u = Double(rng.next() >> 11) / Double(UInt64(1) << 53)  // uniform in [0, 1)
+        guard jitterFraction > 0 else { return delay }
+        return delay * (1 + jitterFraction * (2 * u - 1))
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import ViewModelKit
+
+/// The library of subscribed feeds as the views see it: one `Observable<Podcast>` per feed, the
+/// newest episodes, the totals, and a journal of recent events (for the JSON-lines view).
+///
+/// It is an `ObservableObject` whose `objectWillChange` also fires when any feed's
+/// `Observable<Podcast>` changes, so an observer that declares `@ViewModel var library` is
+/// updated for every change, once per loop iteration.
+///
+/// Threading: mutate and read on the daemon's loop thread only.
+public final class LibraryViewModel: ObservableObject {
+    /// One entry of the event journal: a sequence number (1, 2, 3...) and the event.
+    public struct JournalEntry: Equatable, Sendable {
+        /// Increases by one per event, from 1.
+        public var sequence: Int
+        /// The event.
+        public var event: FeedEvent
+    }
+
+    /// The feeds, in subscription order (by id). Each one changes on its own.
+    @Published public private(set) var podcasts: [Observable<Podcast>] = []
+    /// New episodes announced since start, newest announcement first, at most `newestCapacity`.
+    @Published public private(set) var newestEpisodes: [EpisodeAnnouncement] = []
+    /// How many episodes were announced since start.
+    @Published public private(set) var totalNew: Int = 0
+    /// The most recent events, oldest first, at most `journalCapacity`; observers remember the
+    /// last `sequence` they handled.
+    @Published public private(set) var journal: [JournalEntry] = []
+
+    /// How many announcements `newestEpisodes` keeps.
+    public let newestCapacity: Int
+    /// How many events `journal` keeps (older ones are dropped).
+    public let journalCapacity: Int
+
+    private var subjects: [Int64: CurrentValueSubject<Podcast, Never>] = [:]
+    private var relays: [Int64: AnyCancellable] = [:]
+    private var nextSequence = 1
+
+    /// An empty library.
+    public init(newestCapacity: Int = 50, journalCapacity: Int = 4096) {
+        self.newestCapacity = max(1, newestCapacity)
+        self.journalCapacity = max(1, journalCapacity)
+    }
+
+    /// The current snapshots, in display order.
+    public var snapshots: [Podcast] { podcasts.map(\.value) }
+
+    /// The snapshot of feed `id`, if subscribed.
+    public func podcast(id: Int64) -> Podcast? { subjects[id]?.value }
+
+    /// Adds feed `podcast.id`, or replaces its snapshot when it is already there (an equal
+    /// snapshot changes nothing and notifies nobody).
+    public func upsert(_ podcast: Podcast) {
+        if let subject = subjects[podcast.id] {
+            if subject.value != podcast { subject.send(podcast) }
+            return
+        }
+        let subject = CurrentValueSubject<Podcast, Never>(podcast)
+        let observable = subject.asObservable()
+        subjects[podcast.id] = subject
+        relays[podcast.id] = observable.objectWillChange.sink { [weak self] _ in self?.objectWillChange.send() }
+        var list = podcasts
+        let index = list.firstIndex { $0.value.id > podcast.id } ?? list.endIndex
+        list.insert(observable, at: index)
+        podcasts = list
+    }
+
+    /// Changes feed `id`'s snapshot in place; nothing happens if it is not in the library.
+    public func update(id: Int64, _ change: (inout Podcast) -> Void) {
+        guard var value = subjects[id]?.value else { return }
+        change(&value)
+        upsert(value)
+    }
+
+    /// Removes feed `id` (unsubscribed).
+    public func remove(id: Int64) {
+        guard subjects.removeValue(forKey: id) != nil else { return }
+        relays.removeValue(forKey: id)?.cancel()
+        podcasts = podcasts.filter { $0.value.id != id }
+    }
+
+    /// Appends `event` to the journal; a `.newEpisode` also goes to `newestEpisodes` and counts
+    /// in `totalNew` and in the feed's `newCount` when `feedID` is given.
+    public func record(_ event: FeedEvent, feedID: Int64? = nil) {
+        var entries = journal
+        entries.append(JournalEntry(sequence: nextSequence, event: event))
+        nextSequence += 1
+        if entries.count > journalCapacity { entries.removeFirst(entries.count - journalCapacity) }
+        journal = entries
+        if case .newEpisode(let episode) = event {
+            newestEpisodes = Array(([episode] + newestEpisodes).prefix(newestCapacity))
+            totalNew += 1
+            if let feedID { update(id: feedID) { $0.newCount += 1 } }
+        }
+    }
+}

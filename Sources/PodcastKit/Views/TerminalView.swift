@@ -1,0 +1,71 @@
+import Foundation
+import ViewModelKit
+
+/// The live terminal table: a `ViewModelObserver` of the library that redraws the whole screen
+/// (ANSI clear + home) in `updateView()`, so once per loop iteration however many feeds changed.
+/// Use it only when stdout is a terminal; otherwise use `JSONLinesView`.
+///
+/// Threading: create, use and release it on the thread of `updateScheduler`.
+public final class TerminalView<UpdateScheduler: EventSourceScheduler>: ViewModelObserver {
+    /// The library shown.
+    @ViewModel public var library: LibraryViewModel
+    /// Where updates run (`LoopScheduler.main` in the daemon, a `TestScheduler` in tests).
+    public let updateScheduler: UpdateScheduler
+    /// Draws a frame.
+    public var renderer: TerminalRenderer
+    /// How many times `updateView()` ran (the coalescing tests count them).
+    public private(set) var updateCount = 0
+
+    private let write: (String) -> Void
+
+    /// A view of `library` that writes frames with `write`. Draws the first frame at once.
+    public init(library: LibraryViewModel, scheduler: UpdateScheduler, renderer: TerminalRenderer, write: @escaping (String) -> Void) {
+        self.updateScheduler = scheduler
+        self.renderer = renderer
+        self.write = write
+        self._library = ViewModel(wrappedValue: library)
+        bindViewModels()
+    }
+
+    /// Draws one frame from the library's current state.
+    public func updateView() {
+        updateCount += 1
+        write(renderer.render(podcasts: library.snapshots, newest: library.newestEpisodes, totalNew: library.totalNew))
+    }
+}
+
+/// The non-terminal output: a `ViewModelObserver` of the library that writes every journal
+/// event it has not written yet as one JSON line (`FeedEvent.jsonLine`), in order. Events of one
+/// loop iteration are written together by one `updateView()`.
+///
+/// Threading: create, use and release it on the thread of `updateScheduler`.
+public final class JSONLinesView<UpdateScheduler: EventSourceScheduler>: ViewModelObserver {
+    /// The library whose journal is written.
+    @ViewModel public var library: LibraryViewModel
+    /// Where updates run.
+    public let updateScheduler: UpdateScheduler
+    /// How many times `updateView()` ran.
+    public private(set) var updateCount = 0
+    /// The sequence number of the last event written.
+    public private(set) var lastWritten = 0
+
+    private let write: (String) -> Void
+
+    /// A writer of `library`'s events. Events already in the journal are written on the first
+    /// update (at once).
+    public init(library: LibraryViewModel, scheduler: UpdateScheduler, write: @escaping (String) -> Void) {
+        self.updateScheduler = scheduler
+        self.write = write
+        self._library = ViewModel(wrappedValue: library)
+        bindViewModels()
+    }
+
+    /// Writes the events not written yet. Safe to call again: nothing is written twice.
+    public func updateView() {
+        updateCount += 1
+        let fresh = library.journal.filter { $0.sequence > lastWritten }
+        guard let last = fresh.last else { return }
+        write(fresh.map(\.event.jsonLine).joined())
+        lastWritten = last.sequence
+    }
+}

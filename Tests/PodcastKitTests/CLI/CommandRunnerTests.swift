@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import PodcastKit
+
+/// Collects what a command writes.
+final class CapturedConsole: Sendable {
+    let outText = Mutex("")
+    let errText = Mutex("")
+    var out: String { outText.withLock { $0 } }
+    var err: String { errText.withLock { $0 } }
+
+    func console(isTerminal: Bool = false) -> Console {
+        Console(out: { s in self.outText.withLock { $0 += s } }, err: { s in self.errText.withLock { $0 += s } }, isTerminal: isTerminal)
+    }
+}
+
+func temporaryDirectory() -> String {
+    let dir = NSTemporaryDirectory() + "pw-test-\(UUID().uuidString)"
+    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+}
+
+@Suite struct CommandRunnerTests {
+    let state = temporaryDirectory()
+
+    func run(_ args: String..., env: [String: String] = ["HOME": "/nonexistent-home"]) -> (ExitCode, String, String) {
+        let captured = CapturedConsole()
+        let runner = CommandRunner(console: captured.console(), environment: env, currentDirectory: "/feeds")
+        let code = runner.run(args)
+        return (code, captured.out, captured.err)
+    }
+
+    @Test func subscribeListRemove() {
+        #expect(run("--state", state, "add", "show.xml", "--title", "Local", "--interval", "10m")
+            == (.success, "Subscribed to file:///feeds/show.xml (feed #1, every 600 s)\n", ""))
+        #expect(run("--state", state, "add", "http://Example.com/f")
+            == (.success, "Subscribed to http://example.com/f (feed #2, every 3600 s)\n", ""))
+        #expect(run("--state", state, "add", "/feeds/show.xml")
+            == (.feedFailed, "", "podcast-watch: file:///feeds/show.xml is already subscribed (feed #1)\n"))
+        let (code, out, _) = run("--state", state, "list", "--json")
+        #expect(code == .success)
+        #expect(out == """
+            {"id":1,"url":"file:///feeds/show.xml","title":"Local","status":"ok","interval":600,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0}
+            {"id":2,"url":"http://example.com/f","title":"http://example.com/f","status":"ok","interval":3600,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0}
+
+            """)
+        #expect(run("--state", state, "remove", "show.xml") == (.success, "Unsubscribed from file:///feeds/show.xml (Local)\n", ""))
+        #expect(run("--state", state, "remove", "show.xml")
+            == (.feedFailed, "", "podcast-watch: not subscribed: show.xml (see 'podcast-watch list')\n"))
+        #expect(run("--state", state, "remove", "2").0 == .success)
+    }
+
+    @Test func listWithoutStateCreatesNothing() {
+        let fresh = state + "/never"
+        #expect(run("--state", fresh, "list") == (.success, "", "No subscriptions. Add one with: podcast-watch add URL\n"))
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+    }
+
+    @Test func usageErrorsExit2WithUsageOnStderr() {
+        let (code, out, err) = run("add")
+        #expect(code == .usage)
+        #expect(out == "")
+        #expect(err == "podcast-watch: 'add' needs a URL\nUsage: podcast-watch add URL [--title T] [--interval SECONDS]\nTry 'podcast-watch add --help' for more.\n")
+        #expect(run("--state", state, "add", "ftp://x/y")
+            == (.usage, "", "podcast-watch: 'ftp://x/y': unsupported URL scheme 'ftp' (use http, https, file or a path)\n"))
+    }
+
+    @Test func stateErrorsExit3() throws {
+        let notADir = state + "/file"
+        try "x".write(toFile: notADir, atomically: true, encoding: .utf8)
+        let (code, _, err) = run("--state", notADir, "add", "http://h/f")
+        #expect(code == .stateError)
+        #expect(err.hasPrefix("podcast-watch: cannot open the state database \(notADir)/podcast-watch.sqlite: "))
+        let garbage = state + "/g"
+        try FileManager.default.createDirectory(atPath: garbage, withIntermediateDirectories: true)
+        try String(repeating: "not sqlite ", count: 100).write(toFile: garbage + "/podcast-watch.sqlite", atomically: true, encoding: .utf8)
+        #expect(run("--state", garbage, "list").0 == .stateError)
+        #expect(run("list", env: [:]) == (.stateError, "", "podcast-watch: no state directory: set --state DIR, XDG_STATE_HOME or HOME\n"))
+    }
+
+    @Test func helpAndVersionGoToStdout() {
+        #expect(run("--help") == (.success, UsageText.general, ""))
+        #expect(run("show", "--help") == (.success, UsageText.help(for: "show"), ""))
+        #expect(run("--version") == (.success, "podcast-watch \(UsageText.version)\n", ""))
+    }
+}

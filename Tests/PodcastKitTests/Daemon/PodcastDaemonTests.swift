@@ -1,0 +1,244 @@
+import Foundation
+import LoopScheduler
+import Testing
+@testable import PodcastKit
+
+@Suite struct PodcastDaemonTests {
+    let dir = TemporaryDirectory("daemon")
+    let store: FeedStore
+    let scheduler = ManualScheduler()
+    let fetcher = ScriptedFetcher()
+    let clock = Date(timeIntervalSince1970: 1_000_000)
+
+    init() throws {
+        store = try FeedStore(path: dir.file("state.sqlite"))
+    }
+
+    func makeDaemon(_ configuration: PodcastDaemon<ManualScheduler>.Configuration = .init()) -> (PodcastDaemon<ManualScheduler>, EventLog) {
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler, configuration: configuration,
+            now: { [clock, scheduler] in clock.addingTimeInterval(Double(scheduler.now.nanoseconds) / 1e9) }, random: noJitter)
+        let log = EventLog()
+        daemon.onEvent = { log.events.append($0) }
+        return (daemon, log)
+    }
+
+    final class EventLog {
+        var events: [FeedEvent] = []
+        var kinds: [String] { events.map(\.kind) }
+        var newGuids: [String?] { events.compactMap { if case .newEpisode(let e) = $0 { return e.guid } else { return nil } } }
+    }
+
+    @Test func firstSyncAnnouncesNewestThenOnlyNewOnes() throws {
+        let feed = try store.add(url: "http://h/a")
+        let (daemon, log) = makeDaemon()
+        try daemon.start()
+        #expect(fetcher.requests == [FetchRequest(url: "http://h/a")])
+        #expect(daemon.library.podcast(id: feed.id)?.status == .polling)
+
+        fetcher.respond("http://h/a", ok("http://h/a", "g1,g2,g3,g4,g5", etag: "\"v1\""))
+        #expect(log.kinds == ["feed_updated", "new_episode", "new_episode", "new_episode"])
+        #expect(log.newGuids == ["g3", "g4", "g5"])  // newest three, oldest first
+        #expect(try store.episodeCount(feedID: feed.id) == 5)
+        let podcast = try #require(daemon.library.podcast(id: feed.id))
+        #expect(podcast.status == .ok)
+        #expect(podcast.newCount == 3)
+        #expect(podcast.title == "Show of http://h/a")
+        #expect(podcast.lastCheck == clock)
+        #expect(daemon.library.totalNew == 3)
+        #expect(daemon.library.newestEpisodes.map(\.guid) == ["g5", "g4", "g3"])
+        #expect(scheduler.pendingDelays == [3600])
+        #expect(try store.feed(id: feed.id)?.nextPoll == clock.addingTimeInterval(3600))
+
+        // An hour later: a conditional GET; one new episode is announced once.
+        scheduler.advance(by: 3600)
+        #expect(fetcher.requests.last == FetchRequest(url: "http://h/a", etag: "\"v1\""))
+        fetcher.respond("http://h/a", ok("http://h/a", "g1,g2,g3,g4,g5,g6", etag: "\"v2\""))
+        #expect(log.newGuids == ["g3", "g4", "g5", "g6"])
+        #expect(try store.episodeCount(feedID: feed.id) == 6)
+
+        // The same document again announces nothing.
+        scheduler.advance(by: 3600)
+        fetcher.respond("http://h/a", ok("http://h/a", "g1,g2,g3,g4,g5,g6", etag: "\"v2\""))
+        #expect(log.newGuids.count == 4)
+        #expect(daemon.completedPolls == 3)
+    }
+
+    @Test func notModifiedWritesNoEpisode() throws {
+        let feed = try store.add(url: "http://h/a")
+        let (daemon, log) = makeDaemon()
+        try daemon.start()
+        fetcher.respond("http://h/a", ok("http://h/a", "g1", etag: "e"))
+        let changes = try store.database.scalarInt("SELECT total_changes()") ?? 0
+        scheduler.advance(by: 3600)
+        fetcher.respond("http://h/a", notModified("http://h/a"))
+        #expect(log.events.last == .feedUpdated(FeedUpdateReport(time: clock.addingTimeInterval(3600), feedURL: "http://h/a", podcastTitle: "Show of http://h/a", newEpisodes: 0, notModified: true, nextPoll: clock.addingTimeInterval(7200))))
+        #expect(try store.episodeCount(feedID: feed.id) == 1)
+        #expect(try store.database.scalarInt("SELECT total_changes()")! - changes == 1)  // the feed row's check times only
+    }
+
+    @Test func serverErrorsBackOffAndTheNextRequestIsUnconditional() throws {
+        _ = try store.add(url: "http://h/a")
+        let (daemon, log) = makeDaemon()
+        try daemon.start()
+        fetcher.respond("http://h/a", ok("http://h/a", "g1", etag: "e1"))
+        scheduler.advance(by: 3600)
+        fetcher.respond("http://h/a", httpError("http://h/a", 500))
+        #expect(log.events.last == .feedError(FeedErrorReport(time: clock.addingTimeInterval(3600), feedURL: "http://h/a", podcastTitle: "Show of http://h/a", httpStatus: 500, message: "HTTP 500", health: .backingOff, consecutiveFailures: 1, nextPoll: clock.addingTimeInterval(3900))))
+        #expect(scheduler.pendingDelays == [300])
+        scheduler.advance(by: 300)
+        #expect(fetcher.requests.last == FetchRequest(url: "http://h/a"))  // no validators after a failure
+        fetcher.respond("http://h/a", httpError("http://h/a", 503))
+        #expect(scheduler.pendingDelays == [600])
+        let podcast = daemon.library.snapshots[0]
+        #expect(podcast.status == .backingOff)
+        #expect(podcast.lastError == "HTTP 503")
+        scheduler.advance(by: 600)
+        fetcher.respond("http://h/a", ok("http://h/a", "g1"))
+        #expect(daemon.library.snapshots[0].status == .ok)
+        #expect(daemon.library.snapshots[0].lastError == nil)
+        #expect(scheduler.pendingDelays == [3600])
+    }
+
+    @Test func notFoundFailsAndGoneDisables() throws {
+        _ = try store.add(url: "http://h/missing")
+        _ = try store.add(url: "http://h/gone")
+        let (daemon, _) = makeDaemon()
+        try daemon.start()
+        fetcher.respond("http://h/missing", httpError("http://h/missing", 404))
+        fetcher.respond("http://h/gone", httpError("http://h/gone", 410))
+        #expect(daemon.library.snapshots.map(\.status) == [.failing, .disabled])
+        #expect(scheduler.pendingDelays == [300])  // only the 404 is polled again
+        #expect(try store.feeds().map(\.enabled) == [true, false])
+        scheduler.advance(by: 100_000)
+        fetcher.respondAll { httpError($0, 404) }
+        #expect(fetcher.requests.map(\.url).filter { $0 == "http://h/gone" }.count == 1)
+    }
+
+    @Test func unparseableBodyIsAFailure() throws {
+        _ = try store.add(url: "http://h/a")
+        let (daemon, log) = makeDaemon()
+        try daemon.start()
+        fetcher.respond("http://h/a", ok("http://h/a", "garbage"))
+        guard case .feedError(let report) = log.events.last else { Issue.record("no error"); return }
+        #expect(report.message == "not a feed: no channel")
+        #expect(report.health == .backingOff)
+        #expect(daemon.library.snapshots[0].status == .backingOff)
+    }
+
+    @Test func permanentRedirectMovesTheFeed() throws {
+        let feed = try store.add(url: "http://h/old")
+        let (daemon, log) = makeDaemon()
+        try daemon.start()
+        fetcher.respond("http://h/old", ok("http://h/old", "g1", redirect: PermanentRedirect(url: "https://h/new", status: 301)))
+        #expect(log.kinds.first == "feed_moved")
+        #expect(log.events.first == .feedMoved(FeedMoveReport(time: clock, from: "http://h/old", to: "https://h/new", reason: "http-301")))
+        #expect(try store.feed(id: feed.id)?.url == "https://h/new")
+        #expect(daemon.library.snapshots[0].url == "https://h/new")
+        scheduler.advance(by: 3600)
+        #expect(fetcher.requests.last?.url == "https://h/new")
+    }
+
+    @Test func onceReportsFailedFeeds() throws {
+        let a = try store.add(url: "http://h/a")
+        let b = try store.add(url: "http://h/b")
+        try store.setNextPoll(clock.addingTimeInterval(999), id: a.id)  // --once ignores the schedule
+        var finished: [[Int64]] = []
+        let (daemon, _) = makeDaemon(.init(once: true))
+        daemon.onFinished = { finished.append($0) }
+        try daemon.start()
+        #expect(fetcher.pendingURLs == ["http://h/a", "http://h/b"])
+        fetcher.respond("http://h/b", httpError("http://h/b", 500))
+        #expect(finished.isEmpty)
+        fetcher.respond("http://h/a", ok("http://h/a", "g1"))
+        #expect(finished == [[b.id]])
+        #expect(scheduler.pendingDelays == [])  // nothing scheduled in --once mode
+    }
+
+    @Test func onceWithNoFeedsFinishesAtOnce() throws {
+        var finished: [[Int64]] = []
+        let (daemon, _) = makeDaemon(.init(once: true))
+        daemon.onFinished = { finished.append($0) }
+        try daemon.start()
+        #expect(finished == [[]])
+    }
+
+    @Test func startResumesTheStoredSchedule() throws {
+        let a = try store.add(url: "http://h/a")
+        try store.setNextPoll(clock.addingTimeInterval(1200), id: a.id)
+        _ = try store.add(url: "http://h/b")
+        let (daemon, _) = makeDaemon()
+        try daemon.start()
+        #expect(fetcher.pendingURLs == ["http://h/b"])
+        #expect(scheduler.pendingDelays == [1200])
+        scheduler.advance(by: 1200)
+        #expect(fetcher.pendingURLs == ["http://h/b", "http://h/a"])
+    }
+
+    @Test func stopAbandonsInFlightFetchesAndWritesNothing() throws {
+        let feed = try store.add(url: "http://h/a")
+        let (daemon, log) = makeDaemon()
+        try daemon.start()
+        daemon.stop()
+        #expect(fetcher.cancelled == 1)
+        #expect(daemon.inFlightCount == 0)
+        #expect(log.events.isEmpty)
+        #expect(try store.feed(id: feed.id)?.lastCheck == nil)
+    }
+
+    @Test func reloadAddsAndDropsFeeds() throws {
+        let a = try store.add(url: "http://h/a")
+        let (daemon, _) = makeDaemon()
+        try daemon.start()
+        fetcher.respond("http://h/a", ok("http://h/a", "g1"))
+        let b = try store.add(url: "http://h/b")
+        try store.remove(id: a.id)
+        try daemon.reload()
+        #expect(daemon.library.snapshots.map(\.id) == [b.id])
+        #expect(fetcher.pendingURLs == ["http://h/b"])
+        scheduler.advance(by: 3600)  // a's timer is stale now
+        #expect(fetcher.requests.map(\.url) == ["http://h/a", "http://h/b"])
+    }
+
+    @Test func pollAllNowSkipsFeedsInFlight() throws {
+        _ = try store.add(url: "http://h/a")
+        _ = try store.add(url: "http://h/b")
+        let (daemon, _) = makeDaemon()
+        try daemon.start()
+        fetcher.respond("http://h/a", ok("http://h/a", "g1"))
+        daemon.pollAllNow()
+        #expect(fetcher.requests.map(\.url) == ["http://h/a", "http://h/b", "http://h/a"])
+        fetcher.respondAll { ok($0, "g1") }
+        scheduler.advance(by: 3599)
+        #expect(fetcher.requests.count == 3)
+        scheduler.advance(by: 1)  // only the fresh timers fire: a and b once each
+        #expect(fetcher.requests.count == 5)
+    }
+
+    @Test func concurrencyIsLimited() throws {
+        for i in 0..<5 { _ = try store.add(url: "http://h/\(i)") }
+        let (daemon, _) = makeDaemon(.init(maxConcurrentFetches: 2))
+        try daemon.start()
+        #expect(fetcher.pendingURLs == ["http://h/0", "http://h/1"])
+        #expect(daemon.library.snapshots.map(\.status) == [.polling, .polling, .waiting, .waiting, .waiting])
+        fetcher.respond("http://h/0", ok("http://h/0", "g1"))
+        #expect(fetcher.pendingURLs == ["http://h/1", "http://h/2"])
+        fetcher.respondAll { ok($0, "g1") }
+        fetcher.respondAll { ok($0, "g1") }
+        #expect(fetcher.requests.count == 5)
+        #expect(daemon.completedPolls == 5)
+    }
+
+    @Test func hooksRunForNewEpisodes() throws {
+        _ = try store.add(url: "http://h/a")
+        let (daemon, _) = makeDaemon()
+        let out = dir.file("hook.txt")
+        let hooks = HookRunner(command: "printf '%s\\n' \"$EPISODE_GUID\" >> \(out)", maxConcurrent: 1)
+        daemon.hooks = hooks
+        try daemon.start()
+        fetcher.respond("http://h/a", ok("http://h/a", "g1,g2"))
+        let deadline = Date().addingTimeInterval(10)
+        while hooks.runningCount + hooks.queuedCount > 0 && Date() < deadline { hooks.reap(); usleep(1000) }
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "g1\ng2\n")
+    }
+}
