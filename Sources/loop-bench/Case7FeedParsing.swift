@@ -96,7 +96,7 @@ enum FeedParsingBench {
         }
     }
 
-    /// A podcast feed of about 1.7 KB per item (5 MB at 3,000 items): iTunes tags, an
+    /// A podcast feed of about 1.7 KB per item (about 5 MB at 3,000 items): iTunes tags, an
     /// enclosure, entity-escaped HTML show notes and a CDATA `content:encoded`, as real feeds have.
     static func generateFeed(items: Int) -> [UInt8] {
         var text = """
@@ -132,7 +132,7 @@ enum FeedParsingBench {
                 <itunes:explicit>false</itunes:explicit>
                 <itunes:summary>In episode \(index) we measure event loops against their floors, talk about medians, spreads and why ratios travel better than absolute times between machines.</itunes:summary>
                 <description>&lt;p&gt;In episode \(index) we measure &lt;b&gt;event loops&lt;/b&gt; against raw libevent, look at coalescing view updates and count bytes per subscription.&lt;/p&gt;&lt;p&gt;Links: &lt;a href="https://example.invalid/notes/\(index)"&gt;show notes&lt;/a&gt; &amp;amp; transcript.&lt;/p&gt;</description>
-                <content:encoded><![CDATA[<p>Full notes for episode \(index).</p><ul><li>Raw libevent re-activation</li><li>DispatchQueue.main hops</li><li>Publisher chains and their closure floor</li></ul><p>Recorded with two cores and a lot of patience. Music by nobody in particular.</p>]]></content:encoded>
+                <content:encoded><![CDATA[<p>Full notes for episode \(index).</p><ul><li>Raw libevent re-activation</li><li>DispatchQueue.main hops</li><li>Publisher chains and their closure floor</li></ul><p>Recorded with two cores and a lot of patience. Music by nobody in particular.</p><h2>Chapters</h2><ol><li>00:00 Welcome and news</li><li>04:12 Why medians, not means</li><li>17:40 Warm-up runs and the spread</li><li>29:03 Baselines in the same process</li><li>41:55 Listener questions</li></ol><p>Thanks to everyone who wrote in about episode \(index &- 1); corrections are in the transcript.</p>]]></content:encoded>
                 </item>
 
                 """

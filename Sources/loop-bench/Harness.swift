@@ -56,6 +56,9 @@ struct RunSettings {
 func measurePair(
     runs: Int, _ subject: () -> Double, _ baseline: () -> Double
 ) -> (Stats, Stats) {
+    if subjectOnly {
+        return (measure(runs: runs, subject), Stats(samples: []))
+    }
     _ = subject()
     _ = baseline()
     var a: [Double] = []
@@ -66,6 +69,10 @@ func measurePair(
     }
     return (Stats(samples: a), Stats(samples: b))
 }
+
+/// `--subject-only`: measurePair skips the baselines, so a profiler (valgrind --tool=callgrind)
+/// sees only our code paths.
+nonisolated(unsafe) var subjectOnly = false
 
 /// One warm-up, then `runs` measured runs.
 func measure(runs: Int, _ body: () -> Double) -> Stats {

@@ -2,14 +2,16 @@ import Foundation
 import LoopScheduler
 
 // loop-bench: the benchmarks of issue 6, each beside its baseline measured in the same run.
-//   loop-bench [--quick] [--json FILE] [--corpus DIR] [FILTER...]
+//   loop-bench [--quick] [--json FILE] [--corpus DIR] [--subject-only] [--feeds N] [FILTER...]
 // FILTER selects cases by number ("1", "5") or by a word of their name ("timers").
 
 let usage = """
-    usage: loop-bench [--quick] [--json FILE] [--corpus DIR] [FILTER...]
+    usage: loop-bench [--quick] [--json FILE] [--corpus DIR] [--subject-only] [--feeds N] [FILTER...]
       --quick        every case at a small size (CI: checks the benchmarks run, asserts no speed)
+      --subject-only skip the baselines (for profiling our side under valgrind --tool=callgrind)
       --json FILE    also write the rows as JSON: [{"name", "unit", "value", "baseline", "ratio", ...}]
       --corpus DIR   feed corpus for case 7 (default: ../shared/corpus, then /work/shared/corpus)
+      --feeds N      feeds in case 8 (default 2000, 60 with --quick)
       FILTER         case numbers 1-8 or words of case names (local, cross, timers, coalescing,
                      chain, memory, parsing, daemon); default all
 
@@ -29,9 +31,15 @@ var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--quick": quick = true
+    case "--subject-only": subjectOnly = true
     case "--json":
         guard let path = arguments.next() else { FileHandle.standardError.write(Data(usage.utf8)); exit(2) }
         jsonPath = path
+    case "--feeds":
+        guard let value = arguments.next(), let count = Int(value), count > 0 else {
+            FileHandle.standardError.write(Data(usage.utf8)); exit(2)
+        }
+        DaemonScale.feedCountOverride = count
     case "--corpus":
         guard let path = arguments.next() else { FileHandle.standardError.write(Data(usage.utf8)); exit(2) }
         corpusRoot = path
