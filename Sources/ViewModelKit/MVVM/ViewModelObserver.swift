@@ -7,6 +7,12 @@
 /// - A change made inside `updateView()` gives exactly one more call, on the next turn.
 /// - Threads: `updateView()` runs on `updateScheduler` (the main thread for the default
 ///   `LoopScheduler.main`), plus once synchronously on the thread that assigns a `@ViewModel`.
+///   Models may signal from any thread (iteration contract, guarantee 4), but an update only sees
+///   what was stored before it ran: `@Published` sends `objectWillChange` *before* storing
+///   (Combine's order), so a change made on another thread can race the update it triggers and
+///   be drawn late, or not at all if nothing follows. Change `@Published` properties on the
+///   observer's thread, or store first and then send `objectWillChange` (as a thread-safe model
+///   does), as the four-thread tests do.
 /// - Order: each observer has one event source, created when its first `@ViewModel` binds.
 ///   `LoopScheduler` and `TestScheduler` service sources by `flushOrder` (from `updateOptions`,
 ///   default 0), then in creation order. So, by default, observers changed in the same iteration

@@ -42,7 +42,11 @@ where Downstream.Failure == Failure {
         upstream = subscription
         lock.unlock()
         target.receive(subscription: self)
-        subscription.request(.unlimited)
+        // Unless the subscriber cancelled from inside `receive(subscription:)`.
+        lock.lock()
+        let source = upstream
+        lock.unlock()
+        source?.request(.unlimited)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An object whose changes are announced before they happen, as Combine's `ObservableObject`.
 ///
 /// A class that conforms without declaring `objectWillChange` gets a default
@@ -41,11 +39,18 @@ enum DefaultWillChange {
         unowned(unsafe) var shared: ObservableObjectPublisher?
     }
 
-    private static let table = Mutex<Table>(Table())
+    // A pthread lock rather than `Synchronization.Mutex`: ThreadSanitizer does not see the
+    // latter's futex-based locking on Linux and reports its protected accesses as races.
+    private static let table = Table()
 
-    private struct Table: @unchecked Sendable {
+    private final class Table: @unchecked Sendable {
+        let lock = UnfairLock()
         var entries: [ObjectIdentifier: Entry] = [:]
         var pruneAt = 64
+
+        func withLock<T>(_ body: (Table) -> T) -> T {
+            lock.withLock { body(self) }
+        }
     }
 
     static func publisher(for object: AnyObject) -> ObservableObjectPublisher {

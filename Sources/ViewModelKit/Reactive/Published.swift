@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A property wrapper that publishes changes of a class property, as Combine's `@Published`.
 ///
 /// On each set, in this order (as Combine):
@@ -81,6 +79,9 @@ extension Published: PublishedStorageProviding {
     var willChangeSlot: PublishedWillChangeSlot { storage }
 }
 
+/// Guards every `PublishedStorage.assignments` list.
+private let publishedAssignmentsLock = UnfairLock()
+
 /// One `@Published` property's state: the value, the owner's default `objectWillChange` once
 /// someone asked for it, the `$x` subject once someone subscribed, and `assign(to:)` links.
 @usableFromInline
@@ -88,7 +89,9 @@ final class PublishedStorage<Value>: PublishedWillChangeSlot, @unchecked Sendabl
     @usableFromInline var value: Value
     private let willChange = OnceReference<ObservableObjectPublisher>()
     private let subjectCore = OnceReference<SubjectCore<Value, Never>>()
-    private let assignments = Mutex<[AnyCancellable]>([])
+    // `assign(to:)` links. They are rare, so one shared pthread lock guards every storage's list
+    // (rather than a lock per property; `Synchronization.Mutex` is invisible to ThreadSanitizer).
+    private var assignments: [AnyCancellable] = []
 
     init(_ value: Value) {
         self.value = value
@@ -117,13 +120,13 @@ final class PublishedStorage<Value>: PublishedWillChangeSlot, @unchecked Sendabl
 
     /// Keeps an `assign(to: &$x)` link alive as long as this property.
     func keep(_ link: AnyCancellable) {
-        assignments.withLock { $0.append(link) }
+        publishedAssignmentsLock.withLock { assignments.append(link) }
     }
 
     deinit {
-        let links = assignments.withLock { links -> [AnyCancellable] in
-            let taken = links
-            links = []
+        let links = publishedAssignmentsLock.withLock { () -> [AnyCancellable] in
+            let taken = assignments
+            assignments = []
             return taken
         }
         for link in links { link.cancel() }

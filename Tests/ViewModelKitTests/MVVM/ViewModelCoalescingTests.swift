@@ -282,3 +282,36 @@ private final class DerivedObserver: BaseObserver {
         #expect(observer.updates == 2)
     }
 }
+
+private final class RankedObserver: ViewModelObserver {
+    let updateScheduler: TestScheduler
+    let updateOptions: TestScheduler.SchedulerOptions?
+    let name: String
+    let log: UpdateLog
+    @ViewModel var counter: CounterModel
+
+    init(_ name: String, rank: Int, _ counter: CounterModel, scheduler: TestScheduler, log: UpdateLog) {
+        self.name = name
+        self.log = log
+        updateScheduler = scheduler
+        updateOptions = .init(flushOrder: rank)
+        self.counter = counter
+        bindViewModels()
+    }
+
+    func updateView() { log.append("\(name):\(counter.count)") }
+}
+
+@Suite struct ViewModelObserverOrderTests {
+    @Test func flushOrderFromUpdateOptionsRanksObservers() {
+        let scheduler = TestScheduler()
+        let log = UpdateLog()
+        let model = CounterModel()
+        let late = RankedObserver("late", rank: 0, model, scheduler: scheduler, log: log)
+        let early = RankedObserver("early", rank: -1, model, scheduler: scheduler, log: log)
+        model.count = 1
+        scheduler.advance()
+        #expect(log.entries == ["late:0", "early:0", "early:1", "late:1"])
+        withExtendedLifetime((late, early)) {}
+    }
+}

@@ -211,4 +211,28 @@ private final class NoPublished: ObservableObject {
         #expect(recorder.events == [.subscription, .value(0), .value(4)])
         recorder.cancel()
     }
+
+    // Point 6 through @Published: a set made inside a $x sink is delivered depth-first.
+    @Test func reentrantSetFromSinkIsDepthFirst() {
+        let model = Model()
+        var log: [String] = []
+        let c0 = model.objectWillChange.sink { log.append("will count=\(model.count) name=\(model.name)") }
+        let c1 = model.$count.dropFirst().sink { value in
+            log.append("count \(value)")
+            if value == 1 { model.name = "from-sink" }
+            log.append("count \(value) end")
+        }
+        let c2 = model.$name.dropFirst().sink { log.append("name \($0) property=\(model.name)") }
+        model.count = 1
+        #expect(log == [
+            "will count=0 name=a",
+            "count 1",
+            "will count=0 name=a",
+            "name from-sink property=a",
+            "count 1 end",
+        ])
+        #expect(model.count == 1)
+        #expect(model.name == "from-sink")
+        withExtendedLifetime((c0, c1, c2)) {}
+    }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 import ViewModelKit
 
 /// An error with a name, for failure tests.
@@ -33,7 +33,8 @@ extension Event: CustomStringConvertible {
 /// `initialDemand` is requested on subscription (nil: nothing); `demandPerValue` is returned from
 /// each `receive(_:)`; `onValue` runs inside `receive(_:)` (after recording) for re-entrancy tests.
 final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
-    private let mutex = Mutex<Void>(())
+    // NSLock (pthread): visible to ThreadSanitizer, unlike Synchronization.Mutex on Linux.
+    private let mutex = NSLock()
     private nonisolated(unsafe) var recorded: [Event<Input, Failure>] = []
     private nonisolated(unsafe) var upstream: Subscription?
     let initialDemand: Subscribers.Demand?
@@ -46,14 +47,14 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
         self.demandPerValue = demandPerValue
     }
 
-    var events: [Event<Input, Failure>] { mutex.withLock { _ in recorded } }
+    var events: [Event<Input, Failure>] { mutex.withLock { recorded } }
     var values: [Input] {
         events.compactMap { if case .value(let v) = $0 { return v } else { return nil } }
     }
-    var subscription: Subscription? { mutex.withLock { _ in upstream } }
+    var subscription: Subscription? { mutex.withLock { upstream } }
 
     func receive(subscription: Subscription) {
-        mutex.withLock { _ in
+        mutex.withLock {
             recorded.append(.subscription)
             upstream = subscription
         }
@@ -61,13 +62,13 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        mutex.withLock { _ in recorded.append(.value(input)) }
+        mutex.withLock { recorded.append(.value(input)) }
         onValue?(input)
         return demandPerValue
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        mutex.withLock { _ in recorded.append(.completion(completion)) }
+        mutex.withLock { recorded.append(.completion(completion)) }
         onCompletion?()
     }
 
@@ -83,7 +84,8 @@ extension Event {
 
 /// A subscription that records the demand asked of it, to check what operators request upstream.
 final class DemandLog: @unchecked Sendable {
-    private let mutex = Mutex<[String]>([])
-    func append(_ s: String) { mutex.withLock { $0.append(s) } }
-    var entries: [String] { mutex.withLock { $0 } }
+    private let mutex = NSLock()
+    private var lines: [String] = []
+    func append(_ s: String) { mutex.withLock { lines.append(s) } }
+    var entries: [String] { mutex.withLock { lines } }
 }

@@ -181,6 +181,23 @@ import ViewModelKit
         c.cancel()
     }
 
+    // Point 6 for CurrentValueSubject: nested send inside a sink, depth-first, value already stored.
+    @Test func reentrantSendIsDepthFirst() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        var log: [String] = []
+        let c1 = subject.sink { value in
+            log.append("a\(value) stored=\(subject.value)")
+            if value == 1 { subject.send(2) }
+        }
+        let c2 = subject.sink { log.append("b\($0) stored=\(subject.value)") }
+        subject.send(1)
+        #expect(log == [
+            "a0 stored=0", "b0 stored=0",
+            "a1 stored=1", "a2 stored=2", "b2 stored=2", "b1 stored=2",
+        ])
+        withExtendedLifetime((c1, c2)) {}
+    }
+
     @Test func completionIsDeliveredAndLaterSendsIgnored() {
         let subject = CurrentValueSubject<Int, TestError>(5)
         let recorder = Recorder<Int, TestError>()
