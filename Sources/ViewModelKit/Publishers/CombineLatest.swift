@@ -143,3 +143,29 @@ extension Publisher {
         Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)
     }
 }
+
+extension Publisher {
+    /// Combines the latest values of this publisher and 1 other and maps each tuple with `transform`,
+    /// as Combine's `combineLatest` with a transform (`transform` runs on the delivering thread).
+    public func combineLatest<P: Publisher, T>(
+        _ other: P, _ transform: @escaping (Output, P.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest<Self, P>, T> where P.Failure == Failure {
+        Publishers.CombineLatest(self, other).map { transform($0.0, $0.1) }
+    }
+
+    /// Combines the latest values of this publisher and 2 others and maps each tuple with `transform`,
+    /// as Combine's `combineLatest` with a transform (`transform` runs on the delivering thread).
+    public func combineLatest<P: Publisher, Q: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T> where P.Failure == Failure, Q.Failure == Failure {
+        Publishers.CombineLatest3(self, publisher1, publisher2).map { transform($0.0, $0.1, $0.2) }
+    }
+
+    /// Combines the latest values of this publisher and 3 others and maps each tuple with `transform`,
+    /// as Combine's `combineLatest` with a transform (`transform` runs on the delivering thread).
+    public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T> where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
+        Publishers.CombineLatest4(self, publisher1, publisher2, publisher3).map { transform($0.0, $0.1, $0.2, $0.3) }
+    }
+}

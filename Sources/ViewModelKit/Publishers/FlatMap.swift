@@ -81,3 +81,33 @@ extension Publisher {
         Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
     }
 }
+
+extension Publisher where Failure == Never {
+    /// `flatMap` of a publisher that cannot fail into publishers that can: the upstream takes the
+    /// inner failure type, as Combine's overload of the same shape.
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
+        Publishers.FlatMap(
+            upstream: setFailureType(to: P.Failure.self), maxPublishers: maxPublishers, transform: transform)
+    }
+
+    /// `flatMap` where neither side can fail, as Combine's overload of the same shape.
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publisher {
+    /// `flatMap` into publishers that cannot fail: each inner publisher takes the upstream's
+    /// failure type, as Combine's overload of the same shape.
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
+            transform($0).setFailureType(to: Failure.self)
+        }
+    }
+}

@@ -66,3 +66,28 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
         Publishers.SwitchToLatest(upstream: self)
     }
 }
+
+extension Publisher where Output: Publisher, Failure == Never {
+    /// `switchToLatest()` when only the inner publishers can fail, as Combine's overload of the
+    /// same shape.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+        Publishers.SwitchToLatest(upstream: setFailureType(to: Output.Failure.self))
+    }
+}
+
+extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
+    /// `switchToLatest()` when nothing can fail, as Combine's overload of the same shape.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+    /// `switchToLatest()` when only the outer publisher can fail: inner publishers take its
+    /// failure type, as Combine's overload of the same shape.
+    public func switchToLatest() -> Publishers.SwitchToLatest<
+        Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    > {
+        Publishers.SwitchToLatest(upstream: map { $0.setFailureType(to: Failure.self) })
+    }
+}

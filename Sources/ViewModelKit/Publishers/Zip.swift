@@ -140,3 +140,29 @@ extension Publisher {
         Publishers.Zip4(self, publisher1, publisher2, publisher3)
     }
 }
+
+extension Publisher {
+    /// Pairs up the values of this publisher and 1 other and maps each tuple with `transform`,
+    /// as Combine's `zip` with a transform (`transform` runs on the delivering thread).
+    public func zip<P: Publisher, T>(
+        _ other: P, _ transform: @escaping (Output, P.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip<Self, P>, T> where P.Failure == Failure {
+        Publishers.Zip(self, other).map { transform($0.0, $0.1) }
+    }
+
+    /// Pairs up the values of this publisher and 2 others and maps each tuple with `transform`,
+    /// as Combine's `zip` with a transform (`transform` runs on the delivering thread).
+    public func zip<P: Publisher, Q: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T> where P.Failure == Failure, Q.Failure == Failure {
+        Publishers.Zip3(self, publisher1, publisher2).map { transform($0.0, $0.1, $0.2) }
+    }
+
+    /// Pairs up the values of this publisher and 3 others and maps each tuple with `transform`,
+    /// as Combine's `zip` with a transform (`transform` runs on the delivering thread).
+    public func zip<P: Publisher, Q: Publisher, R: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T> where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
+        Publishers.Zip4(self, publisher1, publisher2, publisher3).map { transform($0.0, $0.1, $0.2, $0.3) }
+    }
+}
