@@ -19,7 +19,7 @@ public enum OPML {
         let outcome = XMLReader.parse(document, handler: collector)
         if let root = collector.rejectedRoot { throw .notOPML(rootElement: root) }
         guard collector.sawRoot else {
-            if outcome.messages.isEmpty { throw .emptyDocument }
+            if XMLReader.hasOnlyProlog(document) { throw .emptyDocument }
             throw .malformed(details: outcome.messages, recovered: [])
         }
         let errors = outcome.messages.filter { $0.hasPrefix("XML error") }

@@ -24,7 +24,7 @@ final class OPMLOutlineCollector: XMLReaderHandler {
         guard name.lowercased() == "outline" else { return }
         let raw = Self.nonBlank(element.attribute("xmlUrl")) ?? Self.nonBlank(element.attribute("xmlURL"))
             ?? Self.nonBlank(element.attribute("url"))
-        guard let url = raw?.trimmingCharacters(in: .whitespacesAndNewlines), seen.insert(url).inserted else { return }
+        guard let url = raw?.trimmedASCII, seen.insert(url).inserted else { return }
         let title = Self.nonBlank(element.attribute("title")) ?? Self.nonBlank(element.attribute("text"))
         outlines.append(OPMLOutline(url: url, title: title.map { HTMLText.squash($0, keepNewlines: false) }))
     }
@@ -34,7 +34,7 @@ final class OPMLOutlineCollector: XMLReaderHandler {
     }
 
     private static func nonBlank(_ value: String?) -> String? {
-        guard let value, !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        guard let value, !value.trimmedASCII.isEmpty else { return nil }
         return value
     }
 }

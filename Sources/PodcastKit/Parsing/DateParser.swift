@@ -17,6 +17,8 @@ public enum DateParser {
 
     /// The instant as whole seconds since 1970-01-01T00:00:00Z (negative before 1970), or `nil`.
     public static func parseSeconds(_ text: String) -> Int64? {
+        var copy = text
+        if let fast = copy.withUTF8({ fastRFC822($0) }) { return fast }
         var bytes = Array(text.utf8)
         stripComments(&bytes)
         DurationParser.trimASCIIWhitespace(&bytes)
@@ -25,6 +27,70 @@ public enum DateParser {
             return parseISO(bytes)
         }
         return parseRFC(bytes)
+    }
+
+    // MARK: - Fast path
+
+    /// The canonical RSS shape only, `[Www, ]D[D] Mon YYYY HH:MM:SS ±HHMM|GMT|UT|UTC|Z`, without
+    /// allocating; anything else returns `nil` and takes the general path.
+    private static func fastRFC822(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var i = 0
+        let n = b.count
+        if n > 5, isLetter(b[0]), isLetter(b[1]), isLetter(b[2]), b[3] == UInt8(ascii: ","), b[4] == 0x20 {
+            guard weekdayPacked.contains(packed(b[0], b[1], b[2])) else { return nil }
+            i = 5
+        }
+        func digits(_ count: Int) -> Int? {
+            guard i + count <= n else { return nil }
+            var value = 0
+            for k in 0..<count {
+                let d = b[i + k]
+                guard isDigit(d) else { return nil }
+                value = value * 10 + Int(d - 48)
+            }
+            i += count
+            return value
+        }
+        func expect(_ byte: UInt8) -> Bool {
+            guard i < n, b[i] == byte else { return false }
+            i += 1
+            return true
+        }
+        let dayDigits = i + 1 < n && isDigit(b[i + 1]) ? 2 : 1
+        guard let day = digits(dayDigits), expect(0x20), i + 3 <= n else { return nil }
+        guard let monthIndex = monthPacked.firstIndex(of: packed(b[i], b[i + 1], b[i + 2])) else { return nil }
+        i += 3
+        guard expect(0x20), let year = digits(4), expect(0x20), let hour = digits(2), expect(UInt8(ascii: ":")),
+            let minute = digits(2), expect(UInt8(ascii: ":")), let second = digits(2), expect(0x20), i < n
+        else { return nil }
+        var offset = 0
+        if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+            let negative = b[i] == UInt8(ascii: "-")
+            i += 1
+            guard let hh = digits(2), let mm = digits(2), i == n, hh <= 23, mm <= 59 else { return nil }
+            offset = (hh * 3600 + mm * 60) * (negative ? -1 : 1)
+        } else {
+            let rest = UnsafeBufferPointer(rebasing: b[i...])
+            guard rest.elementsEqual("GMT".utf8) || rest.elementsEqual("UT".utf8) || rest.elementsEqual("UTC".utf8)
+                || rest.elementsEqual("Z".utf8)
+            else { return nil }
+        }
+        return assemble(year: year, month: monthIndex + 1, day: day, hour: hour, minute: minute, second: second, offset: offset)
+    }
+
+    @inline(__always)
+    private static func packed(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 {
+        UInt32(a | 0x20) << 16 | UInt32(b | 0x20) << 8 | UInt32(c | 0x20)
+    }
+
+    private static let monthPacked: [UInt32] = months.map { name in
+        let u = Array(name.utf8)
+        return packed(u[0], u[1], u[2])
+    }
+
+    private static let weekdayPacked: [UInt32] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map { name in
+        let u = Array(name.utf8)
+        return packed(u[0], u[1], u[2])
     }
 
     // MARK: - ISO 8601 / W3C-DTF

@@ -119,7 +119,7 @@ struct DocumentDecoder {
 
     /// Maps common aliases to one spelling so comparisons and the reported name are stable.
     static func canonical(_ name: String) -> String {
-        let upper = name.trimmingCharacters(in: .whitespaces).uppercased()
+        let upper = name.trimmedASCII.uppercased()
         switch upper {
         case "UTF8", "UTF-8", "UNICODE-1-1-UTF-8": return "UTF-8"
         case "LATIN1", "LATIN-1", "L1", "ISO8859-1", "ISO_8859-1", "ISO-8859-1", "ISO_8859-1:1987", "8859-1": return "ISO-8859-1"
@@ -150,8 +150,8 @@ struct DocumentDecoder {
         guard let contentType else { return nil }
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
-            let value = pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            guard pair.count == 2, String(pair[0]).trimmedASCII.lowercased() == "charset" else { continue }
+            let value = String(pair[1]).trimmedASCII.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
             return value.isEmpty ? nil : value
         }
         return nil

@@ -1,10 +1,44 @@
 import Foundation
 
+/// Receives libxml2's SAX events for a feed and forwards them to `FeedState`. The state is a
+/// struct so that each callback costs one exclusive access, not one per field touched.
+final class FeedBuilder: XMLReaderHandler {
+    private(set) var state: FeedState
+
+    init(documentURL: String?) {
+        state = FeedState(documentURL: documentURL)
+    }
+
+    var format: ParsedFeed.Format? { state.format }
+    var rejectedRoot: String? { state.rejectedRoot }
+    var warnings: [String] { state.warnings }
+    var names: FeedNameTable { state.names }
+
+    override func startElement(_ element: XMLStartElement) {
+        state.startElement(element)
+        if state.stopRequested { stopParsing() }
+    }
+
+    override func endElement() {
+        state.endElement()
+    }
+
+    override func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
+        state.characters(bytes, count)
+    }
+
+    /// The channel and episodes; see `FeedState.result()`.
+    func result() -> (Channel, [Episode]) {
+        state.result()
+    }
+}
+
 /// Builds a `ParsedFeed` from SAX events: RSS 0.9x/2.0, RSS 1.0 (RDF), Atom 1.0/0.3, with the
 /// iTunes, `podcast:`, Media RSS, `content:`, Dublin Core, Podlove chapters and Google Play
 /// vocabularies. Text is collected as bytes for the one field being read and decoded once at
 /// its end tag; element names are compared as interned enums, never as strings.
-final class FeedBuilder: XMLReaderHandler {
+struct FeedState {
+    private(set) var stopRequested = false
     private let documentURL: String?
     private(set) var format: ParsedFeed.Format?
     /// The root element's name when it is not a feed; the parse was stopped.
@@ -35,7 +69,8 @@ final class FeedBuilder: XMLReaderHandler {
     private var googleplayImage: String?
 
     // The item being read.
-    private var item: Episode?
+    private var inItem = false
+    private var episode = Episode()
     private var itemDepth = 0
     private var itemIndex = 0
     private var draft = ItemDraft()
@@ -70,7 +105,7 @@ final class FeedBuilder: XMLReaderHandler {
         case generator, channelAuthor, ownerName, ownerEmail, keywords, channelExplicit, showType
         case newFeedURL, podcastGUID, locked, imageURL, atomIcon, atomLogo, googleplayDescription
         case itemTitle, itemLink, guid, atomID, itemDescription, contentEncoded, itemSummary, atomSummary
-        case atomContent, mediaDescription, date(rank: Int), duration, itemSubtitle, episodeType
+        case atomContent, mediaDescription, pubDate, dcDate, atomPublished, atomUpdated, duration, itemSubtitle, episodeType
         case episodeNumber, season, itemExplicit, itemAuthor, personName
     }
 
@@ -87,7 +122,7 @@ final class FeedBuilder: XMLReaderHandler {
 
     // MARK: - Events
 
-    override func startElement(_ element: XMLStartElement) {
+    mutating func startElement(_ element: XMLStartElement) {
         var key = names.key(for: element)
         if format == .atom && key.namespace == .none { key.namespace = .atom }
         if let base = element.xmlBase {
@@ -102,14 +137,14 @@ final class FeedBuilder: XMLReaderHandler {
         }
         if depth == 1 {
             startRoot(key, element)
-        } else if item != nil {
+        } else if inItem {
             startInItem(key, element, depth: depth)
         } else {
             startInChannel(key, element, depth: depth)
         }
     }
 
-    override func endElement() {
+    mutating func endElement() {
         let depth = stack.count
         guard let key = stack.popLast() else { return }
         defer {
@@ -124,7 +159,7 @@ final class FeedBuilder: XMLReaderHandler {
             }
             return
         }
-        if item != nil && depth == itemDepth {
+        if inItem && depth == itemDepth {
             finishItem()
             return
         }
@@ -133,7 +168,7 @@ final class FeedBuilder: XMLReaderHandler {
         if key.namespace == .itunes && key.tag == .category && categoryLevel > 0 { categoryLevel -= 1 }
     }
 
-    override func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
+    mutating func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
         guard field != nil else { return }
         let buffer = UnsafeBufferPointer(start: bytes, count: count)
         if captureMarkup && (!markupNames.isEmpty || fieldType == .xhtml) {
@@ -145,7 +180,7 @@ final class FeedBuilder: XMLReaderHandler {
 
     // MARK: - Root and channel
 
-    private func startRoot(_ key: FeedKey, _ element: XMLStartElement) {
+    private mutating func startRoot(_ key: FeedKey, _ element: XMLStartElement) {
         switch key.tag {
         case .rss:
             format = .rss
@@ -157,11 +192,11 @@ final class FeedBuilder: XMLReaderHandler {
         default:
             let prefix = element.prefix.map { String(cString: $0) + ":" } ?? ""
             rejectedRoot = prefix + String(cString: element.localname)
-            stopParsing()
+            stopRequested = true
         }
     }
 
-    private func startInChannel(_ key: FeedKey, _ element: XMLStartElement, depth: Int) {
+    private mutating func startInChannel(_ key: FeedKey, _ element: XMLStartElement, depth: Int) {
         let ns = key.namespace
         if format == .atom {
             if ns == .atom && key.tag == .entry {
@@ -241,14 +276,15 @@ final class FeedBuilder: XMLReaderHandler {
 
     // MARK: - Items
 
-    private func beginItem(depth: Int) {
-        item = Episode()
+    private mutating func beginItem(depth: Int) {
+        inItem = true
+        episode = Episode()
         itemDepth = depth
         itemIndex += 1
         draft = ItemDraft()
     }
 
-    private func startInItem(_ key: FeedKey, _ element: XMLStartElement, depth: Int) {
+    private mutating func startInItem(_ key: FeedKey, _ element: XMLStartElement, depth: Int) {
         let ns = key.namespace
         // Media RSS and chapters count anywhere inside the item (`media:group`, `psc:chapters`).
         switch (ns, key.tag) {
@@ -273,7 +309,7 @@ final class FeedBuilder: XMLReaderHandler {
         case (.none, .link): begin(.itemLink, depth: depth)
         case (.atom, .link): atomLink(element, inItem: true)
         case (.none, .guid):
-            draft.guidIsPermaLink = (element.attribute("isPermaLink") ?? "true").trimmingCharacters(in: .whitespaces).lowercased() == "true"
+            draft.guidIsPermaLink = (element.attribute("isPermaLink") ?? "true").trimmedASCII.lowercased() == "true"
             begin(.guid, depth: depth)
         case (.atom, .id): begin(.atomID, depth: depth)
         case (.none, .description): begin(.itemDescription, depth: depth, markup: true)
@@ -284,10 +320,10 @@ final class FeedBuilder: XMLReaderHandler {
             if element.attribute("src") == nil {
                 begin(.atomContent, depth: depth, markup: true, type: Self.textType(element))
             }
-        case (.none, .pubdate): begin(.date(rank: 0), depth: depth)
-        case (.dc, .date): begin(.date(rank: 1), depth: depth)
-        case (.atom, .published), (.atom, .issued): begin(.date(rank: 2), depth: depth)
-        case (.atom, .updated), (.atom, .modified): begin(.date(rank: 3), depth: depth)
+        case (.none, .pubdate): begin(.pubDate, depth: depth)
+        case (.dc, .date): begin(.dcDate, depth: depth)
+        case (.atom, .published), (.atom, .issued): begin(.atomPublished, depth: depth)
+        case (.atom, .updated), (.atom, .modified): begin(.atomUpdated, depth: depth)
         case (.none, .enclosure):
             addEnclosure(url: element.attribute("url"), length: element.attribute("length"), type: element.attribute("type"))
         case (.itunes, .duration): begin(.duration, depth: depth)
@@ -300,41 +336,41 @@ final class FeedBuilder: XMLReaderHandler {
         case (.itunes, .explicit): begin(.itemExplicit, depth: depth)
         case (.itunes, .author): begin(.itemAuthor, depth: depth)
         case (.podcast, .chapters):
-            if item?.chaptersURL == nil, let url = element.attribute("url") { item?.chaptersURL = nonEmpty(resolve(url)) }
+            if episode.chaptersURL == nil, let url = element.attribute("url") { episode.chaptersURL = nonEmpty(resolve(url)) }
         case (.podcast, .transcript):
-            if let url = element.attribute("url").map(resolve), !url.isEmpty {
-                item?.transcripts.append(
+            if let raw = element.attribute("url"), case let url = resolve(raw), !url.isEmpty {
+                episode.transcripts.append(
                     Transcript(url: url, mimeType: nonEmpty(element.attribute("type")), language: nonEmpty(element.attribute("language"))))
             }
         case (.podcast, .person):
             draft.person = Person(
                 name: "", role: nonEmpty(element.attribute("role")?.lowercased()) ?? "host",
                 group: nonEmpty(element.attribute("group")?.lowercased()) ?? "cast",
-                href: nonEmpty(element.attribute("href").map(resolve)), img: nonEmpty(element.attribute("img").map(resolve)))
+                href: nonEmpty(element.attribute("href").map { resolve($0) }), img: nonEmpty(element.attribute("img").map { resolve($0) }))
             begin(.personName, depth: depth)
         default: break
         }
     }
 
-    private func atomLink(_ element: XMLStartElement, inItem: Bool) {
+    private mutating func atomLink(_ element: XMLStartElement, inItem: Bool) {
         guard let href = element.attribute("href") else { return }
         let url = resolve(href)
         guard !url.isEmpty else { return }
-        let rel = (element.attribute("rel") ?? "alternate").trimmingCharacters(in: .whitespaces).lowercased()
+        let rel = (element.attribute("rel") ?? "alternate").trimmedASCII.lowercased()
         let type = element.attribute("type")?.lowercased()
         switch rel {
         case "enclosure":
             if inItem { addEnclosure(url: href, length: element.attribute("length"), type: element.attribute("type")) }
         case "payment":
-            if inItem { item?.paymentURL = url } else { channel.paymentURL = url }
+            if inItem { episode.paymentURL = url } else { channel.paymentURL = url }
         case "first":
             if !inItem { channel.pagedFeedFirst = url }
         case "next":
             if !inItem { channel.pagedFeedNext = url }
         case "alternate":
-            guard type == nil || type!.contains("html") else { return }
+            guard type == nil || type == "text/html" || type == "html" || type == "application/xhtml+xml" else { return }
             if inItem {
-                if item?.link == nil { item?.link = url }
+                if episode.link == nil { episode.link = url }
             } else if channel.link == nil {
                 channel.link = url
             }
@@ -343,17 +379,17 @@ final class FeedBuilder: XMLReaderHandler {
         }
     }
 
-    private func addEnclosure(url raw: String?, length: String?, type: String?) {
+    private mutating func addEnclosure(url raw: String?, length: String?, type: String?) {
         guard let raw else { return }
         let url = resolve(raw)
-        guard !url.isEmpty, item != nil else { return }
-        if item!.enclosures.contains(where: { $0.url == url }) { return }
-        let size = length.flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.flatMap { $0 > 0 ? $0 : nil }
-        let mime = type?.trimmingCharacters(in: .whitespacesAndNewlines)
-        item!.enclosures.append(Enclosure(url: url, length: size, mimeType: mime.flatMap { $0.contains("/") ? $0 : nil }))
+        guard !url.isEmpty, inItem else { return }
+        if episode.enclosures.contains(where: { $0.url == url }) { return }
+        let size = length.flatMap { Int64($0.trimmedASCII) }.flatMap { $0 > 0 ? $0 : nil }
+        let mime = type?.trimmedASCII
+        episode.enclosures.append(Enclosure(url: url, length: size, mimeType: mime.flatMap { $0.utf8.contains(UInt8(ascii: "/")) ? $0 : nil }))
     }
 
-    private func addChapter(_ element: XMLStartElement) {
+    private mutating func addChapter(_ element: XMLStartElement) {
         guard let startText = element.attribute("start"), let title = element.attribute("title") else {
             warn("item \(itemIndex): psc:chapter without start or title ignored")
             return
@@ -362,14 +398,13 @@ final class FeedBuilder: XMLReaderHandler {
             warn("item \(itemIndex): psc:chapter start \"\(startText)\" is not a time; ignored")
             return
         }
-        item?.chapters.append(
-            Chapter(start: start, title: title, href: nonEmpty(element.attribute("href").map(resolve)),
-                    image: nonEmpty(element.attribute("image").map(resolve))))
+        episode.chapters.append(
+            Chapter(start: start, title: title, href: nonEmpty(element.attribute("href").map { resolve($0) }),
+                    image: nonEmpty(element.attribute("image").map { resolve($0) })))
     }
 
-    private func finishItem() {
-        guard var episode = item else { return }
-        item = nil
+    private mutating func finishItem() {
+        inItem = false
         // Descriptions: one HTML body, one plain text.
         let rss = draft.rssDescription.flatMap(nonEmptyTrimmed)
         let rssIsHTML = rss.map(HTMLText.looksLikeHTML) ?? false
@@ -394,12 +429,15 @@ final class FeedBuilder: XMLReaderHandler {
         {
             episode.link = guid
         }
-        episodes.append(episode)
+        // Move the finished episode out without copying its fields.
+        var finished = Episode()
+        swap(&finished, &episode)
+        episodes.append(finished)
     }
 
     // MARK: - Text capture
 
-    private func begin(_ newField: Field, depth: Int, markup: Bool = false, type: TextType = .text) {
+    private mutating func begin(_ newField: Field, depth: Int, markup: Bool = false, type: TextType = .text) {
         field = newField
         fieldType = type
         captureDepth = depth
@@ -414,7 +452,7 @@ final class FeedBuilder: XMLReaderHandler {
     ]
 
     /// Re-serialises a child element of an HTML-bearing field (inline markup, Atom XHTML).
-    private func startMarkup(_ element: XMLStartElement, key: FeedKey, depth: Int) {
+    private mutating func startMarkup(_ element: XMLStartElement, key: FeedKey, depth: Int) {
         if fieldType == .xhtml && depth == captureDepth + 1 && key.tag == .div && wrapperDepth == 0
             && text.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
         {
@@ -446,7 +484,7 @@ final class FeedBuilder: XMLReaderHandler {
         }
     }
 
-    private func endMarkup(depth: Int) {
+    private mutating func endMarkup(depth: Int) {
         if depth == wrapperDepth {
             wrapperDepth = 0
             return
@@ -457,7 +495,7 @@ final class FeedBuilder: XMLReaderHandler {
         text.append(UInt8(ascii: ">"))
     }
 
-    private func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>) {
+    private mutating func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>) {
         for byte in buffer {
             switch byte {
             case UInt8(ascii: "&"): text.append(contentsOf: "&amp;".utf8)
@@ -468,7 +506,7 @@ final class FeedBuilder: XMLReaderHandler {
         }
     }
 
-    private func finish(_ finished: Field) {
+    private mutating func finish(_ finished: Field) {
         let value = HTMLText.decode(text)
         switch finished {
         case .channelTitle: channel.title = nonEmpty(Self.title(value, fieldType))
@@ -487,26 +525,26 @@ final class FeedBuilder: XMLReaderHandler {
                 .filter { !$0.isEmpty }
         case .channelExplicit: channel.explicit = Self.explicit(value)
         case .showType:
-            let type = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            let type = value.trimmedASCII.lowercased()
             if type == "episodic" || type == "serial" { channel.showType = type }
         case .newFeedURL: channel.newFeedURL = nonEmpty(resolve(value))
         case .podcastGUID: channel.podcastGUID = nonEmptyTrimmed(value)
-        case .locked: channel.locked = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == "yes"
+        case .locked: channel.locked = value.trimmedASCII.lowercased() == "yes"
         case .imageURL: rssImage = nonEmpty(resolve(value))
         case .atomIcon: atomIcon = nonEmpty(resolve(value))
         case .atomLogo: atomLogo = nonEmpty(resolve(value))
 
-        case .itemTitle: item?.title = nonEmpty(Self.title(value, fieldType))
-        case .itemLink: if let url = nonEmpty(resolve(value)) { item?.link = url }
+        case .itemTitle: episode.title = nonEmpty(Self.title(value, fieldType))
+        case .itemLink: if let url = nonEmpty(resolve(value)) { episode.link = url }
         case .guid:
             if let guid = nonEmptyTrimmed(value) {
-                item?.guid = guid
-                item?.guidIsPermaLink = draft.guidIsPermaLink
+                episode.guid = guid
+                episode.guidIsPermaLink = draft.guidIsPermaLink
             }
         case .atomID:
             if let id = nonEmptyTrimmed(value) {
-                item?.guid = id
-                item?.guidIsPermaLink = false
+                episode.guid = id
+                episode.guidIsPermaLink = false
             }
         case .itemDescription: draft.rssDescription = value
         case .contentEncoded: draft.contentEncoded = value
@@ -514,36 +552,38 @@ final class FeedBuilder: XMLReaderHandler {
         case .atomSummary: draft.atomSummary = (value, fieldType)
         case .atomContent: draft.atomContent = (value, fieldType)
         case .mediaDescription: if draft.mediaDescription == nil { draft.mediaDescription = value }
-        case .date(let rank):
+        case .pubDate, .dcDate, .atomPublished, .atomUpdated:
+            // Preference: pubDate, dc:date, Atom published (0.3 issued), Atom updated (0.3 modified).
+            let rank = finished == .pubDate ? 0 : finished == .dcDate ? 1 : finished == .atomPublished ? 2 : 3
             guard rank < draft.dateRank else { break }
-            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = value.trimmedASCII
             if let date = DateParser.parse(trimmed) {
-                item?.published = date
+                episode.published = date
                 draft.dateRank = rank
             } else if !trimmed.isEmpty {
                 warn("item \(itemIndex): unparseable date \"\(trimmed)\"")
             }
         case .duration:
-            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = value.trimmedASCII
             if let seconds = DurationParser.parse(trimmed) {
-                item?.duration = seconds
+                episode.duration = seconds
             } else if !trimmed.isEmpty {
                 warn("item \(itemIndex): unparseable itunes:duration \"\(trimmed)\"")
             }
-        case .itemSubtitle: item?.subtitle = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .itemSubtitle: episode.subtitle = nonEmpty(HTMLText.squash(value, keepNewlines: false))
         case .episodeType:
-            let type = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-            if ["full", "trailer", "bonus"].contains(type) { item?.episodeType = type }
+            let type = value.trimmedASCII.lowercased()
+            if ["full", "trailer", "bonus"].contains(type) { episode.episodeType = type }
         case .episodeNumber:
-            if let number = Int(value.trimmingCharacters(in: .whitespacesAndNewlines)), number > 0 { item?.number = number }
+            if let number = Int(value.trimmedASCII), number > 0 { episode.number = number }
         case .season:
-            if let season = Int(value.trimmingCharacters(in: .whitespacesAndNewlines)), season > 0 { item?.season = season }
-        case .itemExplicit: item?.explicit = Self.explicit(value)
-        case .itemAuthor: item?.author = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+            if let season = Int(value.trimmedASCII), season > 0 { episode.season = season }
+        case .itemExplicit: episode.explicit = Self.explicit(value)
+        case .itemAuthor: episode.author = nonEmpty(HTMLText.squash(value, keepNewlines: false))
         case .personName:
             if var person = draft.person {
                 person.name = HTMLText.squash(value, keepNewlines: false)
-                if !person.name.isEmpty { item?.persons.append(person) }
+                if !person.name.isEmpty { episode.persons.append(person) }
                 draft.person = nil
             }
         }
@@ -552,34 +592,33 @@ final class FeedBuilder: XMLReaderHandler {
     // MARK: - Result
 
     /// The feed read so far: channel fallbacks applied, duplicate guids dropped (first kept).
-    func result() -> (Channel, [Episode]) {
+    mutating func result() -> (Channel, [Episode]) {
         var channel = self.channel
         channel.description = channelDescription.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
             ?? channelSummary.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
             ?? channelSubtitle.flatMap(Self.plain)
             ?? googleplayDescription.flatMap { Self.plain(($0, .text)) }
         channel.imageURL = rssImage ?? itunesImage ?? atomIcon ?? atomLogo ?? googleplayImage
-        var seen = Set<String>()
-        var kept: [Episode] = []
-        kept.reserveCapacity(episodes.count)
+        var seen = Set<String>(minimumCapacity: episodes.count)
+        var duplicates: [Int] = []
         for (index, episode) in episodes.enumerated() {
             if let guid = episode.guid, !seen.insert(guid).inserted {
                 warn("duplicate guid \"\(guid)\" at item \(index + 1): kept the first occurrence only")
-                continue
+                duplicates.append(index)
             }
-            kept.append(episode)
         }
-        return (channel, kept)
+        for index in duplicates.reversed() { episodes.remove(at: index) }
+        return (channel, episodes)
     }
 
     // MARK: - Helpers
 
-    private func warn(_ message: String) {
+    private mutating func warn(_ message: String) {
         if warnings.count < 100 { warnings.append(message) }
     }
 
     private static func textType(_ element: XMLStartElement) -> TextType {
-        switch element.attribute("type")?.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch element.attribute("type")?.trimmedASCII.lowercased() {
         case "html", "text/html": return .html
         case "xhtml", "application/xhtml+xml": return .xhtml
         default: return .text
@@ -602,7 +641,7 @@ final class FeedBuilder: XMLReaderHandler {
     }
 
     private static func explicit(_ value: String) -> Bool? {
-        switch value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() {
+        switch value.trimmedASCII.lowercased() {
         case "yes", "true", "explicit": return true
         case "no", "false", "clean": return false
         default: return nil
@@ -616,6 +655,6 @@ private func nonEmpty(_ value: String?) -> String? {
 }
 
 private func nonEmptyTrimmed(_ value: String) -> String? {
-    let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = value.trimmedASCII
     return trimmed.isEmpty ? nil : trimmed
 }

@@ -32,7 +32,7 @@ enum FeedNamespace: UInt8 {
     ]
 
     static func from(uri: String) -> FeedNamespace {
-        var key = uri.trimmingCharacters(in: .whitespaces).lowercased()
+        var key = uri.trimmedASCII.lowercased()
         while key.hasSuffix("/") || key.hasSuffix("#") { key.removeLast() }
         return byURI[key] ?? .other
     }
@@ -78,42 +78,48 @@ struct FeedKey: Equatable {
     var tag: FeedTag
 }
 
+/// A small direct-mapped cache keyed by pointer identity; a collision only costs a recomputation.
+struct PointerCache<Value> {
+    private var keys = [UnsafeRawPointer?](repeating: nil, count: 256)
+    private var values: [Value]
+
+    init(placeholder: Value) {
+        values = Array(repeating: placeholder, count: 256)
+    }
+
+    @inline(__always)
+    mutating func value(for pointer: UnsafeRawPointer, compute: () -> Value) -> Value {
+        let bits = UInt(bitPattern: pointer)
+        let slot = Int(truncatingIfNeeded: (bits >> 3) ^ (bits >> 11)) & 255
+        if keys[slot] == pointer { return values[slot] }
+        let value = compute()
+        keys[slot] = pointer
+        values[slot] = value
+        return value
+    }
+}
+
 /// Interns libxml2's dictionary pointers to `FeedKey`s, so each distinct name is decoded once per
-/// parse and every later element costs two pointer-keyed lookups.
+/// parse and every later element costs two pointer-keyed cache hits.
 struct FeedNameTable {
-    private var tags: [UnsafeRawPointer: FeedTag] = [:]
-    private var namespaces: [UnsafeRawPointer: FeedNamespace] = [:]
-    private var prefixes: [UnsafeRawPointer: FeedNamespace] = [:]
+    private var tags = PointerCache<FeedTag>(placeholder: .other)
+    private var namespaces = PointerCache<FeedNamespace>(placeholder: .other)
+    private var prefixes = PointerCache<FeedNamespace>(placeholder: .other)
     /// Undeclared prefixes seen, for one warning each.
     private(set) var undeclaredPrefixes: [String] = []
 
     mutating func key(for element: XMLStartElement) -> FeedKey {
-        let namePointer = UnsafeRawPointer(element.localname)
-        let tag: FeedTag
-        if let known = tags[namePointer] {
-            tag = known
-        } else {
-            tag = FeedTag.from(localName: String(cString: element.localname))
-            tags[namePointer] = tag
+        let tag = tags.value(for: UnsafeRawPointer(element.localname)) {
+            FeedTag.from(localName: String(cString: element.localname))
         }
         let namespace: FeedNamespace
         if let uri = element.uri {
-            let pointer = UnsafeRawPointer(uri)
-            if let known = namespaces[pointer] {
-                namespace = known
-            } else {
-                namespace = FeedNamespace.from(uri: String(cString: uri))
-                namespaces[pointer] = namespace
-            }
+            namespace = namespaces.value(for: UnsafeRawPointer(uri)) { FeedNamespace.from(uri: String(cString: uri)) }
         } else if let prefix = element.prefix {
-            let pointer = UnsafeRawPointer(prefix)
-            if let known = prefixes[pointer] {
-                namespace = known
-            } else {
+            namespace = prefixes.value(for: UnsafeRawPointer(prefix)) {
                 let name = String(cString: prefix)
-                namespace = FeedNamespace.from(undeclaredPrefix: name)
-                prefixes[pointer] = namespace
-                undeclaredPrefixes.append(name)
+                if !undeclaredPrefixes.contains(name) { undeclaredPrefixes.append(name) }
+                return FeedNamespace.from(undeclaredPrefix: name)
             }
         } else {
             namespace = .none

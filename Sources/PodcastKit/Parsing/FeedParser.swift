@@ -34,9 +34,7 @@ public enum FeedParser {
         let outcome = XMLReader.parse(document, handler: builder)
         if let root = builder.rejectedRoot { throw .notAFeed(rootElement: root) }
         guard let format = builder.format else {
-            let onlyProlog = outcome.messages.contains { $0.contains("Document is empty") || $0.contains("Extra content") }
-                || outcome.messages.contains { $0.contains("Start tag expected") }
-            if onlyProlog || outcome.messages.isEmpty { throw .emptyDocument }
+            if XMLReader.hasOnlyProlog(document) { throw .emptyDocument }
             throw .unreadable(details: outcome.messages)
         }
 

@@ -7,7 +7,11 @@ enum HTMLText {
     /// True when `text` contains something that looks like an HTML tag: `<` + letter + name, then
     /// `>`, `/>` or whitespace and a later `>` (so `a < b` is not HTML).
     static func looksLikeHTML(_ text: String) -> Bool {
-        let b = Array(text.utf8)
+        var copy = text
+        return copy.withUTF8 { looksLikeHTML(bytes: $0) }
+    }
+
+    private static func looksLikeHTML(bytes b: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         while i < b.count {
             if b[i] == UInt8(ascii: "<"), i + 1 < b.count, isLetter(b[i + 1]) {
@@ -140,27 +144,43 @@ enum HTMLText {
     /// ASCII whitespace runs (not U+00A0, which is meaningful) become one space (or one newline, when `keepNewlines` and the run holds a
     /// line break); the result is trimmed. `squash(" a \n\n b ", keepNewlines: true)` == `"a\nb"`.
     static func squash(_ text: String, keepNewlines: Bool) -> String {
-        var out = String()
-        out.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        var pendingNewline = false
-        for scalar in text.unicodeScalars {
-            if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0B}" || scalar == "\u{0C}" {
-                if keepNewlines && (scalar == "\n" || scalar == "\r") {
-                    pendingNewline = true
-                } else {
-                    pendingSpace = true
+        var copy = text
+        return copy.withUTF8 { bytes -> String in
+            // Most values need no change: check first, allocate only when they do.
+            var clean = bytes.isEmpty || (!isASCIISpace(bytes[0]) && !isASCIISpace(bytes[bytes.count - 1]))
+            if clean {
+                var previousSpace = false
+                for byte in bytes {
+                    if byte == 0x20 {
+                        if previousSpace { clean = false; break }
+                        previousSpace = true
+                    } else if isASCIISpace(byte) {
+                        clean = false
+                        break
+                    } else {
+                        previousSpace = false
+                    }
                 }
-                continue
             }
-            if !out.isEmpty {
-                if pendingNewline { out.append("\n") } else if pendingSpace { out.append(" ") }
+            if clean { return text }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var pendingSpace = false
+            var pendingNewline = false
+            for byte in bytes {
+                if isASCIISpace(byte) {
+                    if keepNewlines && (byte == 0x0A || byte == 0x0D) { pendingNewline = true } else { pendingSpace = true }
+                    continue
+                }
+                if !out.isEmpty {
+                    if pendingNewline { out.append(0x0A) } else if pendingSpace { out.append(0x20) }
+                }
+                pendingSpace = false
+                pendingNewline = false
+                out.append(byte)
             }
-            pendingSpace = false
-            pendingNewline = false
-            out.unicodeScalars.append(scalar)
+            return String(decoding: out, as: UTF8.self)
         }
-        return out
     }
 
     /// Plain text with spaces and tabs squashed but line breaks kept, trimmed.
@@ -182,7 +202,7 @@ enum HTMLText {
 
     /// Decodes UTF-8 text bytes, repairing C1 controls (`C2 80`–`C2 9F`) as Windows-1252.
     static func decode(_ bytes: [UInt8]) -> String {
-        guard bytes.contains(0xC2) else { return String(decoding: bytes, as: UTF8.self) }
+        guard containsByte(bytes, 0xC2) else { return String(decoding: bytes, as: UTF8.self) }
         var scalars = String.UnicodeScalarView()
         for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
             let mapped = windows1252(scalar.value)

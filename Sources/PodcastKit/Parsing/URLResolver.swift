@@ -8,7 +8,7 @@ enum URLResolver {
     /// `reference` trimmed and, when relative, resolved against `base`. If libxml2 cannot resolve
     /// it (an unparseable reference or base), the trimmed reference is returned unchanged.
     static func resolve(_ reference: String, against base: String?) -> String {
-        let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = reference.trimmedASCII
         guard !trimmed.isEmpty, let base, !base.isEmpty, !hasScheme(trimmed) else { return trimmed }
         guard let built = xmlBuildURI(trimmed, base) else { return trimmed }
         defer { free(built) }

@@ -86,6 +86,35 @@ enum XMLReader {
     }
 
     private static let initialize: Void = { xmlInitParser() }()
+
+    /// True when the document holds nothing but whitespace, an XML declaration, comments,
+    /// processing instructions and a DOCTYPE: an empty document rather than a broken one.
+    static func hasOnlyProlog(_ b: [UInt8]) -> Bool {
+        var i = 0
+        func skip(past terminator: [UInt8]) {
+            while i < b.count {
+                if b[i] == terminator[0], b.count - i >= terminator.count, Array(b[i..<(i + terminator.count)]) == terminator {
+                    i += terminator.count
+                    return
+                }
+                i += 1
+            }
+        }
+        while i < b.count {
+            if isASCIISpace(b[i]) {
+                i += 1
+            } else if b[i...].starts(with: "<?".utf8) {
+                skip(past: Array("?>".utf8))
+            } else if b[i...].starts(with: "<!--".utf8) {
+                skip(past: Array("-->".utf8))
+            } else if b[i...].starts(with: "<!DOCTYPE".utf8) {
+                skip(past: Array(">".utf8))
+            } else {
+                return false
+            }
+        }
+        return true
+    }
     static let maximumMessages = 40
 
     /// Parses `utf8` (no BOM, already UTF-8). Any thread; one handler per call.
@@ -164,7 +193,7 @@ enum XMLReader {
                 if dropped == 1 { messages.append("more XML errors follow (not listed)") }
                 return
             }
-            let text = error.message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = error.message.map { String(cString: $0) }?.trimmedASCII
                 ?? "XML error \(error.code)"
             let kind = error.level.rawValue >= XML_ERR_ERROR.rawValue ? "XML error" : "XML warning"
             messages.append("\(kind) at line \(error.line): \(text)")

@@ -260,6 +260,9 @@ struct FixtureFeedTests {
         #expect(throws: FeedParseError.emptyDocument) { try Self.parse("empty.xml") }
         #expect(throws: FeedParseError.emptyDocument) { try FeedParser.parse(bytes: [], baseURL: nil) }
         #expect(throws: FeedParseError.emptyDocument) { try FeedParser.parse(bytes: Array("  \n".utf8), baseURL: nil) }
+        #expect(throws: FeedParseError.unreadable(details: ["XML error at line 1: Start tag expected, '<' not found"])) {
+            try FeedParser.parse(bytes: Array("not xml at all".utf8), baseURL: nil)
+        }
         #expect(FeedParseError.notAFeed(rootElement: "html").description
             == "not a feed: the root element is <html>, expected <rss>, <rdf:RDF> or <feed>")
     }
