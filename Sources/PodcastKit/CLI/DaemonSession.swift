@@ -40,17 +40,6 @@ final class DaemonSession {
             configuration: .init(intervalOverride: options.intervalSeconds, once: options.once))
         let console = self.console
 
-        // The view: a live table on a terminal, JSON lines otherwise.
-        var terminal: TerminalView<LoopScheduler>?
-        var lines: JSONLinesView<LoopScheduler>?
-        if console.isTerminal && !options.json {
-            terminal = TerminalView(
-                library: daemon.library, scheduler: scheduler,
-                renderer: TerminalRenderer(width: console.width, ansi: true), write: console.out)
-        } else {
-            lines = JSONLinesView(library: daemon.library, scheduler: scheduler, write: console.out)
-        }
-
         var hooks: HookRunner?
         if let command = options.hook {
             let runner = HookRunner(command: command)
@@ -113,6 +102,28 @@ final class DaemonSession {
         } catch {
             console.err("podcast-watch: cannot load the subscriptions: \(error)\n")
             return .stateError
+        }
+        // The view: a live table on a terminal, JSON lines otherwise.
+        // Created after start, so the first (synchronous) frame already lists the feeds.
+        var terminal: TerminalView<LoopScheduler>?
+        var lines: JSONLinesView<LoopScheduler>?
+        if console.isTerminal && !options.json {
+            terminal = TerminalView(
+                library: daemon.library, scheduler: scheduler,
+                renderer: TerminalRenderer(width: console.width, ansi: true), write: console.out)
+        } else {
+            lines = JSONLinesView(library: daemon.library, scheduler: scheduler, write: console.out)
+        }
+
+        if let terminal {
+            // A resized terminal gets a frame at its new width at once.
+            if let winch = try? loop.onSignal(SIGWINCH, { [weak terminal] in
+                guard let terminal else { return }
+                terminal.renderer.width = max(40, Console.standard.width)
+                terminal.updateView()
+            }) {
+                registrations.append(winch)
+            }
         }
         do {
             try loop.run()

@@ -119,8 +119,9 @@ public enum UsageText {
 
           --once                     poll every feed once and exit; status 1 if any
                                      feed failed
-          --interval S               poll interval for feeds without their own
-                                     (seconds, or 15m, 2h, 1d; default 3600)
+          --interval S               poll interval for feeds added without
+                                     --interval (seconds, or 15m, 2h, 1d;
+                                     default 3600)
           --hook CMD                 run CMD with /bin/sh -c for every new episode.
                                      CMD is your own command line; the episode is
                                      passed ONLY in environment variables, never

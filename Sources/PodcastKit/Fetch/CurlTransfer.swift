@@ -66,13 +66,13 @@ final class CurlTransfer {
         pw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
         pw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
         pw_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, CurlTransfer.milliseconds(limits.connectTimeout))
-        pw_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(0, limits.maxResponseBytes)))
+        pw_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(1, limits.maxResponseBytes)))
         pw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         pw_easy_setopt_write(easy) { data, size, count, context in
             guard let context, let data else { return 0 }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
             let n = size * count
-            if transfer.body.count + n > transfer.request.limits.maxDecodedBytes {
+            if transfer.body.count + n > max(1, transfer.request.limits.maxDecodedBytes) {
                 transfer.exceeded = .decoded
                 return 0  // makes libcurl fail the transfer with CURLE_WRITE_ERROR
             }
@@ -95,7 +95,7 @@ final class CurlTransfer {
         pw_easy_setopt_xferinfo(easy) { context, _, downloaded, _, _ in
             guard let context else { return 0 }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-            if downloaded > curl_off_t(transfer.request.limits.maxResponseBytes) {
+            if downloaded > curl_off_t(max(1, transfer.request.limits.maxResponseBytes)) {
                 transfer.exceeded = .wire
                 return 1  // CURLE_ABORTED_BY_CALLBACK
             }
@@ -181,7 +181,8 @@ final class CurlTransfer {
     }
 
     func failure(_ kind: FetchError.Kind, _ message: String, status: Int? = nil) -> FetchError {
-        FetchError(kind: kind, url: currentURL, message: message, status: status, permanentRedirect: permanentRedirect)
+        FetchError(kind: kind, url: currentURL, message: message, status: status, permanentRedirect: permanentRedirect,
+                   headers: status == nil ? [:] : headers)
     }
 
     private func error(for code: CURLcode) -> FetchError {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a fetch failed. `description` names the URL and what went wrong.
 public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure.
@@ -39,14 +41,30 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     public var status: Int?
     /// A permanent move seen before the failure, if any.
     public var permanentRedirect: PermanentRedirect?
+    /// The failing response's headers (names lower-cased) when there was one, else empty.
+    public var headers: [String: String]
 
     /// A fetch error.
-    public init(kind: Kind, url: String, message: String, status: Int? = nil, permanentRedirect: PermanentRedirect? = nil) {
+    public init(
+        kind: Kind, url: String, message: String, status: Int? = nil, permanentRedirect: PermanentRedirect? = nil,
+        headers: [String: String] = [:]
+    ) {
         self.kind = kind
         self.url = url
         self.message = message
         self.status = status
         self.permanentRedirect = permanentRedirect
+        self.headers = headers
+    }
+
+    /// The server's `Retry-After` (RFC 9110 §10.2.3) in seconds from `now`, for a 429 or 503:
+    /// delta-seconds as given, an HTTP date as the time left until it (0 if past); `nil` when
+    /// absent or unreadable.
+    public func retryAfter(now: Date = Date()) -> Double? {
+        guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value) { return seconds >= 0 ? Double(seconds) : nil }
+        guard let date = DateParser.parse(value) else { return nil }
+        return max(0, date.timeIntervalSince(now))
     }
 
     /// `"<url>: <message>"`.

@@ -1,4 +1,5 @@
-/// Limits on one fetch. Sizes are in **bytes**, times in **seconds**.
+/// Limits on one fetch. Sizes are in **bytes** (values below 1 count as 1), times in
+/// **seconds** (values below 1 ms count as 1 ms).
 public struct FetchLimits: Sendable, Equatable {
     /// Longest time to establish a connection (DNS, TCP and TLS), per hop, in seconds
     /// (libcurl `CURLOPT_CONNECTTIMEOUT_MS`). Default 15.

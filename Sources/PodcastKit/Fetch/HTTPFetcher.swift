@@ -24,6 +24,11 @@ public final class HTTPFetcher {
     private var fileFetches: [Int: Cancellable] = [:]
     private var nextID = 0
 
+    /// A fetcher bound to `loop`: its sockets and timer are `loop` registrations.
+    public convenience init(loop: EventLoop) {
+        self.init(driver: EventLoopFetchDriver(loop: loop))
+    }
+
     /// A fetcher on a raw libevent `event_base` (for a base owned by C code; `EventLoop.base`
     /// also works). The base must outlive the fetcher and run on the thread that uses it.
     public convenience init(eventBase: OpaquePointer) {

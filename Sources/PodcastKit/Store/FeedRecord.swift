@@ -56,6 +56,12 @@ public struct FeedRecord: Sendable, Equatable, Identifiable {
 
     /// The user's title, else the channel's, else the URL.
     public var displayTitle: String { title ?? feedTitle ?? url }
+
+    /// The conditional GET for this feed's next poll: its URL with the stored `ETag` and
+    /// `Last-Modified` (both `nil` after a failure, so that refresh is unconditional).
+    public func fetchRequest(limits: FetchLimits = FetchLimits()) -> FetchRequest {
+        FetchRequest(url: url, etag: etag, lastModified: lastModified, limits: limits)
+    }
 }
 
 /// One stored episode. Fields come from the parsed `Episode`; `identity` is its `EpisodeIdentity`

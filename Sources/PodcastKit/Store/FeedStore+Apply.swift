@@ -7,7 +7,8 @@ extension FeedStore {
     ///   `itunes:new-feed-url` does; a move is skipped, with a warning, when the target URL is
     ///   already another subscription. Moves are recorded in the URL history.
     /// - `.fetched`: channel metadata is upserted (a missing value never erases a stored one),
-    ///   validators replaced, failures cleared, and episodes unseen so far inserted (see
+    ///   validators replaced (dropped for a degraded parse, so the next poll is unconditional),
+    ///   failures cleared, and episodes unseen so far inserted (see
     ///   `EpisodeIdentity`). Episodes that dropped out of the feed stay. An identity seen twice in
     ///   one update is kept once, with a warning. An item whose enclosure (query ignored) is
     ///   already stored for the feed, where one of the two has no guid, is the same episode.
@@ -77,7 +78,10 @@ extension FeedStore {
                     SQLValue(EpisodeIdentity.nonBlank(parsed.channel.title)),
                     SQLValue(EpisodeIdentity.nonBlank(parsed.channel.link)),
                     SQLValue(EpisodeIdentity.nonBlank(parsed.channel.imageURL)),
-                    SQLValue(etag), SQLValue(lastModified), .date(at), isHTTP ? .integer(200) : .null,
+                    // A degraded body may be a truncated download: keep no validators, so the
+                    // next poll fetches it whole instead of getting a 304 for the broken copy.
+                    parsed.isWellFormed ? SQLValue(etag) : .null, parsed.isWellFormed ? SQLValue(lastModified) : .null,
+                    .date(at), isHTTP ? .integer(200) : .null,
                     .date(update.nextPoll), .integer(before.id))
 
                 let inserted = try insertNewEpisodes(parsed, feedID: before.id, at: at, warnings: &warnings)

@@ -72,6 +72,17 @@ public final class FeedStore {
         return result
     }
 
+    /// Enabled feeds whose `nextPoll` is unset or not after `date`, soonest first (unset first),
+    /// then by id: what the poller should fetch now.
+    public func dueFeeds(at date: Date) throws -> [FeedRecord] {
+        let statement = try database.prepare(
+            "SELECT \(FeedStore.feedColumns) FROM feeds WHERE enabled AND (next_poll IS NULL OR next_poll <= ?1) ORDER BY next_poll NULLS FIRST, id",
+            .date(date))
+        var result: [FeedRecord] = []
+        while try statement.step() { result.append(FeedStore.readFeed(statement)) }
+        return result
+    }
+
     /// The feed with row id `id`, or `nil`.
     public func feed(id: Int64) throws -> FeedRecord? {
         let statement = try database.prepare("SELECT \(FeedStore.feedColumns) FROM feeds WHERE id = ?1", .integer(id))

@@ -17,8 +17,9 @@ public struct FeedUpdate: Sendable {
     public var feedID: Int64
     /// How the poll ended.
     public var outcome: Outcome
-    /// The URL a chain of permanent redirects (301/308 only) ended at, and the status of the
-    /// first permanent hop; `nil` when there was none. Applied for any outcome.
+    /// Where the fetcher's leading run of 301/308 redirects ended and the first hop's status
+    /// (from `FetchResponse` / `FetchError.permanentRedirect`); `nil` when there was none.
+    /// Applied for any outcome.
     public var permanentRedirect: (url: String, status: Int)?
     /// When the poll happened (wall clock); stored as `last_check`, and `first_seen` of new episodes.
     public var checkedAt: Date
@@ -55,6 +56,17 @@ public struct FeedFailure: Sendable, Equatable, Error, CustomStringConvertible {
 
     /// `message`.
     public var description: String { message }
+
+    /// The failure a fetch error means for the store: the HTTP status for `.httpStatus` errors,
+    /// and the error's description (URL and reason) as the message.
+    public init(_ error: FetchError) {
+        if case .httpStatus(let status) = error.kind {
+            httpStatus = status
+        } else {
+            httpStatus = nil
+        }
+        message = error.description
+    }
 }
 
 /// What `FeedStore.apply(update:)` did.

@@ -20,7 +20,8 @@ public final class LibraryViewModel: ObservableObject {
 
     /// The feeds, in subscription order (by id). Each one changes on its own.
     @Published public private(set) var podcasts: [Observable<Podcast>] = []
-    /// New episodes announced since start, newest announcement first, at most `newestCapacity`.
+    /// New episodes announced since start, newest publication date first (unknown dates after
+    /// known ones; ties: latest announcement first), at most `newestCapacity`.
     @Published public private(set) var newestEpisodes: [EpisodeAnnouncement] = []
     /// How many episodes were announced since start.
     @Published public private(set) var totalNew: Int = 0
@@ -89,9 +90,23 @@ public final class LibraryViewModel: ObservableObject {
         if entries.count > journalCapacity { entries.removeFirst(entries.count - journalCapacity) }
         journal = entries
         if case .newEpisode(let episode) = event {
-            newestEpisodes = Array(([episode] + newestEpisodes).prefix(newestCapacity))
+            var list = newestEpisodes
+            let index = list.firstIndex { LibraryViewModel.isNewer(episode, than: $0) } ?? list.endIndex
+            list.insert(episode, at: index)
+            newestEpisodes = Array(list.prefix(newestCapacity))
             totalNew += 1
             if let feedID { update(id: feedID) { $0.newCount += 1 } }
+        }
+    }
+
+    // `a` goes before `b`: a later date, or a known date against an unknown one; on a tie the
+    // newcomer `a` goes first.
+    private static func isNewer(_ a: EpisodeAnnouncement, than b: EpisodeAnnouncement) -> Bool {
+        switch (a.published, b.published) {
+        case let (x?, y?): return x >= y
+        case (_?, nil): return true
+        case (nil, _?): return false
+        case (nil, nil): return true
         }
     }
 }

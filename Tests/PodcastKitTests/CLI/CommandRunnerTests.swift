@@ -84,4 +84,32 @@ func temporaryDirectory() -> String {
         #expect(run("show", "--help") == (.success, UsageText.help(for: "show"), ""))
         #expect(run("--version") == (.success, "podcast-watch \(UsageText.version)\n", ""))
     }
+
+    @Test func importAndExportOPML() throws {
+        let opml = state + "/subs.opml"
+        try """
+            <?xml version="1.0"?><opml version="1.1"><body><outline text="Folder">\
+            <outline text="A &amp; B" xmlUrl="http://a.example/f"/><outline title="Local" url="local.xml"/></outline>\
+            <outline text="bad" xmlUrl="ftp://x/y"/></body></opml>
+            """.write(toFile: opml, atomically: true, encoding: .utf8)
+        #expect(run("--state", state, "import", opml) == (.success, "Imported 2 feeds from \(opml) (0 already subscribed, 1 skipped)\n",
+            "podcast-watch: skipped 'ftp://x/y': unsupported URL scheme 'ftp' (use http, https, file or a path)\n"))
+        #expect(run("--state", state, "import", opml).1 == "Imported 0 feeds from \(opml) (2 already subscribed, 1 skipped)\n")
+        #expect(run("--state", state, "export") == (.success, """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0">
+              <head>
+                <title>podcast-watch subscriptions</title>
+              </head>
+              <body>
+                <outline type="rss" text="A &amp; B" title="A &amp; B" xmlUrl="http://a.example/f"/>
+                <outline type="rss" text="Local" title="Local" xmlUrl="file://\(state)/local.xml"/>
+              </body>
+            </opml>
+
+            """, ""))
+        #expect(run("--state", state, "import", "/no/such.opml") == (.inputError, "", "podcast-watch: cannot read /no/such.opml: no such file\n"))
+        try "<html/>".write(toFile: state + "/h.opml", atomically: true, encoding: .utf8)
+        #expect(run("--state", state, "import", state + "/h.opml").0 == .inputError)
+    }
 }

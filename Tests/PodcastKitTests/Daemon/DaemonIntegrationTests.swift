@@ -174,4 +174,25 @@ final class DaemonIntegrationTests: XCTestCase {
         XCTAssertEqual(server.requestCount("/gone"), 1)  // never polled again
         XCTAssertEqual(server.requestCount("/missing"), 2)
     }
+
+    func testNewFeedURLMovesUnlessAlreadySubscribed() throws {
+        let announce = { (target: String) in
+            "<?xml version=\"1.0\"?><rss version=\"2.0\" xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\"><channel><title>Moving</title><itunes:new-feed-url>\(target)</itunes:new-feed-url><item><guid>m1</guid></item></channel></rss>"
+        }
+        server.route("/moving", .ok(announce(server.url("/moved"))))
+        server.route("/moved", .ok(Self.rss(["m1"])))
+        server.route("/stuck", .ok(announce(server.url("/taken"))))
+        server.route("/taken", .ok(Self.rss(["t1"])))
+        let moving = try store.add(url: server.url("/moving"))
+        let stuck = try store.add(url: server.url("/stuck"))
+        _ = try store.add(url: server.url("/taken"))
+        let pass = try oncePass()
+        let moves = pass.events.compactMap { if case .feedMoved(let m) = $0 { return m } else { return nil } }
+        XCTAssertEqual(moves.map(\.from), [server.url("/moving")])
+        XCTAssertEqual(moves.map(\.to), [server.url("/moved")])
+        XCTAssertEqual(moves.map(\.reason), ["itunes:new-feed-url"])
+        XCTAssertEqual(try store.feed(id: moving.id)?.url, server.url("/moved"))
+        XCTAssertEqual(try store.feed(id: stuck.id)?.url, server.url("/stuck"))  // target already subscribed
+        XCTAssertEqual(try store.feeds().count, 3)
+    }
 }

@@ -126,7 +126,9 @@ import Testing
         // A truncated document: episode 3 is complete, episode 4 was cut before its guid and
         // enclosure, leaving only a title (weak identity).
         let cut = Episode(title: "Episode 4")
-        let r = try store.apply(update: fetched(f.id, feed([episode(3, day: 3), cut], title: nil, wellFormed: false), at: 60))
+        let r = try store.apply(update: fetched(f.id, feed([episode(3, day: 3), cut], title: nil, wellFormed: false), etag: "\"t\"", lm: "LM", at: 60))
+        #expect(r.feed.etag == nil)
+        #expect(r.feed.lastModified == nil)
         #expect(r.newEpisodes.map(\.guid) == ["g3"])
         #expect(r.warnings == ["feed #1: item 2 (Episode 4): skipped, degraded parse and no guid or enclosure to identify it"])
         #expect(r.feed.feedTitle == "Show")  // a missing title does not erase the stored one
@@ -172,11 +174,43 @@ import Testing
         #expect(r2.feed.failureCount == 2)
         #expect(r2.feed.lastHTTPStatus == nil)
         #expect(r2.feed.nextPoll == next)
+        // After a failure the next refresh is unconditional.
+        #expect(r2.feed.fetchRequest() == FetchRequest(url: "https://a.example/feed.xml"))
         let ok = try store.apply(update: fetched(f.id, feed([episode(1)]), at: 30))
         #expect(ok.feed.failureCount == 0)
         #expect(ok.feed.status == .ok)
         #expect(ok.feed.lastError == nil)
         #expect(try store.episodeCount(feedID: f.id) == 1)
+    }
+
+    @Test func fetchErrorsMapToFailures() {
+        let http = FetchError(kind: .httpStatus(404), url: "https://a.example/x", message: "HTTP 404 Not Found", status: 404)
+        #expect(FeedFailure(http) == FeedFailure(httpStatus: 404, message: "https://a.example/x: HTTP 404 Not Found"))
+        let timeout = FetchError(kind: .timeout, url: "https://a.example/x", message: "timed out")
+        #expect(FeedFailure(timeout) == FeedFailure(message: "https://a.example/x: timed out"))
+    }
+
+    @Test func validatorsGoIntoTheNextRequest() throws {
+        let dir = TemporaryDirectory()
+        let (store, f) = try makeStore(dir)
+        #expect(f.fetchRequest() == FetchRequest(url: "https://a.example/feed.xml"))
+        let r = try store.apply(update: fetched(f.id, feed([episode(1)]), etag: "\"e\"", lm: "LM"))
+        let limits = FetchLimits(totalTimeout: 9)
+        #expect(r.feed.fetchRequest(limits: limits) == FetchRequest(url: "https://a.example/feed.xml", etag: "\"e\"", lastModified: "LM", limits: limits))
+    }
+
+    @Test func dueFeedsHonourNextPollAndEnabled() throws {
+        let dir = TemporaryDirectory()
+        let (store, a) = try makeStore(dir)
+        let b = try store.add(url: "https://b.example/feed.xml")
+        let c = try store.add(url: "https://c.example/feed.xml")
+        let d = try store.add(url: "https://d.example/feed.xml")
+        try store.setNextPoll(t0.addingTimeInterval(100), id: a.id)
+        try store.setNextPoll(t0.addingTimeInterval(50), id: b.id)
+        try store.setEnabled(false, id: d.id)
+        #expect(try store.dueFeeds(at: t0).map(\.id) == [c.id])
+        #expect(try store.dueFeeds(at: t0.addingTimeInterval(60)).map(\.id) == [c.id, b.id])
+        #expect(try store.dueFeeds(at: t0.addingTimeInterval(100)).map(\.id) == [c.id, b.id, a.id])
     }
 
     @Test func notFoundFailsAndGoneDisables() throws {

@@ -98,7 +98,13 @@ final class TestHTTPServer: @unchecked Sendable {
             return !stopped
         }
         guard first else { return }
-        event_base_loopbreak(base)
+        // A loopbreak before the thread enters event_base_loop would be forgotten (the loop
+        // clears the flag on entry), so break from inside the loop with a zero-delay event.
+        var now = timeval(tv_sec: 0, tv_usec: 0)
+        event_base_once(base, -1, Int16(EV_TIMEOUT), { _, _, context in
+            guard let context else { return }
+            event_base_loopbreak(OpaquePointer(context))
+        }, UnsafeMutableRawPointer(base), &now)
         finished.wait()
     }
 

@@ -1,0 +1,59 @@
+import Foundation
+
+extension CommandRunner {
+    /// `import FILE.opml`: subscribes to every feed outline (`xmlUrl`, else `url`; title from
+    /// `title`, else `text`). Already subscribed feeds and unusable URLs are skipped with a note
+    /// on stderr. A broken file imports what could be recovered, with a warning; a missing,
+    /// unreadable or non-OPML file is exit status 4.
+    func importOPML(_ store: FeedStore?, _ path: String) throws -> ExitCode {
+        guard let store else { return .stateError }
+        let file = path.hasPrefix("/") ? path : currentDirectory + "/" + path
+        guard let data = FileManager.default.contents(atPath: file) else {
+            console.err("podcast-watch: cannot read \(file): \(FileManager.default.fileExists(atPath: file) ? "permission denied or not a file" : "no such file")\n")
+            return .inputError
+        }
+        var outlines: [OPMLOutline]
+        do {
+            outlines = try OPML.parse(data: data)
+        } catch .malformed(let details, let recovered) where !recovered.isEmpty {
+            console.err("podcast-watch: warning: \(file) is not well-formed (\(details.first ?? "XML error")); importing the \(recovered.count) feeds recovered\n")
+            outlines = recovered
+        } catch {
+            console.err("podcast-watch: \(file): \(error)\n")
+            return .inputError
+        }
+        // Relative paths inside the file are relative to the file's folder.
+        let folder = (file as NSString).deletingLastPathComponent
+        var added = 0
+        var existing = 0
+        var skipped = 0
+        for outline in outlines {
+            let url: String
+            do {
+                url = try FeedLocation.normalize(outline.url, currentDirectory: folder, home: environment["HOME"])
+            } catch {
+                console.err("podcast-watch: skipped \(error)\n")
+                skipped += 1
+                continue
+            }
+            do {
+                try store.add(url: url, title: outline.title)
+                added += 1
+            } catch StoreError.alreadySubscribed {
+                existing += 1
+            } catch StoreError.invalidURL(let bad, let reason) {
+                console.err("podcast-watch: skipped '\(bad)': \(reason)\n")
+                skipped += 1
+            }
+        }
+        console.out("Imported \(added) \(added == 1 ? "feed" : "feeds") from \(file) (\(existing) already subscribed, \(skipped) skipped)\n")
+        return .success
+    }
+
+    /// `export`: the subscriptions as OPML 2.0 on stdout (the user's title, else the feed's).
+    func export(_ store: FeedStore?) throws -> ExitCode {
+        let feeds = try store?.feeds() ?? []
+        console.out(OPML.export(feeds.map { OPMLOutline(url: $0.url, title: $0.title ?? $0.feedTitle) }))
+        return .success
+    }
+}
