@@ -10,7 +10,7 @@ enum FeedParsingBench {
         let items = settings.size(3_000, quick: 150)
         let generated = generateFeed(items: items)
         let (ours, floor) = measurePair(
-            runs: settings.runs, { parseGenerated(generated, items: items) }, { floorOnce([generated], expectAtLeast: items * 12) })
+            runs: settings.runs, { parseGenerated(generated, items: items) }, { floorOnce([generated], expectAtLeast: items * 13) })
         var rows = [
             Row(name: "7 FeedParser, generated feed", unit: "MB/s", better: .higher, value: ours,
                 baselineName: "libxml2 SAX, empty callbacks", baseline: floor,
@@ -130,6 +130,7 @@ enum FeedParsingBench {
                 <itunes:duration>\(index % 3):\(String(format: "%02d", index % 60)):\(String(format: "%02d", (index * 7) % 60))</itunes:duration>
                 <itunes:episode>\(index)</itunes:episode>
                 <itunes:explicit>false</itunes:explicit>
+                <itunes:subtitle>Loops, schedulers and the price of a hop, measured on two cores against their floors.</itunes:subtitle>
                 <itunes:summary>In episode \(index) we measure event loops against their floors, talk about medians, spreads and why ratios travel better than absolute times between machines.</itunes:summary>
                 <description>&lt;p&gt;In episode \(index) we measure &lt;b&gt;event loops&lt;/b&gt; against raw libevent, look at coalescing view updates and count bytes per subscription.&lt;/p&gt;&lt;p&gt;Links: &lt;a href="https://example.invalid/notes/\(index)"&gt;show notes&lt;/a&gt; &amp;amp; transcript.&lt;/p&gt;</description>
                 <content:encoded><![CDATA[<p>Full notes for episode \(index).</p><ul><li>Raw libevent re-activation</li><li>DispatchQueue.main hops</li><li>Publisher chains and their closure floor</li></ul><p>Recorded with two cores and a lot of patience. Music by nobody in particular.</p><h2>Chapters</h2><ol><li>00:00 Welcome and news</li><li>04:12 Why medians, not means</li><li>17:40 Warm-up runs and the spread</li><li>29:03 Baselines in the same process</li><li>41:55 Listener questions</li></ol><p>Thanks to everyone who wrote in about episode \(index &- 1); corrections are in the transcript.</p>]]></content:encoded>
