@@ -245,6 +245,25 @@ final class MainLoopViewModelTests: XCTestCase {
         XCTAssertEqual(observer.offMainThread, 0)
     }
 
+    func testObjectDidChangeFinishesWhenTheObjectDiesWithoutAPendingChange() {
+        var model: CounterModel? = CounterModel()
+        var values = 0
+        var finished = 0
+        let token = model!.objectDidChange.sink(
+            receiveCompletion: { _ in finished += 1 }, receiveValue: { _ in values += 1 })
+        drain()
+        XCTAssertEqual(values, 1)
+        XCTAssertEqual(finished, 0)
+        model = nil  // nothing pending: the dying object's publisher finishes the relay
+        XCTAssertEqual(finished, 0)  // the completion arrives in the loop's flush
+        loop.runOnce(blocking: false)
+        XCTAssertEqual(finished, 1)
+        drain()
+        XCTAssertEqual(values, 1)
+        XCTAssertEqual(finished, 1)
+        token.cancel()
+    }
+
     func testObjectDidChangeOnTheMainLoop() {
         let model = CounterModel()
         var seen: [Int] = []
