@@ -10,6 +10,9 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     private weak var observer: (any ViewModelObserver)?
     private var source: S.EventSourceType?
     private var dirty = false
+    // True from a signal until the handler runs: further changes only mark `dirty`. Every set
+    // signals twice (before and after the store); this keeps the second one off the scheduler.
+    private var signalled = false
     // Set once a Swift Observation model is bound: updates then run inside
     // withObservationTracking, whose onChange marks the coordinator dirty.
     private var tracksObservation = false
@@ -26,10 +29,13 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
         source?.cancel()
     }
 
-    /// A bound model will change: one update on the next turn of the scheduler. Any thread.
+    /// A bound model will change or did change: one update on the next turn of the scheduler.
+    /// Any thread.
     func markDirty() {
         let toSignal = lock.withLock { () -> S.EventSourceType? in
             dirty = true
+            if signalled { return nil }  // the handler has not run yet: it will see `dirty`
+            signalled = true
             return source
         }
         toSignal?.signal()
@@ -50,7 +56,7 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     private func subscribe<Model: ObservableObject>(to model: Model) -> AnyCancellable {
         let relay = WillChangeRelay<Model.ObjectWillChangePublisher.Output>(
             onChange: { [weak self] in self?.markDirty() }, onEnd: {})
-        model.objectWillChange.subscribe(relay)
+        relay.attach(to: model.objectWillChange)
         return AnyCancellable(relay)
     }
 
@@ -68,6 +74,7 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     /// change was already drawn by a synchronous update) or if the observer is gone.
     private func service() {
         let target = lock.withLock { () -> (any ViewModelObserver)? in
+            signalled = false  // from now on a change must signal again (for the next turn)
             guard dirty else { return nil }
             // Cleared before calling: a change inside updateView() gives one more update.
             dirty = false

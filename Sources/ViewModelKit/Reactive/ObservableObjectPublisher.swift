@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The publisher that announces an object is about to change, as Combine's
 /// `ObservableObjectPublisher`: it emits `()` before each change and never fails.
 ///
@@ -10,6 +12,10 @@
 ///   that `observe(on:)` notices an observed object's death at once. (The default publisher of
 ///   an object with no `@Published` property lives in a side table that is pruned lazily, so
 ///   its completion can come later than the object's death.)
+/// - Besides the Combine-visible will-change events, `@Published` and `Observable<Value>` report
+///   through an internal channel that they *stored* a change; the MVVM layer listens there so
+///   that a change made on another thread is never drawn stale (see `ViewModelObserver`).
+///   Combine-style subscribers never see that channel: one set gives them exactly one `()`.
 public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// Emits `()`.
     public typealias Output = Void
@@ -17,6 +23,11 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     public typealias Failure = Never
 
     private let core = SubjectCore<Void, Never>(replaying: nil)
+    // The did-change listeners. The count is read without the lock on every `@Published` set,
+    // so that nobody pays more than one atomic load when no MVVM subscription listens.
+    private let didChangeListenerCount = Atomic<Int>(0)
+    private let listenerLock = UnfairLock()
+    private var didChangeListeners: [any DidChangeListener] = []
 
     /// Creates a publisher with no subscribers.
     public init() {}
@@ -35,5 +46,52 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     @inline(__always)
     public func send() {
         core.send(())
+    }
+
+    // MARK: - The internal did-change channel
+
+    /// Reports that the announced change has been stored. Called by `@Published` after it stored
+    /// and by `Observable<Value>`; costs one atomic load when nobody listens. Any thread.
+    @inline(__always)
+    func sendDidChange() {
+        if didChangeListenerCount.load(ordering: .acquiring) == 0 { return }
+        notifyDidChangeListeners()
+    }
+
+    private func notifyDidChangeListeners() {
+        let targets = listenerLock.withLock { didChangeListeners }
+        for listener in targets { listener.objectDidChange() }
+    }
+
+    /// Adds `listener` (held strongly until removed or until this publisher dies).
+    func addDidChangeListener(_ listener: any DidChangeListener) {
+        listenerLock.withLock {
+            didChangeListeners.append(listener)
+            didChangeListenerCount.store(didChangeListeners.count, ordering: .releasing)
+        }
+    }
+
+    /// Removes `listener` if it is there.
+    func removeDidChangeListener(_ listener: any DidChangeListener) {
+        let removed = listenerLock.withLock { () -> (any DidChangeListener)? in
+            guard let index = didChangeListeners.firstIndex(where: { $0 === listener }) else { return nil }
+            let removed = didChangeListeners.remove(at: index)
+            didChangeListenerCount.store(didChangeListeners.count, ordering: .releasing)
+            return removed
+        }
+        withExtendedLifetime(removed) {}  // released outside the lock
+    }
+}
+
+/// Something told, through `ObservableObjectPublisher`'s internal channel, that an announced
+/// change has been stored. Called on the thread that stored it; must be cheap and thread-safe.
+protocol DidChangeListener: AnyObject, Sendable {
+    func objectDidChange()
+}
+
+extension ObservableObjectPublisher {
+    /// How many did-change listeners are attached (for tests).
+    var didChangeListenerCountForTesting: Int {
+        didChangeListenerCount.load(ordering: .acquiring)
     }
 }

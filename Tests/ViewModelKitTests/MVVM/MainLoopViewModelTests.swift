@@ -276,30 +276,3 @@ final class MainLoopViewModelTests: XCTestCase {
         token.cancel()
     }
 }
-
-private final class Shared<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); defer { lock.unlock() }; stored = newValue }
-    }
-    func mutate(_ body: (inout Value) -> Void) {
-        lock.lock(); defer { lock.unlock() }
-        body(&stored)
-    }
-}
-
-/// A plain OS thread, joinable.
-private final class TestThread: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    init(_ body: @escaping @Sendable () -> Void) {
-        let thread = Thread { [done] in
-            body()
-            done.signal()
-        }
-        thread.start()
-    }
-    func join() { done.wait() }
-}
