@@ -19,7 +19,8 @@
 ///   model still pending gives no further update; later changes of the old model give none.
 /// - Initial values (at the declaration or assigned in `init`) cannot bind while the observer is
 ///   being initialised: they bind on the first read of the property or of `$property` (with the
-///   initial update then), or all at once with `bindViewModels()`.
+///   initial update then), or all at once with `bindViewModels()` (one initial update for all,
+///   or none with `bindViewModels(initialUpdate: false)`).
 /// - One coordinator per observer: all `@ViewModel` properties share one event source, so the
 ///   observer gets one update per turn whichever of them changed.
 /// - Lifetimes: the wrapper owns its model. Nothing retains the observer; when it dies, its
@@ -133,10 +134,16 @@ extension ViewModel: ViewModelBindable {
 
 extension ViewModelObserver {
     /// Binds every `@ViewModel` property whose initial value is not bound yet (found by
-    /// reflection, superclasses included), then calls `updateView()` once, synchronously, if any
-    /// was bound. Call it at the end of `init` so that initial values are observed before anyone
-    /// reads them. Call on the observer's thread.
-    public func bindViewModels() {
+    /// reflection, superclasses included). Call it at the end of `init` so that initial values
+    /// are observed before anyone reads them. Call on the observer's thread.
+    ///
+    /// - `initialUpdate: true` (the default): if any property was bound now, calls `updateView()`
+    ///   once, synchronously, before returning (the documented initial update, one for all of
+    ///   them).
+    /// - `initialUpdate: false`: binds without drawing. The first `updateView()` then comes with
+    ///   the first change of a bound model, on the scheduler (or when you call it yourself). Use
+    ///   it when the observer draws its first frame itself, or cannot draw yet.
+    public func bindViewModels(initialUpdate: Bool = true) {
         var boundAny = false
         var mirror: Mirror? = Mirror(reflecting: self)
         while let current = mirror {
@@ -147,7 +154,7 @@ extension ViewModelObserver {
             }
             mirror = current.superclassMirror
         }
-        if boundAny {
+        if boundAny && initialUpdate {
             CoordinatorTable.coordinator(for: self).updateNow()
         }
     }

@@ -60,7 +60,7 @@ final class CrossThreadChangeTests: XCTestCase {
 
     /// Runs loop iterations (non-blocking, so the loop keeps racing the thread) until `done`.
     private func spin(until done: () -> Bool) {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)  // a safety net only, never reached normally
         while !done() && Date() < deadline { loop.runOnce(blocking: false) }
         XCTAssertTrue(done(), "timed out")
     }

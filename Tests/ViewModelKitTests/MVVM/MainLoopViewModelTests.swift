@@ -39,6 +39,13 @@ private final class AtomicLoopObserver: ViewModelObserver {
     func updateView() { seen.append(counter.count) }
 }
 
+private final class QuietLoopObserver: ViewModelObserver {
+    @ViewModel var counter = CounterModel()
+    var seen: [Int] = []
+    init() { bindViewModels(initialUpdate: false) }
+    func updateView() { seen.append(counter.count) }
+}
+
 /// A view model isolated to the main actor.
 @MainActor
 private final class MainActorCounter: ObservableObject {
@@ -262,6 +269,18 @@ final class MainLoopViewModelTests: XCTestCase {
         XCTAssertEqual(values, 1)
         XCTAssertEqual(finished, 1)
         token.cancel()
+    }
+
+    func testBindViewModelsWithoutInitialUpdateDrawsAtTheFirstChangeOnly() {
+        let observer = QuietLoopObserver()
+        XCTAssertEqual(observer.seen, [])
+        drain()
+        XCTAssertEqual(observer.seen, [])
+        observer.counter.count = 3
+        loop.runOnce(blocking: false)
+        XCTAssertEqual(observer.seen, [3])
+        drain()
+        XCTAssertEqual(observer.seen, [3])
     }
 
     func testObjectDidChangeOnTheMainLoop() {
