@@ -16,6 +16,9 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     // Set once a Swift Observation model is bound: updates then run inside
     // withObservationTracking, whose onChange marks the coordinator dirty.
     private var tracksObservation = false
+    // True while updateView() runs (on the observer's thread): an assignment made then must not
+    // call updateView() again, recursively.
+    private var updating = false
 
     init(observer: any ViewModelObserver, scheduler: S, options: S.SchedulerOptions?) {
         self.observer = observer
@@ -70,6 +73,20 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
         if let target { runUpdate(target) }
     }
 
+    /// True while this observer's `updateView()` runs.
+    var isUpdating: Bool { lock.withLock { updating } }
+
+    /// After an assignment rebound a model: the documented initial update, synchronously; or,
+    /// when the assignment was made inside `updateView()`, one more update on the next turn
+    /// (never a recursive one).
+    func updateAfterRebind() {
+        if isUpdating {
+            markDirty()
+        } else {
+            updateNow()
+        }
+    }
+
     /// The event source handler: at most one update per turn, none if nothing is dirty (the
     /// change was already drawn by a synchronous update) or if the observer is gone.
     private func service() {
@@ -84,7 +101,12 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     }
 
     private func runUpdate(_ target: any ViewModelObserver) {
-        if lock.withLock({ tracksObservation }) {
+        let (tracks, wasUpdating) = lock.withLock { () -> (Bool, Bool) in
+            defer { updating = true }
+            return (tracksObservation, updating)
+        }
+        defer { lock.withLock { updating = wasUpdating } }
+        if tracks {
             // Erased to a non-generic existential: the @Sendable onChange must not capture S.
             weak let marker: (any DirtyMarking)? = self
             withObservationTracking {

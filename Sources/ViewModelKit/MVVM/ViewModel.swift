@@ -17,12 +17,15 @@
 /// - Assignment (`view.counter = other`) cancels the old subscription, binds the new model and
 ///   calls `updateView()` once, synchronously: the documented initial update. A change of the old
 ///   model still pending gives no further update; later changes of the old model give none.
+///   An assignment made inside the observer's own `updateView()` does not call it recursively:
+///   it gives exactly one more update on the next turn, like any change made there.
 /// - Initial values (at the declaration or assigned in `init`) cannot bind while the observer is
 ///   being initialised: they bind on the first read of the property or of `$property` (with the
 ///   initial update then), or all at once with `bindViewModels()` (one initial update for all,
 ///   or none with `bindViewModels(initialUpdate: false)`).
-/// - One coordinator per observer: all `@ViewModel` properties share one event source, so the
-///   observer gets one update per turn whichever of them changed.
+/// - One coordinator per observer: all `@ViewModel` and `@ViewModels` properties share one event
+///   source, so the observer gets one update per turn whichever of them changed. For a
+///   collection of models, see `ViewModels`.
 /// - Lifetimes: the wrapper owns its model. Nothing retains the observer; when it dies, its
 ///   wrappers cancel their subscriptions and a pending update calls nothing.
 /// - Threads: read and assign the property on the observer's thread (the scheduler's).
@@ -91,16 +94,19 @@ final class ViewModelStorage<Model: AnyObject> {
         self.model = model
     }
 
-    /// Binds the initial value on first access, with its initial update.
+    /// Binds the initial value on first access, with its initial update (none when the first
+    /// access is inside `updateView()`, which is drawing it right now).
     func bindIfNeeded<Observer: ViewModelObserver>(to observer: Observer) {
         guard !bound else { return }
-        bind(to: observer).updateNow()
+        let coordinator = bind(to: observer)
+        if !coordinator.isUpdating { coordinator.updateNow() }
     }
 
-    /// Reassignment: the old subscription goes, the new model binds, one synchronous update.
+    /// Reassignment: the old subscription goes, the new model binds, one synchronous update (or
+    /// one on the next turn when assigned inside `updateView()`).
     func assign<Observer: ViewModelObserver>(_ newModel: Model, observer: Observer) {
         model = newModel
-        bind(to: observer).updateNow()
+        bind(to: observer).updateAfterRebind()
     }
 
     /// Binds without updating (used by `bindViewModels()`, which updates once at the end).
@@ -133,7 +139,7 @@ extension ViewModel: ViewModelBindable {
 }
 
 extension ViewModelObserver {
-    /// Binds every `@ViewModel` property whose initial value is not bound yet (found by
+    /// Binds every `@ViewModel` and `@ViewModels` property whose initial value is not bound yet (found by
     /// reflection, superclasses included). Call it at the end of `init` so that initial values
     /// are observed before anyone reads them. Call on the observer's thread.
     ///
@@ -155,7 +161,8 @@ extension ViewModelObserver {
             mirror = current.superclassMirror
         }
         if boundAny && initialUpdate {
-            CoordinatorTable.coordinator(for: self).updateNow()
+            let coordinator = CoordinatorTable.coordinator(for: self)
+            if !coordinator.isUpdating { coordinator.updateNow() }  // never recursively
         }
     }
 }

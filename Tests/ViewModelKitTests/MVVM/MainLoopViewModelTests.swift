@@ -46,6 +46,16 @@ private final class QuietLoopObserver: ViewModelObserver {
     func updateView() { seen.append(counter.count) }
 }
 
+private final class ListLoopObserver: ViewModelObserver, @unchecked Sendable {
+    @ViewModels var items: [CounterModel]
+    var seen: [[Int]] = []
+    init(_ items: [CounterModel]) {
+        self.items = items
+        bindViewModels()
+    }
+    func updateView() { seen.append(items.map(\.count)) }
+}
+
 /// A view model isolated to the main actor.
 @MainActor
 private final class MainActorCounter: ObservableObject {
@@ -165,6 +175,7 @@ final class MainLoopViewModelTests: XCTestCase {
     func testChangesFromFourThreadsWhileTheLoopRuns() {
         let observer = AtomicLoopObserver()
         let model = observer.counter
+        let flushesBefore = loop.completedFlushCount
         let finished = Atomic<Int>(0)
         let threads = (0..<4).map { _ in
             TestThread {
@@ -172,15 +183,13 @@ final class MainLoopViewModelTests: XCTestCase {
                 finished.add(1, ordering: .releasing)
             }
         }
-        var iterations = 0
-        run {
-            iterations += 1
-            return finished.load(ordering: .acquiring) == 4
-        }
+        run { finished.load(ordering: .acquiring) == 4 }
         threads.forEach { $0.join() }
         drain()
         XCTAssertGreaterThanOrEqual(observer.seen.count, 2)  // initial + at least one
-        XCTAssertLessThanOrEqual(observer.seen.count - 1, iterations + 3)  // at most one per iteration
+        // At most one update per flush pass. (Not per `runOnce`: with signals arriving from
+        // other threads, one blocking `runOnce` may run more than one pass.)
+        XCTAssertLessThanOrEqual(observer.seen.count - 1, loop.completedFlushCount - flushesBefore)
         XCTAssertEqual(observer.seen.last, 4_000)
         XCTAssertEqual(observer.seen, observer.seen.sorted())
     }
@@ -281,6 +290,31 @@ final class MainLoopViewModelTests: XCTestCase {
         XCTAssertEqual(observer.seen, [3])
         drain()
         XCTAssertEqual(observer.seen, [3])
+    }
+
+    func testViewModelsElementsChangedFromThreeCallbacksGiveOneUpdatePerIteration() {
+        let observer = ListLoopObserver((0..<3).map { _ in CounterModel() })
+        XCTAssertEqual(observer.seen, [[0, 0, 0]])
+        let items = observer.items
+        loop.execute { @Sendable in items[0].count = 1 }
+        DispatchQueue.main.async { items[1].count = 2 }
+        let timer = loop.scheduleTimer(after: .nanoseconds(0)) { items[2].count = 3 }
+        loop.runOnce(blocking: true)
+        drain()
+        XCTAssertEqual(observer.seen, [[0, 0, 0], [1, 2, 3]])
+        let extra = CounterModel()
+        observer.items = [items[2], extra]  // one synchronous update; items 0 and 1 unbound
+        XCTAssertEqual(observer.seen.last, [3, 0])
+        items[0].count = 10
+        drain()
+        XCTAssertEqual(observer.seen.count, 3)
+        extra.count = 4
+        items[2].count = 5
+        loop.runOnce(blocking: false)
+        XCTAssertEqual(observer.seen, [[0, 0, 0], [1, 2, 3], [3, 0], [5, 4]])
+        drain()
+        XCTAssertEqual(observer.seen.count, 4)
+        timer.cancel()
     }
 
     func testObjectDidChangeOnTheMainLoop() {
