@@ -13,9 +13,17 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     // True from a signal until the handler runs: further changes only mark `dirty`. Every set
     // signals twice (before and after the store); this keeps the second one off the scheduler.
     private var signalled = false
-    // Set once a Swift Observation model is bound: updates then run inside
+    // Set once a Swift Observation model is bound: updates may then run inside
     // withObservationTracking, whose onChange marks the coordinator dirty.
     private var tracksObservation = false
+    // The generation of the installed tracking that has not fired yet, if any. While one is
+    // armed, updates do not install another: Observation cannot remove an installed tracking,
+    // so re-arming on every update would pile up one registration per update for each property
+    // that updateView() reads and that does not change.
+    private var armedGeneration: UInt64?
+    private var generation: UInt64 = 0
+    // Trackings installed so far (for tests of the pile-up).
+    private var installedTrackings = 0
     // True while updateView() runs (on the observer's thread): an assignment made then must not
     // call updateView() again, recursively.
     private var updating = false
@@ -44,17 +52,54 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
         toSignal?.signal()
     }
 
-    /// Subscribes to `model`'s changes. `ObservableObject`s through `objectWillChange`; Swift
-    /// Observation models through tracking in `runUpdate`; other objects never signal.
+    /// Subscribes to `model`'s changes. `ObservableObject`s through `objectWillChange` (both
+    /// edges); Swift Observation models through tracking in `runUpdate`; other objects never
+    /// signal. Binding or unbinding an Observation model makes the next update install a fresh
+    /// tracking (the armed one covers the old set of models; when it fires it is ignored).
     func bind(_ model: AnyObject) -> AnyCancellable? {
         if let observable = model as? any ObservableObject {
             return subscribe(to: observable)
         }
         if model is any Observation.Observable {
-            lock.withLock { tracksObservation = true }
+            lock.withLock {
+                tracksObservation = true
+                armedGeneration = nil
+            }
+            return AnyCancellable { [weak self] in self?.observationModelUnbound() }
         }
         return nil
     }
+
+    private func observationModelUnbound() {
+        lock.withLock { armedGeneration = nil }
+    }
+
+    /// The onChange of the tracking of `armed`: only the armed one counts; an older one (from
+    /// before a model was bound or unbound) fires into nothing. Any thread.
+    func observationChanged(_ armed: UInt64) {
+        let current = lock.withLock { () -> Bool in
+            guard armedGeneration == armed else { return false }
+            armedGeneration = nil
+            return true
+        }
+        if current { markDirty() }
+    }
+
+    /// Records that the tracking of `armed` is being installed; returns its onChange.
+    /// Observation evaluates this only when `updateView()` read at least one tracked property,
+    /// so an update that read none leaves nothing armed.
+    private func arming(_ armed: UInt64) -> @Sendable () -> Void {
+        lock.withLock {
+            armedGeneration = armed
+            installedTrackings += 1
+        }
+        // Erased to a non-generic existential: the @Sendable closure must not capture S.
+        weak let marker: (any DirtyMarking)? = self
+        return { marker?.observationChanged(armed) }
+    }
+
+    /// How many Observation trackings were installed (for tests).
+    var installedTrackingCount: Int { lock.withLock { installedTrackings } }
 
     private func subscribe<Model: ObservableObject>(to model: Model) -> AnyCancellable {
         let relay = WillChangeRelay<Model.ObjectWillChangePublisher.Output>(
@@ -101,19 +146,16 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     }
 
     private func runUpdate(_ target: any ViewModelObserver) {
-        let (tracks, wasUpdating) = lock.withLock { () -> (Bool, Bool) in
+        let (arm, wasUpdating) = lock.withLock { () -> (UInt64?, Bool) in
             defer { updating = true }
-            return (tracksObservation, updating)
+            guard tracksObservation, armedGeneration == nil else { return (nil, updating) }
+            generation += 1
+            return (generation, updating)
         }
         defer { lock.withLock { updating = wasUpdating } }
-        if tracks {
-            // Erased to a non-generic existential: the @Sendable onChange must not capture S.
-            weak let marker: (any DirtyMarking)? = self
-            withObservationTracking {
-                target.updateView()
-            } onChange: {
-                marker?.markDirty()
-            }
+        if let arm {
+            // `onChange` is an autoclosure: `arming` runs only if something was tracked.
+            withObservationTracking({ target.updateView() }, onChange: self.arming(arm))
         } else {
             target.updateView()
         }
@@ -122,7 +164,7 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
 
 /// What an Observation `onChange` needs of a coordinator.
 protocol DirtyMarking: AnyObject, Sendable {
-    func markDirty()
+    func observationChanged(_ armed: UInt64)
 }
 
 /// Finds the one coordinator of an observer. Keyed by `ObjectIdentifier`, with a weak reference

@@ -9,11 +9,20 @@
 /// }
 /// ```
 ///
-/// - Models: an `ObservableObject` is observed through `objectWillChange`; an `@Observable`
-///   (Swift Observation) model through `withObservationTracking` around `updateView()`, re-armed
-///   on every update (only properties that `updateView()` reads count; Observation installs its
-///   tracking after `updateView()` returns, so a change made *inside* `updateView()` to an
-///   Observation model is not reported). Any other class is bound but never signals.
+/// - Models: an `ObservableObject` is observed through `objectWillChange` (and, for `@Published`
+///   and `Observable<Value>`, the did-change edge after the store). An `@Observable` (Swift
+///   Observation) model is observed through `withObservationTracking` around `updateView()`:
+///   only properties that `updateView()` reads count. Any other class is bound but never signals.
+/// - Observation tracking is armed by an update and stays armed until one of the properties it
+///   read changes; updates in between (triggered by other models) do not install another, since
+///   Observation cannot remove an installed tracking and re-arming each time would pile up one
+///   registration per update. Consequences: a property that `updateView()` reads only in such an
+///   in-between update (say, in a branch an earlier update skipped) is tracked from the update
+///   after the armed tracking fires; binding or unbinding an Observation model re-arms at the
+///   next update. A change made *inside* `updateView()` to a tracked property gives one more
+///   update on the next turn while a tracking is armed; in the update that a tracked change
+///   itself triggered nothing is armed yet (Observation installs tracking after `updateView()`
+///   returns), so such a change is not reported there.
 /// - Assignment (`view.counter = other`) cancels the old subscription, binds the new model and
 ///   calls `updateView()` once, synchronously: the documented initial update. A change of the old
 ///   model still pending gives no further update; later changes of the old model give none.

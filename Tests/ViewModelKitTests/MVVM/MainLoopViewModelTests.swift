@@ -56,6 +56,14 @@ private final class ListLoopObserver: ViewModelObserver, @unchecked Sendable {
     func updateView() { seen.append(items.map(\.count)) }
 }
 
+private final class MixedLoopObserver: ViewModelObserver {
+    @ViewModel var counter = CounterModel()
+    @ViewModel var model = ObservationCounter()
+    var seen: [String] = []
+    init() { bindViewModels() }
+    func updateView() { seen.append("\(counter.count):\(model.count)") }
+}
+
 /// A view model isolated to the main actor.
 @MainActor
 private final class MainActorCounter: ObservableObject {
@@ -315,6 +323,24 @@ final class MainLoopViewModelTests: XCTestCase {
         drain()
         XCTAssertEqual(observer.seen.count, 4)
         timer.cancel()
+    }
+
+    func testObservationTrackingDoesNotPileUpAcrossIterations() {
+        let observer = MixedLoopObserver()
+        let coordinator = CoordinatorTable.coordinator(for: observer)
+        XCTAssertEqual(coordinator.installedTrackingCount, 1)
+        for i in 1...50 {
+            observer.counter.count = i
+            loop.runOnce(blocking: false)
+        }
+        XCTAssertEqual(observer.seen.count, 51)
+        XCTAssertEqual(coordinator.installedTrackingCount, 1)
+        observer.model.count = 9
+        loop.runOnce(blocking: false)
+        drain()
+        XCTAssertEqual(observer.seen.last, "50:9")
+        XCTAssertEqual(observer.seen.count, 52)
+        XCTAssertEqual(coordinator.installedTrackingCount, 2)
     }
 
     func testObjectDidChangeOnTheMainLoop() {

@@ -22,6 +22,18 @@ private final class ListObserver: ViewModelObserver {
     }
 }
 
+/// A collection of Swift Observation models.
+private final class ObservationListObserver: ViewModelObserver {
+    let updateScheduler: TestScheduler
+    @ViewModels var items: [ObservationCounter] = [ObservationCounter(), ObservationCounter()]
+    var seen: [[Int]] = []
+    init(scheduler: TestScheduler) {
+        updateScheduler = scheduler
+        bindViewModels()
+    }
+    func updateView() { seen.append(items.map(\.count)) }
+}
+
 private func models(_ count: Int) -> [CounterModel] {
     (0..<count).map { index in
         let model = CounterModel()
@@ -179,6 +191,27 @@ private func models(_ count: Int) -> [CounterModel] {
         items[1].count = 11  // the element bound inside updateView() is observed
         scheduler.advance()
         #expect(observer.seen.last == [0, 11])
+    }
+
+    @Test func observationElementsShareTheCoalescing() {
+        let scheduler = TestScheduler()
+        let observer = ObservationListObserver(scheduler: scheduler)
+        #expect(observer.seen == [[0, 0]])
+        observer.items[0].count = 1
+        observer.items[1].count = 2
+        scheduler.advance()
+        #expect(observer.seen == [[0, 0], [1, 2]])
+        let replacement = ObservationCounter()
+        replacement.count = 7
+        let old = observer.items[1]
+        observer.items[1] = replacement
+        #expect(observer.seen.last == [1, 7])
+        replacement.count = 8
+        scheduler.advance()
+        #expect(observer.seen.last == [1, 8])
+        old.count = 99  // removed: gives nothing
+        scheduler.advance()
+        #expect(observer.seen.count == 4)
     }
 }
 
