@@ -4,8 +4,11 @@
 ///
 /// ```swift
 /// final class LibraryView: ViewModelObserver {
-///     @ViewModels var podcasts: [Observable<Podcast>] = []
-///     init(_ podcasts: [Observable<Podcast>]) { self.podcasts = podcasts; bindViewModels() }
+///     @ViewModels var podcasts: [Observable<Podcast>]
+///     init(_ podcasts: [Observable<Podcast>]) {
+///         self.podcasts = podcasts  // initialises the wrapper: not bound yet, no update
+///         bindViewModels()          // binds every element, draws once
+///     }
 ///     func updateView() { for podcast in podcasts { print(podcast.title) } }
 /// }
 /// ```
@@ -13,11 +16,13 @@
 /// - Elements: each is bound as a `@ViewModel` model would be (`ObservableObject` through
 ///   `objectWillChange` and the did-change edge, an `@Observable` model through observation
 ///   tracking, any other class never signals). An object that appears twice is bound once.
-/// - Initial update: as `@ViewModel`. Initial values (at the declaration, `= []` included, or
-///   assigned in `init` to a property declared without one) bind on the first read of the
-///   property, with one synchronous `updateView()`, or all at once with `bindViewModels()` (one
-///   initial update for every `@ViewModel`/`@ViewModels`). There is deliberately no `init()`:
-///   an assignment in `init` initialises the wrapper rather than going through the setter.
+/// - Initial update: as `@ViewModel`. Initial values (at the declaration, or assigned in `init`
+///   to a property declared without one) bind on the first read of the property, with one
+///   synchronous `updateView()`, or all at once with `bindViewModels()` (one initial update for
+///   every `@ViewModel`/`@ViewModels`). There is deliberately no `init()`,
+///   so that for a property declared without a value an assignment in `init` initialises the
+///   wrapper. (Declared with a value, `= []` included, an assignment in `init` once the object
+///   is initialised is a real assignment, with its synchronous update, as for `@ViewModel`.)
 /// - Assignment, including in-place mutation (`view.podcasts.append(p)`, which reads and
 ///   assigns): elements no longer present are unbound (their pending and later changes give no
 ///   update), new elements are bound, elements kept stay bound; then one synchronous
