@@ -68,13 +68,14 @@ final class CrossThreadChangeTests: XCTestCase {
     }
 
     /// The scenario as users write it. Reading the property while another thread sets it is a
-    /// data race on the value (the test reads an `Int`, harmless on this platform, but
-    /// ThreadSanitizer reports it, rightly), so under ThreadSanitizer this test is skipped; the
-    /// locked variant runs the same machinery there, and `DidChangeEdgeTests` pin the logic.
+    /// data race on the value (an `Int` here, harmless on this platform, but ThreadSanitizer is
+    /// entitled to report it, whenever it happens to see the two accesses unordered), so under
+    /// ThreadSanitizer this test is skipped, with a message; the locked variant runs the same
+    /// machinery there, and `DidChangeEdgeTests` pin the logic deterministically.
     func testPublishedModelSetFromOneThreadEndsDrawnWithTheFinalValue() throws {
         try XCTSkipIf(
             ThreadSanitizerProbe.isActive,
-            "deliberate data race on the @Published value (TSan reports it); the locked variant and DidChangeEdgeTests run under TSan")
+            "deliberate data race on the @Published value (TSan may report it); the locked variant and DidChangeEdgeTests run under TSan")
         for round in 0..<Self.repetitions {
             let observer = PublishedLoopObserver()
             let model = observer.counter
