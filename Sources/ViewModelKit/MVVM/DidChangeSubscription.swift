@@ -1,7 +1,8 @@
 /// The subscription behind `ObjectDidChangePublisher` and `ViewModelPublisher`.
 ///
 /// One coalescing event source per subscription, created on the given scheduler with the given
-/// options. Every will-change event marks the object "pending" and signals the source; the source's
+/// options. Every will-change event, and every did-change report of `@Published` after it stored
+/// (see `WillChangeRelay`), marks the object "pending" and signals the source; the source's
 /// handler (on the scheduler) delivers the object once if there is demand, otherwise keeps it
 /// pending until `request(_:)` brings demand back. The object is held weakly: when the handler
 /// finds it gone it sends `.finished`. All values and the completion arrive on the scheduler, so
@@ -50,7 +51,7 @@ final class DidChangeSubscription<Object: AnyObject, Context: EventSourceSchedul
             onChange: { [weak self] in self?.objectWillChange() },
             onEnd: { [weak self] in self?.signal() })
         lock.withLock { relay = newRelay }
-        willChange.subscribe(newRelay)
+        newRelay.attach(to: willChange)
     }
 
     func request(_ extra: Subscribers.Demand) {

@@ -10,8 +10,10 @@
 ///   scheduler, like every value).
 /// - Demand: a change seen while demand is zero is remembered and delivered when demand comes
 ///   back; it is never dropped. Several changes while waiting still give one value.
-/// - Lifetime: the subscription holds the object weakly. When the object is gone (noticed when its
-///   will-change publisher completes, or at the next signal) the publisher sends `.finished`.
+/// - Lifetime: the subscription holds the object weakly. When the object dies the publisher
+///   sends `.finished` on the scheduler's next turn, even with no change pending: its
+///   `ObservableObjectPublisher` dies with it and finishes the subscription's will-change relay.
+///   (A custom will-change publisher that never completes: death is noticed at the next signal.)
 ///   A publisher created for an already dead object finishes on the first demand.
 /// - Threads: will-change events may come from any thread. Values and the completion arrive on
 ///   the scheduler; use a serial one (the loop, `TestScheduler`, a serial `DispatchQueue`).

@@ -2,7 +2,9 @@
 /// publisher that cannot fail (the seed article's `Observable<Podcast>`).
 ///
 /// - For each upstream value it sends `objectWillChange`, then stores the value (Combine's
-///   will-change order), so `@ViewModel` and `observe(on:)` subscribers see it after the change.
+///   will-change order), then reports the store on the publisher's internal did-change channel,
+///   so `@ViewModel` and `observe(on:)` subscribers see it after the change, even when the
+///   value arrives on another thread while the observer's scheduler is running.
 /// - Member access reads through to the value: `podcast.title` is `podcast.value.title`.
 /// - Threads: upstream values may arrive on any thread; `value` is safe to read from any thread
 ///   (a lock guards it). The last value stays after the upstream completes.
@@ -59,6 +61,7 @@ public final class Observable<Value>: ObservableObject, @unchecked Sendable {
             defer { current = newValue }
             return current
         }
+        objectWillChange.sendDidChange()  // stored: an update racing the will-change is redone
         withExtendedLifetime(old) {}  // the old value is released outside the lock
     }
 

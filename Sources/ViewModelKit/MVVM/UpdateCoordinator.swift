@@ -10,9 +10,23 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     private weak var observer: (any ViewModelObserver)?
     private var source: S.EventSourceType?
     private var dirty = false
-    // Set once a Swift Observation model is bound: updates then run inside
+    // True from a signal until the handler runs: further changes only mark `dirty`. Every set
+    // signals twice (before and after the store); this keeps the second one off the scheduler.
+    private var signalled = false
+    // Set once a Swift Observation model is bound: updates may then run inside
     // withObservationTracking, whose onChange marks the coordinator dirty.
     private var tracksObservation = false
+    // The generation of the installed tracking that has not fired yet, if any. While one is
+    // armed, updates do not install another: Observation cannot remove an installed tracking,
+    // so re-arming on every update would pile up one registration per update for each property
+    // that updateView() reads and that does not change.
+    private var armedGeneration: UInt64?
+    private var generation: UInt64 = 0
+    // Trackings installed so far (for tests of the pile-up).
+    private var installedTrackings = 0
+    // True while updateView() runs (on the observer's thread): an assignment made then must not
+    // call updateView() again, recursively.
+    private var updating = false
 
     init(observer: any ViewModelObserver, scheduler: S, options: S.SchedulerOptions?) {
         self.observer = observer
@@ -26,31 +40,71 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
         source?.cancel()
     }
 
-    /// A bound model will change: one update on the next turn of the scheduler. Any thread.
+    /// A bound model will change or did change: one update on the next turn of the scheduler.
+    /// Any thread.
     func markDirty() {
         let toSignal = lock.withLock { () -> S.EventSourceType? in
             dirty = true
+            if signalled { return nil }  // the handler has not run yet: it will see `dirty`
+            signalled = true
             return source
         }
         toSignal?.signal()
     }
 
-    /// Subscribes to `model`'s changes. `ObservableObject`s through `objectWillChange`; Swift
-    /// Observation models through tracking in `runUpdate`; other objects never signal.
+    /// Subscribes to `model`'s changes. `ObservableObject`s through `objectWillChange` (both
+    /// edges); Swift Observation models through tracking in `runUpdate`; other objects never
+    /// signal. Binding or unbinding an Observation model makes the next update install a fresh
+    /// tracking (the armed one covers the old set of models; when it fires it is ignored).
     func bind(_ model: AnyObject) -> AnyCancellable? {
         if let observable = model as? any ObservableObject {
             return subscribe(to: observable)
         }
         if model is any Observation.Observable {
-            lock.withLock { tracksObservation = true }
+            lock.withLock {
+                tracksObservation = true
+                armedGeneration = nil
+            }
+            return AnyCancellable { [weak self] in self?.observationModelUnbound() }
         }
         return nil
     }
 
+    private func observationModelUnbound() {
+        lock.withLock { armedGeneration = nil }
+    }
+
+    /// The onChange of the tracking of `armed`: only the armed one counts; an older one (from
+    /// before a model was bound or unbound) fires into nothing. Any thread.
+    func observationChanged(_ armed: UInt64) {
+        let current = lock.withLock { () -> Bool in
+            guard armedGeneration == armed else { return false }
+            armedGeneration = nil
+            return true
+        }
+        if current { markDirty() }
+    }
+
+    /// Records that the tracking of `armed` is being installed; returns its onChange.
+    /// Observation evaluates this only when `updateView()` read at least one tracked property,
+    /// so an update that read none leaves nothing armed.
+    private func arming(_ armed: UInt64) -> @Sendable () -> Void {
+        lock.withLock {
+            armedGeneration = armed
+            installedTrackings += 1
+        }
+        // Erased to a non-generic existential: the @Sendable closure must not capture S.
+        weak let marker: (any DirtyMarking)? = self
+        return { marker?.observationChanged(armed) }
+    }
+
+    /// How many Observation trackings were installed (for tests).
+    var installedTrackingCount: Int { lock.withLock { installedTrackings } }
+
     private func subscribe<Model: ObservableObject>(to model: Model) -> AnyCancellable {
         let relay = WillChangeRelay<Model.ObjectWillChangePublisher.Output>(
             onChange: { [weak self] in self?.markDirty() }, onEnd: {})
-        model.objectWillChange.subscribe(relay)
+        relay.attach(to: model.objectWillChange)
         return AnyCancellable(relay)
     }
 
@@ -64,10 +118,25 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
         if let target { runUpdate(target) }
     }
 
+    /// True while this observer's `updateView()` runs.
+    var isUpdating: Bool { lock.withLock { updating } }
+
+    /// After an assignment rebound a model: the documented initial update, synchronously; or,
+    /// when the assignment was made inside `updateView()`, one more update on the next turn
+    /// (never a recursive one).
+    func updateAfterRebind() {
+        if isUpdating {
+            markDirty()
+        } else {
+            updateNow()
+        }
+    }
+
     /// The event source handler: at most one update per turn, none if nothing is dirty (the
     /// change was already drawn by a synchronous update) or if the observer is gone.
     private func service() {
         let target = lock.withLock { () -> (any ViewModelObserver)? in
+            signalled = false  // from now on a change must signal again (for the next turn)
             guard dirty else { return nil }
             // Cleared before calling: a change inside updateView() gives one more update.
             dirty = false
@@ -77,14 +146,16 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     }
 
     private func runUpdate(_ target: any ViewModelObserver) {
-        if lock.withLock({ tracksObservation }) {
-            // Erased to a non-generic existential: the @Sendable onChange must not capture S.
-            weak let marker: (any DirtyMarking)? = self
-            withObservationTracking {
-                target.updateView()
-            } onChange: {
-                marker?.markDirty()
-            }
+        let (arm, wasUpdating) = lock.withLock { () -> (UInt64?, Bool) in
+            defer { updating = true }
+            guard tracksObservation, armedGeneration == nil else { return (nil, updating) }
+            generation += 1
+            return (generation, updating)
+        }
+        defer { lock.withLock { updating = wasUpdating } }
+        if let arm {
+            // `onChange` is an autoclosure: `arming` runs only if something was tracked.
+            withObservationTracking({ target.updateView() }, onChange: self.arming(arm))
         } else {
             target.updateView()
         }
@@ -93,7 +164,7 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
 
 /// What an Observation `onChange` needs of a coordinator.
 protocol DirtyMarking: AnyObject, Sendable {
-    func markDirty()
+    func observationChanged(_ armed: UInt64)
 }
 
 /// Finds the one coordinator of an observer. Keyed by `ObjectIdentifier`, with a weak reference

@@ -9,19 +9,32 @@
 /// }
 /// ```
 ///
-/// - Models: an `ObservableObject` is observed through `objectWillChange`; an `@Observable`
-///   (Swift Observation) model through `withObservationTracking` around `updateView()`, re-armed
-///   on every update (only properties that `updateView()` reads count; Observation installs its
-///   tracking after `updateView()` returns, so a change made *inside* `updateView()` to an
-///   Observation model is not reported). Any other class is bound but never signals.
+/// - Models: an `ObservableObject` is observed through `objectWillChange` (and, for `@Published`
+///   and `Observable<Value>`, the did-change edge after the store). An `@Observable` (Swift
+///   Observation) model is observed through `withObservationTracking` around `updateView()`:
+///   only properties that `updateView()` reads count. Any other class is bound but never signals.
+/// - Observation tracking is armed by an update and stays armed until one of the properties it
+///   read changes; updates in between (triggered by other models) do not install another, since
+///   Observation cannot remove an installed tracking and re-arming each time would pile up one
+///   registration per update. Consequences: a property that `updateView()` reads only in such an
+///   in-between update (say, in a branch an earlier update skipped) is tracked from the update
+///   after the armed tracking fires; binding or unbinding an Observation model re-arms at the
+///   next update. A change made *inside* `updateView()` to a tracked property gives one more
+///   update on the next turn while a tracking is armed; in the update that a tracked change
+///   itself triggered nothing is armed yet (Observation installs tracking after `updateView()`
+///   returns), so such a change is not reported there.
 /// - Assignment (`view.counter = other`) cancels the old subscription, binds the new model and
 ///   calls `updateView()` once, synchronously: the documented initial update. A change of the old
 ///   model still pending gives no further update; later changes of the old model give none.
+///   An assignment made inside the observer's own `updateView()` does not call it recursively:
+///   it gives exactly one more update on the next turn, like any change made there.
 /// - Initial values (at the declaration or assigned in `init`) cannot bind while the observer is
 ///   being initialised: they bind on the first read of the property or of `$property` (with the
-///   initial update then), or all at once with `bindViewModels()`.
-/// - One coordinator per observer: all `@ViewModel` properties share one event source, so the
-///   observer gets one update per turn whichever of them changed.
+///   initial update then), or all at once with `bindViewModels()` (one initial update for all,
+///   or none with `bindViewModels(initialUpdate: false)`).
+/// - One coordinator per observer: all `@ViewModel` and `@ViewModels` properties share one event
+///   source, so the observer gets one update per turn whichever of them changed. For a
+///   collection of models, see `ViewModels`.
 /// - Lifetimes: the wrapper owns its model. Nothing retains the observer; when it dies, its
 ///   wrappers cancel their subscriptions and a pending update calls nothing.
 /// - Threads: read and assign the property on the observer's thread (the scheduler's).
@@ -90,16 +103,19 @@ final class ViewModelStorage<Model: AnyObject> {
         self.model = model
     }
 
-    /// Binds the initial value on first access, with its initial update.
+    /// Binds the initial value on first access, with its initial update (none when the first
+    /// access is inside `updateView()`, which is drawing it right now).
     func bindIfNeeded<Observer: ViewModelObserver>(to observer: Observer) {
         guard !bound else { return }
-        bind(to: observer).updateNow()
+        let coordinator = bind(to: observer)
+        if !coordinator.isUpdating { coordinator.updateNow() }
     }
 
-    /// Reassignment: the old subscription goes, the new model binds, one synchronous update.
+    /// Reassignment: the old subscription goes, the new model binds, one synchronous update (or
+    /// one on the next turn when assigned inside `updateView()`).
     func assign<Observer: ViewModelObserver>(_ newModel: Model, observer: Observer) {
         model = newModel
-        bind(to: observer).updateNow()
+        bind(to: observer).updateAfterRebind()
     }
 
     /// Binds without updating (used by `bindViewModels()`, which updates once at the end).
@@ -132,11 +148,17 @@ extension ViewModel: ViewModelBindable {
 }
 
 extension ViewModelObserver {
-    /// Binds every `@ViewModel` property whose initial value is not bound yet (found by
-    /// reflection, superclasses included), then calls `updateView()` once, synchronously, if any
-    /// was bound. Call it at the end of `init` so that initial values are observed before anyone
-    /// reads them. Call on the observer's thread.
-    public func bindViewModels() {
+    /// Binds every `@ViewModel` and `@ViewModels` property whose initial value is not bound yet (found by
+    /// reflection, superclasses included). Call it at the end of `init` so that initial values
+    /// are observed before anyone reads them. Call on the observer's thread.
+    ///
+    /// - `initialUpdate: true` (the default): if any property was bound now, calls `updateView()`
+    ///   once, synchronously, before returning (the documented initial update, one for all of
+    ///   them).
+    /// - `initialUpdate: false`: binds without drawing. The first `updateView()` then comes with
+    ///   the first change of a bound model, on the scheduler (or when you call it yourself). Use
+    ///   it when the observer draws its first frame itself, or cannot draw yet.
+    public func bindViewModels(initialUpdate: Bool = true) {
         var boundAny = false
         var mirror: Mirror? = Mirror(reflecting: self)
         while let current = mirror {
@@ -147,8 +169,9 @@ extension ViewModelObserver {
             }
             mirror = current.superclassMirror
         }
-        if boundAny {
-            CoordinatorTable.coordinator(for: self).updateNow()
+        if boundAny && initialUpdate {
+            let coordinator = CoordinatorTable.coordinator(for: self)
+            if !coordinator.isUpdating { coordinator.updateNow() }  // never recursively
         }
     }
 }

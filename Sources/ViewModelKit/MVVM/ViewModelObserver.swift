@@ -7,12 +7,17 @@
 /// - A change made inside `updateView()` gives exactly one more call, on the next turn.
 /// - Threads: `updateView()` runs on `updateScheduler` (the main thread for the default
 ///   `LoopScheduler.main`), plus once synchronously on the thread that assigns a `@ViewModel`.
-///   Models may signal from any thread (iteration contract, guarantee 4), but an update only sees
-///   what was stored before it ran: `@Published` sends `objectWillChange` *before* storing
-///   (Combine's order), so a change made on another thread can race the update it triggers and
-///   be drawn late, or not at all if nothing follows. Change `@Published` properties on the
-///   observer's thread, or store first and then send `objectWillChange` (as a thread-safe model
-///   does), as the four-thread tests do.
+///   Models may change from any thread (iteration contract, guarantee 4), and no change is lost:
+///   `@Published` sends `objectWillChange` *before* it stores (Combine's order), so the observer's
+///   event source is signalled on both edges, before the store and after it (through the
+///   publisher's internal did-change channel). The two signals merge into one update when no
+///   update runs between them; when one does (and so may draw the old value), one more update
+///   follows on the next turn. The last update therefore always sees the last stored value.
+///   `Observable<Value>` does the same. A model with its own `objectWillChange` should store
+///   first and then send (as a thread-safe model does). This is about updates, not memory:
+///   reading a `@Published` property while another thread sets it is still a data race on the
+///   stored value (as in Combine, and ThreadSanitizer says so); set such properties on one
+///   thread at a time, or guard the model's state yourself.
 /// - Order: each observer has one event source, created when its first `@ViewModel` binds.
 ///   `LoopScheduler` and `TestScheduler` service sources by `flushOrder` (from `updateOptions`,
 ///   default 0), then in creation order. So, by default, observers changed in the same iteration

@@ -2,10 +2,16 @@
 /// and turns each event into a call of `onChange` (which only marks state and signals an event
 /// source, so it is cheap and safe on any thread).
 ///
-/// It also reports the end of the will-change stream through `onEnd`: a completion from the
-/// publisher, or the relay's own deinit when the publisher that retained it goes away with its
-/// object. The MVVM subscriptions use that to notice that their (weakly held) object died.
-final class WillChangeRelay<Input>: Subscriber, Cancellable, @unchecked Sendable {
+/// - Both edges: attached with `attach(to:)` to an `ObservableObjectPublisher`, it also listens
+///   to that publisher's internal did-change channel (`@Published` reports there after it
+///   stored) and calls `onChange` again. So a change made on another thread signals before it
+///   is stored *and* after: an update that ran in between (and drew the old value) is followed
+///   by one more.
+/// - It reports the end of the will-change stream through `onEnd`: a completion from the
+///   publisher (an `ObservableObjectPublisher` finishes when it dies with its object), or the
+///   relay's own deinit when a publisher that retained it goes away. The MVVM subscriptions use
+///   that to notice that their (weakly held) object died.
+final class WillChangeRelay<Input>: Subscriber, Cancellable, DidChangeListener, @unchecked Sendable {
     typealias Failure = Never
 
     // Guards everything below; never held while calling out.
@@ -13,11 +19,31 @@ final class WillChangeRelay<Input>: Subscriber, Cancellable, @unchecked Sendable
     private var onChange: (() -> Void)?
     private var onEnd: (() -> Void)?
     private var upstream: Subscription?
+    // Weak: the publisher must be free to die with its object (and finish us).
+    private weak var didChangeSource: ObservableObjectPublisher?
     private var cancelled = false
 
     init(onChange: @escaping () -> Void, onEnd: @escaping () -> Void) {
         self.onChange = onChange
         self.onEnd = onEnd
+    }
+
+    /// Subscribes to `publisher`, and to its did-change channel if it is an
+    /// `ObservableObjectPublisher`.
+    func attach<P: Publisher>(to publisher: P) where P.Output == Input, P.Failure == Never {
+        if let observable = publisher as? ObservableObjectPublisher {
+            let accepted = lock.withLock { () -> Bool in
+                guard !cancelled else { return false }
+                didChangeSource = observable
+                return true
+            }
+            if accepted {
+                observable.addDidChangeListener(self)
+                // A cancel that ran in between could not remove what was not there yet.
+                if lock.withLock({ cancelled }) { observable.removeDidChangeListener(self) }
+            }
+        }
+        publisher.subscribe(self)
     }
 
     func receive(subscription: Subscription) {
@@ -39,37 +65,49 @@ final class WillChangeRelay<Input>: Subscriber, Cancellable, @unchecked Sendable
         return .none
     }
 
+    /// The did-change edge: the announced change is stored.
+    func objectDidChange() {
+        let callback = lock.withLock { onChange }
+        callback?()
+    }
+
     func receive(completion: Subscribers.Completion<Never>) {
-        let (end, released) = lock.withLock { () -> ((() -> Void)?, Subscription?) in
+        let (end, released, source) = lock.withLock {
+            () -> ((() -> Void)?, Subscription?, ObservableObjectPublisher?) in
             let end = onEnd
             let released = upstream
+            let source = didChangeSource
             onEnd = nil
             onChange = nil
             upstream = nil
-            return (end, released)
+            didChangeSource = nil
+            return (end, released, source)
         }
+        source?.removeDidChangeListener(self)
         withExtendedLifetime(released) {}
         end?()
     }
 
     /// Detaches from the publisher; no callback runs after this returns (on this thread).
     func cancel() {
-        let (subscription, change, end) = lock.withLock {
-            () -> (Subscription?, (() -> Void)?, (() -> Void)?) in
+        let (subscription, source, change, end) = lock.withLock {
+            () -> (Subscription?, ObservableObjectPublisher?, (() -> Void)?, (() -> Void)?) in
             cancelled = true
             defer {
                 upstream = nil
+                didChangeSource = nil
                 onChange = nil
                 onEnd = nil
             }
-            return (upstream, onChange, onEnd)
+            return (upstream, didChangeSource, onChange, onEnd)
         }
         subscription?.cancel()
+        source?.removeDidChangeListener(self)
         withExtendedLifetime((change, end)) {}
     }
 
     deinit {
-        // Only reached without cancel: the publisher holding us died (with its object).
+        // Only reached without cancel or completion: a publisher holding us died.
         let end = lock.withLock { onEnd }
         end?()
     }

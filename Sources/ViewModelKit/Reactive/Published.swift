@@ -5,7 +5,10 @@
 ///    did not declare its own `objectWillChange`);
 /// 2. `$x` subscribers receive the new value, while the property still holds the old one
 ///    (reading it inside the sink gives the old value);
-/// 3. the property stores the new value.
+/// 3. the property stores the new value;
+/// 4. (not visible to Combine-style subscribers) the owner's default publisher reports through
+///    its internal did-change channel that the value is stored, so that `observe(on:)` and
+///    `@ViewModel` never draw a change made on another thread stale.
 ///
 /// Only class properties may be `@Published` (the compiler rejects it elsewhere). Like Combine's,
 /// the stored value is not synchronised: set and read it from one thread at a time (the
@@ -97,12 +100,14 @@ final class PublishedStorage<Value>: PublishedWillChangeSlot, @unchecked Sendabl
         self.value = value
     }
 
-    /// The setter: announce, deliver, then store.
+    /// The setter: announce, deliver, store, then tell the MVVM layer (through the publisher's
+    /// internal did-change channel, one atomic load when nobody listens) that the change is in.
     @usableFromInline
     func set(_ newValue: Value) {
         willChange.withValue { $0.send() }
         subjectCore.withValue { $0.storeAndSend(newValue) }
         value = newValue
+        willChange.withValue { $0.sendDidChange() }
     }
 
     /// The `$x` subject, created on first use; it replays the stored value.

@@ -70,9 +70,9 @@ private final class ObservationObserver: ViewModelObserver {
         #expect(observer.seen == ["x:0", "x:1"])
     }
 
-    /// Documented limitation: Observation installs its tracking after `updateView()` returns, so
-    /// a change made inside `updateView()` to an Observation model is not reported (an
-    /// `ObservableObject` model does give the one extra update).
+    /// Documented limitation: in the update that a tracked change triggered, nothing is armed
+    /// while `updateView()` runs (Observation installs its tracking after it returns), so a
+    /// change made inside it to an Observation model is not reported there.
     @Test func changeInsideUpdateViewOfAnObservationModelIsNotReported() {
         let scheduler = TestScheduler()
         let observer = ObservationObserver(scheduler: scheduler, title: ViewModelKit.Observable("x"))
@@ -89,5 +89,129 @@ private final class ObservationObserver: ViewModelObserver {
         observer.model.count = 3
         scheduler.advance()
         #expect(observer.seen == ["x:0", "x:1", "x:3"])
+    }
+
+    @Test func updatesTriggeredByOtherModelsDoNotPileUpTrackings() {
+        let scheduler = TestScheduler()
+        let observer = MixedObserver(scheduler: scheduler)
+        let coordinator = CoordinatorTable.coordinator(for: observer)
+        #expect(coordinator.installedTrackingCount == 1)  // the initial update armed it
+        for i in 1...100 {
+            observer.counter.count = i
+            scheduler.advance()
+        }
+        #expect(observer.seen.count == 101)
+        #expect(coordinator.installedTrackingCount == 1)  // still the one armed tracking
+        observer.model.count = 7  // the armed tracking fires: one update, which re-arms
+        scheduler.advance()
+        #expect(observer.seen.count == 102)
+        #expect(observer.seen.last == "100:7")
+        #expect(coordinator.installedTrackingCount == 2)
+        scheduler.advance()
+        #expect(observer.seen.count == 102)
+    }
+
+    @Test func anUpdateThatReadsNoObservationPropertyArmsNothing() {
+        let scheduler = TestScheduler()
+        let observer = MixedObserver(scheduler: scheduler, readsModelWhen: { $0 >= 1 })
+        let coordinator = CoordinatorTable.coordinator(for: observer)
+        #expect(observer.seen == ["0:-"])
+        #expect(coordinator.installedTrackingCount == 0)
+        observer.model.count = 1  // not read yet: not tracked
+        scheduler.advance()
+        #expect(observer.seen == ["0:-"])
+        observer.counter.count = 1  // now updateView() reads the model: tracking is armed
+        scheduler.advance()
+        #expect(observer.seen == ["0:-", "1:1"])
+        #expect(coordinator.installedTrackingCount == 1)
+        observer.model.count = 2
+        scheduler.advance()
+        #expect(observer.seen == ["0:-", "1:1", "1:2"])
+    }
+
+    /// The documented consequence of not re-arming while armed: a property first read in an
+    /// update that found a tracking armed is tracked only after that tracking fires.
+    @Test func aPropertyFirstReadWhileArmedIsTrackedAfterTheArmedTrackingFires() {
+        let scheduler = TestScheduler()
+        let observer = MixedObserver(scheduler: scheduler, readsUntrackedWhen: { $0 >= 1 })
+        #expect(observer.seen == ["0:0"])
+        observer.counter.count = 1  // updateView() now also reads `untracked`; still armed
+        scheduler.advance()
+        #expect(observer.seen == ["0:0", "1:0+0"])
+        observer.model.untracked = 5  // not in the armed tracking: no update
+        scheduler.advance()
+        #expect(observer.seen.count == 2)
+        observer.model.count = 1  // fires: the update re-arms with both properties
+        scheduler.advance()
+        #expect(observer.seen == ["0:0", "1:0+0", "1:1+5"])
+        observer.model.untracked = 6
+        scheduler.advance()
+        #expect(observer.seen == ["0:0", "1:0+0", "1:1+5", "1:1+6"])
+    }
+
+    @Test func changeInsideUpdateViewIsReportedWhileATrackingIsArmed() {
+        let scheduler = TestScheduler()
+        let observer = MixedObserver(scheduler: scheduler)
+        observer.onUpdate = { view in
+            if view.counter.count == 1 && view.model.count == 0 { view.model.count = 1 }
+        }
+        observer.counter.count = 1  // an ObservableObject change: the tracking stays armed
+        scheduler.advance()
+        #expect(observer.seen == ["0:0", "1:0"])
+        scheduler.advance()
+        #expect(observer.seen == ["0:0", "1:0", "1:1"])  // exactly one more, next turn
+        scheduler.advance()
+        #expect(observer.seen.count == 3)
+    }
+
+    @Test func replacingAnObservationModelIgnoresTheOldOne() {
+        let scheduler = TestScheduler()
+        let observer = MixedObserver(scheduler: scheduler)
+        let old = observer.model
+        let replacement = ObservationCounter()
+        replacement.count = 40
+        observer.model = replacement
+        #expect(observer.seen == ["0:0", "0:40"])
+        old.count = 1  // its tracking is stale: nothing
+        scheduler.advance()
+        #expect(observer.seen.count == 2)
+        replacement.count = 41
+        scheduler.advance()
+        #expect(observer.seen == ["0:0", "0:40", "0:41"])
+    }
+}
+
+/// An observer of an ObservableObject and an Observation model.
+private final class MixedObserver: ViewModelObserver {
+    let updateScheduler: TestScheduler
+    @ViewModel var counter = CounterModel()
+    @ViewModel var model = ObservationCounter()
+    let readsModelWhen: (Int) -> Bool
+    let readsUntrackedWhen: (Int) -> Bool
+    var seen: [String] = []
+    var onUpdate: ((MixedObserver) -> Void)?
+
+    init(
+        scheduler: TestScheduler, readsModelWhen: @escaping (Int) -> Bool = { _ in true },
+        readsUntrackedWhen: @escaping (Int) -> Bool = { _ in false }
+    ) {
+        updateScheduler = scheduler
+        self.readsModelWhen = readsModelWhen
+        self.readsUntrackedWhen = readsUntrackedWhen
+        bindViewModels()
+    }
+
+    func updateView() {
+        let count = counter.count
+        guard readsModelWhen(count) else {
+            seen.append("\(count):-")
+            return
+        }
+        if readsUntrackedWhen(count) {
+            seen.append("\(count):\(model.count)+\(model.untracked)")
+        } else {
+            seen.append("\(count):\(model.count)")
+        }
+        onUpdate?(self)
     }
 }

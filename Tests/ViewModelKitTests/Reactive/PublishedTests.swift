@@ -235,4 +235,43 @@ private final class NoPublished: ObservableObject {
         #expect(model.name == "from-sink")
         withExtendedLifetime((c0, c1, c2)) {}
     }
+
+    // Not in Combine (whose ObservableObjectPublisher never completes): ours finishes its
+    // subscribers when it dies with its object, so observers notice the death at once.
+    @Test func defaultObjectWillChangeFinishesSubscribersWhenTheObjectDies() {
+        var model: Model? = Model()
+        let recorder = Recorder<Void, Never>()
+        model!.objectWillChange.subscribe(recorder)
+        model!.count = 1
+        #expect(recorder.events.map(\.description) == ["subscription", "value(())"])
+        model = nil
+        #expect(recorder.events.map(\.description) == ["subscription", "value(())", "finished"])
+    }
+
+    @Test func customObservableObjectPublisherFinishesSubscribersOnDeinit() {
+        var object: CustomWillChange? = CustomWillChange()
+        var values = 0
+        var completions = 0
+        let token = object!.objectWillChange.sink(
+            receiveCompletion: { _ in completions += 1 }, receiveValue: { values += 1 })
+        object!.objectWillChange.send()
+        object = nil
+        #expect(values == 1)
+        #expect(completions == 1)
+        token.cancel()  // harmless after completion
+        #expect(completions == 1)
+    }
+
+    @Test func publisherHeldElsewhereDoesNotFinishWhileAlive() {
+        var model: Model? = Model()
+        let publisher = model!.objectWillChange
+        var completions = 0
+        let token = publisher.sink(receiveCompletion: { _ in completions += 1 }, receiveValue: {})
+        model = nil
+        #expect(completions == 0)  // still alive: held by `publisher`
+        publisher.send()
+        withExtendedLifetime(publisher) {}
+        token.cancel()
+        #expect(completions == 0)
+    }
 }
