@@ -4,7 +4,7 @@ SWIFT ?= swift
 PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test test-tsan bench clean
+.PHONY: deps build run test test-tsan bench bench-quick clean
 
 # Installs only what pkg-config cannot find, so a prepared machine is left alone.
 deps:
@@ -27,17 +27,28 @@ run: deps
 	$(SWIFT) build --product podcast-watch
 	$(SWIFT) run podcast-watch demo
 
+# The whole suite, then the loop and ViewModelKit again under ThreadSanitizer, then every
+# benchmark at its quick size (so they never rot; nothing is asserted about speed).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory test-tsan
+	$(MAKE) --no-print-directory bench-quick
 
-# The reactive core and the loop under ThreadSanitizer (separate scratch dir: a TSan build does
-# not mix with the plain one).
+# The loop, the reactive core and the MVVM layer under ThreadSanitizer (separate scratch dir: a
+# TSan build does not mix with the plain one).
 test-tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
+	  --filter 'LoopSchedulerTests|ViewModelKitTests'
 
+# Release-built benchmarks, each beside its baseline measured in the same run (see README,
+# "Performance"). `make bench` takes a few minutes; bench-quick runs every case at a small size.
 bench: deps
-	$(SWIFT) run -c release loop-bench
+	$(SWIFT) run -c release loop-bench --json .build/loop-bench.json
+
+bench-quick: deps
+	$(SWIFT) run -c release loop-bench --quick --json .build/loop-bench-quick.json
 
 clean:
 	rm -rf .build .build-tsan

@@ -34,6 +34,13 @@ let package = Package(
             dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3"]),
         .executableTarget(name: "podcast-watch", dependencies: ["PodcastKit"], exclude: ["SampleFeeds"]),
         .executableTarget(name: "counter-example", dependencies: ["ViewModelKit"], path: "Examples/Counter"),
+        // Benchmarks (issue 6): the C baselines (raw libevent, libxml2 SAX floor, loopback server)
+        // and the release-built runner, `make bench`.
+        .target(name: "CLibeventBaseline", dependencies: ["CLibevent", "CLibxml2"]),
+        .executableTarget(
+            name: "loop-bench",
+            dependencies: ["LoopScheduler", "ViewModelKit", "PodcastKit", "CLibevent", "CLibeventBaseline"],
+            exclude: ["PERFORMANCE.md"]),
 
         .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent"]),
         .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit"]),

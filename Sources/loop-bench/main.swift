@@ -1,0 +1,106 @@
+import Foundation
+import LoopScheduler
+
+// loop-bench: the benchmarks of issue 6, each beside its baseline measured in the same run.
+//   loop-bench [--quick] [--json FILE] [--corpus DIR] [--subject-only] [--feeds N] [FILTER...]
+// FILTER selects cases by number ("1", "5") or by a word of their name ("timers").
+
+let usage = """
+    usage: loop-bench [--quick] [--json FILE] [--corpus DIR] [--subject-only] [--feeds N] [FILTER...]
+      --quick        every case at a small size (CI: checks the benchmarks run, asserts no speed)
+      --subject-only skip the baselines (for profiling our side under valgrind --tool=callgrind)
+      --json FILE    also write the rows as JSON: [{"name", "unit", "value", "baseline", "ratio", ...}]
+      --corpus DIR   feed corpus for case 7 (default: ../shared/corpus, then /work/shared/corpus)
+      --feeds N      feeds in case 8 (default 2000, 60 with --quick)
+      FILTER         case numbers 1-8 or words of case names (local, cross, timers, coalescing,
+                     chain, memory, parsing, daemon); default all
+
+    """
+
+struct BenchCase {
+    let number: Int
+    let name: String
+    let body: (RunSettings) -> [Row]
+}
+
+var quick = false
+var jsonPath: String?
+var corpusRoot: String?
+var filters: [String] = []
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--quick": quick = true
+    case "--subject-only": subjectOnly = true
+    case "--json":
+        guard let path = arguments.next() else { FileHandle.standardError.write(Data(usage.utf8)); exit(2) }
+        jsonPath = path
+    case "--feeds":
+        guard let value = arguments.next(), let count = Int(value), count > 0 else {
+            FileHandle.standardError.write(Data(usage.utf8)); exit(2)
+        }
+        DaemonScale.feedCountOverride = count
+    case "--corpus":
+        guard let path = arguments.next() else { FileHandle.standardError.write(Data(usage.utf8)); exit(2) }
+        corpusRoot = path
+    case "-h", "--help":
+        print(usage, terminator: "")
+        exit(0)
+    default:
+        if argument.hasPrefix("-") {
+            FileHandle.standardError.write(Data("loop-bench: unknown option \(argument)\n\(usage)".utf8))
+            exit(2)
+        }
+        filters.append(argument.lowercased())
+    }
+}
+
+let corpus = corpusRoot
+    ?? ["../shared/corpus", "/work/shared/corpus"].first { FileManager.default.fileExists(atPath: $0) }
+    ?? "../shared/corpus"
+
+let cases: [BenchCase] = [
+    BenchCase(number: 1, name: "local scheduling", body: LocalScheduling.run),
+    BenchCase(number: 2, name: "cross-thread scheduling", body: CrossThreadScheduling.run),
+    BenchCase(number: 3, name: "timers", body: Timers.run),
+    BenchCase(number: 4, name: "coalescing", body: Coalescing.run),
+    BenchCase(number: 5, name: "publisher chain", body: PublisherChain.run),
+    BenchCase(number: 6, name: "memory", body: Memory.run),
+    BenchCase(number: 7, name: "feed parsing", body: { FeedParsingBench.run($0, corpusRoot: corpus) }),
+    BenchCase(number: 8, name: "daemon scale", body: DaemonScale.run),
+]
+
+let selected = cases.filter { bench in
+    filters.isEmpty || filters.contains { $0 == String(bench.number) || bench.name.contains($0) }
+}
+if selected.isEmpty {
+    FileHandle.standardError.write(Data("loop-bench: no case matches \(filters)\n\(usage)".utf8))
+    exit(2)
+}
+
+// The main loop must exist on the main thread before anything uses it.
+precondition(Thread.isMainThread)
+_ = EventLoop.main
+
+let settings = RunSettings(quick: quick)
+var rows: [Row] = []
+let started = Date()
+for bench in selected {
+    FileHandle.standardError.write(Data("loop-bench: case \(bench.number) (\(bench.name))...\n".utf8))
+    let caseStart = Date()
+    rows += bench.body(settings)
+    FileHandle.standardError.write(Data(String(format: "loop-bench: case %d took %.1f s\n", bench.number, Date().timeIntervalSince(caseStart)).utf8))
+}
+
+print("loop-bench \(quick ? "--quick " : "")(\(settings.runs) runs per figure after one warm-up; median [min-max]; ↓ lower is better, ↑ higher is better)")
+Output.printTable(rows)
+print(String(format: "total %.1f s; checksum %d", Date().timeIntervalSince(started), blackholeAccumulator))
+
+if let jsonPath {
+    do {
+        try Output.json(rows).write(to: URL(fileURLWithPath: jsonPath))
+    } catch {
+        FileHandle.standardError.write(Data("loop-bench: cannot write \(jsonPath): \(error)\n".utf8))
+        exit(1)
+    }
+}
