@@ -91,13 +91,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        let target = downstream
-        let owner = parent
-        downstream = nil
-        upstream = nil
-        parent = nil
-        lock.unlock()
+        let (target, _, owner) = detach()
         target?.receive(completion: completion)
         owner?.release()
     }
@@ -107,16 +101,21 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     func cancel() {
-        lock.lock()
-        let subscription = upstream
-        let target = downstream
-        let owner = parent
-        downstream = nil
-        upstream = nil
-        parent = nil
-        lock.unlock()
+        let (target, subscription, owner) = detach()
         subscription?.cancel()
         withExtendedLifetime(target) {}
         owner?.release()
+    }
+
+    /// Ends this subscriber's stay: takes out everything it holds, to be dealt with unlocked.
+    private func detach() -> (Downstream?, Subscription?, Publishers.Autoconnect<Upstream>?) {
+        lock.lock()
+        defer {
+            downstream = nil
+            upstream = nil
+            parent = nil
+            lock.unlock()
+        }
+        return (downstream, upstream, parent)
     }
 }

@@ -25,22 +25,13 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = RelayCore(downstream: subscriber)
-            core.sendSubscription()
-            guard let first = core.nextGeneration() else { return }
             let handler = self.handler
-            upstream.subscribe(RelayChild<Output, Upstream.Failure, S>(core: core, generation: first) { completion in
+            subscribeRelay(subscriber, first: upstream, then: { completion -> RelayStep<NewPublisher, Failure> in
                 switch completion {
-                case .finished:
-                    core.finish(.finished)
-                case .failure(let error):
-                    let replacement = handler(error)
-                    guard let second = core.nextGeneration() else { return }
-                    replacement.subscribe(RelayChild<Output, Failure, S>(core: core, generation: second) {
-                        core.finish($0)
-                    })
+                case .finished: .end(.finished)
+                case .failure(let error): .then(handler(error))
                 }
-            })
+            }, failure: { $0 })
         }
     }
 
@@ -66,32 +57,15 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = RelayCore(downstream: subscriber)
-            core.sendSubscription()
-            guard let first = core.nextGeneration() else { return }
             let handler = self.handler
-            upstream.subscribe(RelayChild<Output, Upstream.Failure, S>(core: core, generation: first) { completion in
-                switch completion {
-                case .finished:
-                    core.finish(.finished)
-                case .failure(let error):
-                    let replacement: NewPublisher
-                    do {
-                        replacement = try handler(error)
-                    } catch {
-                        core.finish(.failure(error))
-                        return
-                    }
-                    guard let second = core.nextGeneration() else { return }
-                    replacement.subscribe(
-                        RelayChild<Output, NewPublisher.Failure, S>(core: core, generation: second) { end in
-                            switch end {
-                            case .finished: core.finish(.finished)
-                            case .failure(let error): core.finish(.failure(error))
-                            }
-                        })
+            subscribeRelay(subscriber, first: upstream, then: { completion -> RelayStep<NewPublisher, Failure> in
+                guard case .failure(let error) = completion else { return .end(.finished) }
+                do {
+                    return .then(try handler(error))
+                } catch {
+                    return .end(.failure(error))
                 }
-            })
+            }, failure: { $0 })
         }
     }
 }

@@ -24,12 +24,11 @@ extension Publishers {
 
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombineLatestCore(downstream: subscriber, count: 2) { values in
-                (values[0] as! A.Output, values[1] as! B.Output)
+            let core = CombiningCore<S, CombineLatestRule>(downstream: subscriber, count: 2) {
+                ($0[0] as! A.Output, $0[1] as! B.Output)
             }
-            core.start()
-            a.subscribe(core.child(0, A.Output.self))
-            b.subscribe(core.child(1, B.Output.self))
+            a.subscribe(core.child(0))
+            b.subscribe(core.child(1))
         }
     }
 }
@@ -63,13 +62,12 @@ extension Publishers {
 
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombineLatestCore(downstream: subscriber, count: 3) { values in
-                (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output)
+            let core = CombiningCore<S, CombineLatestRule>(downstream: subscriber, count: 3) {
+                ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output)
             }
-            core.start()
-            a.subscribe(core.child(0, A.Output.self))
-            b.subscribe(core.child(1, B.Output.self))
-            c.subscribe(core.child(2, C.Output.self))
+            a.subscribe(core.child(0))
+            b.subscribe(core.child(1))
+            c.subscribe(core.child(2))
         }
     }
 }
@@ -106,14 +104,13 @@ extension Publishers {
 
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombineLatestCore(downstream: subscriber, count: 4) { values in
-                (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output, values[3] as! D.Output)
+            let core = CombiningCore<S, CombineLatestRule>(downstream: subscriber, count: 4) {
+                ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output)
             }
-            core.start()
-            a.subscribe(core.child(0, A.Output.self))
-            b.subscribe(core.child(1, B.Output.self))
-            c.subscribe(core.child(2, C.Output.self))
-            d.subscribe(core.child(3, D.Output.self))
+            a.subscribe(core.child(0))
+            b.subscribe(core.child(1))
+            c.subscribe(core.child(2))
+            d.subscribe(core.child(3))
         }
     }
 }
@@ -164,5 +161,51 @@ extension Publisher {
         _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
     ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T> where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
         Publishers.CombineLatest4(self, publisher1, publisher2, publisher3).map { transform($0.0, $0.1, $0.2, $0.3) }
+    }
+}
+
+/// `combineLatest`'s rule for `CombiningCore`, as Combine's:
+/// - Nothing is emitted until every input has produced a value; afterwards each new input value
+///   produces one combination of the latest values. A value that forms no combination is
+///   replaced by asking its input for one more, so that input is not starved.
+/// - Combinations are snapshotted when formed and queued up to the outstanding demand (so
+///   concurrent inputs lose none while demand lasts); beyond it only the newest is kept and
+///   delivered when demand arrives (never more than requested).
+/// - Exhausted when every input has finished and nothing is queued (Combine's documented rule:
+///   an input that finishes without a value does not end the stream early).
+struct CombineLatestRule: CombiningRule {
+    private var latest: [Any?]
+    private var queued: [[Any]] = []
+
+    init(count: Int) {
+        latest = Array(repeating: nil, count: count)
+    }
+
+    mutating func store(_ value: Any, at index: Int, demand: Subscribers.Demand) -> (Subscribers.Demand, [Any]?) {
+        latest[index] = value
+        guard !latest.contains(where: { $0 == nil }) else { return (.max(1), nil) }
+        let snapshot = latest.map { $0! }
+        if queued.isEmpty || demand > queued.count {
+            queued.append(snapshot)
+            return (.none, nil)
+        }
+        defer { queued[queued.count - 1] = snapshot }
+        return (.none, queued[queued.count - 1])
+    }
+
+    mutating func next() -> [Any]? {
+        queued.isEmpty ? nil : queued.removeFirst()
+    }
+
+    func isExhausted(finished: [Bool]) -> Bool {
+        queued.isEmpty && !finished.contains(false)
+    }
+
+    mutating func removeAll() -> [[Any]] {
+        defer {
+            queued = []
+            latest = latest.map { _ in nil }
+        }
+        return queued + [latest.compactMap { $0 }]
     }
 }

@@ -27,12 +27,12 @@ extension Publishers {
 }
 
 extension Publishers.CompactMap {
-    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: PassThroughSubscriber
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private let downstream: Downstream
+        let downstream: Downstream
         private let transform: (Upstream.Output) -> Output?
 
         init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
@@ -42,17 +42,9 @@ extension Publishers.CompactMap {
 
         var description: String { "CompactMap" }
 
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             guard let output = transform(input) else { return .max(1) }
             return downstream.receive(output)
-        }
-
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
         }
     }
 }

@@ -25,21 +25,13 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = RelayCore(downstream: subscriber)
-            core.sendSubscription()
-            guard let first = core.nextGeneration() else { return }
             let suffix = self.suffix
-            prefix.subscribe(RelayChild<Output, Failure, S>(core: core, generation: first) { completion in
+            subscribeRelay(subscriber, first: prefix, then: { completion -> RelayStep<Suffix, Failure> in
                 switch completion {
-                case .failure:
-                    core.finish(completion)
-                case .finished:
-                    guard let second = core.nextGeneration() else { return }
-                    suffix.subscribe(RelayChild<Output, Failure, S>(core: core, generation: second) {
-                        core.finish($0)
-                    })
+                case .finished: .then(suffix)
+                case .failure: .end(completion)
                 }
-            })
+            }, failure: { $0 })
         }
     }
 }

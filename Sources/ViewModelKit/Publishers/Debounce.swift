@@ -42,48 +42,23 @@ extension Publishers {
     }
 }
 
-private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+/// `ScheduledRelay` on the local demand route that keeps only the newest value, delivered once
+/// it has been pending for `dueTime`.
+private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: ScheduledRelay<Downstream, Context>,
     @unchecked Sendable
 {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
-
-    private let lock = OperatorLock()
-    private var downstream: Downstream?
-    private var upstream: Subscription?
-    private var demand = Subscribers.Demand.none
-    private var pending: Input?
-    private var generation = 0
-    // No more upstream events (completed or cancelled).
-    private var upstreamDone = false
-    // Nothing more goes downstream.
-    private var terminated = false
     private let dueTime: Context.SchedulerTimeType.Stride
-    private let scheduler: Context
-    private let options: Context.SchedulerOptions?
+    private var pending: Input?
+    /// Tags each value's schedule; a schedule whose value was replaced or dropped does nothing.
+    private var generation = 0
 
     init(downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
          options: Context.SchedulerOptions?) {
-        self.downstream = downstream
         self.dueTime = dueTime
-        self.scheduler = scheduler
-        self.options = options
+        super.init(downstream: downstream, scheduler: scheduler, options: options, demand: .local)
     }
 
-    func receive(subscription: Subscription) {
-        lock.lock()
-        guard !terminated, upstream == nil, let target = downstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        upstream = subscription
-        lock.unlock()
-        target.receive(subscription: self)
-        subscription.request(.unlimited)
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
+    override func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         guard !upstreamDone else {
             lock.unlock()
@@ -95,68 +70,41 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
         pending = input
         lock.unlock()
         withExtendedLifetime(replaced) {}
-        let due = scheduler.now.advanced(by: dueTime)
-        scheduler.schedule(after: due, tolerance: scheduler.minimumTolerance, options: options) { [self] in
+        scheduler.schedule(
+            after: scheduler.now.advanced(by: dueTime), tolerance: scheduler.minimumTolerance, options: options
+        ) { [self] in
             fire(tag)
         }
         return .none
     }
 
     private func fire(_ tag: Int) {
-        lock.lock()
-        guard !terminated, tag == generation, let value = pending, let target = downstream else {
-            return lock.unlock()
+        let value = lock.withLock { () -> Input? in
+            guard tag == generation else { return nil }
+            defer { pending = nil }
+            return pending
         }
-        pending = nil
-        guard demand > 0 else {
-            lock.unlock()
-            return
-        }
-        demand -= 1
-        lock.unlock()
-        let extra = target.receive(value)
-        lock.withLock { demand += extra }
+        if let value { deliver(value) }
     }
 
-    func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard !upstreamDone else { return lock.unlock() }
-        upstreamDone = true
-        generation += 1
-        let dropped = pending
-        pending = nil
-        let finished = upstream
-        upstream = nil
-        lock.unlock()
-        withExtendedLifetime((dropped, finished)) {}
-        scheduler.schedule(options: options) { [self] in
-            lock.lock()
-            guard !terminated, let target = downstream else { return lock.unlock() }
-            terminated = true
-            downstream = nil
-            lock.unlock()
-            target.receive(completion: completion)
+    override func receive(completion: Subscribers.Completion<Failure>) {
+        dropPending()
+        super.receive(completion: completion)
+    }
+
+    override func cancel() {
+        dropPending()
+        super.cancel()
+    }
+
+    /// The pending value is dropped (not delivered) at completion or cancel, as Combine's.
+    private func dropPending() {
+        let dropped = lock.withLock { () -> Input? in
+            generation += 1
+            defer { pending = nil }
+            return pending
         }
-    }
-
-    func request(_ more: Subscribers.Demand) {
-        lock.withLock { demand += more }
-    }
-
-    func cancel() {
-        lock.lock()
-        guard !terminated else { return lock.unlock() }
-        terminated = true
-        upstreamDone = true
-        let target = downstream
-        let subscription = upstream
-        let dropped = pending
-        downstream = nil
-        upstream = nil
-        pending = nil
-        lock.unlock()
-        subscription?.cancel()
-        withExtendedLifetime((target, dropped)) {}
+        withExtendedLifetime(dropped) {}
     }
 }
 

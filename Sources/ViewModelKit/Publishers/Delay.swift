@@ -43,83 +43,22 @@ extension Publishers {
     }
 }
 
-private final class DelayInner<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
-    Subscription, @unchecked Sendable
-where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
+/// `ScheduledRelay` whose deliveries are scheduled `interval` after they arrive.
+private final class DelayInner<Downstream: Subscriber, Context: Scheduler>: ScheduledRelay<Downstream, Context>,
+    @unchecked Sendable
+{
+    private let interval: Context.SchedulerTimeType.Stride
+    private let tolerance: Context.SchedulerTimeType.Stride
 
-    private let lock = OperatorLock()
-    private var downstream: Downstream?
-    private var upstream: Subscription?
-    private var terminated = false
-    private let publisher: Publishers.Delay<Upstream, Context>
-
-    init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
-        self.downstream = downstream
-        self.publisher = publisher
+    init<Upstream>(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
+        interval = publisher.interval
+        tolerance = publisher.tolerance
+        super.init(downstream: downstream, scheduler: publisher.scheduler, options: publisher.options)
     }
 
-    private func later(_ action: @escaping () -> Void) {
-        let scheduler = publisher.scheduler
+    override func schedule(_ action: @escaping () -> Void) {
         scheduler.schedule(
-            after: scheduler.now.advanced(by: publisher.interval), tolerance: publisher.tolerance,
-            options: publisher.options, action)
-    }
-
-    func receive(subscription: Subscription) {
-        lock.lock()
-        guard !terminated, upstream == nil, let target = downstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        upstream = subscription
-        lock.unlock()
-        target.receive(subscription: self)
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        later { [self] in
-            guard let target = lock.withLock({ terminated ? nil : downstream }) else { return }
-            let extra = target.receive(input)
-            if extra > 0, let subscription = lock.withLock({ upstream }) { subscription.request(extra) }
-        }
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        // The upstream is done: later requests have nowhere to go.
-        let finished = lock.withLock { () -> Subscription? in
-            defer { upstream = nil }
-            return upstream
-        }
-        withExtendedLifetime(finished) {}
-        later { [self] in
-            lock.lock()
-            guard !terminated, let target = downstream else { return lock.unlock() }
-            terminated = true
-            downstream = nil
-            lock.unlock()
-            target.receive(completion: completion)
-        }
-    }
-
-    func request(_ demand: Subscribers.Demand) {
-        lock.withLock { terminated ? nil : upstream }?.request(demand)
-    }
-
-    func cancel() {
-        lock.lock()
-        guard !terminated else { return lock.unlock() }
-        terminated = true
-        let target = downstream
-        let subscription = upstream
-        downstream = nil
-        upstream = nil
-        lock.unlock()
-        subscription?.cancel()
-        withExtendedLifetime(target) {}
+            after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, action)
     }
 }
 

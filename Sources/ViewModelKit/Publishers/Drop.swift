@@ -29,38 +29,20 @@ extension Publishers {
 }
 
 extension Publishers.Drop {
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        @unchecked Sendable
+    final class Inner<Downstream: Subscriber>: UpstreamRelay<Downstream>, Subscriber, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private let downstream: Downstream
-        private let lock = OperatorLock()
-        private var upstream: Subscription?
-        private var requestedBefore = false
         private let count: Int
+        private var requestedBefore = false
         // Touched only by the serial receive calls.
         private var remaining: Int
 
         init(downstream: Downstream, count: Int) {
-            self.downstream = downstream
             self.count = count
-            self.remaining = count
-        }
-
-        var description: String { "Drop" }
-
-        func receive(subscription: Subscription) {
-            lock.lock()
-            guard upstream == nil else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            upstream = subscription
-            lock.unlock()
-            downstream.receive(subscription: self)
+            remaining = count
+            super.init(downstream: downstream, name: "Drop")
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
@@ -72,27 +54,15 @@ extension Publishers.Drop {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            lock.lock()
-            upstream = nil
-            lock.unlock()
-            downstream.receive(completion: completion)
+            forward(completion)
         }
 
-        func request(_ demand: Subscribers.Demand) {
-            lock.lock()
-            let source = upstream
-            let first = !requestedBefore
-            requestedBefore = true
-            lock.unlock()
-            source?.request(first ? demand + count : demand)
-        }
-
-        func cancel() {
-            lock.lock()
-            let source = upstream
-            upstream = nil
-            lock.unlock()
-            source?.cancel()
+        override func request(_ demand: Subscribers.Demand) {
+            let first = lock.withLock { () -> Bool in
+                defer { requestedBefore = true }
+                return !requestedBefore
+            }
+            super.request(first ? demand + count : demand)
         }
     }
 }

@@ -28,12 +28,12 @@ extension Publishers {
 }
 
 extension Publishers.Filter {
-    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: PassThroughSubscriber
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private let downstream: Downstream
+        let downstream: Downstream
         private let isIncluded: (Upstream.Output) -> Bool
 
         init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
@@ -43,17 +43,9 @@ extension Publishers.Filter {
 
         var description: String { "Filter" }
 
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
         @inline(__always)
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             isIncluded(input) ? downstream.receive(input) : .max(1)
-        }
-
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
         }
     }
 }

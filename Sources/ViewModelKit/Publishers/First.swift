@@ -20,14 +20,7 @@ extension Publishers {
 
         /// Subscribes `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(
-                ReduceCore<Output, Output?, Failure, S>(
-                    downstream: subscriber, name: "First", initial: nil,
-                    accumulate: { result, value in
-                        result = value
-                        return true
-                    },
-                    output: { $0 }))
+            upstream.subscribe(ReduceCore(keepingValuesOf: subscriber, name: "First", stopAtFirst: true))
         }
     }
 }

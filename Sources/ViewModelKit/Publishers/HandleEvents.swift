@@ -49,39 +49,26 @@ extension Publishers {
 }
 
 extension Publishers.HandleEvents {
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        @unchecked Sendable
+    final class Inner<Downstream: Subscriber>: UpstreamRelay<Downstream>, Subscriber, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private let lock = OperatorLock()
-        private let downstream: Downstream
-        private var upstream: Subscription?
+        /// Guarded by `lock`; dropped at completion or cancel, after which no hook runs.
         private var handlers: Publishers.HandleEvents<Upstream>?
 
         init(downstream: Downstream, handlers: Publishers.HandleEvents<Upstream>) {
-            self.downstream = downstream
             self.handlers = handlers
+            super.init(downstream: downstream, name: "HandleEvents")
         }
-
-        var description: String { "HandleEvents" }
 
         private var currentHandlers: Publishers.HandleEvents<Upstream>? {
             lock.withLock { handlers }
         }
 
-        func receive(subscription: Subscription) {
-            lock.lock()
-            guard upstream == nil else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            upstream = subscription
-            let hooks = handlers
-            lock.unlock()
-            hooks?.receiveSubscription?(subscription)
+        override func receive(subscription: Subscription) {
+            guard attach(subscription) else { return }
+            currentHandlers?.receiveSubscription?(subscription)
             downstream.receive(subscription: self)
         }
 
@@ -94,34 +81,32 @@ extension Publishers.HandleEvents {
         }
 
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            lock.lock()
-            let hooks = handlers
-            handlers = nil
-            upstream = nil
-            lock.unlock()
+            let hooks = takeHandlersAndUpstream().hooks
             hooks?.receiveCompletion?(completion)
             downstream.receive(completion: completion)
         }
 
-        func request(_ demand: Subscribers.Demand) {
-            lock.lock()
-            let hooks = handlers
-            let source = upstream
-            lock.unlock()
-            hooks?.receiveRequest?(demand)
-            source?.request(demand)
+        override func request(_ demand: Subscribers.Demand) {
+            currentHandlers?.receiveRequest?(demand)
+            super.request(demand)
         }
 
-        func cancel() {
-            lock.lock()
-            let hooks = handlers
-            let source = upstream
-            handlers = nil
-            upstream = nil
-            lock.unlock()
+        override func cancel() {
+            let (hooks, source) = takeHandlersAndUpstream()
             guard let source else { return }
             hooks?.receiveCancel?()
             source.cancel()
+        }
+
+        /// Ends the relay in one step, so that completion and cancel never both run their hook.
+        private func takeHandlersAndUpstream() -> (hooks: Publishers.HandleEvents<Upstream>?, Subscription?) {
+            lock.withLock {
+                defer {
+                    handlers = nil
+                    upstream = nil
+                }
+                return (handlers, upstream)
+            }
         }
     }
 }

@@ -26,12 +26,12 @@ extension Publishers {
 }
 
 extension Publishers.IgnoreOutput {
-    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: PassThroughSubscriber
     where Downstream.Input == Never, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private let downstream: Downstream
+        let downstream: Downstream
 
         init(downstream: Downstream) {
             self.downstream = downstream
@@ -46,10 +46,6 @@ extension Publishers.IgnoreOutput {
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             .none
-        }
-
-        func receive(completion: Subscribers.Completion<Failure>) {
-            downstream.receive(completion: completion)
         }
     }
 }

@@ -27,12 +27,12 @@ extension Publishers {
 
 extension Publishers.Map {
     /// Maps values in place; holds no state, so it takes no lock.
-    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: PassThroughSubscriber
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private let downstream: Downstream
+        let downstream: Downstream
         private let transform: (Upstream.Output) -> Output
 
         init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
@@ -42,17 +42,9 @@ extension Publishers.Map {
 
         var description: String { "Map" }
 
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
         @inline(__always)
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             downstream.receive(transform(input))
-        }
-
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
         }
     }
 }

@@ -29,12 +29,12 @@ extension Publishers {
 }
 
 extension Publishers.MapError {
-    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: PassThroughSubscriber
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private let downstream: Downstream
+        let downstream: Downstream
         private let transform: (Upstream.Failure) -> Downstream.Failure
 
         init(downstream: Downstream, transform: @escaping (Upstream.Failure) -> Downstream.Failure) {
@@ -43,10 +43,6 @@ extension Publishers.MapError {
         }
 
         var description: String { "MapError" }
-
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             downstream.receive(input)

@@ -1,13 +1,3 @@
-/// Subscribes a fixed set of upstreams into one `MergeCore` (all slots registered first, so the
-/// stream cannot finish before every upstream has been attached).
-func subscribeMerged<S: Subscriber>(_ subscriber: S, count: Int, _ attach: (MergeCore<S>, Int) -> Void) {
-    let core = MergeCore(downstream: subscriber, sourcesOpen: false)
-    for _ in 0..<count { _ = core.addChild() }
-    core.sendSubscription()
-    for index in 0..<count { attach(core, index) }
-    core.drain()
-}
-
 extension Publishers {
     /// Interleaves the values of 2 publishers of the same type, as Combine's `Publishers.Merge`.
     ///
@@ -35,13 +25,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerged(subscriber, count: 2) { core, index in
-                switch index {
-                case 0: a.subscribe(core.child(0))
-                case 1: b.subscribe(core.child(1))
-                default: break
-                }
-            }
+            subscribeMerged(subscriber, [a.subscribe, b.subscribe])
         }
     }
 }
@@ -77,14 +61,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerged(subscriber, count: 3) { core, index in
-                switch index {
-                case 0: a.subscribe(core.child(0))
-                case 1: b.subscribe(core.child(1))
-                case 2: c.subscribe(core.child(2))
-                default: break
-                }
-            }
+            subscribeMerged(subscriber, [a.subscribe, b.subscribe, c.subscribe])
         }
     }
 }
@@ -124,15 +101,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerged(subscriber, count: 4) { core, index in
-                switch index {
-                case 0: a.subscribe(core.child(0))
-                case 1: b.subscribe(core.child(1))
-                case 2: c.subscribe(core.child(2))
-                case 3: d.subscribe(core.child(3))
-                default: break
-                }
-            }
+            subscribeMerged(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe])
         }
     }
 }
@@ -176,16 +145,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerged(subscriber, count: 5) { core, index in
-                switch index {
-                case 0: a.subscribe(core.child(0))
-                case 1: b.subscribe(core.child(1))
-                case 2: c.subscribe(core.child(2))
-                case 3: d.subscribe(core.child(3))
-                case 4: e.subscribe(core.child(4))
-                default: break
-                }
-            }
+            subscribeMerged(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe])
         }
     }
 }
@@ -233,17 +193,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerged(subscriber, count: 6) { core, index in
-                switch index {
-                case 0: a.subscribe(core.child(0))
-                case 1: b.subscribe(core.child(1))
-                case 2: c.subscribe(core.child(2))
-                case 3: d.subscribe(core.child(3))
-                case 4: e.subscribe(core.child(4))
-                case 5: f.subscribe(core.child(5))
-                default: break
-                }
-            }
+            subscribeMerged(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe, f.subscribe])
         }
     }
 }
@@ -295,18 +245,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerged(subscriber, count: 7) { core, index in
-                switch index {
-                case 0: a.subscribe(core.child(0))
-                case 1: b.subscribe(core.child(1))
-                case 2: c.subscribe(core.child(2))
-                case 3: d.subscribe(core.child(3))
-                case 4: e.subscribe(core.child(4))
-                case 5: f.subscribe(core.child(5))
-                case 6: g.subscribe(core.child(6))
-                default: break
-                }
-            }
+            subscribeMerged(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe, f.subscribe, g.subscribe])
         }
     }
 }
@@ -362,19 +301,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerged(subscriber, count: 8) { core, index in
-                switch index {
-                case 0: a.subscribe(core.child(0))
-                case 1: b.subscribe(core.child(1))
-                case 2: c.subscribe(core.child(2))
-                case 3: d.subscribe(core.child(3))
-                case 4: e.subscribe(core.child(4))
-                case 5: f.subscribe(core.child(5))
-                case 6: g.subscribe(core.child(6))
-                case 7: h.subscribe(core.child(7))
-                default: break
-                }
-            }
+            subscribeMerged(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe, f.subscribe, g.subscribe, h.subscribe])
         }
     }
 }

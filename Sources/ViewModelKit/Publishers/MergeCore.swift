@@ -285,3 +285,14 @@ struct MergeChild<Downstream: Subscriber>: Subscriber {
         core.childReceive(completion: completion, id: id)
     }
 }
+
+/// Subscribes a fixed list of upstreams (each given as its `subscribe` method) into one
+/// `MergeCore`, upstream number i into slot i. Every slot is registered before the first
+/// upstream is subscribed, so the stream cannot finish before all of them are attached.
+func subscribeMerged<S: Subscriber>(_ subscriber: S, _ upstreams: [(MergeChild<S>) -> Void]) {
+    let core = MergeCore(downstream: subscriber, sourcesOpen: false)
+    for _ in upstreams { _ = core.addChild() }
+    core.sendSubscription()
+    for (index, subscribe) in upstreams.enumerated() { subscribe(core.child(index)) }
+    core.drain()
+}

@@ -25,10 +25,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; each subscriber subscribes to every upstream, in order.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let publishers = self.publishers
-            subscribeMerged(subscriber, count: publishers.count) { core, index in
-                publishers[index].subscribe(core.child(index))
-            }
+            subscribeMerged(subscriber, publishers.map { $0.subscribe })
         }
 
         /// A `MergeMany` with `other` appended, as Combine's `MergeMany.merge(with:)`.

@@ -32,37 +32,23 @@ extension Publishers {
 }
 
 extension Publishers.Output {
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        @unchecked Sendable
+    final class Inner<Downstream: Subscriber>: UpstreamRelay<Downstream>, Subscriber, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private let downstream: Downstream
         private let range: CountableRange<Int>
-        private let lock = OperatorLock()
-        private var upstream: Subscription?
         // Touched only by the serial receive calls.
         private var index = 0
         private var finished = false
 
         init(downstream: Downstream, range: CountableRange<Int>) {
-            self.downstream = downstream
             self.range = range
+            super.init(downstream: downstream, name: "Output")
         }
 
-        var description: String { "Output" }
-
-        func receive(subscription: Subscription) {
-            lock.lock()
-            guard upstream == nil else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            upstream = subscription
-            lock.unlock()
-            downstream.receive(subscription: self)
+        override func receive(subscription: Subscription) {
+            super.receive(subscription: subscription)
             if range.isEmpty { finish() }
         }
 
@@ -79,39 +65,18 @@ extension Publishers.Output {
             return more
         }
 
+        /// The range is done: cancels upstream and finishes.
         private func finish() {
             if finished { return }
             finished = true
-            lock.lock()
-            let source = upstream
-            upstream = nil
-            lock.unlock()
-            source?.cancel()
+            takeUpstream()?.cancel()
             downstream.receive(completion: .finished)
         }
 
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             if finished { return }
             finished = true
-            lock.lock()
-            upstream = nil
-            lock.unlock()
-            downstream.receive(completion: completion)
-        }
-
-        func request(_ demand: Subscribers.Demand) {
-            lock.lock()
-            let source = upstream
-            lock.unlock()
-            source?.request(demand)
-        }
-
-        func cancel() {
-            lock.lock()
-            let source = upstream
-            upstream = nil
-            lock.unlock()
-            source?.cancel()
+            forward(completion)
         }
     }
 }

@@ -66,33 +66,20 @@ final class PrintLog: @unchecked Sendable {
 }
 
 extension Publishers.Print {
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        @unchecked Sendable
+    final class Inner<Downstream: Subscriber>: UpstreamRelay<Downstream>, Subscriber, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private let lock = OperatorLock()
-        private let downstream: Downstream
-        private var upstream: Subscription?
         private let log: PrintLog
 
         init(downstream: Downstream, log: PrintLog) {
-            self.downstream = downstream
             self.log = log
+            super.init(downstream: downstream, name: "Print")
         }
 
-        var description: String { "Print" }
-
-        func receive(subscription: Subscription) {
-            lock.lock()
-            guard upstream == nil else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            upstream = subscription
-            lock.unlock()
+        override func receive(subscription: Subscription) {
+            guard attach(subscription) else { return }
             log.write("receive subscription: (\(subscription))")
             downstream.receive(subscription: self)
         }
@@ -109,27 +96,17 @@ extension Publishers.Print {
             case .finished: log.write("receive finished")
             case .failure(let error): log.write("receive error: (\(error))")
             }
-            lock.lock()
-            upstream = nil
-            lock.unlock()
-            downstream.receive(completion: completion)
+            forward(completion)
         }
 
-        func request(_ demand: Subscribers.Demand) {
+        override func request(_ demand: Subscribers.Demand) {
             log.request(demand)
-            lock.lock()
-            let source = upstream
-            lock.unlock()
-            source?.request(demand)
+            super.request(demand)
         }
 
-        func cancel() {
+        override func cancel() {
             log.write("receive cancel")
-            lock.lock()
-            let source = upstream
-            upstream = nil
-            lock.unlock()
-            source?.cancel()
+            super.cancel()
         }
     }
 }

@@ -29,87 +29,8 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ReceiveOnInner(downstream: subscriber, scheduler: scheduler, options: options))
+            upstream.subscribe(ScheduledRelay(downstream: subscriber, scheduler: scheduler, options: options))
         }
-    }
-}
-
-private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    @unchecked Sendable
-{
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
-
-    private let lock = OperatorLock()
-    private var downstream: Downstream?
-    private var upstream: Subscription?
-    private var cancelled = false
-    private let scheduler: Context
-    private let options: Context.SchedulerOptions?
-
-    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        self.downstream = downstream
-        self.scheduler = scheduler
-        self.options = options
-    }
-
-    func receive(subscription: Subscription) {
-        lock.lock()
-        guard !cancelled, upstream == nil, let target = downstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        upstream = subscription
-        lock.unlock()
-        target.receive(subscription: self)
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        guard lock.withLock({ !cancelled }) else { return .none }
-        scheduler.schedule(options: options) { [self] in
-            lock.lock()
-            guard !cancelled, let target = downstream else { return lock.unlock() }
-            lock.unlock()
-            let extra = target.receive(input)
-            if extra > 0, let upstream = lock.withLock({ self.upstream }) { upstream.request(extra) }
-        }
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        // The upstream is done: later requests have nowhere to go.
-        lock.lock()
-        guard !cancelled else { return lock.unlock() }
-        let finished = upstream
-        upstream = nil
-        lock.unlock()
-        withExtendedLifetime(finished) {}
-        scheduler.schedule(options: options) { [self] in
-            lock.lock()
-            guard !cancelled, let target = downstream else { return lock.unlock() }
-            cancelled = true
-            downstream = nil
-            lock.unlock()
-            target.receive(completion: completion)
-        }
-    }
-
-    func request(_ demand: Subscribers.Demand) {
-        lock.withLock { upstream }?.request(demand)
-    }
-
-    func cancel() {
-        lock.lock()
-        guard !cancelled else { return lock.unlock() }
-        cancelled = true
-        let target = downstream
-        let subscription = upstream
-        downstream = nil
-        upstream = nil
-        lock.unlock()
-        subscription?.cancel()
-        withExtendedLifetime(target) {}
     }
 }
 

@@ -133,3 +133,17 @@ where Downstream.Failure == Failure {
         withExtendedLifetime(target) {}
     }
 }
+
+extension ReduceCore where Result == Input?, Downstream.Input == Input {
+    /// The core of `first` (`stopAtFirst`: the first value is final) and `last` (each value
+    /// replaces the previous one until upstream finishes): publishes the value kept, if any.
+    convenience init(keepingValuesOf downstream: Downstream, name: String, stopAtFirst: Bool) {
+        self.init(
+            downstream: downstream, name: name, initial: nil,
+            accumulate: { result, value in
+                result = value
+                return stopAtFirst
+            },
+            output: { $0 })
+    }
+}

@@ -127,3 +127,38 @@ where Downstream.Input == Input {
         onCompletion(completion)
     }
 }
+
+/// What follows the first publisher of a two-stage relay (`subscribeRelay`).
+enum RelayStep<Next, Failure: Error> {
+    /// The stream ends with this completion.
+    case end(Subscribers.Completion<Failure>)
+    /// This publisher is subscribed next, with the downstream's remaining demand.
+    case then(Next)
+}
+
+/// Relays `first` to `subscriber`, then what `step` decides from its completion: the end of the
+/// stream, or a second publisher whose completion (its failure converted by `failure`) ends it.
+/// The engine of `Concatenate`, `Catch` and `TryCatch`; `step` runs outside any lock.
+func subscribeRelay<First: Publisher, Second: Publisher, S: Subscriber>(
+    _ subscriber: S, first: First,
+    then step: @escaping (Subscribers.Completion<First.Failure>) -> RelayStep<Second, S.Failure>,
+    failure: @escaping (Second.Failure) -> S.Failure
+) where First.Output == S.Input, Second.Output == S.Input {
+    let core = RelayCore(downstream: subscriber)
+    core.sendSubscription()
+    guard let firstGeneration = core.nextGeneration() else { return }
+    first.subscribe(RelayChild<S.Input, First.Failure, S>(core: core, generation: firstGeneration) { completion in
+        switch step(completion) {
+        case .end(let end):
+            core.finish(end)
+        case .then(let second):
+            guard let secondGeneration = core.nextGeneration() else { return }
+            second.subscribe(RelayChild<S.Input, Second.Failure, S>(core: core, generation: secondGeneration) { end in
+                switch end {
+                case .finished: core.finish(.finished)
+                case .failure(let error): core.finish(.failure(failure(error)))
+                }
+            })
+        }
+    })
+}

@@ -32,12 +32,12 @@ extension Publishers {
 extension Publishers.RemoveDuplicates {
     // `last` is touched only from `receive(_:)`, which the upstream never calls concurrently:
     // no lock needed.
-    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: PassThroughSubscriber
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private let downstream: Downstream
+        let downstream: Downstream
         private let predicate: (Output, Output) -> Bool
         private var last: Output?
 
@@ -48,10 +48,6 @@ extension Publishers.RemoveDuplicates {
 
         var description: String { "RemoveDuplicates" }
 
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
         @inline(__always)
         func receive(_ input: Output) -> Subscribers.Demand {
             if let previous = last, predicate(previous, input) {
@@ -60,10 +56,6 @@ extension Publishers.RemoveDuplicates {
             }
             last = input
             return downstream.receive(input)
-        }
-
-        func receive(completion: Subscribers.Completion<Failure>) {
-            downstream.receive(completion: completion)
         }
     }
 }

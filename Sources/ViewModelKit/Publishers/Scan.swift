@@ -34,12 +34,12 @@ extension Publishers {
 
 extension Publishers.Scan {
     // `accumulated` changes only in `receive(_:)`, which is serial: no lock.
-    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: PassThroughSubscriber
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private let downstream: Downstream
+        let downstream: Downstream
         private let combine: (Output, Upstream.Output) -> Output
         private var accumulated: Output
 
@@ -51,17 +51,9 @@ extension Publishers.Scan {
 
         var description: String { "Scan" }
 
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             accumulated = combine(accumulated, input)
             return downstream.receive(accumulated)
-        }
-
-        func receive(completion: Subscribers.Completion<Failure>) {
-            downstream.receive(completion: completion)
         }
     }
 }

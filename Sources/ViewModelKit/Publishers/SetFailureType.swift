@@ -27,22 +27,18 @@ extension Publishers {
 }
 
 extension Publishers.SetFailureType {
-    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: PassThroughSubscriber
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Never
 
-        private let downstream: Downstream
+        let downstream: Downstream
 
         init(downstream: Downstream) {
             self.downstream = downstream
         }
 
         var description: String { "SetFailureType" }
-
-        func receive(subscription: Subscription) {
-            downstream.receive(subscription: subscription)
-        }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             downstream.receive(input)

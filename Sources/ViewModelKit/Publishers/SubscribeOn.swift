@@ -37,75 +37,26 @@ extension Publishers {
     }
 }
 
-private final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+/// `ScheduledRelay` with synchronous delivery, and `request` / `cancel` moved to the scheduler.
+private final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>: ScheduledRelay<Downstream, Context>,
     @unchecked Sendable
 {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
-
-    private let lock = OperatorLock()
-    private var downstream: Downstream?
-    private var upstream: Subscription?
-    private var cancelled = false
-    private let scheduler: Context
-    private let options: Context.SchedulerOptions?
-
-    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        self.downstream = downstream
-        self.scheduler = scheduler
-        self.options = options
+    override func receive(_ input: Input) -> Subscribers.Demand {
+        liveDownstream?.receive(input) ?? .none
     }
 
-    func receive(subscription: Subscription) {
-        lock.lock()
-        guard !cancelled, upstream == nil, let target = downstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        upstream = subscription
-        lock.unlock()
-        target.receive(subscription: self)
+    override func receive(completion: Subscribers.Completion<Failure>) {
+        upstreamCompleted()
+        finish(completion)
     }
 
-    func receive(_ input: Input) -> Subscribers.Demand {
-        guard let target = lock.withLock({ cancelled ? nil : downstream }) else { return .none }
-        return target.receive(input)
+    override func request(_ demand: Subscribers.Demand) {
+        guard let subscription = lock.withLock({ upstream }) else { return }
+        schedule { subscription.request(demand) }
     }
 
-    func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard !cancelled, let target = downstream else { return lock.unlock() }
-        cancelled = true
-        downstream = nil
-        let finished = upstream
-        upstream = nil
-        lock.unlock()
-        withExtendedLifetime(finished) {}
-        target.receive(completion: completion)
-    }
-
-    func request(_ demand: Subscribers.Demand) {
-        guard let subscription = lock.withLock({ cancelled ? nil : upstream }) else { return }
-        scheduler.schedule(options: options) {
-            subscription.request(demand)
-        }
-    }
-
-    func cancel() {
-        lock.lock()
-        guard !cancelled else { return lock.unlock() }
-        cancelled = true
-        let target = downstream
-        let subscription = upstream
-        downstream = nil
-        upstream = nil
-        lock.unlock()
-        withExtendedLifetime(target) {}
-        guard let subscription else { return }
-        scheduler.schedule(options: options) {
-            subscription.cancel()
-        }
+    override func cancelUpstream(_ subscription: Subscription) {
+        schedule { subscription.cancel() }
     }
 }
 

@@ -40,47 +40,25 @@ extension Publishers {
     }
 }
 
-private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+/// `ScheduledRelay` on the local demand route that spaces emissions at least `interval` apart,
+/// holding one value (the first or the newest) per interval.
+private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: ScheduledRelay<Downstream, Context>,
     @unchecked Sendable
 {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
-
-    private let lock = OperatorLock()
-    private var downstream: Downstream?
-    private var upstream: Subscription?
-    private var demand = Subscribers.Demand.none
+    private let interval: Context.SchedulerTimeType.Stride
+    private let latest: Bool
     private var lastEmission: Context.SchedulerTimeType?
     private var held: Input?
     private var flushScheduled = false
     private var pendingCompletion: Subscribers.Completion<Failure>?
-    private var upstreamDone = false
-    private var terminated = false
-    private let interval: Context.SchedulerTimeType.Stride
-    private let scheduler: Context
-    private let latest: Bool
 
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
-        self.downstream = downstream
         self.interval = interval
-        self.scheduler = scheduler
         self.latest = latest
+        super.init(downstream: downstream, scheduler: scheduler, options: nil, demand: .local)
     }
 
-    func receive(subscription: Subscription) {
-        lock.lock()
-        guard !terminated, upstream == nil, let target = downstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        upstream = subscription
-        lock.unlock()
-        target.receive(subscription: self)
-        subscription.request(.unlimited)
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
+    override func receive(_ input: Input) -> Subscribers.Demand {
         let now = scheduler.now
         lock.lock()
         guard !upstreamDone else {
@@ -108,9 +86,7 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
         } else {
             lastEmission = now
             lock.unlock()
-            scheduler.schedule(options: nil) { [self] in
-                emit(input)
-            }
+            schedule { [self] in deliver(input) }
         }
         return .none
     }
@@ -125,64 +101,31 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
         let completion = pendingCompletion
         pendingCompletion = nil
         lock.unlock()
-        emit(value)
-        if let completion { complete(completion) }
+        deliver(value)
+        if let completion { finish(completion) }
     }
 
-    private func complete(_ completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard !terminated, let target = downstream else { return lock.unlock() }
-        terminated = true
-        downstream = nil
-        lock.unlock()
-        target.receive(completion: completion)
-    }
-
-    private func emit(_ value: Input) {
-        lock.lock()
-        guard !terminated, demand > 0, let target = downstream else { return lock.unlock() }
-        demand -= 1
-        lock.unlock()
-        let extra = target.receive(value)
-        lock.withLock { demand += extra }
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard !upstreamDone else { return lock.unlock() }
-        upstreamDone = true
-        let finished = upstream
-        upstream = nil
+    override func receive(completion: Subscribers.Completion<Failure>) {
         // A held value goes first, at the end of its interval; the completion follows it.
-        let followsHeldValue = flushScheduled
-        if followsHeldValue { pendingCompletion = completion }
-        lock.unlock()
-        withExtendedLifetime(finished) {}
-        guard !followsHeldValue else { return }
-        scheduler.schedule(options: nil) { [self] in
-            complete(completion)
+        let followsHeldValue = lock.withLock { () -> Bool in
+            if flushScheduled { pendingCompletion = completion }
+            return flushScheduled
+        }
+        if followsHeldValue {
+            upstreamCompleted()
+        } else {
+            super.receive(completion: completion)
         }
     }
 
-    func request(_ more: Subscribers.Demand) {
-        lock.withLock { demand += more }
-    }
-
-    func cancel() {
-        lock.lock()
-        guard !terminated else { return lock.unlock() }
-        terminated = true
-        upstreamDone = true
-        flushScheduled = false
-        let target = downstream
-        let subscription = upstream
-        let dropped = held
-        downstream = nil
-        upstream = nil
-        held = nil
-        lock.unlock()
-        subscription?.cancel()
-        withExtendedLifetime((target, dropped)) {}
+    override func cancel() {
+        let dropped = lock.withLock { () -> Input? in
+            flushScheduled = false
+            defer { held = nil }
+            return held
+        }
+        super.cancel()
+        withExtendedLifetime(dropped) {}
     }
 }
 

@@ -43,125 +43,60 @@ extension Publishers {
     }
 }
 
-private final class TimeoutInner<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
-    Subscription, @unchecked Sendable
-where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
-
-    private let lock = OperatorLock()
-    private var downstream: Downstream?
-    private var upstream: Subscription?
+/// `ScheduledRelay` (as `receive(on:)`) with a timer restarted by the subscription and every
+/// value; when it fires, the stream ends.
+private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: ScheduledRelay<Downstream, Context>,
+    @unchecked Sendable
+{
+    private let interval: Context.SchedulerTimeType.Stride
+    private let customError: (() -> Failure)?
     private var generation = 0
-    private var upstreamDone = false
-    private var terminated = false
-    private let publisher: Publishers.Timeout<Upstream, Context>
 
-    init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
-        self.downstream = downstream
-        self.publisher = publisher
+    init<Upstream>(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>)
+    where Upstream.Failure == Failure {
+        interval = publisher.interval
+        customError = publisher.customError
+        super.init(downstream: downstream, scheduler: publisher.scheduler, options: publisher.options)
     }
 
-    /// (Re)starts the timer; an older timer that fires later is ignored.
-    private func arm() {
+    override func didSubscribe() {
+        arm()
+    }
+
+    override func receive(_ input: Input) -> Subscribers.Demand {
+        guard arm() else { return .none }
+        return super.receive(input)
+    }
+
+    /// (Re)starts the timer; an older timer that fires later is ignored. False once the
+    /// upstream is done.
+    @discardableResult
+    private func arm() -> Bool {
         let tag: Int? = lock.withLock {
             guard !upstreamDone else { return nil }
             generation += 1
             return generation
         }
-        guard let tag else { return }
-        let scheduler = publisher.scheduler
+        guard let tag else { return false }
         scheduler.schedule(
-            after: scheduler.now.advanced(by: publisher.interval), tolerance: scheduler.minimumTolerance,
-            options: publisher.options
+            after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance, options: options
         ) { [self] in
             timedOut(tag)
         }
+        return true
     }
 
     private func timedOut(_ tag: Int) {
         lock.lock()
-        guard !terminated, !upstreamDone, tag == generation, let target = downstream else {
-            return lock.unlock()
-        }
-        terminated = true
-        upstreamDone = true
-        downstream = nil
-        let subscription = upstream
-        upstream = nil
+        guard !upstreamDone, tag == generation else { return lock.unlock() }
+        let (target, subscription) = endLocked()
         lock.unlock()
         subscription?.cancel()
-        if let customError = publisher.customError {
-            target.receive(completion: .failure(customError()))
+        if let customError {
+            target?.receive(completion: .failure(customError()))
         } else {
-            target.receive(completion: .finished)
+            target?.receive(completion: .finished)
         }
-    }
-
-    func receive(subscription: Subscription) {
-        lock.lock()
-        guard !terminated, upstream == nil, let target = downstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        upstream = subscription
-        lock.unlock()
-        target.receive(subscription: self)
-        arm()
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        guard lock.withLock({ !upstreamDone }) else { return .none }
-        arm()
-        publisher.scheduler.schedule(options: publisher.options) { [self] in
-            guard let target = lock.withLock({ terminated ? nil : downstream }) else { return }
-            let extra = target.receive(input)
-            if extra > 0, let subscription = lock.withLock({ upstream }) { subscription.request(extra) }
-        }
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        let accepted = lock.withLock { () -> Bool in
-            guard !upstreamDone else { return false }
-            upstreamDone = true
-            generation += 1
-            return true
-        }
-        guard accepted else { return }
-        // The upstream is done: later requests have nowhere to go.
-        let finished = lock.withLock { () -> Subscription? in
-            defer { upstream = nil }
-            return upstream
-        }
-        withExtendedLifetime(finished) {}
-        publisher.scheduler.schedule(options: publisher.options) { [self] in
-            lock.lock()
-            guard !terminated, let target = downstream else { return lock.unlock() }
-            terminated = true
-            downstream = nil
-            lock.unlock()
-            target.receive(completion: completion)
-        }
-    }
-
-    func request(_ demand: Subscribers.Demand) {
-        lock.withLock { terminated ? nil : upstream }?.request(demand)
-    }
-
-    func cancel() {
-        lock.lock()
-        guard !terminated else { return lock.unlock() }
-        terminated = true
-        upstreamDone = true
-        let target = downstream
-        let subscription = upstream
-        downstream = nil
-        upstream = nil
-        lock.unlock()
-        subscription?.cancel()
-        withExtendedLifetime(target) {}
     }
 }
 

@@ -27,36 +27,18 @@ extension Publishers {
 }
 
 extension Publishers.TryMap {
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        @unchecked Sendable
+    final class Inner<Downstream: Subscriber>: UpstreamRelay<Downstream>, Subscriber, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Error {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private let downstream: Downstream
         private let transform: (Upstream.Output) throws -> Output
-        private let lock = OperatorLock()
-        private var upstream: Subscription?
         // Touched only by the serial receive calls.
         private var finished = false
 
         init(downstream: Downstream, transform: @escaping (Upstream.Output) throws -> Output) {
-            self.downstream = downstream
             self.transform = transform
-        }
-
-        var description: String { "TryMap" }
-
-        func receive(subscription: Subscription) {
-            lock.lock()
-            guard upstream == nil else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            upstream = subscription
-            lock.unlock()
-            downstream.receive(subscription: self)
+            super.init(downstream: downstream, name: "TryMap")
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
@@ -65,11 +47,7 @@ extension Publishers.TryMap {
                 return downstream.receive(try transform(input))
             } catch {
                 finished = true
-                lock.lock()
-                let source = upstream
-                upstream = nil
-                lock.unlock()
-                source?.cancel()
+                takeUpstream()?.cancel()
                 downstream.receive(completion: .failure(error))
                 return .none
             }
@@ -78,28 +56,10 @@ extension Publishers.TryMap {
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             if finished { return }
             finished = true
-            lock.lock()
-            upstream = nil
-            lock.unlock()
             switch completion {
-            case .finished: downstream.receive(completion: .finished)
-            case .failure(let error): downstream.receive(completion: .failure(error))
+            case .finished: forward(.finished)
+            case .failure(let error): forward(.failure(error))
             }
-        }
-
-        func request(_ demand: Subscribers.Demand) {
-            lock.lock()
-            let source = upstream
-            lock.unlock()
-            source?.request(demand)
-        }
-
-        func cancel() {
-            lock.lock()
-            let source = upstream
-            upstream = nil
-            lock.unlock()
-            source?.cancel()
         }
     }
 }

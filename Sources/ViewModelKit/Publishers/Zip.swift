@@ -24,12 +24,11 @@ extension Publishers {
 
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = ZipCore(downstream: subscriber, count: 2) { values in
-                (values[0] as! A.Output, values[1] as! B.Output)
+            let core = CombiningCore<S, ZipRule>(downstream: subscriber, count: 2) {
+                ($0[0] as! A.Output, $0[1] as! B.Output)
             }
-            core.start()
-            a.subscribe(core.child(0, A.Output.self))
-            b.subscribe(core.child(1, B.Output.self))
+            a.subscribe(core.child(0))
+            b.subscribe(core.child(1))
         }
     }
 }
@@ -63,13 +62,12 @@ extension Publishers {
 
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = ZipCore(downstream: subscriber, count: 3) { values in
-                (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output)
+            let core = CombiningCore<S, ZipRule>(downstream: subscriber, count: 3) {
+                ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output)
             }
-            core.start()
-            a.subscribe(core.child(0, A.Output.self))
-            b.subscribe(core.child(1, B.Output.self))
-            c.subscribe(core.child(2, C.Output.self))
+            a.subscribe(core.child(0))
+            b.subscribe(core.child(1))
+            c.subscribe(core.child(2))
         }
     }
 }
@@ -106,14 +104,13 @@ extension Publishers {
 
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = ZipCore(downstream: subscriber, count: 4) { values in
-                (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output, values[3] as! D.Output)
+            let core = CombiningCore<S, ZipRule>(downstream: subscriber, count: 4) {
+                ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output)
             }
-            core.start()
-            a.subscribe(core.child(0, A.Output.self))
-            b.subscribe(core.child(1, B.Output.self))
-            c.subscribe(core.child(2, C.Output.self))
-            d.subscribe(core.child(3, D.Output.self))
+            a.subscribe(core.child(0))
+            b.subscribe(core.child(1))
+            c.subscribe(core.child(2))
+            d.subscribe(core.child(3))
         }
     }
 }
@@ -164,5 +161,35 @@ extension Publisher {
         _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
     ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T> where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
         Publishers.Zip4(self, publisher1, publisher2, publisher3).map { transform($0.0, $0.1, $0.2, $0.3) }
+    }
+}
+
+/// `zip`'s rule for `CombiningCore`, as Combine's: the k-th output combines the k-th value of
+/// every input; unmatched values wait in per-input buffers. Exhausted as soon as an input has
+/// finished and its buffer is empty (no further tuple can form).
+struct ZipRule: CombiningRule {
+    private var buffers: [[Any]]
+
+    init(count: Int) {
+        buffers = Array(repeating: [], count: count)
+    }
+
+    mutating func store(_ value: Any, at index: Int, demand: Subscribers.Demand) -> (Subscribers.Demand, [Any]?) {
+        buffers[index].append(value)
+        return (.none, nil)
+    }
+
+    mutating func next() -> [Any]? {
+        guard !buffers.contains(where: { $0.isEmpty }) else { return nil }
+        return buffers.indices.map { buffers[$0].removeFirst() }
+    }
+
+    func isExhausted(finished: [Bool]) -> Bool {
+        buffers.indices.contains { finished[$0] && buffers[$0].isEmpty }
+    }
+
+    mutating func removeAll() -> [[Any]] {
+        defer { buffers = buffers.map { _ in [] } }
+        return buffers
     }
 }

@@ -1,22 +1,38 @@
-/// The engine of `Zip`, `Zip3` and `Zip4`: N inputs whose values are paired by position,
-/// type-erased to `Any` and rebuilt into a tuple by `combine`.
+/// How `CombiningCore` keeps its inputs' values and when they form an output: the one thing
+/// that tells `combineLatest` (`CombineLatestRule`) from `zip` (`ZipRule`). Every method runs
+/// under the core's lock, so none may call out.
+protocol CombiningRule {
+    init(count: Int)
+    /// Takes in a value of input `index` while the downstream has `demand` outstanding. Returns
+    /// the demand to hand back to that input, and anything displaced (released after unlocking).
+    mutating func store(_ value: Any, at index: Int, demand: Subscribers.Demand) -> (Subscribers.Demand, [Any]?)
+    /// Removes and returns the next combination ready to be delivered, if any.
+    mutating func next() -> [Any]?
+    /// True when no further combination can be delivered, given which inputs have finished.
+    func isExhausted(finished: [Bool]) -> Bool
+    /// Empties the rule, returning what it held (released after unlocking).
+    mutating func removeAll() -> [[Any]]
+}
+
+/// The engine of `CombineLatest`...`CombineLatest4` and `Zip`...`Zip4`: N inputs whose values,
+/// type-erased to `Any`, are combined by `Rule` and rebuilt into a tuple by `combine`.
 ///
-/// Rules, as Combine's `zip`:
-/// - The k-th output combines the k-th value of every input; unmatched values wait in per-input
-///   buffers.
-/// - Downstream demand is forwarded to every input, so no input produces more than the
-///   downstream asked for and the output never exceeds demand.
-/// - Finishes as soon as an input has finished and its buffer is empty (no further tuple can
-///   form), cancelling the others. Fails as soon as one input fails.
-/// - Downstream calls are serialised by a drain loop; no lock is held while calling out.
-final class ZipCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+/// Rules shared by both operators, as Combine's:
+/// - Downstream demand is forwarded to every input (demand the downstream returns from a value
+///   too), and the output never exceeds it.
+/// - Finishes when `Rule` says nothing more can be delivered; fails as soon as one input fails,
+///   cancelling the others.
+/// - Downstream calls are serialised by a drain loop: the thread that finds it idle delivers
+///   whatever is ready; no lock is held while calling out.
+final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscription, @unchecked Sendable {
     typealias Failure = Downstream.Failure
 
     private let lock = OperatorLock()
     private var downstream: Downstream?
     private var subscriptions: [Subscription?]
-    private var buffers: [[Any]]
     private var finished: [Bool]
+    private var rule: Rule
+    /// All the demand ever forwarded, handed to an input whose subscription arrives late.
     private var requested = Subscribers.Demand.none
     private var demand = Subscribers.Demand.none
     private var failure: Failure?
@@ -24,22 +40,20 @@ final class ZipCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
     private var terminated = false
     private let combine: ([Any]) -> Downstream.Input
 
+    /// Creates the core and hands it to `downstream` as its subscription; then subscribe input
+    /// number i to `child(i)`.
     init(downstream: Downstream, count: Int, combine: @escaping ([Any]) -> Downstream.Input) {
         self.downstream = downstream
         self.combine = combine
         subscriptions = Array(repeating: nil, count: count)
-        buffers = Array(repeating: [], count: count)
         finished = Array(repeating: false, count: count)
+        rule = Rule(count: count)
+        downstream.receive(subscription: self)
     }
 
     /// The subscriber for input `index`, whose values have type `Input`.
-    func child<Input>(_ index: Int, _: Input.Type) -> ZipChild<Input, Downstream> {
-        ZipChild(core: self, index: index)
-    }
-
-    func start() {
-        guard let target = lock.withLock({ downstream }) else { return }
-        target.receive(subscription: self)
+    func child<Input>(_ index: Int) -> CombiningChild<Input, Downstream, Rule> {
+        CombiningChild(core: self, index: index)
     }
 
     func childReceive(subscription: Subscription, index: Int) {
@@ -56,12 +70,16 @@ final class ZipCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
     }
 
     func childReceive(_ value: Any, index: Int) -> Subscribers.Demand {
-        lock.withLock {
-            guard !terminated else { return }
-            buffers[index].append(value)
+        lock.lock()
+        guard !terminated else {
+            lock.unlock()
+            return .none
         }
+        let (more, displaced) = rule.store(value, at: index, demand: demand)
+        lock.unlock()
+        withExtendedLifetime(displaced) {}
         drain()
-        return .none
+        return more
     }
 
     func childReceive(completion: Subscribers.Completion<Failure>, index: Int) {
@@ -100,20 +118,13 @@ final class ZipCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
         draining = true
         while !terminated {
             if let error = failure {
-                let (targets, ended, dropped) = terminate()
-                lock.unlock()
-                for target in targets { target.cancel() }
-                withExtendedLifetime(dropped) {}
-                ended?.receive(completion: .failure(error))
+                end(with: .failure(error))
                 return
             }
-            if demand > 0, !buffers.contains(where: { $0.isEmpty }), let target = downstream {
+            if demand > 0, let target = downstream, let values = rule.next() {
                 demand -= 1
-                var heads: [Any] = []
-                heads.reserveCapacity(buffers.count)
-                for index in buffers.indices { heads.append(buffers[index].removeFirst()) }
                 lock.unlock()
-                let extra = target.receive(combine(heads))
+                let extra = target.receive(combine(values))
                 lock.lock()
                 if extra > 0, !terminated {
                     demand += extra
@@ -125,18 +136,23 @@ final class ZipCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
                 }
                 continue
             }
-            if buffers.indices.contains(where: { finished[$0] && buffers[$0].isEmpty }) {
-                let (targets, ended, dropped) = terminate()
-                lock.unlock()
-                for target in targets { target.cancel() }
-                withExtendedLifetime(dropped) {}
-                ended?.receive(completion: .finished)
+            if rule.isExhausted(finished: finished) {
+                end(with: .finished)
                 return
             }
             break
         }
         draining = false
         lock.unlock()
+    }
+
+    /// Called with the lock held, which it releases: ends the stream with `completion`.
+    private func end(with completion: Subscribers.Completion<Failure>) {
+        let (targets, ended, dropped) = terminate()
+        lock.unlock()
+        for target in targets { target.cancel() }
+        withExtendedLifetime(dropped) {}
+        ended?.receive(completion: completion)
     }
 
     /// Under the lock: ends the stream, returning what to cancel, notify and release.
@@ -146,17 +162,15 @@ final class ZipCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
         subscriptions = subscriptions.map { _ in nil }
         let ended = downstream
         downstream = nil
-        let dropped = buffers
-        buffers = buffers.map { _ in [] }
-        return (targets, ended, dropped)
+        return (targets, ended, rule.removeAll())
     }
 }
 
-/// The subscriber attached to one input of a `ZipCore`.
-struct ZipChild<Input, Downstream: Subscriber>: Subscriber {
+/// The subscriber attached to one input of a `CombiningCore`.
+struct CombiningChild<Input, Downstream: Subscriber, Rule: CombiningRule>: Subscriber {
     typealias Failure = Downstream.Failure
 
-    let core: ZipCore<Downstream>
+    let core: CombiningCore<Downstream, Rule>
     let index: Int
     let combineIdentifier = CombineIdentifier()
 

@@ -1,0 +1,21 @@
+/// An operator's subscriber that takes no subscription of its own (`map`, `filter`,
+/// `compactMap`, `removeDuplicates`, `scan`, `ignoreOutput`, `setFailureType`, `mapError`): it
+/// hands the upstream subscription to its downstream unchanged, so demand, cancellation and
+/// threads are exactly the upstream's, and holds no lock. Each conformer writes only its own
+/// `receive(_:)` (and whatever else differs); the defaults below pass the rest through.
+protocol PassThroughSubscriber: Subscriber, CustomStringConvertible {
+    associatedtype Downstream: Subscriber
+    var downstream: Downstream { get }
+}
+
+extension PassThroughSubscriber {
+    func receive(subscription: Subscription) {
+        downstream.receive(subscription: subscription)
+    }
+}
+
+extension PassThroughSubscriber where Failure == Downstream.Failure {
+    func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+    }
+}

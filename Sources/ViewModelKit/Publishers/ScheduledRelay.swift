@@ -1,0 +1,158 @@
+/// The subscription shared by the scheduler operators: `receive(on:)`, `subscribe(on:)`,
+/// `delay`, `timeout`, `debounce` and `throttle`. One upstream, one downstream, a scheduler, and
+/// a lock over them.
+///
+/// As it stands it is `receive(on:)`: each value and the completion go through `schedule(_:)`
+/// in arrival order and are delivered there unless the stream has ended meanwhile. Subclasses
+/// override what differs: where deliveries are scheduled (`delay`), what values do (`debounce`,
+/// `throttle`), a timer (`timeout`), or how requests and cancel reach upstream (`subscribe(on:)`).
+///
+/// Demand takes one of two routes. `.upstream`: requests go straight to the upstream, and so
+/// does extra demand returned from a delivery. `.local` (debounce, throttle): the upstream is
+/// asked for `.unlimited`, requests are counted here and a value that meets no demand is dropped.
+///
+/// The stream has ended once `downstream` is nil (completion delivered or cancelled); scheduled
+/// actions then deliver nothing. `upstreamDone` (no more upstream events) is set by the upstream's
+/// completion and by every ending. Lock rule: nothing is called out while `lock` is held.
+class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription, @unchecked Sendable {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    enum DemandRoute {
+        case upstream, local
+    }
+
+    let lock = OperatorLock()
+    let scheduler: Context
+    let options: Context.SchedulerOptions?
+    private let route: DemandRoute
+    private var downstream: Downstream?
+    private(set) var upstream: Subscription?
+    private(set) var upstreamDone = false
+    /// Outstanding downstream demand, counted only on the `.local` route.
+    private var demand = Subscribers.Demand.none
+
+    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?, demand route: DemandRoute = .upstream) {
+        self.downstream = downstream
+        self.scheduler = scheduler
+        self.options = options
+        self.route = route
+    }
+
+    // MARK: Subscriber
+
+    func receive(subscription: Subscription) {
+        lock.lock()
+        guard upstream == nil, let target = downstream else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        lock.unlock()
+        target.receive(subscription: self)
+        if route == .local { subscription.request(.unlimited) }
+        didSubscribe()
+    }
+
+    /// Runs once the downstream has its subscription (`timeout` starts its timer here).
+    func didSubscribe() {}
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard lock.withLock({ !upstreamDone }) else { return .none }
+        schedule { [self] in deliver(input) }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard upstreamCompleted() else { return }
+        schedule { [self] in finish(completion) }
+    }
+
+    /// Where deliveries happen: `scheduler.schedule(options:_:)`, unless overridden.
+    func schedule(_ action: @escaping () -> Void) {
+        scheduler.schedule(options: options, action)
+    }
+
+    // MARK: Subscription
+
+    func request(_ more: Subscribers.Demand) {
+        switch route {
+        case .upstream: lock.withLock { upstream }?.request(more)
+        case .local: lock.withLock { demand += more }
+        }
+    }
+
+    func cancel() {
+        lock.lock()
+        let (target, source) = endLocked()
+        lock.unlock()
+        if let source { cancelUpstream(source) }
+        withExtendedLifetime(target) {}
+    }
+
+    /// How `cancel()` reaches the upstream: at once, unless overridden.
+    func cancelUpstream(_ subscription: Subscription) {
+        subscription.cancel()
+    }
+
+    // MARK: For subclasses
+
+    /// The downstream, unless the stream has ended.
+    final var liveDownstream: Downstream? {
+        lock.withLock { downstream }
+    }
+
+    /// The upstream completed: marks it done and drops its subscription (later requests have
+    /// nowhere to go). False if it was already done.
+    @discardableResult
+    final func upstreamCompleted() -> Bool {
+        lock.lock()
+        guard !upstreamDone else {
+            lock.unlock()
+            return false
+        }
+        upstreamDone = true
+        let finished = upstream
+        upstream = nil
+        lock.unlock()
+        withExtendedLifetime(finished) {}
+        return true
+    }
+
+    /// Delivers `value` unless the stream has ended (or, on the `.local` route, no demand is
+    /// outstanding); extra demand the downstream returns follows the route.
+    final func deliver(_ value: Input) {
+        lock.lock()
+        guard let target = downstream, route == .upstream || demand > 0 else { return lock.unlock() }
+        if route == .local { demand -= 1 }
+        lock.unlock()
+        let extra = target.receive(value)
+        guard extra > 0 else { return }
+        switch route {
+        case .upstream: lock.withLock { upstream }?.request(extra)
+        case .local: lock.withLock { demand += extra }
+        }
+    }
+
+    /// Delivers `completion` unless the stream has already ended.
+    final func finish(_ completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard let target = downstream else { return lock.unlock() }
+        downstream = nil
+        upstreamDone = true
+        lock.unlock()
+        target.receive(completion: completion)
+    }
+
+    /// With `lock` held: ends the stream, returning the downstream (nil if it had already ended)
+    /// and the upstream subscription, to be dealt with after unlocking.
+    final func endLocked() -> (Downstream?, Subscription?) {
+        defer {
+            downstream = nil
+            upstream = nil
+            upstreamDone = true
+        }
+        return (downstream, upstream)
+    }
+}

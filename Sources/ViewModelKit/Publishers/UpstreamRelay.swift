@@ -1,0 +1,65 @@
+/// The subscription shared by the one-upstream operators that stand between their upstream and
+/// downstream with their own subscription (`dropFirst`, `output(at:)`/`prefix`, `tryMap`,
+/// `print`, `handleEvents`): it keeps the upstream subscription under a lock and, unless a
+/// subclass says otherwise, passes `request` and `cancel` straight to it.
+///
+/// Subclasses add `Subscriber` with their own `receive(_:)` and `receive(completion:)`; the
+/// receive calls are serial (the upstream's contract), so state only they touch needs no lock.
+/// Lock rule: nothing is called out while `lock` is held.
+class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+    let downstream: Downstream
+    let lock = OperatorLock()
+    /// Guarded by `lock`; nil before the subscription arrives and after completion or cancel.
+    var upstream: Subscription?
+    /// The operator's name, as `Print` shows this subscription.
+    let description: String
+
+    init(downstream: Downstream, name: String) {
+        self.downstream = downstream
+        description = name
+    }
+
+    /// Keeps `subscription` and hands `self` to the downstream; a second subscription is cancelled.
+    func receive(subscription: Subscription) {
+        guard attach(subscription) else { return }
+        downstream.receive(subscription: self)
+    }
+
+    /// Keeps `subscription` unless one is already kept, in which case it is cancelled (false).
+    final func attach(_ subscription: Subscription) -> Bool {
+        lock.lock()
+        guard upstream == nil else {
+            lock.unlock()
+            subscription.cancel()
+            return false
+        }
+        upstream = subscription
+        lock.unlock()
+        return true
+    }
+
+    /// Removes and returns the upstream subscription: to cancel it, or to forget it once it
+    /// has completed.
+    @discardableResult
+    final func takeUpstream() -> Subscription? {
+        lock.lock()
+        defer { lock.unlock() }
+        let source = upstream
+        upstream = nil
+        return source
+    }
+
+    /// The upstream has completed: forgets it and passes `completion` on.
+    final func forward(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        takeUpstream()
+        downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        lock.withLock { upstream }?.request(demand)
+    }
+
+    func cancel() {
+        takeUpstream()?.cancel()
+    }
+}
