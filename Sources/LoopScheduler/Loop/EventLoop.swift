@@ -61,7 +61,9 @@ public final class EventLoop: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
 
     private let jobLock = Lock()
-    private var jobs: [@Sendable () -> Void] = []
+    /// Queued work. Stored as plain closures: `execute` takes `@Sendable` work, and
+    /// `LoopScheduler.schedule` hands over its action without wrapping it in a second closure.
+    private var jobs: [() -> Void] = []
     private var wakePending = false
     private var wakeEvent: OpaquePointer!
     private let wakeBox = CallbackBox { _, _ in }
@@ -298,6 +300,14 @@ public final class EventLoop: @unchecked Sendable {
     /// other `execute`. Any thread; wakes a sleeping loop. Work queued while earlier work runs is
     /// served in the same iteration after it (one `event_active`'d event carries the whole queue).
     public func execute(_ work: @escaping @Sendable () -> Void) {
+        enqueue(work)
+    }
+
+    /// `execute` for work that is not `Sendable` by type: the caller promises that running it on
+    /// the loop's thread is safe (a `Scheduler` contract: actions run on one thread, as in
+    /// Combine). Any thread. Saves the wrapper closure (one allocation) that a `Sendable` box
+    /// would cost.
+    func enqueue(_ work: @escaping () -> Void) {
         let activate = jobLock.withLock { () -> Bool in
             jobs.append(work)
             if wakePending { return false }
@@ -309,7 +319,7 @@ public final class EventLoop: @unchecked Sendable {
 
     private func drainJobs() {
         noteLoopThread()
-        let batch = jobLock.withLock { () -> [@Sendable () -> Void] in
+        let batch = jobLock.withLock { () -> [() -> Void] in
             let taken = jobs
             jobs = []
             wakePending = false
