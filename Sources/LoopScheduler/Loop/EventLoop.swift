@@ -64,6 +64,8 @@ public final class EventLoop: @unchecked Sendable {
     /// Queued work. Stored as plain closures: `execute` takes `@Sendable` work, and
     /// `LoopScheduler.schedule` hands over its action without wrapping it in a second closure.
     private var jobs: [() -> Void] = []
+    /// The second job buffer, empty with kept capacity; loop thread only (see `drainJobs`).
+    private var spareJobs: [() -> Void] = []
     private var wakePending = false
     private var wakeEvent: OpaquePointer!
     private let wakeBox = CallbackBox { _, _ in }
@@ -317,16 +319,27 @@ public final class EventLoop: @unchecked Sendable {
         if activate { event_active(wakeEvent, 0, 0) }
     }
 
+    /// Runs the queued work. The two buffers swap roles, so both keep their capacity and a
+    /// steady stream of work does not grow an array again for every batch. Loop thread only, not
+    /// re-entrant (jobs cannot run the loop again).
     private func drainJobs() {
         noteLoopThread()
-        let batch = jobLock.withLock { () -> [() -> Void] in
-            let taken = jobs
-            jobs = []
+        var batch: [() -> Void] = []
+        swap(&batch, &spareJobs)
+        jobLock.withLock {
+            swap(&jobs, &batch)
             wakePending = false
-            return taken
         }
         for job in batch { job() }
+        // Keep the capacity for the next swap, but not without limit after a huge burst.
+        if batch.capacity <= EventLoop.retainedJobCapacity {
+            batch.removeAll(keepingCapacity: true)
+            spareJobs = batch
+        }
     }
+
+    /// Largest job buffer kept for reuse (entries; 16 bytes each).
+    private static let retainedJobCapacity = 1 << 16
 
     // MARK: Flush facility
 
