@@ -210,7 +210,8 @@ public final class EventLoop: @unchecked Sendable {
     /// `true` when called on the loop's thread (see the type's doc for which thread that is).
     /// Any thread.
     public var inEventLoop: Bool {
-        if isMain { return isMainThread() }
+        // The main loop's owner is the main thread for ever (set at creation, checked there and
+        // by enterRun), so one comparison serves both kinds without gettid/getpid syscalls.
         return ownerThread.load(ordering: .acquiring) == currentThreadID()
     }
 
@@ -276,7 +277,9 @@ public final class EventLoop: @unchecked Sendable {
 
     private func enterRun() throws {
         let me = currentThreadID()
-        if isMain && !isMainThread() { throw EventLoopError.wrongThread }
+        // The main loop's owner thread was captured on the main thread at creation and never
+        // changes: a comparison instead of two syscalls per iteration.
+        if isMain && ownerThread.load(ordering: .relaxed) != me { throw EventLoopError.wrongThread }
         let (exchanged, current) = runningThread.compareExchange(
             expected: 0, desired: me, ordering: .acquiringAndReleasing)
         if !exchanged {
