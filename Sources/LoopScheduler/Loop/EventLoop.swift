@@ -28,7 +28,9 @@ import Glibc
 ///    first;
 /// 4. `signal()` is thread-safe and wakes the loop;
 /// 5. the flush is delayed by at most about `maximumFlushDelay` even under sustained busy work
-///    (then it runs early, among the busy callbacks);
+///    (then it runs early, among the busy callbacks): more exactly, by `maximumFlushDelay` plus
+///    the time of at most 256 callbacks of one priority queue (libevent checks timers only between
+///    such capped passes) plus one callback that is already running;
 /// 6. sources are serviced by `order`, then creation order.
 ///
 /// **Adopted bases.** libevent cannot add priorities to a base that foreign code created, so the
@@ -37,8 +39,9 @@ import Glibc
 /// active event in the same queue: guarantees 2-6 still hold, but guarantee 1 weakens to "once per
 /// burst": the flush runs after every event that was already active when the first signal came,
 /// and a callback activated later in the same pass that signals again gets a second flush in that
-/// pass. The bounded-delay cap on one queue's processing time is a base-creation option, so it is
-/// only as good as the foreign base's configuration.
+/// pass. The cap on one queue's processing (`event_config_set_max_dispatch_interval`) is a
+/// base-creation option, so on an adopted base guarantee 5 is only as good as the foreign base's
+/// configuration.
 public final class EventLoop: @unchecked Sendable {
     /// The libevent `event_base*` this loop drives. Usable for foreign libevent code (bufferevents,
     /// evhttp, libcurl integration) on the loop's thread. Never freed while the loop exists; an
@@ -83,8 +86,10 @@ public final class EventLoop: @unchecked Sendable {
     /// Makes an `EventLoop` with its own `event_base`, meant to be run on another thread.
     ///
     /// The base uses `EVENT_BASE_FLAG_PRECISE_TIMER` (`CLOCK_MONOTONIC` and a timerfd: timers have
-    /// microsecond granularity) and three priorities (see the type's doc), and caps one priority
-    /// queue's processing at half of `maximumFlushDelay` (`event_config_set_max_dispatch_interval`).
+    /// microsecond granularity) and three priorities (see the type's doc). It caps one priority
+    /// queue's processing at `EventLoop.callbacksPerPass` callbacks
+    /// (`event_config_set_max_dispatch_interval` with a callback count and no time slice), so
+    /// busy work returns to the poll regularly and the bounded-delay timer is seen there.
     /// - Parameter maximumFlushDelay: bound of guarantee 5, default 20 ms; values below 1 ms are
     ///   raised to 1 ms.
     /// - Throws: `EventLoopError.baseCreationFailed` if libevent cannot create the base.
@@ -120,8 +125,10 @@ public final class EventLoop: @unchecked Sendable {
         }
         defer { event_config_free(config) }
         _ = event_config_set_flag(config, Int32(EVENT_BASE_FLAG_PRECISE_TIMER.rawValue))
-        var slice = MonotonicInstant.Stride(nanoseconds: maximumFlushDelay.nanoseconds / 2).timevalRoundedUp
-        _ = event_config_set_max_dispatch_interval(config, &slice, -1, 0)
+        // A callback count, not a time slice: with a time slice libevent reads the clock after
+        // every callback. Guarantee 5 is kept by time all the same: the priority-0 deadline timer
+        // of the flush is checked at each of these polls.
+        _ = event_config_set_max_dispatch_interval(config, nil, EventLoop.callbacksPerPass, 0)
         guard let base = event_base_new_with_config(config) else { throw EventLoopError.baseCreationFailed }
         guard event_base_priority_init(base, 3) == 0 else {
             event_base_free(base)
@@ -129,6 +136,11 @@ public final class EventLoop: @unchecked Sendable {
         }
         return base
     }
+
+    /// Most callbacks one priority queue runs before libevent polls again (and checks timers) on
+    /// bases we create. Small enough that the flush deadline is late by at most this many
+    /// callbacks; large enough that the extra non-blocking poll costs little per callback.
+    static let callbacksPerPass: Int32 = 256
 
     private init(base: OpaquePointer, owns: Bool, isMain: Bool, maximumFlushDelay: MonotonicInstant.Stride) {
         self.base = base
