@@ -66,9 +66,9 @@ public final class EventLoop: @unchecked Sendable {
     private let jobLock = Lock()
     /// Queued work. Stored as plain closures: `execute` takes `@Sendable` work, and
     /// `LoopScheduler.schedule` hands over its action without wrapping it in a second closure.
-    private var jobs: [() -> Void] = []
+    private var jobs: [Job] = []
     /// The second job buffer, empty with kept capacity; loop thread only (see `drainJobs`).
-    private var spareJobs: [() -> Void] = []
+    private var spareJobs: [Job] = []
     private var wakePending = false
     private var wakeEvent: OpaquePointer!
     private let wakeBox = CallbackBox { _, _ in }
@@ -326,7 +326,7 @@ public final class EventLoop: @unchecked Sendable {
     /// would cost.
     func enqueue(_ work: @escaping () -> Void) {
         let activate = jobLock.withLock { () -> Bool in
-            jobs.append(work)
+            jobs.append(Job(run: work))
             if wakePending { return false }
             wakePending = true
             return true
@@ -339,18 +339,24 @@ public final class EventLoop: @unchecked Sendable {
     /// re-entrant (jobs cannot run the loop again).
     private func drainJobs() {
         noteLoopThread()
-        var batch: [() -> Void] = []
+        var batch: [Job] = []
         swap(&batch, &spareJobs)
         jobLock.withLock {
             swap(&jobs, &batch)
             wakePending = false
         }
-        for job in batch { job() }
+        for job in batch { job.run() }
         // Keep the capacity for the next swap, but not without limit after a huge burst.
         if batch.capacity <= EventLoop.retainedJobCapacity {
             batch.removeAll(keepingCapacity: true)
             spareJobs = batch
         }
+    }
+
+    /// One queued closure. The struct matters: an array of bare closures stores them at maximal
+    /// abstraction, so every append allocates a reabstraction thunk around the closure.
+    struct Job {
+        let run: () -> Void
     }
 
     /// Largest job buffer kept for reuse (entries; 16 bytes each).
