@@ -63,13 +63,8 @@ public final class EventLoop: @unchecked Sendable {
     private let runningThread = Atomic<UInt>(0)
     private let stopRequested = Atomic<Bool>(false)
 
-    private let jobLock = Lock()
-    /// Queued work. Stored as plain closures: `execute` takes `@Sendable` work, and
-    /// `LoopScheduler.schedule` hands over its action without wrapping it in a second closure.
-    private var jobs: [Job] = []
-    /// The second job buffer, empty with kept capacity; loop thread only (see `drainJobs`).
-    private var spareJobs: [Job] = []
-    private var wakePending = false
+    /// Work from `execute` and `LoopScheduler.schedule` (see `JobQueue`).
+    private let jobQueue = JobQueue()
     private var wakeEvent: OpaquePointer!
     private let wakeBox = CallbackBox { _, _ in }
 
@@ -325,42 +320,18 @@ public final class EventLoop: @unchecked Sendable {
     /// Combine). Any thread. Saves the wrapper closure (one allocation) that a `Sendable` box
     /// would cost.
     func enqueue(_ work: @escaping () -> Void) {
-        let activate = jobLock.withLock { () -> Bool in
-            jobs.append(Job(run: work))
-            if wakePending { return false }
-            wakePending = true
-            return true
-        }
+        // Inside run()/runOnce on this very thread (a relaxed load suffices: only this thread
+        // stores its own id there), the loop thread's lock-free queue keeps the FIFO order.
+        let activate =
+            runningThread.load(ordering: .relaxed) == currentThreadID()
+            ? jobQueue.pushFromLoopThread(work) : jobQueue.push(work)
         if activate { event_active(wakeEvent, 0, 0) }
     }
 
-    /// Runs the queued work. The two buffers swap roles, so both keep their capacity and a
-    /// steady stream of work does not grow an array again for every batch. Loop thread only, not
-    /// re-entrant (jobs cannot run the loop again).
     private func drainJobs() {
         noteLoopThread()
-        var batch: [Job] = []
-        swap(&batch, &spareJobs)
-        jobLock.withLock {
-            swap(&jobs, &batch)
-            wakePending = false
-        }
-        for job in batch { job.run() }
-        // Keep the capacity for the next swap, but not without limit after a huge burst.
-        if batch.capacity <= EventLoop.retainedJobCapacity {
-            batch.removeAll(keepingCapacity: true)
-            spareJobs = batch
-        }
+        jobQueue.drain()
     }
-
-    /// One queued closure. The struct matters: an array of bare closures stores them at maximal
-    /// abstraction, so every append allocates a reabstraction thunk around the closure.
-    struct Job {
-        let run: () -> Void
-    }
-
-    /// Largest job buffer kept for reuse (entries; 16 bytes each).
-    private static let retainedJobCapacity = 1 << 16
 
     // MARK: Flush facility
 
