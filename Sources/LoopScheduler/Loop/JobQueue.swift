@@ -17,26 +17,27 @@ import Synchronization
 /// exclusive, and plain loads and stores avoid Swift's dynamic exclusivity checks on class
 /// properties in this hot path.
 final class JobQueue: @unchecked Sendable {
-    /// One queued closure. The struct matters: an array of bare closures stores them at maximal
-    /// abstraction, so every append would allocate a reabstraction thunk around the closure.
+    /// One queued closure. The struct matters: a generic buffer (an array, a pointer) of bare
+    /// closures stores them at maximal abstraction, so every append would allocate a
+    /// reabstraction thunk around the closure.
     struct Job {
         let run: () -> Void
     }
 
     /// Guarded by `lock`.
     private struct Shared {
-        var jobs: [Job] = []
+        var jobs = JobBuffer()
         /// The wake event was activated for `jobs` and `drain` has not taken them yet.
         var wakePending = false
     }
 
     /// Loop thread only.
     private struct Local {
-        var jobs: [Job] = []
+        var jobs = JobBuffer()
         var wakePending = false
         /// Empty buffers with kept capacity, swapped in by `drain`.
-        var spare: [Job] = []
-        var sharedSpare: [Job] = []
+        var spare = JobBuffer()
+        var sharedSpare = JobBuffer()
     }
 
     private let lock = Lock()
@@ -59,6 +60,10 @@ final class JobQueue: @unchecked Sendable {
 
     deinit {
         // Work never run is released here, on whichever thread drops the loop.
+        shared.pointee.jobs.free()
+        local.pointee.jobs.free()
+        local.pointee.spare.free()
+        local.pointee.sharedSpare.free()
         shared.deinitialize(count: 1)
         shared.deallocate()
         local.deinitialize(count: 1)
@@ -92,12 +97,12 @@ final class JobQueue: @unchecked Sendable {
     /// Runs everything queued so far, local entries first (they precede every shared entry).
     /// Loop thread only; not re-entrant (work cannot run the loop again).
     func drain() {
-        var first: [Job] = []
+        var first = JobBuffer()
         swap(&first, &local.pointee.spare)
         swap(&first, &local.pointee.jobs)
         local.pointee.wakePending = false
 
-        var second: [Job] = []
+        var second = JobBuffer()
         // A push racing with this check activates the wake event itself: it is not lost.
         let takeShared = sharedHasWork.load(ordering: .acquiring)
         if takeShared {
@@ -109,21 +114,72 @@ final class JobQueue: @unchecked Sendable {
             }
         }
 
-        for job in first { job.run() }
-        for job in second { job.run() }
+        let firstCount = first.runAll()
+        let secondCount = second.runAll()
 
-        JobQueue.recycle(&first, into: &local.pointee.spare)
-        if takeShared { JobQueue.recycle(&second, into: &local.pointee.sharedSpare) }
+        JobQueue.recycle(&first, used: firstCount, into: &local.pointee.spare)
+        if takeShared { JobQueue.recycle(&second, used: secondCount, into: &local.pointee.sharedSpare) }
     }
 
-    /// Empties `batch` (releasing its closures) and keeps its buffer as `spare`, unless it is big
-    /// and was mostly unused (a burst long past): then it is freed.
-    private static func recycle(_ batch: inout [Job], into spare: inout [Job]) {
-        if batch.capacity > idleCapacityLimit && batch.count < batch.capacity / 4 {
-            batch = []
+    /// Keeps the (empty) buffer of a batch as `spare`, unless it is big and the batch used less
+    /// than a quarter of it (a burst long past): then it is freed.
+    private static func recycle(_ batch: inout JobBuffer, used: Int, into spare: inout JobBuffer) {
+        if batch.capacity > idleCapacityLimit && used < batch.capacity / 4 {
+            batch.free()
             return
         }
-        batch.removeAll(keepingCapacity: true)
         swap(&batch, &spare)
+    }
+}
+
+/// A growable array of jobs, managed by hand so that `runAll` can move each job out, run it and
+/// release it at once (while its closure context is still in cache), with no uniqueness checks.
+/// A plain struct holding a raw buffer: `JobQueue` keeps exactly one copy of each and swaps them;
+/// `free()` must be called once for a buffer that is dropped.
+struct JobBuffer {
+    private var base: UnsafeMutablePointer<JobQueue.Job>?
+    private(set) var count = 0
+    private(set) var capacity = 0
+
+    init() {}
+
+    @inline(__always)
+    mutating func append(_ job: JobQueue.Job) {
+        if count == capacity { grow() }
+        (base.unsafelyUnwrapped + count).initialize(to: job)
+        count += 1
+    }
+
+    private mutating func grow() {
+        let newCapacity = Swift.max(64, capacity * 2)
+        let newBase = UnsafeMutablePointer<JobQueue.Job>.allocate(capacity: newCapacity)
+        if let base {
+            newBase.moveInitialize(from: base, count: count)
+            base.deallocate()
+        }
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// Runs the jobs in order, releasing each right after it ran; leaves the buffer empty with its
+    /// capacity. Returns how many ran. The caller holds the only copy of this buffer, so the jobs
+    /// cannot append to it.
+    mutating func runAll() -> Int {
+        let ran = count
+        guard let base, ran > 0 else { return 0 }
+        count = 0
+        for index in 0..<ran {
+            (base + index).move().run()
+        }
+        return ran
+    }
+
+    /// Releases the jobs and the storage; the buffer is empty afterwards.
+    mutating func free() {
+        if let base {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
+        self = JobBuffer()
     }
 }
