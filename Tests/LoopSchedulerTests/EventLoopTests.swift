@@ -133,6 +133,40 @@ import Testing
         watchdog.cancel()
     }
 
+    /// `execute` is FIFO across threads: work the loop thread queues (lock-free while no other
+    /// thread's work waits) and work another thread queues run in the order they were queued,
+    /// when one call happens before the other. Covers both hand-overs: loop thread first, then
+    /// another thread, then the loop thread again (which must queue behind the other thread's
+    /// work), and work queued by running work.
+    @Test func executeIsFIFOAcrossTheLoopThreadAndOtherThreads() throws {
+        let loop = try EventLoop()
+        let order = Shared<[String]>([])
+        @Sendable func log(_ name: String) { order.mutate { $0.append(name) } }
+        loop.execute {
+            loop.execute { log("loop 1") }
+            let sender = TestThread {
+                loop.execute { log("other 1") }
+                loop.execute { log("other 2") }
+            }
+            sender.join()
+            loop.execute {
+                log("loop 2")
+                loop.execute {
+                    log("loop 4")
+                    loop.stop()
+                }
+            }
+            loop.execute { log("loop 3") }
+            log("first job")
+        }
+        let watchdogFired = Shared(false)
+        let watchdog = loop.watchdog(watchdogFired)
+        try loop.run()
+        #expect(!watchdogFired.value)
+        #expect(order.value == ["first job", "loop 1", "other 1", "other 2", "loop 2", "loop 3", "loop 4"])
+        watchdog.cancel()
+    }
+
     @Test func stopFromAnotherThreadEndsRun() throws {
         let loop = try EventLoop()
         let asleep = DispatchSemaphore(value: 0)

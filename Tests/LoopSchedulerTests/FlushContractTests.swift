@@ -171,13 +171,20 @@ import Testing
 
     /// Guarantee 5, descriptor starvation: a descriptor that is always readable keeps the normal
     /// priority busy on every poll; the flush still runs within the bounded delay.
+    ///
+    /// What makes it a test of the bound: the flush comes while the busy callbacks still run, and
+    /// not before `maximumFlushDelay` has passed since the loop started (so it was the
+    /// bounded-delay timer that served it: the flush's own queue never got a turn).
     @Test func boundedDelayUnderAnAlwaysReadyDescriptor() throws {
-        let loop = try EventLoop(maximumFlushDelay: .milliseconds(2))
+        let delay = MonotonicInstant.Stride.milliseconds(2)
+        let loop = try EventLoop(maximumFlushDelay: delay)
         let pipe = TestPipe()
         pipe.writeByte()  // never drained: readable forever
         var busyCalls = 0
         var busyCallsAtFlush: Int?
+        var flushedAt: MonotonicInstant?
         let source = loop.makeEventSource { _ in
+            flushedAt = .now()
             busyCallsAtFlush = busyCalls
             loop.stop()
         }
@@ -187,28 +194,55 @@ import Testing
         }
         let watchdogFired = Shared(false)
         let watchdog = loop.watchdog(watchdogFired)
+        // libevent arms the deadline from its cached time, which is no earlier than this.
+        let started = MonotonicInstant.now()
         try loop.run()
         #expect(!watchdogFired.value)
         #expect(busyCallsAtFlush != nil)
+        #expect((busyCallsAtFlush ?? 0) > 1)
+        if let flushedAt { #expect(started.distance(to: flushedAt) >= delay) }
         #expect(busy.isActive)
         busy.cancel()
         watchdog.cancel()
     }
 
     /// Guarantee 5, work that re-queues itself forever inside one priority queue: the capped
-    /// dispatch interval lets the loop poll again and the flush still runs.
+    /// number of callbacks per pass lets the loop poll again, the deadline timer is seen and the
+    /// flush still runs.
+    ///
+    /// What makes it a test of the bound: the work spins inside one libevent pass, so if the cap
+    /// were missing no timer (not even the watchdog) would ever be seen. The spin therefore gives
+    /// up by itself after 5 s, and the test fails (rather than hangs) if the flush only came after
+    /// that. The flush must also come while the work still spins, and not before
+    /// `maximumFlushDelay` (the flush's own queue never got a turn: the deadline timer served it).
     @Test func boundedDelayUnderSelfRequeueingWork() throws {
-        let loop = try EventLoop(maximumFlushDelay: .milliseconds(2))
+        let delay = MonotonicInstant.Stride.milliseconds(2)
+        let loop = try EventLoop(maximumFlushDelay: delay)
         let keepGoing = Shared(true)
         let flushed = Shared(false)
+        let gaveUp = Shared(false)
+        let spins = Shared(0)
+        let spinsAtFlush = Shared(0)
+        let flushedAt = Shared<MonotonicInstant?>(nil)
+        let giveUpAt = MonotonicInstant.now().advanced(by: .seconds(5))
         let source = loop.makeEventSource { _ in
+            flushedAt.value = .now()
+            spinsAtFlush.value = spins.value
             flushed.value = true
             keepGoing.value = false
             loop.stop()
         }
         @Sendable func spin() {
-            if keepGoing.value { loop.execute(spin) }
+            guard keepGoing.value else { return }
+            spins.mutate { $0 += 1 }
+            if MonotonicInstant.now() < giveUpAt {
+                loop.execute(spin)
+            } else {
+                gaveUp.value = true
+            }
         }
+        // libevent arms the deadline from its cached time, which is no earlier than this.
+        let started = MonotonicInstant.now()
         loop.execute {
             source.signal()
             spin()
@@ -217,6 +251,9 @@ import Testing
         let watchdog = loop.watchdog(watchdogFired)
         try loop.run()
         #expect(flushed.value)
+        #expect(!gaveUp.value)
+        #expect(spinsAtFlush.value > 1)
+        if let at = flushedAt.value { #expect(started.distance(to: at) >= delay) }
         #expect(!watchdogFired.value)
         watchdog.cancel()
     }

@@ -28,7 +28,9 @@ import Glibc
 ///    first;
 /// 4. `signal()` is thread-safe and wakes the loop;
 /// 5. the flush is delayed by at most about `maximumFlushDelay` even under sustained busy work
-///    (then it runs early, among the busy callbacks);
+///    (then it runs early, among the busy callbacks): more exactly, by `maximumFlushDelay` plus
+///    the time of at most 256 callbacks of one priority queue (libevent checks timers only between
+///    such capped passes) plus one callback that is already running;
 /// 6. sources are serviced by `order`, then creation order.
 ///
 /// **Adopted bases.** libevent cannot add priorities to a base that foreign code created, so the
@@ -37,8 +39,9 @@ import Glibc
 /// active event in the same queue: guarantees 2-6 still hold, but guarantee 1 weakens to "once per
 /// burst": the flush runs after every event that was already active when the first signal came,
 /// and a callback activated later in the same pass that signals again gets a second flush in that
-/// pass. The bounded-delay cap on one queue's processing time is a base-creation option, so it is
-/// only as good as the foreign base's configuration.
+/// pass. The cap on one queue's processing (`event_config_set_max_dispatch_interval`) is a
+/// base-creation option, so on an adopted base guarantee 5 is only as good as the foreign base's
+/// configuration.
 public final class EventLoop: @unchecked Sendable {
     /// The libevent `event_base*` this loop drives. Usable for foreign libevent code (bufferevents,
     /// evhttp, libcurl integration) on the loop's thread. Never freed while the loop exists; an
@@ -60,9 +63,8 @@ public final class EventLoop: @unchecked Sendable {
     private let runningThread = Atomic<UInt>(0)
     private let stopRequested = Atomic<Bool>(false)
 
-    private let jobLock = Lock()
-    private var jobs: [@Sendable () -> Void] = []
-    private var wakePending = false
+    /// Work from `execute` and `LoopScheduler.schedule` (see `JobQueue`).
+    private let jobQueue = JobQueue()
     private var wakeEvent: OpaquePointer!
     private let wakeBox = CallbackBox { _, _ in }
 
@@ -79,8 +81,10 @@ public final class EventLoop: @unchecked Sendable {
     /// Makes an `EventLoop` with its own `event_base`, meant to be run on another thread.
     ///
     /// The base uses `EVENT_BASE_FLAG_PRECISE_TIMER` (`CLOCK_MONOTONIC` and a timerfd: timers have
-    /// microsecond granularity) and three priorities (see the type's doc), and caps one priority
-    /// queue's processing at half of `maximumFlushDelay` (`event_config_set_max_dispatch_interval`).
+    /// microsecond granularity) and three priorities (see the type's doc). It caps one priority
+    /// queue's processing at `EventLoop.callbacksPerPass` callbacks
+    /// (`event_config_set_max_dispatch_interval` with a callback count and no time slice), so
+    /// busy work returns to the poll regularly and the bounded-delay timer is seen there.
     /// - Parameter maximumFlushDelay: bound of guarantee 5, default 20 ms; values below 1 ms are
     ///   raised to 1 ms.
     /// - Throws: `EventLoopError.baseCreationFailed` if libevent cannot create the base.
@@ -116,8 +120,10 @@ public final class EventLoop: @unchecked Sendable {
         }
         defer { event_config_free(config) }
         _ = event_config_set_flag(config, Int32(EVENT_BASE_FLAG_PRECISE_TIMER.rawValue))
-        var slice = MonotonicInstant.Stride(nanoseconds: maximumFlushDelay.nanoseconds / 2).timevalRoundedUp
-        _ = event_config_set_max_dispatch_interval(config, &slice, -1, 0)
+        // A callback count, not a time slice: with a time slice libevent reads the clock after
+        // every callback. Guarantee 5 is kept by time all the same: the priority-0 deadline timer
+        // of the flush is checked at each of these polls.
+        _ = event_config_set_max_dispatch_interval(config, nil, EventLoop.callbacksPerPass, 0)
         guard let base = event_base_new_with_config(config) else { throw EventLoopError.baseCreationFailed }
         guard event_base_priority_init(base, 3) == 0 else {
             event_base_free(base)
@@ -125,6 +131,11 @@ public final class EventLoop: @unchecked Sendable {
         }
         return base
     }
+
+    /// Most callbacks one priority queue runs before libevent polls again (and checks timers) on
+    /// bases we create. Small enough that the flush deadline is late by at most this many
+    /// callbacks; large enough that the extra non-blocking poll costs little per callback.
+    static let callbacksPerPass: Int32 = 256
 
     private init(base: OpaquePointer, owns: Bool, isMain: Bool, maximumFlushDelay: MonotonicInstant.Stride) {
         self.base = base
@@ -206,7 +217,8 @@ public final class EventLoop: @unchecked Sendable {
     /// `true` when called on the loop's thread (see the type's doc for which thread that is).
     /// Any thread.
     public var inEventLoop: Bool {
-        if isMain { return isMainThread() }
+        // The main loop's owner is the main thread for ever (set at creation, checked there and
+        // by enterRun), so one comparison serves both kinds without gettid/getpid syscalls.
         return ownerThread.load(ordering: .acquiring) == currentThreadID()
     }
 
@@ -272,7 +284,9 @@ public final class EventLoop: @unchecked Sendable {
 
     private func enterRun() throws {
         let me = currentThreadID()
-        if isMain && !isMainThread() { throw EventLoopError.wrongThread }
+        // The main loop's owner thread was captured on the main thread at creation and never
+        // changes: a comparison instead of two syscalls per iteration.
+        if isMain && ownerThread.load(ordering: .relaxed) != me { throw EventLoopError.wrongThread }
         let (exchanged, current) = runningThread.compareExchange(
             expected: 0, desired: me, ordering: .acquiringAndReleasing)
         if !exchanged {
@@ -298,24 +312,25 @@ public final class EventLoop: @unchecked Sendable {
     /// other `execute`. Any thread; wakes a sleeping loop. Work queued while earlier work runs is
     /// served in the same iteration after it (one `event_active`'d event carries the whole queue).
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        let activate = jobLock.withLock { () -> Bool in
-            jobs.append(work)
-            if wakePending { return false }
-            wakePending = true
-            return true
-        }
+        enqueue(work)
+    }
+
+    /// `execute` for work that is not `Sendable` by type: the caller promises that running it on
+    /// the loop's thread is safe (a `Scheduler` contract: actions run on one thread, as in
+    /// Combine). Any thread. Saves the wrapper closure (one allocation) that a `Sendable` box
+    /// would cost.
+    func enqueue(_ work: @escaping () -> Void) {
+        // Inside run()/runOnce on this very thread (a relaxed load suffices: only this thread
+        // stores its own id there), the loop thread's lock-free queue keeps the FIFO order.
+        let activate =
+            runningThread.load(ordering: .relaxed) == currentThreadID()
+            ? jobQueue.pushFromLoopThread(work) : jobQueue.push(work)
         if activate { event_active(wakeEvent, 0, 0) }
     }
 
     private func drainJobs() {
         noteLoopThread()
-        let batch = jobLock.withLock { () -> [@Sendable () -> Void] in
-            let taken = jobs
-            jobs = []
-            wakePending = false
-            return taken
-        }
-        for job in batch { job() }
+        jobQueue.drain()
     }
 
     // MARK: Flush facility

@@ -1,4 +1,5 @@
 import CLibevent
+import Synchronization
 
 /// A timer, descriptor watch or signal watch on an `EventLoop`; cancelling it (or dropping the
 /// last reference) frees its libevent event at once, with `event_free`.
@@ -8,10 +9,13 @@ import CLibevent
 /// current iteration. From another thread `cancel()` is safe too: libevent's `event_del` then
 /// waits for a callback of this registration that is running right now to finish.
 public final class EventRegistration: Cancellable, @unchecked Sendable {
-    private let lock = Lock()
-    private var event: OpaquePointer?
-    private var box: CallbackBox?
-    private var onCancel: (() -> Void)?
+    /// `true` until the first `cancel()`; the exchange to `false` picks the one caller that frees
+    /// the event (an atomic instead of a lock: one allocation and two mutex operations fewer per
+    /// registration, which matters for short-lived timers).
+    private let active = Atomic<Bool>(true)
+    private let event: OpaquePointer
+    private let box: CallbackBox
+    private let onCancel: (() -> Void)?
     // Keeps the base alive while the event exists.
     private let loop: EventLoop
 
@@ -28,19 +32,15 @@ public final class EventRegistration: Cancellable, @unchecked Sendable {
 
     /// `true` until `cancel()` (or deinit). A one-shot timer that fired is still not cancelled.
     public var isActive: Bool {
-        lock.withLock { event != nil }
+        active.load(ordering: .acquiring)
     }
 
     /// Frees the libevent event and releases the handler. Idempotent. See the type's thread rules.
     public func cancel() {
-        let (taken, takenBox, cleanup) = lock.withLock { () -> (OpaquePointer?, CallbackBox?, (() -> Void)?) in
-            defer { event = nil; box = nil; onCancel = nil }
-            return (event, box, onCancel)
-        }
-        guard let taken else { return }
+        guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
         // event_free does event_del first, which drops it from the active queue as well.
-        event_free(taken)
-        takenBox?.body = nil
-        cleanup?()
+        event_free(event)
+        box.body = nil
+        onCancel?()
     }
 }

@@ -14,8 +14,10 @@ import CLibevent
 ///   and the activation are two different events.
 /// - `deadlineTimer` at the highest priority bounds the delay when busy higher-priority work
 ///   keeps the lowest queue starved: if the flush has not started within `maximumDelay`, the
-///   timer runs it (guarantee 5). Our own bases also cap one queue's processing time with
-///   `event_config_set_max_dispatch_interval`, so the loop polls (and sees the timer) regularly.
+///   timer runs it (guarantee 5). Our own bases also cap one queue's processing at
+///   `EventLoop.callbacksPerPass` callbacks (`event_config_set_max_dispatch_interval` with a count
+///   and no time slice, which would read the clock after every callback), so the loop polls,
+///   processes its timers and sees the deadline timer regularly.
 /// - Sources are serviced by ascending `order`, then registration order (guarantee 6).
 final class FlushCoordinator: @unchecked Sendable {
     /// Per-source state, all guarded by the coordinator's lock.

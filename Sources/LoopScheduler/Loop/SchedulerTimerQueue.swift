@@ -21,13 +21,10 @@ final class SchedulerTimerQueue: @unchecked Sendable {
             self.action = action
         }
 
-        func precedes(_ other: Entry) -> Bool {
-            (deadline, sequence) < (other.deadline, other.sequence)
-        }
     }
 
     private let lock = Lock()
-    private var heap: [Entry] = []
+    private var heap = TimerHeap()
     private var nextSequence: UInt64 = 0
     private var armedDeadline: MonotonicInstant?
     private let event: OpaquePointer
@@ -53,7 +50,7 @@ final class SchedulerTimerQueue: @unchecked Sendable {
         lock.withLock {
             let entry = Entry(sequence: nextSequence, deadline: deadline, interval: interval, action: action)
             nextSequence += 1
-            push(entry)
+            heap.push(entry)
             armLocked()
             return entry
         }
@@ -80,15 +77,15 @@ final class SchedulerTimerQueue: @unchecked Sendable {
         while true {
             let now = MonotonicInstant.now()
             let due = lock.withLock { () -> (() -> Void)? in
-                while let first = heap.first, first.cancelled { _ = pop() }
+                while let first = heap.first, first.cancelled { _ = heap.pop() }
                 guard let first = heap.first, first.deadline <= now, first.sequence < limit else { return nil }
-                _ = pop()
+                _ = heap.pop()
                 if let interval = first.interval {
                     // Next tick on the original phase, skipping ticks missed while the loop was busy.
                     let step = max(interval.nanoseconds, 1)
                     let late = now.nanoseconds - first.deadline.nanoseconds
                     first.deadline = first.deadline.advanced(by: .init(nanoseconds: (late / step + 1) * step))
-                    push(first)
+                    heap.push(first)
                     return first.action
                 }
                 defer { first.action = nil }
@@ -108,34 +105,58 @@ final class SchedulerTimerQueue: @unchecked Sendable {
         var tv = MonotonicInstant.now().distance(to: first.deadline).timevalRoundedUp
         event_add(event, &tv)
     }
+}
 
-    // MARK: Binary heap on (deadline, sequence)
+/// A binary min-heap of timer entries on (deadline, sequence). Each slot keeps a copy of its
+/// entry's key, so sifting compares plain integers and never touches (retains) the entries, and
+/// one mutating call is one exclusive access instead of one per element.
+struct TimerHeap {
+    private struct Slot {
+        let deadline: MonotonicInstant
+        let sequence: UInt64
+        let entry: SchedulerTimerQueue.Entry
 
-    private func push(_ entry: Entry) {
-        heap.append(entry)
-        var child = heap.count - 1
+        @inline(__always)
+        func precedes(_ other: Slot) -> Bool {
+            deadline < other.deadline || (deadline == other.deadline && sequence < other.sequence)
+        }
+    }
+
+    private var slots: [Slot] = []
+
+    /// The earliest entry, if any.
+    var first: SchedulerTimerQueue.Entry? {
+        slots.first?.entry
+    }
+
+    /// Adds `entry` with its current deadline and sequence as the key.
+    mutating func push(_ entry: SchedulerTimerQueue.Entry) {
+        slots.append(Slot(deadline: entry.deadline, sequence: entry.sequence, entry: entry))
+        var child = slots.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard heap[child].precedes(heap[parent]) else { break }
-            heap.swapAt(child, parent)
+            guard slots[child].precedes(slots[parent]) else { break }
+            slots.swapAt(child, parent)
             child = parent
         }
     }
 
-    private func pop() -> Entry {
-        let top = heap[0]
-        let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
+    /// Removes and returns the earliest entry. Precondition: not empty.
+    mutating func pop() -> SchedulerTimerQueue.Entry {
+        let top = slots[0].entry
+        let last = slots.removeLast()
+        let count = slots.count
+        if count > 0 {
+            slots[0] = last
             var parent = 0
             while true {
                 let left = 2 * parent + 1
                 let right = left + 1
                 var best = parent
-                if left < heap.count, heap[left].precedes(heap[best]) { best = left }
-                if right < heap.count, heap[right].precedes(heap[best]) { best = right }
+                if left < count, slots[left].precedes(slots[best]) { best = left }
+                if right < count, slots[right].precedes(slots[best]) { best = right }
                 if best == parent { break }
-                heap.swapAt(parent, best)
+                slots.swapAt(parent, best)
                 parent = best
             }
         }

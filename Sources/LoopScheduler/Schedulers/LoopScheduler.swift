@@ -58,8 +58,7 @@ public struct LoopScheduler: Scheduler, EventSourceScheduler, Sendable {
     /// Runs `action` on the loop's thread in a later callback (FIFO with `EventLoop.execute`).
     /// Any thread; wakes the loop. `options` are ignored.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-        let transfer = UncheckedAction(action)
-        loop.execute { transfer.action() }
+        loop.enqueue(action)
     }
 
     /// Runs `action` once on the loop's thread, no earlier than `date`. Same-instant actions run
