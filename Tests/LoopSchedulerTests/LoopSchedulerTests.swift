@@ -80,10 +80,13 @@ import Testing
         var token: Cancellable?
         token = scheduler.schedule(after: scheduler.now, interval: .milliseconds(1)) {
             count += 1
-            if count == 3 { token?.cancel() }
+            if count == 3 {
+                token?.cancel()
+                // Stop only after the cancel, several intervals later: however slow the machine,
+                // a tick that survived the cancel would have had its turn by then.
+                scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(5))) { loop.stop() }
+            }
         }
-        // Well after several more intervals would have elapsed.
-        scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(10))) { loop.stop() }
         try loop.run()
         #expect(count == 3)
         _ = token
