@@ -79,22 +79,31 @@ struct FeedKey: Equatable {
 }
 
 /// A small direct-mapped cache keyed by pointer identity; a collision only costs a recomputation.
+/// One allocation per cache (it is created for every document parsed).
 struct PointerCache<Value> {
-    private var keys = [UnsafeRawPointer?](repeating: nil, count: 256)
-    private var values: [Value]
+    private struct Entry {
+        var key: UnsafeRawPointer?
+        var value: Value
+    }
+    private var entries: [Entry]
+    private let mask: Int
 
-    init(placeholder: Value) {
-        values = Array(repeating: placeholder, count: 256)
+    /// `slots` is rounded up to a power of two.
+    init(placeholder: Value, slots: Int) {
+        var size = 8
+        while size < slots { size *= 2 }
+        entries = Array(repeating: Entry(key: nil, value: placeholder), count: size)
+        mask = size - 1
     }
 
     @inline(__always)
     mutating func value(for pointer: UnsafeRawPointer, compute: () -> Value) -> Value {
         let bits = UInt(bitPattern: pointer)
-        let slot = Int(truncatingIfNeeded: (bits >> 3) ^ (bits >> 11)) & 255
-        if keys[slot] == pointer { return values[slot] }
+        let slot = Int(truncatingIfNeeded: (bits >> 3) ^ (bits >> 11)) & mask
+        let entry = entries[slot]
+        if entry.key == pointer { return entry.value }
         let value = compute()
-        keys[slot] = pointer
-        values[slot] = value
+        entries[slot] = Entry(key: pointer, value: value)
         return value
     }
 }
@@ -102,9 +111,10 @@ struct PointerCache<Value> {
 /// Interns libxml2's dictionary pointers to `FeedKey`s, so each distinct name is decoded once per
 /// parse and every later element costs two pointer-keyed cache hits.
 struct FeedNameTable {
-    private var tags = PointerCache<FeedTag>(placeholder: .other)
-    private var namespaces = PointerCache<FeedNamespace>(placeholder: .other)
-    private var prefixes = PointerCache<FeedNamespace>(placeholder: .other)
+    // Sized for the distinct names of a large feed (tens of tags, a handful of namespaces).
+    private var tags = PointerCache<FeedTag>(placeholder: .other, slots: 128)
+    private var namespaces = PointerCache<FeedNamespace>(placeholder: .other, slots: 16)
+    private var prefixes = PointerCache<FeedNamespace>(placeholder: .other, slots: 16)
     /// Undeclared prefixes seen, for one warning each.
     private(set) var undeclaredPrefixes: [String] = []
 
