@@ -70,6 +70,50 @@ enum FeedTag: UInt8 {
     static func from(localName: String) -> FeedTag {
         byName[localName.lowercased()] ?? .other
     }
+
+    // The known names, ASCII-lowercased and packed into two words: a name libxml2 reports is
+    // looked up without building a String (every distinct name of every document is a lookup).
+    private static let byPackedName: [PackedName: FeedTag] = {
+        var table: [PackedName: FeedTag] = [:]
+        for (name, tag) in byName {
+            let bytes = Array(name.utf8) + [0]
+            if let packed = bytes.withUnsafeBufferPointer({ PackedName($0.baseAddress!) }) { table[packed] = tag }
+        }
+        return table
+    }()
+
+    /// The tag for a NUL-terminated UTF-8 local name, as `from(localName:)` matches it (ASCII
+    /// case-insensitively; non-ASCII names take the String path).
+    static func from(cName: UnsafePointer<UInt8>) -> FeedTag {
+        if let packed = PackedName(cName) { return byPackedName[packed] ?? .other }
+        var length = 0
+        while length < 64, cName[length] != 0 {
+            if cName[length] >= 0x80 { return from(localName: String(cString: cName)) }
+            length += 1
+        }
+        return .other  // ASCII and longer than any known name
+    }
+}
+
+/// Up to 16 ASCII bytes of a name, lowercased, in two words; `nil` for a longer or non-ASCII name.
+private struct PackedName: Hashable {
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+
+    init?(_ name: UnsafePointer<UInt8>) {
+        for index in 0..<17 {
+            var byte = name[index]
+            if byte == 0 { return }
+            guard index < 16, byte < 0x80 else { return nil }
+            if byte >= 65 && byte <= 90 { byte |= 0x20 }
+            if index < 8 {
+                low |= UInt64(byte) << (8 * UInt64(index))
+            } else {
+                high |= UInt64(byte) << (8 * UInt64(index - 8))
+            }
+        }
+        return nil
+    }
 }
 
 /// An element identity: namespace and tag, as compared in the builder.
@@ -119,9 +163,7 @@ struct FeedNameTable {
     private(set) var undeclaredPrefixes: [String] = []
 
     mutating func key(for element: XMLStartElement) -> FeedKey {
-        let tag = tags.value(for: UnsafeRawPointer(element.localname)) {
-            FeedTag.from(localName: String(cString: element.localname))
-        }
+        let tag = tags.value(for: UnsafeRawPointer(element.localname)) { FeedTag.from(cName: element.localname) }
         let namespace: FeedNamespace
         if let uri = element.uri {
             namespace = namespaces.value(for: UnsafeRawPointer(uri)) { FeedNamespace.from(uri: String(cString: uri)) }
