@@ -12,9 +12,13 @@ enum HTMLText {
     }
 
     private static func looksLikeHTML(bytes b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = b.baseAddress else { return false }
         var i = 0
         while i < b.count {
-            if b[i] == UInt8(ascii: "<"), i + 1 < b.count, isLetter(b[i + 1]) {
+            // Jump to the next `<` (memchr): plain-text fields are scanned at memory speed.
+            guard let hit = memchr(base + i, Int32(UInt8(ascii: "<")), b.count - i) else { return false }
+            i = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            if i + 1 < b.count, isLetter(b[i + 1]) {
                 var j = i + 2
                 while j < b.count, isLetter(b[j]) || isDigit(b[j]) { j += 1 }
                 if j < b.count {
