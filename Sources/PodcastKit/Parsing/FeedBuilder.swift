@@ -445,9 +445,10 @@ struct FeedState {
         fieldType = type
         captureDepth = depth
         captureMarkup = markup
-        markupNames.removeAll(keepingCapacity: true)
+        // Usually both are empty already; removeAll would still go through replaceSubrange.
+        if !markupNames.isEmpty { markupNames.removeAll(keepingCapacity: true) }
         wrapperDepth = 0
-        text.removeAll(keepingCapacity: true)
+        if !text.isEmpty { text.removeAll(keepingCapacity: true) }
     }
 
     private static let voidElements: Set<String> = [
