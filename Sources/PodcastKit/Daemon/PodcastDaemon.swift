@@ -154,7 +154,8 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         let feeds = try store.feeds()
         let pending = try store.pendingAnnouncements()
         isRunning = true
-        for record in feeds { register(record) }
+        for record in feeds { register(record, publish: false) }
+        library.upsert(contentsOf: feeds.map { snapshot($0, keeping: nil) })  // one list change
         redeliver(pending, feeds: feeds)
         for record in feeds { startPolling(record, pollNow: configuration.once) }
         finishOnceIfDone()
@@ -235,11 +236,11 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         startPolling(record, pollNow: pollNow)
     }
 
-    private func register(_ record: FeedRecord) {
+    private func register(_ record: FeedRecord, publish: Bool = true) {
         if slots[record.id]?.isFetching == true { fetching -= 1 }
         slots[record.id] = Slot(record: record)
         trackOnce(record.id)
-        library.upsert(snapshot(record, keeping: nil))
+        if publish { library.upsert(snapshot(record, keeping: nil)) }
     }
 
     // Keeps `unpolled` in step with slot `id` (call after its record or `polledOnce` changed).
