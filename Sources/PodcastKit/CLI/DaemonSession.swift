@@ -44,18 +44,22 @@ final class DaemonSession {
             store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler,
             configuration: .init(intervalOverride: options.intervalSeconds, once: options.once, awaitsOutputConfirmation: true))
         let console = self.console
+        // The callbacks below capture `self` strongly on purpose: they are owned by the daemon
+        // and the hook runner, which are locals of this call, so no cycle outlives it. (Weak
+        // captures of a session that callers create as a temporary made the optimiser warn that
+        // the reference "will always be nil".)
 
         var hooks: HookRunner?
         if let command = options.hook {
             let runner = HookRunner(command: command)
-            runner.onTermination = { [weak self] episode, how in
+            runner.onTermination = { episode, how in
                 switch how {
                 case .exited(0): break
                 case .exited(let code): console.err("podcast-watch: hook exited with status \(code) for \"\(episode.title ?? episode.url ?? "?")\"\n")
                 case .signalled(let sig): console.err("podcast-watch: hook killed by signal \(sig) for \"\(episode.title ?? episode.url ?? "?")\"\n")
                 case .spawnFailed(let err): console.err("podcast-watch: cannot run the hook: \(String(cString: strerror(err)))\n")
                 }
-                self?.finishIfIdle(loop, hooks: runner)
+                self.finishIfIdle(loop, hooks: runner)
             }
             daemon.hooks = runner
             hooks = runner
@@ -69,13 +73,12 @@ final class DaemonSession {
                 if commits == crashAfterCommits { kill(getpid(), SIGKILL) }
             }
         }
-        daemon.onFatalError = { [weak self] error in
+        daemon.onFatalError = { error in
             console.err("podcast-watch: state database error, stopping: \(error)\n")
-            self?.exitCode = .stateError
+            self.exitCode = .stateError
             loop.stop()
         }
-        daemon.onFinished = { [weak self, weak daemon] failed in
-            guard let self else { return }
+        daemon.onFinished = { [weak daemon] failed in
             if !failed.isEmpty {
                 self.exitCode = .feedFailed
                 for id in failed {

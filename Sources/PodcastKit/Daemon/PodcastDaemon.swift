@@ -82,7 +82,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     /// Whether `start()` was called and `stop()` was not.
     public private(set) var isRunning = false
     /// Fetches in flight now.
-    public var inFlightCount: Int { slots.values.filter(\.isFetching).count }
+    public var inFlightCount: Int { fetching }
     /// Polls completed since start (each applied to the store).
     public private(set) var completedPolls = 0
     /// Announcements issued but not yet confirmed delivered (waiting for the view or the hook).
@@ -104,7 +104,15 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         var polledOnce = false
     }
     private var slots: [Int64: Slot] = [:]
-    private var waiting: [Int64] = []  // due but over the concurrency limit, in order
+    // Counters kept in step with the slots, so a poll and a completion cost O(1) rather than a
+    // scan of every feed (O(N²) per cycle over thousands of feeds).
+    private var fetching = 0  // slots with isFetching
+    private var unpolled = Set<Int64>()  // enabled slots not polled once yet (`once` mode's end)
+    // Due but over the concurrency limit, in order: a queue read from `waitingHead`, with
+    // `waitingSet` for membership. An id dropped while queued leaves a stale entry, skipped.
+    private var waiting: [Int64] = []
+    private var waitingHead = 0
+    private var waitingSet = Set<Int64>()
     private var onceFailures: [Int64] = []
     private var onceReported = false
 
@@ -146,7 +154,8 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         let feeds = try store.feeds()
         let pending = try store.pendingAnnouncements()
         isRunning = true
-        for record in feeds { register(record) }
+        for record in feeds { register(record, publish: false) }
+        library.upsert(contentsOf: feeds.map { snapshot($0, keeping: nil) })  // one list change
         redeliver(pending, feeds: feeds)
         for record in feeds { startPolling(record, pollNow: configuration.once) }
         finishOnceIfDone()
@@ -179,6 +188,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             } else {
                 let wasEnabled = slots[record.id]!.record.enabled
                 slots[record.id]!.record = record
+                trackOnce(record.id)
                 library.upsert(snapshot(record, keeping: library.podcast(id: record.id)))
                 if wasEnabled && !record.enabled {
                     slots[record.id]!.generation += 1
@@ -205,6 +215,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         guard isRunning else { return }
         isRunning = false
         waiting.removeAll()
+        waitingHead = 0
+        waitingSet.removeAll()
+        fetching = 0
         for id in slots.keys {
             slots[id]!.generation += 1
             slots[id]!.fetchSerial += 1
@@ -223,9 +236,20 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         startPolling(record, pollNow: pollNow)
     }
 
-    private func register(_ record: FeedRecord) {
+    private func register(_ record: FeedRecord, publish: Bool = true) {
+        if slots[record.id]?.isFetching == true { fetching -= 1 }
         slots[record.id] = Slot(record: record)
-        library.upsert(snapshot(record, keeping: nil))
+        trackOnce(record.id)
+        if publish { library.upsert(snapshot(record, keeping: nil)) }
+    }
+
+    // Keeps `unpolled` in step with slot `id` (call after its record or `polledOnce` changed).
+    private func trackOnce(_ id: Int64) {
+        if let slot = slots[id], slot.record.enabled, !slot.polledOnce {
+            unpolled.insert(id)
+        } else {
+            unpolled.remove(id)
+        }
     }
 
     private func startPolling(_ record: FeedRecord, pollNow: Bool) {
@@ -242,7 +266,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     private func drop(_ id: Int64) {
         guard let slot = slots.removeValue(forKey: id) else { return }
-        waiting.removeAll { $0 == id }
+        if slot.isFetching { fetching -= 1 }
+        waitingSet.remove(id)
+        unpolled.remove(id)
         slot.fetch?.cancel()
         library.remove(id: id)
         startWaiting()
@@ -261,13 +287,14 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     private func poll(_ id: Int64) {
         guard isRunning, let slot = slots[id], slot.record.enabled, !slot.isFetching else { return }
-        if slots.values.filter(\.isFetching).count >= configuration.maxConcurrentFetches {
-            if !waiting.contains(id) { waiting.append(id) }
+        if fetching >= configuration.maxConcurrentFetches {
+            if waitingSet.insert(id).inserted { waiting.append(id) }
             library.update(id: id) { $0.status = .waiting }
             return
         }
         slots[id]!.fetchSerial += 1
         slots[id]!.isFetching = true
+        fetching += 1
         let serial = slots[id]!.fetchSerial
         library.update(id: id) { $0.status = .polling }
         let request = FetchRequest(
@@ -284,16 +311,23 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     }
 
     private func startWaiting() {
-        while isRunning, !waiting.isEmpty,
-            slots.values.filter(\.isFetching).count < configuration.maxConcurrentFetches
-        {
-            poll(waiting.removeFirst())
+        while isRunning, waitingHead < waiting.count, fetching < configuration.maxConcurrentFetches {
+            let id = waiting[waitingHead]
+            waitingHead += 1
+            // Compact now and then, so the consumed prefix does not grow without bound.
+            if waitingHead >= 1024 && waitingHead * 2 >= waiting.count {
+                waiting.removeFirst(waitingHead)
+                waitingHead = 0
+            }
+            guard waitingSet.remove(id) != nil else { continue }  // dropped while queued
+            poll(id)
         }
     }
 
     private func complete(_ id: Int64, serial: Int, _ result: FetchResult) {
         guard isRunning, let slot = slots[id], slot.isFetching, slot.fetchSerial == serial else { return }
         slots[id]!.isFetching = false
+        fetching -= 1
         slots[id]!.fetch = nil
         let checkedAt = now()
 
@@ -349,6 +383,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         onCommitted?(applied)
         slots[id]!.record = applied.feed
         slots[id]!.polledOnce = true
+        unpolled.remove(id)
         if case .fetched(let parsed, _, _) = outcome, !parsed.isWellFormed {
             // Stored what was recovered (nothing deleted, validators dropped so the next poll
             // fetches it whole); say so, with the parser's first complaint.
@@ -471,8 +506,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     private func finishOnceIfDone() {
         guard configuration.once, isRunning, !onceReported else { return }
-        let pending = slots.values.contains { $0.record.enabled && !$0.polledOnce }
-        guard !pending else { return }
+        guard unpolled.isEmpty else { return }
         onceReported = true
         onFinished?(onceFailures.sorted())
     }

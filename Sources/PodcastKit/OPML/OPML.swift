@@ -11,7 +11,7 @@ public enum OPML {
     /// - Throws: `OPMLError.emptyDocument`, `.notOPML` when the root is not `<opml>`, and
     ///   `.malformed` (with what was recoverable) when the XML is broken.
     public static func parse(bytes: [UInt8]) throws(OPMLError) -> [OPMLOutline] {
-        let decoded = bytes.withUnsafeBufferPointer { DocumentDecoder(bytes: $0, httpContentType: nil) }
+        let decoded = DocumentDecoder(bytes: bytes, httpContentType: nil)
         var repair = EntityRepair()
         let document = repair.repair(decoded.utf8) ?? decoded.utf8
         if document.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { throw .emptyDocument }

@@ -19,12 +19,27 @@ struct DocumentDecoder {
     var encoding: String
     var warnings: [String] = []
     var wellFormed = true
+    // Set by the buffer pass when the output is the input itself from this offset (past a
+    // UTF-8 BOM): `init(bytes:)` then shares the caller's array instead of copying it.
+    private var passthroughFrom: Int?
 
-    init(bytes: UnsafeBufferPointer<UInt8>, httpContentType: String?) {
+    /// Decodes `bytes`. When they already are UTF-8 (the common case) `utf8` shares their storage:
+    /// no copy of the document is made.
+    init(bytes: [UInt8], httpContentType: String?) {
+        self = bytes.withUnsafeBufferPointer { DocumentDecoder(buffer: $0, httpContentType: httpContentType) }
+        if let offset = passthroughFrom {
+            utf8 = offset == 0 ? bytes : Array(bytes[offset...])
+            passthroughFrom = nil
+        }
+    }
+
+    private init(buffer bytes: UnsafeBufferPointer<UInt8>, httpContentType: String?) {
         var body = bytes
         var fromBOM: String? = nil
+        var bomLength = 0
         if body.starts(with: [0xEF, 0xBB, 0xBF]) {
             fromBOM = "UTF-8"
+            bomLength = 3
             body = UnsafeBufferPointer(rebasing: body[3...])
         } else if body.starts(with: [0x00, 0x00, 0xFE, 0xFF]) {
             fromBOM = "UTF-32BE"
@@ -73,7 +88,8 @@ struct DocumentDecoder {
 
         if choice == "UTF-8" {
             if UTF8Check.isValid(body) {
-                utf8 = Array(body)
+                utf8 = []
+                passthroughFrom = bomLength
                 encoding = "UTF-8"
             } else if explicit {
                 utf8 = UTF8Check.repaired(body)
@@ -89,7 +105,8 @@ struct DocumentDecoder {
             return
         }
         if Self.latin1Family.contains(choice), UTF8Check.isValid(body) {
-            utf8 = Array(body)
+            utf8 = []
+            passthroughFrom = bomLength
             if body.contains(where: { $0 >= 0x80 }) {
                 encoding = "UTF-8"
                 warnings.append("declared encoding \(choice) but the content is valid UTF-8; read as UTF-8")
@@ -107,7 +124,8 @@ struct DocumentDecoder {
         wellFormed = false
         warnings.append("unsupported encoding \"\(choice)\"; read as UTF-8 or windows-1252")
         if UTF8Check.isValid(body) {
-            utf8 = Array(body)
+            utf8 = []
+            passthroughFrom = bomLength
             encoding = "UTF-8"
         } else {
             utf8 = Self.transcode(body, from: "WINDOWS-1252") ?? UTF8Check.repaired(body)
@@ -131,18 +149,36 @@ struct DocumentDecoder {
     }
 
     /// The `encoding="..."` pseudo-attribute of an XML declaration at the very start, if any.
+    /// Byte-level: it runs once per document, and Foundation's string search cost more than
+    /// parsing a small feed.
     static func declaredEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard bytes.starts(with: Array("<?xml".utf8)) else { return nil }
+        guard bytes.starts(with: "<?xml".utf8) else { return nil }
         let limit = min(bytes.count, 512)
-        guard let end = (0..<limit).first(where: { bytes[$0] == UInt8(ascii: ">") }) else { return nil }
-        let header = String(decoding: bytes[0..<end], as: UTF8.self)
-        guard let range = header.range(of: "encoding") else { return nil }
-        var rest = header[range.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard rest.first == "=" else { return nil }
-        rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
-        let value = rest.dropFirst().prefix { $0 != quote }
-        return value.isEmpty ? nil : String(value)
+        var end = 0
+        while end < limit, bytes[end] != UInt8(ascii: ">") { end += 1 }
+        guard end < limit else { return nil }
+        let keyword = "encoding".utf8
+        var i = 0
+        while true {
+            guard i + keyword.count <= end else { return nil }
+            if UnsafeBufferPointer(rebasing: bytes[i..<(i + keyword.count)]).elementsEqual(keyword) { break }
+            i += 1
+        }
+        i += keyword.count
+        func skipSpace() {
+            while i < end, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        }
+        skipSpace()
+        guard i < end, bytes[i] == UInt8(ascii: "=") else { return nil }
+        i += 1
+        skipSpace()
+        guard i < end, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") else { return nil }
+        let quote = bytes[i]
+        i += 1
+        let start = i
+        while i < end, bytes[i] != quote { i += 1 }
+        guard i > start else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
     }
 
     /// The `charset` parameter of a `Content-Type` header value.

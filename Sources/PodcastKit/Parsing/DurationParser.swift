@@ -8,16 +8,26 @@ public enum DurationParser {
     /// The duration in seconds, fraction kept (`"01:02:03.5"` → `3723.5`), or `nil` when the text is
     /// blank or not a duration. Pure function; callable from any thread.
     public static func parse(_ text: String) -> Double? {
-        var utf8 = Array(text.utf8)
-        trimASCIIWhitespace(&utf8)
-        if utf8.isEmpty { return nil }
-        var fields: [Int] = []
+        var copy = text
+        return copy.withUTF8 { parse(bytes: $0) }
+    }
+
+    // Works on the string's own bytes: no array, no field list (at most three fields).
+    private static func parse(bytes all: UnsafeBufferPointer<UInt8>) -> Double? {
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
+        var lower = 0
+        var upper = all.count
+        while upper > lower, isSpace(all[upper - 1]) { upper -= 1 }
+        while lower < upper, isSpace(all[lower]) { lower += 1 }
+        if lower == upper { return nil }
+        var fieldCount = 0
+        var seconds = 0
         var current = 0
         var digits = 0
         var fraction = 0.0
-        var index = 0
-        while index < utf8.count {
-            let byte = utf8[index]
+        var index = lower
+        while index < upper {
+            let byte = all[index]
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 // Cap the field length so absurd input cannot overflow.
@@ -25,8 +35,9 @@ public enum DurationParser {
                 current = current * 10 + Int(byte - UInt8(ascii: "0"))
                 digits += 1
             case UInt8(ascii: ":"):
-                guard digits > 0 else { return nil }
-                fields.append(current)
+                guard digits > 0, fieldCount < 2 else { return nil }
+                seconds = seconds * 60 + current
+                fieldCount += 1
                 current = 0
                 digits = 0
             case UInt8(ascii: "."), UInt8(ascii: ","):
@@ -35,13 +46,13 @@ public enum DurationParser {
                 var scale = 0.1
                 var fractionDigits = 0
                 index += 1
-                while index < utf8.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(utf8[index]) {
-                    if fractionDigits < 9 { fraction += Double(utf8[index] - UInt8(ascii: "0")) * scale }
+                while index < upper, all[index] >= UInt8(ascii: "0"), all[index] <= UInt8(ascii: "9") {
+                    if fractionDigits < 9 { fraction += Double(all[index] - UInt8(ascii: "0")) * scale }
                     scale /= 10
                     fractionDigits += 1
                     index += 1
                 }
-                guard index == utf8.count else { return nil }
+                guard index == upper else { return nil }
                 continue
             default:
                 return nil
@@ -49,10 +60,7 @@ public enum DurationParser {
             index += 1
         }
         guard digits > 0 else { return nil }
-        fields.append(current)
-        guard fields.count <= 3 else { return nil }
-        var seconds = 0
-        for field in fields { seconds = seconds * 60 + field }
+        seconds = seconds * 60 + current
         return Double(seconds) + fraction
     }
 

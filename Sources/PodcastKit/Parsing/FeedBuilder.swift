@@ -1,9 +1,12 @@
 import Foundation
 
 /// Receives libxml2's SAX events for a feed and forwards them to `FeedState`. The state is a
-/// struct so that each callback costs one exclusive access, not one per field touched.
+/// struct so that each callback costs one access, not one per field touched; that access is not
+/// checked at run time (`@exclusivity(unchecked)`): the builder is only ever driven by one
+/// parse on one thread, the SAX callbacks never overlap, and the dynamic check cost as much as
+/// the text copying it guarded.
 final class FeedBuilder: XMLReaderHandler {
-    private(set) var state: FeedState
+    @exclusivity(unchecked) private(set) var state: FeedState
 
     init(documentURL: String?) {
         state = FeedState(documentURL: documentURL)
@@ -442,9 +445,10 @@ struct FeedState {
         fieldType = type
         captureDepth = depth
         captureMarkup = markup
-        markupNames.removeAll(keepingCapacity: true)
+        // Usually both are empty already; removeAll would still go through replaceSubrange.
+        if !markupNames.isEmpty { markupNames.removeAll(keepingCapacity: true) }
         wrapperDepth = 0
-        text.removeAll(keepingCapacity: true)
+        if !text.isEmpty { text.removeAll(keepingCapacity: true) }
     }
 
     private static let voidElements: Set<String> = [

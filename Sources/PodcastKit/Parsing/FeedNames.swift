@@ -70,6 +70,50 @@ enum FeedTag: UInt8 {
     static func from(localName: String) -> FeedTag {
         byName[localName.lowercased()] ?? .other
     }
+
+    // The known names, ASCII-lowercased and packed into two words: a name libxml2 reports is
+    // looked up without building a String (every distinct name of every document is a lookup).
+    private static let byPackedName: [PackedName: FeedTag] = {
+        var table: [PackedName: FeedTag] = [:]
+        for (name, tag) in byName {
+            let bytes = Array(name.utf8) + [0]
+            if let packed = bytes.withUnsafeBufferPointer({ PackedName($0.baseAddress!) }) { table[packed] = tag }
+        }
+        return table
+    }()
+
+    /// The tag for a NUL-terminated UTF-8 local name, as `from(localName:)` matches it (ASCII
+    /// case-insensitively; non-ASCII names take the String path).
+    static func from(cName: UnsafePointer<UInt8>) -> FeedTag {
+        if let packed = PackedName(cName) { return byPackedName[packed] ?? .other }
+        var length = 0
+        while length < 64, cName[length] != 0 {
+            if cName[length] >= 0x80 { return from(localName: String(cString: cName)) }
+            length += 1
+        }
+        return .other  // ASCII and longer than any known name
+    }
+}
+
+/// Up to 16 ASCII bytes of a name, lowercased, in two words; `nil` for a longer or non-ASCII name.
+private struct PackedName: Hashable {
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+
+    init?(_ name: UnsafePointer<UInt8>) {
+        for index in 0..<17 {
+            var byte = name[index]
+            if byte == 0 { return }
+            guard index < 16, byte < 0x80 else { return nil }
+            if byte >= 65 && byte <= 90 { byte |= 0x20 }
+            if index < 8 {
+                low |= UInt64(byte) << (8 * UInt64(index))
+            } else {
+                high |= UInt64(byte) << (8 * UInt64(index - 8))
+            }
+        }
+        return nil
+    }
 }
 
 /// An element identity: namespace and tag, as compared in the builder.
@@ -79,22 +123,31 @@ struct FeedKey: Equatable {
 }
 
 /// A small direct-mapped cache keyed by pointer identity; a collision only costs a recomputation.
+/// One allocation per cache (it is created for every document parsed).
 struct PointerCache<Value> {
-    private var keys = [UnsafeRawPointer?](repeating: nil, count: 256)
-    private var values: [Value]
+    private struct Entry {
+        var key: UnsafeRawPointer?
+        var value: Value
+    }
+    private var entries: [Entry]
+    private let mask: Int
 
-    init(placeholder: Value) {
-        values = Array(repeating: placeholder, count: 256)
+    /// `slots` is rounded up to a power of two.
+    init(placeholder: Value, slots: Int) {
+        var size = 8
+        while size < slots { size *= 2 }
+        entries = Array(repeating: Entry(key: nil, value: placeholder), count: size)
+        mask = size - 1
     }
 
     @inline(__always)
     mutating func value(for pointer: UnsafeRawPointer, compute: () -> Value) -> Value {
         let bits = UInt(bitPattern: pointer)
-        let slot = Int(truncatingIfNeeded: (bits >> 3) ^ (bits >> 11)) & 255
-        if keys[slot] == pointer { return values[slot] }
+        let slot = Int(truncatingIfNeeded: (bits >> 3) ^ (bits >> 11)) & mask
+        let entry = entries[slot]
+        if entry.key == pointer { return entry.value }
         let value = compute()
-        keys[slot] = pointer
-        values[slot] = value
+        entries[slot] = Entry(key: pointer, value: value)
         return value
     }
 }
@@ -102,16 +155,15 @@ struct PointerCache<Value> {
 /// Interns libxml2's dictionary pointers to `FeedKey`s, so each distinct name is decoded once per
 /// parse and every later element costs two pointer-keyed cache hits.
 struct FeedNameTable {
-    private var tags = PointerCache<FeedTag>(placeholder: .other)
-    private var namespaces = PointerCache<FeedNamespace>(placeholder: .other)
-    private var prefixes = PointerCache<FeedNamespace>(placeholder: .other)
+    // Sized for the distinct names of a large feed (tens of tags, a handful of namespaces).
+    private var tags = PointerCache<FeedTag>(placeholder: .other, slots: 128)
+    private var namespaces = PointerCache<FeedNamespace>(placeholder: .other, slots: 16)
+    private var prefixes = PointerCache<FeedNamespace>(placeholder: .other, slots: 16)
     /// Undeclared prefixes seen, for one warning each.
     private(set) var undeclaredPrefixes: [String] = []
 
     mutating func key(for element: XMLStartElement) -> FeedKey {
-        let tag = tags.value(for: UnsafeRawPointer(element.localname)) {
-            FeedTag.from(localName: String(cString: element.localname))
-        }
+        let tag = tags.value(for: UnsafeRawPointer(element.localname)) { FeedTag.from(cName: element.localname) }
         let namespace: FeedNamespace
         if let uri = element.uri {
             namespace = namespaces.value(for: UnsafeRawPointer(uri)) { FeedNamespace.from(uri: String(cString: uri)) }

@@ -24,7 +24,7 @@ public enum FeedParser {
     /// - Throws: `FeedParseError` for an empty document, a root element that is not a feed, or
     ///   no recoverable root element.
     public static func parse(bytes: [UInt8], baseURL: String?, httpContentType: String? = nil) throws(FeedParseError) -> ParsedFeed {
-        let decoded = bytes.withUnsafeBufferPointer { DocumentDecoder(bytes: $0, httpContentType: httpContentType) }
+        let decoded = DocumentDecoder(bytes: bytes, httpContentType: httpContentType)
         var repair = EntityRepair()
         let document = repair.repair(decoded.utf8) ?? decoded.utf8
         if document.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {

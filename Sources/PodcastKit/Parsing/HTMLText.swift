@@ -12,9 +12,13 @@ enum HTMLText {
     }
 
     private static func looksLikeHTML(bytes b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = b.baseAddress else { return false }
         var i = 0
         while i < b.count {
-            if b[i] == UInt8(ascii: "<"), i + 1 < b.count, isLetter(b[i + 1]) {
+            // Jump to the next `<` (memchr): plain-text fields are scanned at memory speed.
+            guard let hit = memchr(base + i, Int32(UInt8(ascii: "<")), b.count - i) else { return false }
+            i = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            if i + 1 < b.count, isLetter(b[i + 1]) {
                 var j = i + 2
                 while j < b.count, isLetter(b[j]) || isDigit(b[j]) { j += 1 }
                 if j < b.count {
@@ -202,13 +206,48 @@ enum HTMLText {
 
     /// Decodes UTF-8 text bytes, repairing C1 controls (`C2 80`–`C2 9F`) as Windows-1252.
     static func decode(_ bytes: [UInt8]) -> String {
-        guard containsByte(bytes, 0xC2) else { return String(decoding: bytes, as: UTF8.self) }
-        var scalars = String.UnicodeScalarView()
-        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
-            let mapped = windows1252(scalar.value)
-            scalars.append(mapped == scalar.value ? scalar : Unicode.Scalar(mapped)!)
+        bytes.withUnsafeBufferPointer { b -> String in
+            guard let first = firstC1(b, from: 0) else { return String(decoding: b, as: UTF8.self) }
+            // Rare: copy, rewriting each C1 control as the UTF-8 of its Windows-1252 character.
+            var out: [UInt8] = []
+            out.reserveCapacity(b.count + 8)
+            var i = 0
+            var next: Int? = first
+            while let c1 = next {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<c1]))
+                appendUTF8(windows1252(UInt32(b[c1 + 1])), to: &out)
+                i = c1 + 2
+                next = firstC1(b, from: i)
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i...]))
+            return String(decoding: out, as: UTF8.self)
         }
-        return String(scalars)
+    }
+
+    // The index of the next `C2 80`...`C2 9F` pair (a C1 control's UTF-8) at or after `from`.
+    private static func firstC1(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let base = b.baseAddress else { return nil }
+        var offset = from
+        while offset < b.count - 1 {
+            guard let hit = memchr(base + offset, 0xC2, b.count - 1 - offset) else { return nil }
+            let index = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            if b[index + 1] >= 0x80 && b[index + 1] <= 0x9F { return index }
+            offset = index + 1
+        }
+        return nil
+    }
+
+    private static func appendUTF8(_ value: UInt32, to out: inout [UInt8]) {
+        switch value {
+        case ..<0x80: out.append(UInt8(value))
+        case ..<0x800:
+            out.append(UInt8(0xC0 | (value >> 6)))
+            out.append(UInt8(0x80 | (value & 0x3F)))
+        default:
+            out.append(UInt8(0xE0 | (value >> 12)))
+            out.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (value & 0x3F)))
+        }
     }
 
     private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 97 && (b | 0x20) <= 122 }

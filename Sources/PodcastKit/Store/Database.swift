@@ -3,6 +3,11 @@ import Foundation
 
 /// One SQLite connection, opened in WAL mode with foreign keys on and a busy timeout.
 ///
+/// Compiled statements are cached by SQL text (at most `statementCacheCapacity`): a `Statement`
+/// takes its compiled form from the cache (or compiles it) and gives it back, reset and with its
+/// bindings cleared, when released. A statement in use is never shared: running the same SQL
+/// while an earlier `Statement` of it is alive compiles a second copy.
+///
 /// Not thread-safe: use an instance from one thread at a time (the daemon uses it on its loop
 /// thread). Errors are thrown as `StoreError` carrying SQLite's own message. A file that is not a
 /// database is reported as `StoreError.notADatabase` and never rewritten.
@@ -42,16 +47,55 @@ public final class Database {
             }
             try execute("PRAGMA foreign_keys=ON")
         } catch let StoreError.sqlite(code, message, _) where Database.isNotADatabase(code) {
+            finalizeCachedStatements()
             sqlite3_close_v2(db)
             throw StoreError.notADatabase(path: path, message: message)
         } catch {
+            finalizeCachedStatements()
             sqlite3_close_v2(db)
             throw error
         }
     }
 
     deinit {
+        finalizeCachedStatements()
         sqlite3_close_v2(handle)
+    }
+
+    // MARK: Statement cache
+
+    /// How many distinct SQL texts keep a compiled statement between uses.
+    static let statementCacheCapacity = 64
+    private var statementCache: [String: OpaquePointer] = [:]
+
+    /// A compiled statement for `sql`, from the cache or freshly prepared; the caller owns it
+    /// until `checkInStatement`.
+    func checkOutStatement(_ sql: String) throws -> OpaquePointer {
+        if let cached = statementCache.removeValue(forKey: sql) { return cached }
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            sqlite3_finalize(stmt)
+            throw StoreError.sqlite(code: rc, message: lastMessage, context: "preparing \(Database.abbreviate(sql))")
+        }
+        return stmt
+    }
+
+    /// Takes back a statement from `checkOutStatement`: reset (ending any read it holds open) and
+    /// cached, or finalized when the cache already holds one for `sql` or is full.
+    func checkInStatement(_ stmt: OpaquePointer, sql: String) {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+        if statementCache[sql] == nil && statementCache.count < Database.statementCacheCapacity {
+            statementCache[sql] = stmt
+        } else {
+            sqlite3_finalize(stmt)
+        }
+    }
+
+    private func finalizeCachedStatements() {
+        for stmt in statementCache.values { sqlite3_finalize(stmt) }
+        statementCache.removeAll()
     }
 
     static func isNotADatabase(_ code: Int32) -> Bool {
@@ -126,13 +170,14 @@ public final class Database {
                 throw error
             }
         }
-        try execute("BEGIN IMMEDIATE")
+        // Cached statements rather than `execute`: these run once per feed update.
+        try run("BEGIN IMMEDIATE")
         do {
             let value = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return value
         } catch {
-            if isInTransaction { try? execute("ROLLBACK") }
+            if isInTransaction { _ = try? run("ROLLBACK") }
             throw error
         }
     }

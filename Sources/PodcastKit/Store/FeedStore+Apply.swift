@@ -47,6 +47,13 @@ extension FeedStore {
 
             var newEpisodes: [StoredEpisode] = []
             var announced: [StoredEpisode] = []
+            // The row as the UPDATEs below leave it, built here rather than read back: dates
+            // go through the same REAL Unix seconds the row stores, so it equals a fresh read.
+            var after = before
+            let storedAt = Date(timeIntervalSince1970: at.timeIntervalSince1970)
+            let storedNextPoll = update.nextPoll.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970) } ?? before.nextPoll
+            after.lastCheck = storedAt
+            after.nextPoll = storedNextPoll
             switch update.outcome {
             case .notModified:
                 try database.run(
@@ -55,6 +62,11 @@ extension FeedStore {
                         last_error = NULL, status = 'ok', next_poll = COALESCE(?2, next_poll) WHERE id = ?3
                     """,
                     .date(at), .date(update.nextPoll), .integer(before.id))
+                after.lastSuccess = storedAt
+                after.lastHTTPStatus = 304
+                after.failureCount = 0
+                after.lastError = nil
+                after.status = .ok
 
             case .failed(let failure):
                 let gone = failure.httpStatus == 410
@@ -67,6 +79,13 @@ extension FeedStore {
                     .date(at), .text(failure.message), SQLValue(failure.httpStatus),
                     .text(gone ? FeedStatus.gone.rawValue : FeedStatus.failing.rawValue), .integer(gone ? 1 : 0),
                     .date(update.nextPoll), .integer(before.id))
+                after.failureCount += 1
+                after.lastError = failure.message
+                after.lastHTTPStatus = failure.httpStatus
+                after.status = gone ? .gone : .failing
+                if gone { after.enabled = false }
+                after.etag = nil
+                after.lastModified = nil
 
             case .fetched(let parsed, let etag, let lastModified):
                 let isHTTP = currentURL.hasPrefix("http://") || currentURL.hasPrefix("https://")
@@ -85,6 +104,16 @@ extension FeedStore {
                     parsed.isWellFormed ? SQLValue(etag) : .null, parsed.isWellFormed ? SQLValue(lastModified) : .null,
                     .date(at), isHTTP ? .integer(200) : .null,
                     .date(update.nextPoll), .integer(before.id))
+                after.feedTitle = EpisodeIdentity.nonBlank(parsed.channel.title) ?? before.feedTitle
+                after.link = EpisodeIdentity.nonBlank(parsed.channel.link) ?? before.link
+                after.imageURL = EpisodeIdentity.nonBlank(parsed.channel.imageURL) ?? before.imageURL
+                after.etag = parsed.isWellFormed ? etag : nil
+                after.lastModified = parsed.isWellFormed ? lastModified : nil
+                after.lastSuccess = storedAt
+                after.failureCount = 0
+                after.lastError = nil
+                after.lastHTTPStatus = isHTTP ? 200 : nil
+                after.status = .ok
 
                 let inserted = try insertNewEpisodes(parsed, feedID: before.id, at: at, warnings: &warnings)
                 newEpisodes = inserted.map(\.episode)
@@ -120,6 +149,7 @@ extension FeedStore {
                     try database.run(
                         "UPDATE feeds SET new_episode_count = new_episode_count + ?1 WHERE id = ?2",
                         .integer(Int64(announced.count)), .integer(before.id))
+                    after.newEpisodeCount += announced.count
                 }
 
                 if let target = EpisodeIdentity.nonBlank(parsed.channel.newFeedURL) {
@@ -136,7 +166,7 @@ extension FeedStore {
                 }
             }
 
-            guard let after = try feed(id: before.id) else { throw StoreError.noSuchFeed(String(before.id)) }
+            after.url = currentURL
             return FeedUpdateResult(feed: after, newEpisodes: newEpisodes, announced: announced, moves: moves, warnings: warnings)
         }
     }

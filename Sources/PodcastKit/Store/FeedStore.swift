@@ -6,6 +6,15 @@ import Foundation
 /// Not thread-safe: use an instance from one thread (the daemon's loop thread). Every method
 /// throws `StoreError`. Each `apply(update:)` is one transaction, so a killed process leaves
 /// either the whole update or none of it.
+///
+/// Durability: the connection runs WAL with `PRAGMA synchronous=NORMAL`, so a commit appends to
+/// the write-ahead log without an `fdatasync`; the log is synced at checkpoints. A committed
+/// transaction survives the process crashing or being killed (the log is in the OS page cache,
+/// and the next open replays it). Only a power loss or kernel crash can lose the most recent
+/// commits, never corrupt the file: the store then reopens as it was a few updates earlier and
+/// the daemon polls those feeds again (their announcements may repeat, still at least once).
+/// In exchange a poll costs no disk flush, which at thousands of feeds per cycle dominated the
+/// time of a 304 poll.
 public final class FeedStore {
     /// The connection, for tests and tools that need raw SQL.
     public let database: Database
@@ -22,6 +31,8 @@ public final class FeedStore {
     /// Uses an open connection and migrates its schema.
     public init(database: Database) throws {
         self.database = database
+        // See "Durability" above: durable against process crashes, not power loss.
+        try database.execute("PRAGMA synchronous=NORMAL")
         try database.migrate(StoreSchema.migrations)
     }
 

@@ -4,25 +4,22 @@ import Foundation
 /// A prepared SQLite statement (`sqlite3_stmt`) with typed binds and column reads.
 ///
 /// Parameters are 1-based (`?1`), columns 0-based, as in SQLite's C API. Same thread rule as its
-/// `Database`. The statement is finalized when released.
+/// `Database`. The compiled statement comes from, and on release goes back to, the database's
+/// statement cache (reset, bindings cleared), so running the same SQL again skips
+/// `sqlite3_prepare_v2`.
 public final class Statement {
     private let database: Database
     private let handle: OpaquePointer
     private let sql: String
 
     init(database: Database, sql: String) throws {
-        var stmt: OpaquePointer?
-        let rc = sqlite3_prepare_v2(database.handle, sql, -1, &stmt, nil)
-        guard rc == SQLITE_OK, let stmt else {
-            throw StoreError.sqlite(code: rc, message: database.lastMessage, context: "preparing \(Database.abbreviate(sql))")
-        }
+        self.handle = try database.checkOutStatement(sql)
         self.database = database
-        self.handle = stmt
         self.sql = sql
     }
 
     deinit {
-        sqlite3_finalize(handle)
+        database.checkInStatement(handle, sql: sql)
     }
 
     /// Binds `value` to parameter `index` (1-based).

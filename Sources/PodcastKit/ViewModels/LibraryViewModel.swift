@@ -26,8 +26,21 @@ public final class LibraryViewModel: ObservableObject {
     /// How many episodes were announced since start.
     @Published public private(set) var totalNew: Int = 0
     /// The most recent events, oldest first, at most `journalCapacity`; observers remember the
-    /// last `sequence` they handled.
-    @Published public private(set) var journal: [JournalEntry] = []
+    /// last `sequence` they handled. A change sends `objectWillChange` (it is not `@Published`:
+    /// appending to a published array copied the whole journal for every event). Reading it
+    /// copies the entries; `journalEntries(after:)` and `lastSequence` read less.
+    public var journal: [JournalEntry] { Array(journalStorage[journalStart...]) }
+
+    /// The `sequence` of the newest journal entry, 0 when the journal is empty.
+    public var lastSequence: Int { journalStorage.last?.sequence ?? 0 }
+
+    /// The journal entries with a `sequence` greater than `sequence`, oldest first.
+    public func journalEntries(after sequence: Int) -> [JournalEntry] {
+        guard let first = journalStorage.last.map({ $0.sequence - (journalStorage.count - journalStart) + 1 }) else { return [] }
+        // Sequences are consecutive, so the position follows from the number.
+        let offset = max(0, min(sequence - first + 1, journalStorage.count - journalStart))
+        return Array(journalStorage[(journalStart + offset)...])
+    }
 
     /// How many announcements `newestEpisodes` keeps.
     public let newestCapacity: Int
@@ -37,6 +50,11 @@ public final class LibraryViewModel: ObservableObject {
     private var subjects: [Int64: CurrentValueSubject<Podcast, Never>] = [:]
     private var relays: [Int64: AnyCancellable] = [:]
     private var nextSequence = 1
+    // The journal is journalStorage[journalStart...]: dropping the oldest entry moves the start,
+    // and the storage is compacted once the dropped prefix reaches the capacity (amortised O(1)
+    // per event instead of shifting up to `journalCapacity` entries each time).
+    private var journalStorage: [JournalEntry] = []
+    private var journalStart = 0
 
     /// An empty library.
     public init(newestCapacity: Int = 50, journalCapacity: Int = 4096) {
@@ -67,6 +85,28 @@ public final class LibraryViewModel: ObservableObject {
         podcasts = list
     }
 
+    /// Adds or replaces several feeds, as `upsert(_:)` does for each, but changes `podcasts` at
+    /// most once (adding N feeds one by one copies the list N times).
+    public func upsert(contentsOf snapshots: [Podcast]) {
+        var added: [Observable<Podcast>] = []
+        for podcast in snapshots {
+            if let subject = subjects[podcast.id] {
+                if subject.value != podcast { subject.send(podcast) }
+                continue
+            }
+            let subject = CurrentValueSubject<Podcast, Never>(podcast)
+            let observable = subject.asObservable()
+            subjects[podcast.id] = subject
+            relays[podcast.id] = observable.objectWillChange.sink { [weak self] _ in self?.objectWillChange.send() }
+            added.append(observable)
+        }
+        guard !added.isEmpty else { return }
+        var list = podcasts
+        list.append(contentsOf: added)
+        list.sort { $0.value.id < $1.value.id }
+        podcasts = list
+    }
+
     /// Changes feed `id`'s snapshot in place; nothing happens if it is not in the library.
     public func update(id: Int64, _ change: (inout Podcast) -> Void) {
         guard var value = subjects[id]?.value else { return }
@@ -87,11 +127,14 @@ public final class LibraryViewModel: ObservableObject {
     @discardableResult
     public func record(_ event: FeedEvent, feedID: Int64? = nil) -> Int {
         let sequence = nextSequence
-        var entries = journal
-        entries.append(JournalEntry(sequence: nextSequence, event: event))
+        objectWillChange.send()
+        journalStorage.append(JournalEntry(sequence: nextSequence, event: event))
         nextSequence += 1
-        if entries.count > journalCapacity { entries.removeFirst(entries.count - journalCapacity) }
-        journal = entries
+        if journalStorage.count - journalStart > journalCapacity { journalStart += 1 }
+        if journalStart >= journalCapacity {
+            journalStorage.removeFirst(journalStart)
+            journalStart = 0
+        }
         if case .newEpisode(let episode) = event {
             var list = newestEpisodes
             let index = list.firstIndex { LibraryViewModel.isNewer(episode, than: $0) } ?? list.endIndex

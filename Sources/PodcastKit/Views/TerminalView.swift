@@ -38,7 +38,7 @@ public final class TerminalView<UpdateScheduler: EventSourceScheduler>: ViewMode
     public func updateView() {
         updateCount += 1
         write(renderer.render(podcasts: library.snapshots, newest: library.newestEpisodes, totalNew: library.totalNew))
-        delivered?(library.journal.last?.sequence ?? 0)
+        delivered?(library.lastSequence)
     }
 }
 
@@ -77,7 +77,7 @@ public final class JSONLinesView<UpdateScheduler: EventSourceScheduler>: ViewMod
     /// Writes the events not written yet. Safe to call again: nothing is written twice.
     public func updateView() {
         updateCount += 1
-        let fresh = library.journal.filter { $0.sequence > lastWritten }
+        let fresh = library.journalEntries(after: lastWritten)
         guard let last = fresh.last else { return }
         write(fresh.map(\.event.jsonLine).joined())
         lastWritten = last.sequence

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import PodcastKit
+
+/// The journal's windowed storage and the batch `upsert(contentsOf:)`.
+@Suite struct LibraryJournalTests {
+    func moved(_ n: Int) -> FeedEvent {
+        .feedMoved(FeedMoveReport(time: Date(timeIntervalSince1970: 0), from: "a\(n)", to: "b\(n)", reason: "http-301"))
+    }
+
+    @Test func journalKeepsTheNewestEntriesAcrossCompactions() {
+        let library = LibraryViewModel(journalCapacity: 3)
+        #expect(library.journal.isEmpty)
+        #expect(library.lastSequence == 0)
+        #expect(library.journalEntries(after: 0).isEmpty)
+        var seen: [[Int]] = []
+        for n in 1...10 {
+            #expect(library.record(moved(n)) == n)
+            seen.append(library.journal.map(\.sequence))
+        }
+        #expect(seen == [[1], [1, 2], [1, 2, 3], [2, 3, 4], [3, 4, 5], [4, 5, 6], [5, 6, 7], [6, 7, 8], [7, 8, 9], [8, 9, 10]])
+        #expect(library.lastSequence == 10)
+        #expect(library.journalEntries(after: 0).map(\.sequence) == [8, 9, 10])
+        #expect(library.journalEntries(after: 8).map(\.sequence) == [9, 10])
+        #expect(library.journalEntries(after: 10).isEmpty)
+        #expect(library.journalEntries(after: 99).isEmpty)
+        #expect(library.journal.last?.event == moved(10))
+    }
+
+    @Test func everyRecordSendsObjectWillChange() {
+        let library = LibraryViewModel()
+        var sends = 0
+        let token = library.objectWillChange.sink { _ in sends += 1 }
+        library.record(moved(1))
+        library.record(moved(2))
+        #expect(sends == 2)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func batchUpsertAddsInIdOrderWithOneListChange() {
+        let library = LibraryViewModel()
+        library.upsert(Podcast(id: 5, url: "e"))
+        var lists: [[Int64]] = []
+        let token = library.$podcasts.sink { lists.append($0.map(\.value.id)) }
+        library.upsert(contentsOf: [Podcast(id: 3, url: "c"), Podcast(id: 9, url: "i"), Podcast(id: 5, url: "e2"), Podcast(id: 1, url: "a")])
+        #expect(lists == [[5], [1, 3, 5, 9]])
+        #expect(library.snapshots.map(\.url) == ["a", "c", "e2", "i"])
+        library.upsert(contentsOf: [Podcast(id: 3, url: "c")])  // nothing new: the list is not set again
+        #expect(lists.count == 2)
+        withExtendedLifetime(token) {}
+    }
+}
