@@ -53,7 +53,7 @@ extension CommandRunner {
     /// `export`: the subscriptions as OPML 2.0 on stdout (the user's title, else the feed's).
     func export(_ store: FeedStore?) throws -> ExitCode {
         let feeds = try store?.feeds() ?? []
-        console.out(OPML.export(feeds.map { OPMLOutline(url: $0.url, title: $0.title ?? $0.feedTitle) }))
+        try emit(OPML.export(feeds.map { OPMLOutline(url: $0.url, title: $0.title ?? $0.feedTitle) }))
         return .success
     }
 }

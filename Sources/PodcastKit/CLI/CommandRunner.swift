@@ -48,11 +48,9 @@ public final class CommandRunner {
         let stateOption = invocation.stateDirectory
         switch invocation.command {
         case .help(let topic):
-            console.out(UsageText.help(for: topic))
-            return .success
+            return emitting { () throws(OutputError) in try emit(UsageText.help(for: topic)) }
         case .version:
-            console.out("podcast-watch \(UsageText.version)\n")
-            return .success
+            return emitting { () throws(OutputError) in try emit("podcast-watch \(UsageText.version)\n") }
         case .add(let url, let title, let interval):
             return withStore(stateOption, create: true) { store in try add(store, url, title, interval) }
         case .remove(let url):
@@ -98,6 +96,8 @@ public final class CommandRunner {
         }
         do {
             return try body(store)
+        } catch let error as OutputError {
+            return outputFailed(error)
         } catch let error as StoreError {
             console.err("podcast-watch: state database \(path): \(error)\n")
             return .stateError
@@ -105,6 +105,26 @@ public final class CommandRunner {
             console.err("podcast-watch: \(error)\n")
             return .stateError
         }
+    }
+
+    /// Writes command output to stdout; throws `OutputError` when it could not be written.
+    func emit(_ text: String) throws(OutputError) {
+        try console.write(text)
+    }
+
+    /// Runs `body`, turning a failed stdout write into its message and exit status 5.
+    func emitting(_ body: () throws(OutputError) -> Void) -> ExitCode {
+        do {
+            try body()
+            return .success
+        } catch {
+            return outputFailed(error)
+        }
+    }
+
+    func outputFailed(_ error: OutputError) -> ExitCode {
+        console.err("podcast-watch: cannot write to stdout: \(error)\n")
+        return .outputError
     }
 
     func location(_ text: String) -> String? {
@@ -152,7 +172,7 @@ public final class CommandRunner {
         for feed in feeds {
             let episodes = try store?.episodeCount(feedID: feed.id) ?? 0
             if json {
-                console.out(OrderedJSON.object([
+                try emit(OrderedJSON.object([
                     ("id", .int(feed.id)), ("url", .string(feed.url)), ("title", .string(feed.displayTitle)),
                     ("status", .string(feed.enabled ? feed.status.rawValue : "disabled")),
                     ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
@@ -162,8 +182,8 @@ public final class CommandRunner {
             } else {
                 let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
                 let status = feed.enabled ? feed.status.rawValue : "disabled"
-                console.out("\(feed.id)  \(feed.displayTitle)\n    \(feed.url)\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n")
-                if let error = feed.lastError { console.out("    last error: \(error)\n") }
+                try emit("\(feed.id)  \(feed.displayTitle)\n    \(feed.url)\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n")
+                if let error = feed.lastError { try emit("    last error: \(error)\n") }
             }
         }
         if feeds.isEmpty && !json { console.err("No subscriptions. Add one with: podcast-watch add URL\n") }

@@ -15,6 +15,8 @@ import ViewModelKit
 /// - SIGCHLD (and a 5 s timer as a safety net): reaps finished hooks.
 /// - `--once`: ends when every feed was polled and the hooks have finished; status 1 if a feed
 ///   failed (each failure is named on stderr).
+/// - A failed write to stdout stops the session with status 5; what was not written stays
+///   pending in the store and is announced on the next start.
 ///
 /// Threading: main thread only (it drives `EventLoop.main`).
 final class DaemonSession {
@@ -24,6 +26,7 @@ final class DaemonSession {
     private let crashAfterCommits: Int?
     private var exitCode: ExitCode = .success
     private var finished = false
+    private var outputFailed = false
 
     /// `crashAfterCommits` (from `$PODCAST_WATCH_CRASH_AFTER_COMMITS`, for crash-safety tests
     /// only): the process SIGKILLs itself right after its Nth poll committed, before announcing
@@ -124,12 +127,25 @@ final class DaemonSession {
         var terminal: TerminalView<LoopScheduler>?
         var lines: JSONLinesView<LoopScheduler>?
         let delivered: (Int) -> Void = { [weak daemon] sequence in daemon?.outputDelivered(throughSequence: sequence) }
+        // A failed write (stdout closed, disk full, reader gone) confirms nothing, so the
+        // announcements stay pending for the next start; the daemon stops with status 5 rather
+        // than poll on with nowhere to report.
+        let writeFailed: (any Error) -> Void = { [weak daemon] error in
+            guard !self.outputFailed else { return }
+            self.outputFailed = true
+            console.err("podcast-watch: cannot write to stdout (\(error)); stopping, the unwritten announcements stay pending\n")
+            self.exitCode = .outputError
+            daemon?.stop()
+            loop.stop()
+        }
+        let write: (String) throws -> Void = { try console.write($0) }
         if console.isTerminal && !options.json {
             terminal = TerminalView(
                 library: daemon.library, scheduler: scheduler,
-                renderer: TerminalRenderer(width: console.width, ansi: true), write: console.out, delivered: delivered)
+                renderer: TerminalRenderer(width: console.width, ansi: true), write: write, delivered: delivered,
+                onWriteError: writeFailed)
         } else {
-            lines = JSONLinesView(library: daemon.library, scheduler: scheduler, write: console.out, delivered: delivered)
+            lines = JSONLinesView(library: daemon.library, scheduler: scheduler, write: write, delivered: delivered, onWriteError: writeFailed)
         }
 
         if let terminal {
@@ -143,7 +159,7 @@ final class DaemonSession {
             }
         }
         do {
-            try loop.run()
+            if !outputFailed { try loop.run() }
         } catch {
             console.err("podcast-watch: event loop failed: \(error)\n")
             exitCode = .internalError
@@ -153,8 +169,10 @@ final class DaemonSession {
         for registration in registrations { registration.cancel() }
         // A last synchronous draw, so nothing reported stays unwritten (idempotent for JSON),
         // and what it shows is confirmed before the store closes.
-        lines?.updateView()
-        if daemon.undeliveredCount > 0 { terminal?.updateView() }
+        if !outputFailed {
+            lines?.updateView()
+            if daemon.undeliveredCount > 0 { terminal?.updateView() }
+        }
         withExtendedLifetime(terminal) {}
         return exitCode
     }

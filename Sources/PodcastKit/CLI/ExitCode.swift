@@ -12,6 +12,9 @@ public enum ExitCode: Int32, Sendable, Equatable, CaseIterable {
     case stateError = 3
     /// An input file (OPML to import) is missing, unreadable or not OPML.
     case inputError = 4
+    /// The output could not be written (stdout closed, disk full, reader of the pipe gone). In
+    /// `run` nothing that failed to be written counts as announced: it stays pending.
+    case outputError = 5
     /// The daemon stopped because of an unexpected internal error (event loop failure).
     case internalError = 70
 }

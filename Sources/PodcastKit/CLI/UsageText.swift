@@ -59,6 +59,8 @@ public enum UsageText {
           2   usage error (unknown command or option, bad value)
           3   state directory or database error
           4   input file error (missing, unreadable or not OPML)
+          5   output error: stdout could not be written (closed, disk full, broken
+              pipe); run stops, and what was not written stays pending
           70  internal error (the event loop failed)
 
         """
