@@ -31,7 +31,7 @@ extension CommandRunner {
         }
         let state = NSTemporaryDirectory() + "podcast-watch-demo-\(getpid())-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: state) }
-        return withStore(state, create: true) { store in
+        return withStore(state, create: true, exclusive: true) { store in
             guard let store else { return .stateError }
             for name in names {
                 try store.add(url: URL(fileURLWithPath: dir + "/" + name).standardizedFileURL.absoluteString)

@@ -62,7 +62,7 @@ public final class CommandRunner {
         case .export:
             return withStore(stateOption, create: false) { store in try export(store) }
         case .run(let options):
-            return withStore(stateOption, create: true) { store in try runDaemon(store, options) }
+            return withStore(stateOption, create: true, exclusive: true) { store in try runDaemon(store, options) }
         case .show(let target, let json):
             return show(target, json: json)
         case .demo(let samples, let json):
@@ -75,17 +75,32 @@ public final class CommandRunner {
     /// Opens the store under `--state` (or the default directory) and runs `body`. `create`:
     /// make the directory (mode 0700) and database if missing; otherwise a missing database
     /// means "no subscriptions" and `body` gets `nil`. Store errors become exit status 3.
-    func withStore(_ option: String?, create: Bool, _ body: (FeedStore?) throws -> ExitCode) -> ExitCode {
+    /// `exclusive` (`run`, `demo`): hold `StateLock` on the directory for the whole of `body`, so
+    /// two daemons never poll and announce from one state (exit status 6 when it is taken).
+    func withStore(_ option: String?, create: Bool, exclusive: Bool = false, _ body: (FeedStore?) throws -> ExitCode) -> ExitCode {
         guard let dir = StateLocation.resolve(option, environment: environment, currentDirectory: currentDirectory) else {
             console.err("podcast-watch: no state directory: set --state DIR, XDG_STATE_HOME or HOME\n")
             return .stateError
         }
         let path = dir + "/" + StateLocation.databaseName
         let store: FeedStore?
+        var lock: StateLock?
+        defer { withExtendedLifetime(lock) {} }
         do {
             if FileManager.default.fileExists(atPath: path) || create {
                 try FileManager.default.createDirectory(
                     atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                if exclusive {
+                    switch StateLock.acquire(directory: dir) {
+                    case .acquired(let held): lock = held
+                    case .busy:
+                        console.err("podcast-watch: --state \(dir) is in use by another 'podcast-watch run' (\(dir)/\(StateLock.fileName) is locked); stop it first\n")
+                        return .stateLocked
+                    case .failed(let code):
+                        console.err("podcast-watch: cannot lock \(dir)/\(StateLock.fileName): \(String(cString: strerror(code)))\n")
+                        return .stateError
+                    }
+                }
                 store = try FeedStore(path: path)
             } else {
                 store = nil

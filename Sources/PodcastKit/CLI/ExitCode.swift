@@ -15,6 +15,8 @@ public enum ExitCode: Int32, Sendable, Equatable, CaseIterable {
     /// The output could not be written (stdout closed, disk full, reader of the pipe gone). In
     /// `run` nothing that failed to be written counts as announced: it stays pending.
     case outputError = 5
+    /// `run` (or `demo`) found its state directory locked by another running daemon.
+    case stateLocked = 6
     /// The daemon stopped because of an unexpected internal error (event loop failure).
     case internalError = 70
 }

@@ -61,6 +61,7 @@ public enum UsageText {
           4   input file error (missing, unreadable or not OPML)
           5   output error: stdout could not be written (closed, disk full, broken
               pipe); run stops, and what was not written stays pending
+          6   run or demo: another podcast-watch run holds the state directory
           70  internal error (the event loop failed)
 
         """
