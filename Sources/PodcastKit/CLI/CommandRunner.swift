@@ -83,6 +83,13 @@ public final class CommandRunner {
             return .stateError
         }
         let path = dir + "/" + StateLocation.databaseName
+        // A file where the directory should be: say so (it used to read as "no subscriptions",
+        // or fail with a raw Foundation error on add).
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), !isDirectory.boolValue {
+            console.err("podcast-watch: \(option != nil ? "--state " + option! : "state directory " + dir): not a directory\n")
+            return .stateError
+        }
         let store: FeedStore?
         var lock: StateLock?
         defer { withExtendedLifetime(lock) {} }
@@ -105,8 +112,11 @@ public final class CommandRunner {
             } else {
                 store = nil
             }
+        } catch let error as StoreError {
+            console.err("podcast-watch: cannot open the state database: \(error)\n")
+            return .stateError
         } catch {
-            console.err("podcast-watch: cannot open the state database \(path): \(error)\n")
+            console.err("podcast-watch: cannot create the state directory \(dir): \(error.localizedDescription)\n")
             return .stateError
         }
         do {

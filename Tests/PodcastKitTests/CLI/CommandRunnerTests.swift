@@ -25,8 +25,12 @@ func temporaryDirectory() -> String {
     let state = temporaryDirectory()
 
     func run(_ args: String..., env: [String: String] = ["HOME": "/nonexistent-home"]) -> (ExitCode, String, String) {
+        run(args, env: env)
+    }
+
+    func run(_ args: [String], env: [String: String] = ["HOME": "/nonexistent-home"], cwd: String = "/feeds") -> (ExitCode, String, String) {
         let captured = CapturedConsole()
-        let runner = CommandRunner(console: captured.console(), environment: env, currentDirectory: "/feeds")
+        let runner = CommandRunner(console: captured.console(), environment: env, currentDirectory: cwd)
         let code = runner.run(args)
         return (code, captured.out, captured.err)
     }
@@ -81,14 +85,49 @@ func temporaryDirectory() -> String {
     @Test func stateErrorsExit3() throws {
         let notADir = state + "/file"
         try "x".write(toFile: notADir, atomically: true, encoding: .utf8)
-        let (code, _, err) = run("--state", notADir, "add", "http://h/f")
-        #expect(code == .stateError)
-        #expect(err.hasPrefix("podcast-watch: cannot open the state database \(notADir)/podcast-watch.sqlite: "))
+        // Both the read-only and the writing commands name the path (list used to say "No
+        // subscriptions" and exit 0; add printed a raw NSCocoaErrorDomain error).
+        for command in [["add", "http://h/f"], ["list"], ["list", "--json"], ["export"], ["remove", "x"], ["run", "--once"]] {
+            #expect(run(["--state", notADir] + command) == (.stateError, "", "podcast-watch: --state \(notADir): not a directory\n"))
+        }
+        #expect(run(["--state", "file"] + ["list"], cwd: state) == (.stateError, "", "podcast-watch: --state file: not a directory\n"))
+        #expect(try String(contentsOfFile: notADir, encoding: .utf8) == "x")
         let garbage = state + "/g"
         try FileManager.default.createDirectory(atPath: garbage, withIntermediateDirectories: true)
         try String(repeating: "not sqlite ", count: 100).write(toFile: garbage + "/podcast-watch.sqlite", atomically: true, encoding: .utf8)
         #expect(run("--state", garbage, "list").0 == .stateError)
         #expect(run("list", env: [:]) == (.stateError, "", "podcast-watch: no state directory: set --state DIR, XDG_STATE_HOME or HOME\n"))
+    }
+
+    @Test func anotherProgramsSQLiteFileIsNotTakenOver() throws {
+        let foreign = state + "/foreign"
+        try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: true)
+        let path = foreign + "/podcast-watch.sqlite"
+        do {
+            let db = try Database(path: path)
+            try db.execute("CREATE TABLE foo(x); INSERT INTO foo VALUES (42)")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let message = "podcast-watch: cannot open the state database: \(path) is an SQLite database of another program (it has 1 table that is not podcast-watch's); it was left untouched\n"
+        #expect(run("--state", foreign, "list") == (.stateError, "", message))
+        #expect(run("--state", foreign, "add", "http://h/f") == (.stateError, "", message))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let db = try Database(path: path)
+        #expect(try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table'") == 1)
+        #expect(try db.scalarInt("PRAGMA user_version") == 0)
+
+        // Another program's application_id is refused even without tables.
+        let marked = state + "/marked"
+        try FileManager.default.createDirectory(atPath: marked, withIntermediateDirectories: true)
+        try Database(path: marked + "/podcast-watch.sqlite").execute("PRAGMA application_id = 1234")
+        #expect(run("--state", marked, "list").0 == .stateError)
+
+        // Ours carries our application_id; a database from before the mark is still accepted.
+        #expect(run("--state", state, "add", "http://h/f").0 == .success)
+        #expect(try Database(path: state + "/podcast-watch.sqlite").scalarInt("PRAGMA application_id") == Int64(FeedStore.applicationID))
+        try Database(path: state + "/podcast-watch.sqlite").execute("PRAGMA application_id = 0")
+        #expect(run("--state", state, "list").0 == .success)
+        #expect(try Database(path: state + "/podcast-watch.sqlite").scalarInt("PRAGMA application_id") == Int64(FeedStore.applicationID))
     }
 
     @Test func helpAndVersionGoToStdout() {
