@@ -37,7 +37,7 @@ extension CommandRunner {
                 continue
             }
             do {
-                try store.add(url: url, title: outline.title)
+                try store.add(url: url, title: outline.title, intervalSeconds: outline.interval)
                 added += 1
             } catch StoreError.alreadySubscribed {
                 existing += 1
@@ -50,10 +50,11 @@ extension CommandRunner {
         return .success
     }
 
-    /// `export`: the subscriptions as OPML 2.0 on stdout (the user's title, else the feed's).
+    /// `export`: the subscriptions as OPML 2.0 on stdout (the user's title, else the channel's,
+    /// else none; the feed's own interval as `pw:interval`).
     func export(_ store: FeedStore?) throws -> ExitCode {
         let feeds = try store?.feeds() ?? []
-        try emit(OPML.export(feeds.map { OPMLOutline(url: $0.url, title: $0.title ?? $0.feedTitle) }))
+        try emit(OPML.export(feeds.map { OPMLOutline(url: $0.url, title: $0.title ?? $0.feedTitle, interval: $0.intervalSeconds) }))
         return .success
     }
 }

@@ -25,8 +25,14 @@ final class OPMLOutlineCollector: XMLReaderHandler {
         let raw = Self.nonBlank(element.attribute("xmlUrl")) ?? Self.nonBlank(element.attribute("xmlURL"))
             ?? Self.nonBlank(element.attribute("url"))
         guard let url = raw?.trimmedASCII, seen.insert(url).inserted else { return }
-        let title = Self.nonBlank(element.attribute("title")) ?? Self.nonBlank(element.attribute("text"))
-        outlines.append(OPMLOutline(url: url, title: title.map { HTMLText.squash($0, keepNewlines: false) }))
+        var title = (Self.nonBlank(element.attribute("title")) ?? Self.nonBlank(element.attribute("text")))
+            .map { HTMLText.squash($0, keepNewlines: false) }
+        // `text` is required by OPML, so a feed without a name is exported with its URL there:
+        // that is no title, and must not become one that masks the channel's own.
+        if title?.trimmedASCII == url { title = nil }
+        // Our extension attribute, under any prefix bound to our namespace (`pw:` when we wrote it).
+        let interval = element.attribute("interval", namespace: OPML.namespace).flatMap { Int($0.trimmedASCII) }.flatMap { $0 > 0 ? $0 : nil }
+        outlines.append(OPMLOutline(url: url, title: title, interval: interval))
     }
 
     override func endElement() {

@@ -136,6 +136,24 @@ func temporaryDirectory() -> String {
         #expect(run("--version") == (.success, "podcast-watch \(UsageText.version)\n", ""))
     }
 
+    @Test func exportThenImportKeepsNoTitleAndTheInterval() throws {
+        #expect(run("--state", state, "add", "http://h.example/untitled", "--interval", "15m").0 == .success)
+        #expect(run("--state", state, "add", "http://h.example/named", "--title", "Named").0 == .success)
+        let (code, opml, _) = run("--state", state, "export")
+        #expect(code == .success)
+        #expect(opml.contains("""
+            <outline type="rss" text="http://h.example/untitled" xmlUrl="http://h.example/untitled" pw:interval="900"/>
+                <outline type="rss" text="Named" title="Named" xmlUrl="http://h.example/named"/>
+            """))
+        let other = state + "/other"
+        try opml.write(toFile: state + "/out.opml", atomically: true, encoding: .utf8)
+        #expect(run("--state", other, "import", state + "/out.opml").0 == .success)
+        let feeds = try FeedStore(path: other + "/podcast-watch.sqlite").feeds()
+        #expect(feeds.map(\.url) == ["http://h.example/untitled", "http://h.example/named"])
+        #expect(feeds.map(\.title) == [nil, "Named"])  // the URL did not become a title
+        #expect(feeds.map(\.intervalSeconds) == [900, nil])
+    }
+
     @Test func importAndExportOPML() throws {
         let opml = state + "/subs.opml"
         try """
@@ -148,7 +166,7 @@ func temporaryDirectory() -> String {
         #expect(run("--state", state, "import", opml).1 == "Imported 0 feeds from \(opml) (2 already subscribed, 1 skipped)\n")
         #expect(run("--state", state, "export") == (.success, """
             <?xml version="1.0" encoding="UTF-8"?>
-            <opml version="2.0">
+            <opml version="2.0" xmlns:pw="https://podcast-watch.invalid/opml/1">
               <head>
                 <title>podcast-watch subscriptions</title>
               </head>
