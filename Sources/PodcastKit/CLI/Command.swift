@@ -23,8 +23,10 @@ public enum Command: Equatable, Sendable {
     case version
     /// `add URL [--title T] [--interval SECONDS]`.
     case add(url: String, title: String?, intervalSeconds: Int?)
-    /// `remove URL`.
+    /// `remove URL`: the URL as given to `add`, or the feed's current URL after a move.
     case remove(url: String)
+    /// `remove --id N`: the feed numbered N in `list`.
+    case removeID(id: Int64)
     /// `list [--json]`.
     case list(json: Bool)
     /// `import FILE.opml`.
@@ -45,7 +47,7 @@ public enum Command: Equatable, Sendable {
         case .help: return "help"
         case .version: return "version"
         case .add: return "add"
-        case .remove: return "remove"
+        case .remove, .removeID: return "remove"
         case .list: return "list"
         case .importOPML: return "import"
         case .export: return "export"

@@ -80,7 +80,15 @@ public enum CommandLineParser {
             }
             return .add(url: url, title: args.values["--title"], intervalSeconds: interval)
         case "remove":
-            let args = try scan(tokens, command: name, valued: [], flags: [])
+            let args = try scan(tokens, command: name, valued: ["--id"], flags: [])
+            if let v = args.values["--id"] {
+                // An id only with --id, so a file named "1" is never read as feed #1.
+                try noOperands(args.operands, command: name)
+                guard let id = Int64(v), id >= 1 else {
+                    throw UsageError("option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
+                }
+                return .removeID(id: id)
+            }
             return .remove(url: try exactlyOne(args.operands, what: "URL", command: name))
         case "list":
             let args = try scan(tokens, command: name, valued: [], flags: ["--json"])

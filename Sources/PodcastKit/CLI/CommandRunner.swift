@@ -55,6 +55,8 @@ public final class CommandRunner {
             return withStore(stateOption, create: true) { store in try add(store, url, title, interval) }
         case .remove(let url):
             return withStore(stateOption, create: false) { store in try remove(store, url) }
+        case .removeID(let id):
+            return withStore(stateOption, create: false) { store in try remove(store, id: id) }
         case .list(let json):
             return withStore(stateOption, create: false) { store in try list(store, json: json) }
         case .importOPML(let path):
@@ -179,10 +181,21 @@ public final class CommandRunner {
         }
     }
 
+    private func remove(_ store: FeedStore?, id: Int64) throws -> ExitCode {
+        if let store, let feed = try store.feed(id: id) {
+            try store.remove(id: feed.id)
+            console.out("Unsubscribed from \(feed.url) (\(feed.displayTitle))\n")
+            return .success
+        }
+        console.err("podcast-watch: no feed #\(id) (see 'podcast-watch list')\n")
+        return .feedFailed
+    }
+
     private func remove(_ store: FeedStore?, _ key: String) throws -> ExitCode {
-        // Try the key as typed (an id or a stored URL), then normalised like `add`.
-        if let store, let feed = try store.feed(matching: key)
-            ?? (try? FeedLocation.normalize(key, currentDirectory: currentDirectory, home: environment["HOME"])).flatMap({ try store.feed(url: $0) })
+        // The key as typed, then normalised like `add` (a path is relative to the current
+        // directory); current URLs first, then URLs the feed had before a move. Never an id.
+        if let store, let feed = try store.feed(anyURL: key)
+            ?? (try? FeedLocation.normalize(key, currentDirectory: currentDirectory, home: environment["HOME"])).flatMap({ try store.feed(anyURL: $0) })
         {
             try store.remove(id: feed.id)
             console.out("Unsubscribed from \(feed.url) (\(feed.displayTitle))\n")

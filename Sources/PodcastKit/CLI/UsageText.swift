@@ -36,7 +36,7 @@ public enum UsageText {
 
         Commands:
           add URL [--title T] [--interval SECONDS]   subscribe to a feed
-          remove URL                                  unsubscribe
+          remove URL | --id N                         unsubscribe
           list [--json]                               list the subscriptions
           import FILE.opml                            subscribe to the feeds of an OPML file
           export                                      print the subscriptions as OPML 2.0
@@ -79,9 +79,12 @@ public enum UsageText {
 
     static let remove = """
         Usage: podcast-watch remove URL
+               podcast-watch remove --id N
 
         Unsubscribe from URL (as given to add, or its current URL after a move).
-        Exit status 1 if URL is not subscribed.
+        A path is a path, even one that looks like a number: use --id N for the
+        feed numbered N in 'podcast-watch list'.
+        Exit status 1 if no such feed is subscribed.
 
         """
 

@@ -128,13 +128,26 @@ public final class FeedStore {
         return try statement.step() ? FeedStore.readFeed(statement) : nil
     }
 
-    /// The feed that `key` names: a decimal id, else the URL as given, else the URL normalized
-    /// as `add` does; `nil` when none matches.
+    /// The feed that `key` names: a decimal id, else `feed(anyURL:)`; `nil` when none matches.
     public func feed(matching key: String) throws -> FeedRecord? {
         let trimmed = key.trimmingCharacters(in: .whitespacesAndNewlines)
         if let id = Int64(trimmed), let record = try feed(id: id) { return record }
+        return try feed(anyURL: trimmed)
+    }
+
+    /// The feed known by `url`: its current URL as given, else normalized as `add` does, else a
+    /// URL it had before a move (301/308, `itunes:new-feed-url`), as given or normalized, the most
+    /// recent move first. Never reads `url` as an id.
+    public func feed(anyURL url: String) throws -> FeedRecord? {
+        let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        let normalized = try? FeedStore.canonicalURL(trimmed)
         if let record = try feed(url: trimmed) { return record }
-        if let normalized = try? FeedStore.canonicalURL(trimmed) { return try feed(url: normalized) }
+        if let normalized, let record = try feed(url: normalized) { return record }
+        for candidate in [trimmed, normalized].compactMap({ $0 }) {
+            let statement = try database.prepare(
+                "SELECT feed_id FROM feed_url_history WHERE old_url = ?1 ORDER BY id DESC LIMIT 1", .text(candidate))
+            if try statement.step(), let id = statement.int64(0), let record = try feed(id: id) { return record }
+        }
         return nil
     }
 

@@ -52,7 +52,10 @@ func temporaryDirectory() -> String {
         #expect(run("--state", state, "remove", "show.xml") == (.success, "Unsubscribed from file:///feeds/show.xml (Local)\n", ""))
         #expect(run("--state", state, "remove", "show.xml")
             == (.feedFailed, "", "podcast-watch: not subscribed: show.xml (see 'podcast-watch list')\n"))
-        #expect(run("--state", state, "remove", "2").0 == .success)
+        // "2" is a path (/feeds/2), not feed #2: ids need --id.
+        #expect(run("--state", state, "remove", "2") == (.feedFailed, "", "podcast-watch: not subscribed: 2 (see 'podcast-watch list')\n"))
+        #expect(run("--state", state, "remove", "--id", "2") == (.success, "Unsubscribed from http://example.com/f (http://example.com/f)\n", ""))
+        #expect(run("--state", state, "remove", "--id", "2") == (.feedFailed, "", "podcast-watch: no feed #2 (see 'podcast-watch list')\n"))
     }
 
     @Test func everySpellingOfAFeedIsOneSubscription() {
@@ -65,6 +68,19 @@ func temporaryDirectory() -> String {
             == (.success, "Subscribed to https://example.com/rss (feed #2, every 3600 s)\n", ""))
         #expect(run("--state", state, "add", "https://example.com/rss").0 == .feedFailed)
         #expect(run("--state", state, "remove", "file:///feeds/x.xml") == (.success, "Unsubscribed from file:///feeds/x.xml (file:///feeds/x.xml)\n", ""))
+    }
+
+    @Test func removeAcceptsTheURLGivenToAddAfterAMove() throws {
+        #expect(run("--state", state, "add", "HTTP://Old.example/feed").0 == .success)
+        do {
+            let store = try FeedStore(path: state + "/podcast-watch.sqlite")
+            try store.apply(update: FeedUpdate(
+                feedID: 1, outcome: .notModified, permanentRedirect: PermanentRedirect(url: "http://new.example/feed", status: 301)))
+        }
+        // As typed to add (normalised the same way), though the feed now lives at the new URL.
+        #expect(run("--state", state, "remove", "HTTP://Old.example/feed")
+            == (.success, "Unsubscribed from http://new.example/feed (http://new.example/feed)\n", ""))
+        #expect(try FeedStore(path: state + "/podcast-watch.sqlite").feeds().isEmpty)
     }
 
     @Test func listWithoutStateCreatesNothing() {
