@@ -168,6 +168,12 @@ public final class CommandRunner {
     private func add(_ store: FeedStore?, _ url: String, _ title: String?, _ interval: Int?) throws -> ExitCode {
         guard let store else { return .stateError }
         guard let normalized = location(url) else { return .usage }
+        // A local feed must exist: a typo (or a non-URL such as 'not a url') would otherwise
+        // become a subscription that fails forever.
+        if let path = URL(string: normalized).flatMap({ $0.isFileURL ? $0.path : nil }), !FileManager.default.fileExists(atPath: path) {
+            console.err("podcast-watch: no such file: \(path) (from '\(url)'; a feed is an http(s):// URL, a file:// URL or the path of an existing file)\n")
+            return .inputError
+        }
         do {
             let feed = try store.add(url: normalized, title: title, intervalSeconds: interval)
             console.out("Subscribed to \(feed.url) (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n")

@@ -104,7 +104,10 @@ public enum UsageText {
         Usage: podcast-watch import FILE.opml
 
         Subscribe to every feed of an OPML file: the URL comes from xmlUrl (else url),
-        the title from title (else text). Feeds already subscribed are skipped.
+        the title from title (else text), the interval from pw:interval. Feeds
+        already subscribed or repeated in the file are skipped and counted. Only
+        http(s):// and file:// URLs and paths of existing files (relative to the
+        OPML file) are taken; other outlines are skipped with a warning.
 
         """
 

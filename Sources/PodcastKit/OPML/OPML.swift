@@ -6,7 +6,7 @@ import Foundation
 public enum OPML {
     /// The feed outlines of an OPML document, nested folders flattened, in document order. An
     /// outline counts when it has `xmlUrl` (or, failing that, `url`); its title is `title`, else
-    /// `text`. Repeated URLs are kept once (the first).
+    /// `text`. Repeated URLs are all returned, so a caller can report them.
     ///
     /// - Throws: `OPMLError.emptyDocument`, `.notOPML` when the root is not `<opml>`, and
     ///   `.malformed` (with what was recoverable) when the XML is broken.

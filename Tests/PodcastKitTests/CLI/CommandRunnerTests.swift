@@ -23,51 +23,57 @@ func temporaryDirectory() -> String {
 
 @Suite struct CommandRunnerTests {
     let state = temporaryDirectory()
+    /// The current directory of the commands, holding the local feeds show.xml and x.xml.
+    let feeds: String = {
+        let dir = temporaryDirectory()
+        for name in ["show.xml", "x.xml"] { _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: Data("<rss/>".utf8)) }
+        return dir
+    }()
 
     func run(_ args: String..., env: [String: String] = ["HOME": "/nonexistent-home"]) -> (ExitCode, String, String) {
         run(args, env: env)
     }
 
-    func run(_ args: [String], env: [String: String] = ["HOME": "/nonexistent-home"], cwd: String = "/feeds") -> (ExitCode, String, String) {
+    func run(_ args: [String], env: [String: String] = ["HOME": "/nonexistent-home"], cwd: String? = nil) -> (ExitCode, String, String) {
         let captured = CapturedConsole()
-        let runner = CommandRunner(console: captured.console(), environment: env, currentDirectory: cwd)
+        let runner = CommandRunner(console: captured.console(), environment: env, currentDirectory: cwd ?? feeds)
         let code = runner.run(args)
         return (code, captured.out, captured.err)
     }
 
     @Test func subscribeListRemove() {
         #expect(run("--state", state, "add", "show.xml", "--title", "Local", "--interval", "10m")
-            == (.success, "Subscribed to file:///feeds/show.xml (feed #1, every 600 s)\n", ""))
+            == (.success, "Subscribed to file://\(feeds)/show.xml (feed #1, every 600 s)\n", ""))
         #expect(run("--state", state, "add", "http://Example.com/f")
             == (.success, "Subscribed to http://example.com/f (feed #2, default interval)\n", ""))
-        #expect(run("--state", state, "add", "/feeds/show.xml")
-            == (.feedFailed, "", "podcast-watch: file:///feeds/show.xml is already subscribed (feed #1)\n"))
+        #expect(run("--state", state, "add", "\(feeds)/show.xml")
+            == (.feedFailed, "", "podcast-watch: file://\(feeds)/show.xml is already subscribed (feed #1)\n"))
         let (code, out, _) = run("--state", state, "list", "--json")
         #expect(code == .success)
         #expect(out == """
-            {"id":1,"url":"file:///feeds/show.xml","title":"Local","status":"ok","interval":600,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0}
+            {"id":1,"url":"file://\(feeds)/show.xml","title":"Local","status":"ok","interval":600,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0}
             {"id":2,"url":"http://example.com/f","title":"http://example.com/f","status":"ok","interval":null,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0}
 
             """)
-        #expect(run("--state", state, "remove", "show.xml") == (.success, "Unsubscribed from file:///feeds/show.xml (Local)\n", ""))
+        #expect(run("--state", state, "remove", "show.xml") == (.success, "Unsubscribed from file://\(feeds)/show.xml (Local)\n", ""))
         #expect(run("--state", state, "remove", "show.xml")
             == (.feedFailed, "", "podcast-watch: not subscribed: show.xml (see 'podcast-watch list')\n"))
-        // "2" is a path (/feeds/2), not feed #2: ids need --id.
+        // "2" is a path (\(feeds)/2), not feed #2: ids need --id.
         #expect(run("--state", state, "remove", "2") == (.feedFailed, "", "podcast-watch: not subscribed: 2 (see 'podcast-watch list')\n"))
         #expect(run("--state", state, "remove", "--id", "2") == (.success, "Unsubscribed from http://example.com/f (http://example.com/f)\n", ""))
         #expect(run("--state", state, "remove", "--id", "2") == (.feedFailed, "", "podcast-watch: no feed #2 (see 'podcast-watch list')\n"))
     }
 
     @Test func everySpellingOfAFeedIsOneSubscription() {
-        // currentDirectory is /feeds.
-        #expect(run("--state", state, "add", "./x.xml") == (.success, "Subscribed to file:///feeds/x.xml (feed #1, default interval)\n", ""))
-        for same in ["/feeds/x.xml", "file:///feeds/x.xml", "sub/../x.xml"] {
-            #expect(run("--state", state, "add", same) == (.feedFailed, "", "podcast-watch: file:///feeds/x.xml is already subscribed (feed #1)\n"))
+        // currentDirectory is \(feeds).
+        #expect(run("--state", state, "add", "./x.xml") == (.success, "Subscribed to file://\(feeds)/x.xml (feed #1, default interval)\n", ""))
+        for same in ["\(feeds)/x.xml", "file://\(feeds)/x.xml", "sub/../x.xml"] {
+            #expect(run("--state", state, "add", same) == (.feedFailed, "", "podcast-watch: file://\(feeds)/x.xml is already subscribed (feed #1)\n"))
         }
         #expect(run("--state", state, "add", "HTTPS://Example.com:443/rss#top", "--interval", "1h")
             == (.success, "Subscribed to https://example.com/rss (feed #2, every 3600 s)\n", ""))
         #expect(run("--state", state, "add", "https://example.com/rss").0 == .feedFailed)
-        #expect(run("--state", state, "remove", "file:///feeds/x.xml") == (.success, "Unsubscribed from file:///feeds/x.xml (file:///feeds/x.xml)\n", ""))
+        #expect(run("--state", state, "remove", "file://\(feeds)/x.xml") == (.success, "Unsubscribed from file://\(feeds)/x.xml (file://\(feeds)/x.xml)\n", ""))
     }
 
     @Test func removeAcceptsTheURLGivenToAddAfterAMove() throws {
@@ -81,6 +87,40 @@ func temporaryDirectory() -> String {
         #expect(run("--state", state, "remove", "HTTP://Old.example/feed")
             == (.success, "Unsubscribed from http://new.example/feed (http://new.example/feed)\n", ""))
         #expect(try FeedStore(path: state + "/podcast-watch.sqlite").feeds().isEmpty)
+    }
+
+    @Test func importSkipsJunkURLsAndCountsRepeats() throws {
+        let opml = state + "/junk.opml"
+        _ = FileManager.default.createFile(atPath: state + "/here.xml", contents: Data("<rss/>".utf8))
+        try """
+            <opml version="2.0"><body>\
+            <outline text="Junk" xmlUrl="not a url"/>\
+            <outline text="Rel" xmlUrl="relative/feed.xml"/>\
+            <outline text="Here" xmlUrl="here.xml"/>\
+            <outline text="Q" xmlUrl="http://h.example/a&quot;b"/>\
+            <outline text="A" xmlUrl="http://h.example/f"/>\
+            <outline text="A again" xmlUrl="HTTP://H.example:80/f"/>\
+            <outline text="A thrice" xmlUrl="http://h.example/f"/>\
+            </body></opml>
+            """.write(toFile: opml, atomically: true, encoding: .utf8)
+        #expect(run(["--state", state, "import", opml], cwd: state) == (.success,
+            "Imported 2 feeds from \(opml) (0 already subscribed, 2 repeated in the file, 3 skipped)\n", """
+            podcast-watch: skipped outline "Junk" (xmlUrl not a url): not an http(s) URL, and no such file: \(state)/not a url
+            podcast-watch: skipped outline "Rel" (xmlUrl relative/feed.xml): not an http(s) URL, and no such file: \(state)/relative/feed.xml
+            podcast-watch: skipped outline "Q" (xmlUrl http://h.example/a"b): the character '"' must be percent-encoded in a URL
+
+            """))
+        #expect(try FeedStore(path: state + "/podcast-watch.sqlite").feeds().map(\.url) == ["file://\(state)/here.xml", "http://h.example/f"])
+    }
+
+    @Test func addRefusesAMissingLocalFileAndUnescapedURLCharacters() throws {
+        #expect(run("--state", state, "add", "not a url")
+            == (.inputError, "", "podcast-watch: no such file: \(feeds)/not a url (from 'not a url'; a feed is an http(s):// URL, a file:// URL or the path of an existing file)\n"))
+        for bad in ["http://h.example/a b", "http://h.example/<x>", "http://h.example/\"q\""] {
+            #expect(run("--state", state, "add", bad).0 == .usage)
+        }
+        let feeds = try FeedStore(path: state + "/podcast-watch.sqlite").feeds()
+        #expect(feeds.isEmpty)
     }
 
     @Test func listWithoutStateCreatesNothing() {
@@ -177,8 +217,9 @@ func temporaryDirectory() -> String {
             <outline text="A &amp; B" xmlUrl="http://a.example/f"/><outline title="Local" url="local.xml"/></outline>\
             <outline text="bad" xmlUrl="ftp://x/y"/></body></opml>
             """.write(toFile: opml, atomically: true, encoding: .utf8)
+        _ = FileManager.default.createFile(atPath: state + "/local.xml", contents: Data("<rss/>".utf8))
         #expect(run("--state", state, "import", opml) == (.success, "Imported 2 feeds from \(opml) (0 already subscribed, 1 skipped)\n",
-            "podcast-watch: skipped 'ftp://x/y': unsupported URL scheme 'ftp' (use http, https, file or a path)\n"))
+            "podcast-watch: skipped outline \"bad\" (xmlUrl ftp://x/y): unsupported URL scheme 'ftp' (use http, https, file or a path)\n"))
         #expect(run("--state", state, "import", opml).1 == "Imported 0 feeds from \(opml) (2 already subscribed, 1 skipped)\n")
         #expect(run("--state", state, "export") == (.success, """
             <?xml version="1.0" encoding="UTF-8"?>

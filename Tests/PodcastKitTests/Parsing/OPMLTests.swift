@@ -10,7 +10,8 @@ struct OPMLTests {
             OPMLOutline(url: "https://two.example.org/rss?x=1&y=2", title: "Titled"),  // trimmed, bare & kept
             OPMLOutline(url: "https://three.example.org/podcast.rss", title: "Deep"),  // url when no xmlUrl
             OPMLOutline(url: "https://four.example.org/feed", title: nil),  // xmlUrl wins over url
-        ])  // the duplicate and the URL-less folder are left out
+            OPMLOutline(url: "https://one.example.org/feed.xml", title: "Duplicate"),  // the importer counts it
+        ])  // the URL-less folder is left out
     }
 
     @Test func brokenFileIsAClearError() throws {
