@@ -218,14 +218,14 @@ public final class CommandRunner {
             if json {
                 try emit(OrderedJSON.object([
                     ("id", .int(feed.id)), ("url", .string(feed.url)), ("title", .string(feed.displayTitle)),
-                    ("status", .string(feed.enabled ? feed.status.rawValue : "disabled")),
+                    ("status", .string(feed.health.rawValue)),
                     ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
                     ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
                     ("episodes", .int(episodes)), ("new_episodes", .int(feed.newEpisodeCount)),
                 ]).serialized + "\n")
             } else {
                 let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
-                let status = feed.enabled ? feed.status.rawValue : "disabled"
+                let status = feed.health.rawValue
                 try emit("\(feed.id)  \(feed.displayTitle)\n    \(feed.url)\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n")
                 if let error = feed.lastError { try emit("    last error: \(error)\n") }
             }
