@@ -346,7 +346,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                     outcome = .fetched(parsed, etag: response.etag, lastModified: response.lastModified)
                     pollOutcome = .fetched
                 } catch {
-                    outcome = .failed(FeedFailure(httpStatus: nil, message: "not a feed: \(error)"))
+                    // The parser's own errors already say what is wrong ("not a feed: the root
+                    // element is <html>…"); only other errors get the prefix.
+                    let message = error is FeedParseError ? "\(error)" : "not a feed: \(error)"
+                    outcome = .failed(FeedFailure(httpStatus: nil, message: message))
                     pollOutcome = .unparseable
                 }
             }

@@ -126,6 +126,21 @@ import Testing
         #expect(daemon.library.snapshots[0].status == .backingOff)
     }
 
+    @Test func anHTMLPageIsReportedOnceAsNotAFeed() throws {
+        _ = try store.add(url: "http://h/page")
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler,
+            now: { [clock] in clock }, random: noJitter)
+        let log = EventLog()
+        daemon.onEvent = { log.events.append($0) }
+        try daemon.start()
+        fetcher.respond("http://h/page", .success(FetchResponse(
+            status: 200, headers: ["content-type": "text/html"], body: Data("<html><body>Hi</body></html>".utf8),
+            requestedURL: "http://h/page", effectiveURL: "http://h/page")))
+        guard case .feedError(let report) = log.events.last else { Issue.record("no error"); return }
+        #expect(report.message == "not a feed: the root element is <html>, expected <rss>, <rdf:RDF> or <feed>")
+    }
+
     @Test func permanentRedirectMovesTheFeed() throws {
         let feed = try store.add(url: "http://h/old")
         let (daemon, log) = makeDaemon()
