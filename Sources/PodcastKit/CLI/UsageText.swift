@@ -125,7 +125,7 @@ public enum UsageText {
         Poll every subscribed feed and report new episodes. On a terminal: a live
         table of the feeds and the newest episodes. Otherwise (or with --json): one
         JSON object per line per event (new_episode, feed_error, feed_moved,
-        feed_updated).
+        feed_updated, feed_warning).
 
           --once                     poll every feed once and exit; status 1 if any
                                      feed failed

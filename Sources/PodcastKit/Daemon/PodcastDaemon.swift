@@ -114,6 +114,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     private var waitingHead = 0
     private var waitingSet = Set<Int64>()
     private var onceFailures: [Int64] = []
+    private var reportedWarnings: [Int64: Set<String>] = [:]  // per feed: warnings already reported
     private var onceReported = false
 
     // Announcements waiting for their outputs, by episode row id.
@@ -387,13 +388,22 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         slots[id]!.record = applied.feed
         slots[id]!.polledOnce = true
         unpolled.remove(id)
+        // Warnings: a malformed document (stored what was recovered, nothing deleted, validators
+        // dropped so the next poll fetches it whole), with the first XML error rather than an
+        // encoding note; and the store's own (duplicate guids). Each is reported (stderr and a
+        // feed_warning event) when it appears, not again on every poll while it lasts.
+        var warnings: [(key: String, message: String)] = []
         if case .fetched(let parsed, _, _) = outcome, !parsed.isWellFormed {
-            // Stored what was recovered (nothing deleted, validators dropped so the next poll
-            // fetches it whole); say so, with the parser's first complaint.
-            let detail = parsed.warnings.first.map { ": \($0)" } ?? ""
-            onWarning?("\(applied.feed.displayTitle) <\(applied.feed.url)>: the feed is not well-formed; kept the \(parsed.episodes.count) items recovered, deleted nothing\(detail)")
+            let cause = parsed.warnings.first { $0.hasPrefix("XML error") } ?? parsed.warnings.first
+            warnings.append((
+                "malformed: " + (cause ?? ""),
+                "the feed is not well-formed; kept the \(parsed.episodes.count) items recovered, deleted nothing" + (cause.map { ": \($0)" } ?? "")))
         }
-        for warning in applied.warnings { onWarning?("\(applied.feed.displayTitle) <\(applied.feed.url)>: \(warning)") }
+        warnings += applied.warnings.map { ($0, $0) }
+        let previous = reportedWarnings[id] ?? []
+        if case .fetched = outcome { reportedWarnings[id] = Set(warnings.map(\.key)) }  // a 304 or a failure changes nothing
+        warnings.removeAll { previous.contains($0.key) }
+        for warning in warnings { onWarning?("\(applied.feed.displayTitle) <\(applied.feed.url)>: \(warning.message)") }
 
         // The library first, so a view updated in this iteration sees the same state as the events.
         var view = snapshot(applied.feed, keeping: library.podcast(id: id))
@@ -419,6 +429,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                 message: failure.message, health: decision.health, consecutiveFailures: decision.consecutiveFailures,
                 nextPoll: nextPoll)))
         case .notModified, .fetched:
+            events += warnings.map {
+                .feedWarning(FeedWarningReport(
+                    time: checkedAt, feedURL: applied.feed.url, podcastTitle: applied.feed.title ?? applied.feed.feedTitle, message: $0.message))
+            }
             events.append(.feedUpdated(FeedUpdateReport(
                 time: checkedAt, feedURL: applied.feed.url, podcastTitle: title, newEpisodes: applied.announced.count,
                 notModified: { if case .notModified = outcome { return true } else { return false } }(), nextPoll: nextPoll)))

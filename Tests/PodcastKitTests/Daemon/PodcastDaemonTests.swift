@@ -141,6 +141,38 @@ import Testing
         #expect(report.message == "not a feed: the root element is <html>, expected <rss>, <rdf:RDF> or <feed>")
     }
 
+    @Test func aMalformedFeedIsReportedOnceWithItsXMLError() throws {
+        _ = try store.add(url: "http://h/bad")
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler,
+            now: { [clock] in clock }, random: noJitter)
+        let log = EventLog()
+        var stderr: [String] = []
+        daemon.onEvent = { log.events.append($0) }
+        daemon.onWarning = { stderr.append($0) }
+        try daemon.start()
+        // A Latin-1 declaration over UTF-8 (an encoding note comes first) and a cut-off item.
+        let body = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss version=\"2.0\"><channel><title>Caf\u{E9}</title><item><guid>g1</guid></item><item><guid>g2</guid><title>cut".utf8)
+        let bad = FetchResult.success(FetchResponse(status: 200, body: Data(body), requestedURL: "http://h/bad", effectiveURL: "http://h/bad"))
+        fetcher.respond("http://h/bad", bad)
+        if case .success(let response) = bad {
+            let first = try FeedParsing.parse(response).warnings.first ?? ""
+            #expect(!first.hasPrefix("XML error"))  // the parser's first note is not the XML error
+        }
+        let message = "the feed is not well-formed; kept the 1 items recovered, deleted nothing: XML error at line 1: Premature end of data in tag title line 1"
+        #expect(stderr == ["Caf\u{E9} <http://h/bad>: " + message])
+        let warnings = log.events.filter { $0.kind == "feed_warning" }
+        #expect(warnings == [.feedWarning(FeedWarningReport(time: clock, feedURL: "http://h/bad", podcastTitle: "Caf\u{E9}", message: message))])
+        #expect(warnings.first?.jsonLine == "{\"event\":\"feed_warning\",\"time\":\"1970-01-12T13:46:40Z\",\"feed_url\":\"http://h/bad\",\"podcast_title\":\"Caf\u{E9}\",\"message\":\"\(message)\"}\n")
+
+        // The same breakage on the next poll: not reported again.
+        scheduler.advance(by: 3600)
+        fetcher.respond("http://h/bad", bad)
+        #expect(stderr.count == 1)
+        #expect(log.events.filter { $0.kind == "feed_warning" }.count == 1)
+        #expect(log.kinds.filter { $0 == "feed_updated" }.count == 2)
+    }
+
     @Test func permanentRedirectMovesTheFeed() throws {
         let feed = try store.add(url: "http://h/old")
         let (daemon, log) = makeDaemon()
