@@ -217,7 +217,7 @@ public final class CommandRunner {
             let episodes = try store?.episodeCount(feedID: feed.id) ?? 0
             if json {
                 try emit(OrderedJSON.object([
-                    ("id", .int(feed.id)), ("url", .string(feed.url)), ("title", .string(feed.displayTitle)),
+                    ("id", .int(feed.id)), ("url", .string(feed.url)), ("title", .string(feed.knownTitle)),
                     ("status", .string(feed.health.rawValue)),
                     ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
                     ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),

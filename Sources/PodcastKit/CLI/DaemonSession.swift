@@ -86,7 +86,7 @@ final class DaemonSession {
                 self.exitCode = .feedFailed
                 for id in failed {
                     if let p = daemon?.library.podcast(id: id) {
-                        console.err("podcast-watch: feed failed: \(p.displayTitle) <\(p.url)>: \(p.lastError ?? "unknown error")\n")
+                        console.err("podcast-watch: feed failed: \(p.label): \(p.lastError ?? "unknown error")\n")
                     }
                 }
             }

@@ -403,7 +403,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         let previous = reportedWarnings[id] ?? []
         if case .fetched = outcome { reportedWarnings[id] = Set(warnings.map(\.key)) }  // a 304 or a failure changes nothing
         warnings.removeAll { previous.contains($0.key) }
-        for warning in warnings { onWarning?("\(applied.feed.displayTitle) <\(applied.feed.url)>: \(warning.message)") }
+        for warning in warnings { onWarning?("\(applied.feed.label): \(warning.message)") }
 
         // The library first, so a view updated in this iteration sees the same state as the events.
         var view = snapshot(applied.feed, keeping: library.podcast(id: id))
@@ -418,7 +418,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         if case .failed(let failure) = outcome { view.lastError = failure.message } else { view.lastError = nil }
         library.upsert(view)
 
-        let title = applied.feed.displayTitle
+        let title = applied.feed.knownTitle  // null in JSON when unknown, never the URL
         var events: [FeedEvent] = applied.moves.map {
             .feedMoved(FeedMoveReport(time: checkedAt, from: $0.from, to: $0.to, reason: $0.reason.rawValue))
         }
@@ -431,7 +431,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         case .notModified, .fetched:
             events += warnings.map {
                 .feedWarning(FeedWarningReport(
-                    time: checkedAt, feedURL: applied.feed.url, podcastTitle: applied.feed.title ?? applied.feed.feedTitle, message: $0.message))
+                    time: checkedAt, feedURL: applied.feed.url, podcastTitle: title, message: $0.message))
             }
             events.append(.feedUpdated(FeedUpdateReport(
                 time: checkedAt, feedURL: applied.feed.url, podcastTitle: title, newEpisodes: applied.announced.count,
@@ -464,7 +464,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     private static func announcement(_ e: StoredEpisode, feed: FeedRecord, time: Date) -> EpisodeAnnouncement {
         EpisodeAnnouncement(
-            time: time, feedURL: feed.url, podcastTitle: feed.displayTitle, title: e.title, guid: e.guid,
+            time: time, feedURL: feed.url, podcastTitle: feed.knownTitle, title: e.title, guid: e.guid,
             url: e.enclosure?.url, link: e.link, published: e.published, duration: e.duration,
             mimeType: e.enclosure?.mimeType, length: e.enclosure?.length)
     }

@@ -58,6 +58,13 @@ public struct FeedRecord: Sendable, Equatable, Identifiable {
     /// The user's title, else the channel's, else the URL.
     public var displayTitle: String { title ?? feedTitle ?? url }
 
+    /// The user's title, else the channel's; `nil` when neither is known (JSON says `null`
+    /// rather than repeating the URL).
+    public var knownTitle: String? { title ?? feedTitle }
+
+    /// How messages name the feed: `Title <URL>`, or just the URL when it has no title.
+    public var label: String { knownTitle.map { "\($0) <\(url)>" } ?? url }
+
     /// The feed's status in the one vocabulary of `list`, `list --json`, the terminal table and
     /// `feed_error` events (`PollPolicy.Health`): `disabled` when not polled (410 Gone or turned
     /// off), `ok` after a success, else by the last HTTP status as `Health.afterFailure` rules

@@ -52,7 +52,7 @@ func temporaryDirectory() -> String {
         #expect(code == .success)
         #expect(out == """
             {"id":1,"url":"file://\(feeds)/show.xml","title":"Local","status":"ok","interval":600,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0}
-            {"id":2,"url":"http://example.com/f","title":"http://example.com/f","status":"ok","interval":null,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0}
+            {"id":2,"url":"http://example.com/f","title":null,"status":"ok","interval":null,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0}
 
             """)
         #expect(run("--state", state, "remove", "show.xml") == (.success, "Unsubscribed from file://\(feeds)/show.xml (Local)\n", ""))

@@ -173,6 +173,21 @@ import Testing
         #expect(log.kinds.filter { $0 == "feed_updated" }.count == 2)
     }
 
+    @Test func aFeedWithoutATitleIsNullNotItsURL() throws {
+        _ = try store.add(url: "http://h/untitled")
+        let (daemon, log) = makeDaemon()
+        try daemon.start()
+        fetcher.respond("http://h/untitled", httpError("http://h/untitled", 503))
+        guard case .feedError(let report) = log.events.last else { Issue.record("no error"); return }
+        #expect(report.podcastTitle == nil)
+        #expect(log.events.last?.jsonLine.contains("\"podcast_title\":null") == true)
+        let podcast = try #require(daemon.library.snapshots.first)
+        #expect(podcast.label == "http://h/untitled")  // "feed failed: http://h/untitled: …", not "URL <URL>"
+        #expect(podcast.displayTitle == "http://h/untitled")  // the table may still show the URL
+        #expect(try store.feeds().first?.knownTitle == nil)
+        #expect(try store.feeds().first?.label == "http://h/untitled")
+    }
+
     @Test func permanentRedirectMovesTheFeed() throws {
         let feed = try store.add(url: "http://h/old")
         let (daemon, log) = makeDaemon()
