@@ -4,7 +4,7 @@ public enum ExitCode: Int32, Sendable, Equatable, CaseIterable {
     /// Everything asked for succeeded.
     case success = 0
     /// The command ran, but a feed failed (`run --once`, `show`, `demo`) or a named subscription
-    /// does not exist (`remove`).
+    /// does not exist (`remove`), or `add` found it already subscribed.
     case feedFailed = 1
     /// The command line is wrong: unknown command or flag, missing or malformed value.
     case usage = 2

@@ -35,7 +35,8 @@ public enum UsageText {
         Watch podcast feeds and report new episodes.
 
         Commands:
-          add URL [--title T] [--interval SECONDS]   subscribe to a feed
+          add URL [--title T] [--interval SECONDS|15m|2h|1d]
+                                                      subscribe to a feed
           remove URL | --id N                         unsubscribe
           list [--json]                               list the subscriptions
           import FILE.opml                            subscribe to the feeds of an OPML file
@@ -55,7 +56,8 @@ public enum UsageText {
 
         Exit status:
           0   success
-          1   a feed failed (run --once, show, demo) or remove found no such feed
+          1   a feed failed (run --once, show, demo), remove found no such feed,
+              or add found it already subscribed
           2   usage error (unknown command or option, bad value)
           3   state directory or database error
           4   input file error (missing, unreadable or not OPML)
@@ -67,12 +69,12 @@ public enum UsageText {
         """
 
     static let add = """
-        Usage: podcast-watch add URL [--title T] [--interval SECONDS]
+        Usage: podcast-watch add URL [--title T] [--interval SECONDS|15m|2h|1d]
 
         Subscribe to the feed at URL (http://, https://, file:// or a path).
 
           --title T            show the feed under this title instead of its own
-          --interval SECONDS   poll this feed every SECONDS (or 15m, 2h, 1d);
+          --interval SECONDS   poll this feed every SECONDS (or 15m, 2h, 1d; 1 s to 30 d);
                                default 3600, or run's --interval
 
         """

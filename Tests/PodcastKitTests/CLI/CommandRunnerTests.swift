@@ -133,7 +133,7 @@ func temporaryDirectory() -> String {
         let (code, out, err) = run("add")
         #expect(code == .usage)
         #expect(out == "")
-        #expect(err == "podcast-watch: 'add' needs a URL\nUsage: podcast-watch add URL [--title T] [--interval SECONDS]\nTry 'podcast-watch add --help' for more.\n")
+        #expect(err == "podcast-watch: 'add' needs a URL\nUsage: podcast-watch add URL [--title T] [--interval SECONDS|15m|2h|1d]\nTry 'podcast-watch add --help' for more.\n")
         #expect(run("--state", state, "add", "ftp://x/y")
             == (.usage, "", "podcast-watch: 'ftp://x/y': unsupported URL scheme 'ftp' (use http, https, file or a path)\n"))
     }
@@ -184,6 +184,13 @@ func temporaryDirectory() -> String {
         try Database(path: state + "/podcast-watch.sqlite").execute("PRAGMA application_id = 0")
         #expect(run("--state", state, "list").0 == .success)
         #expect(try Database(path: state + "/podcast-watch.sqlite").scalarInt("PRAGMA application_id") == Int64(FeedStore.applicationID))
+    }
+
+    @Test func generalHelpMatchesTheREADME() {
+        let help = UsageText.general
+        #expect(help.contains("add URL [--title T] [--interval SECONDS|15m|2h|1d]"))
+        #expect(help.contains("remove found no such feed,\n      or add found it already subscribed"))
+        #expect(help.contains("5   output error") && help.contains("6   run or demo: another podcast-watch run"))
     }
 
     @Test func helpAndVersionGoToStdout() {
