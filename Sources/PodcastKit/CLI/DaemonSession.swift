@@ -55,15 +55,7 @@ final class DaemonSession {
         var hooks: HookRunner?
         if let command = options.hook {
             let runner = HookRunner(command: command)
-            runner.onTermination = { episode, how in
-                switch how {
-                case .exited(0): break
-                case .exited(let code): console.err("podcast-watch: hook exited with status \(code) for \"\(episode.title ?? episode.url ?? "?")\"\n")
-                case .signalled(let sig): console.err("podcast-watch: hook killed by signal \(sig) for \"\(episode.title ?? episode.url ?? "?")\"\n")
-                case .spawnFailed(let err): console.err("podcast-watch: cannot run the hook: \(String(cString: strerror(err)))\n")
-                }
-                self.finishIfIdle(loop, hooks: runner)
-            }
+            DaemonSession.reportTerminations(of: runner, to: console) { runner in self.finishIfIdle(loop, hooks: runner) }
             daemon.hooks = runner
             hooks = runner
         }
@@ -175,6 +167,21 @@ final class DaemonSession {
         }
         withExtendedLifetime(terminal) {}
         return exitCode
+    }
+
+    /// Sets `runner.onTermination` to report failed hooks on `console` and then call `finished`
+    /// with the runner. The closure holds the runner weakly: the runner owns the closure, so a
+    /// strong capture was a cycle that leaked one runner per session.
+    static func reportTerminations(of runner: HookRunner, to console: Console, finished: @escaping (HookRunner) -> Void) {
+        runner.onTermination = { [weak runner] episode, how in
+            switch how {
+            case .exited(0): break
+            case .exited(let code): console.err("podcast-watch: hook exited with status \(code) for \"\(episode.title ?? episode.url ?? "?")\"\n")
+            case .signalled(let sig): console.err("podcast-watch: hook killed by signal \(sig) for \"\(episode.title ?? episode.url ?? "?")\"\n")
+            case .spawnFailed(let err): console.err("podcast-watch: cannot run the hook: \(String(cString: strerror(err)))\n")
+            }
+            if let runner { finished(runner) }
+        }
     }
 
     // In --once mode: stop when every feed was polled and no hook is running or queued.
