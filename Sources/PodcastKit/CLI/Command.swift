@@ -72,6 +72,9 @@ public struct RunOptions: Equatable, Sendable {
     public var json: Bool
     /// `--first-sync-announce N`: how many of the newest episodes a feed's first sync announces.
     public var firstSyncAnnounce: Int
+    /// `--force` (with `--once`): also poll feeds that are backing off (after failures or a
+    /// `Retry-After`) before their next poll time.
+    public var force: Bool = false
 
     /// The default number of episodes announced on a feed's first sync.
     public static let defaultFirstSyncAnnounce = 3

@@ -104,9 +104,13 @@ public enum CommandLineParser {
         case "run":
             let args = try scan(
                 tokens, command: name, valued: ["--interval", "--hook", "--first-sync-announce"],
-                flags: ["--once", "--json"])
+                flags: ["--once", "--json", "--force"])
             try noOperands(args.operands, command: name)
             var options = RunOptions(once: args.flags.contains("--once"), json: args.flags.contains("--json"))
+            options.force = args.flags.contains("--force")
+            if options.force && !options.once {
+                throw UsageError("option '--force' only applies with '--once'", command: name)
+            }
             if let v = args.values["--interval"] {
                 options.intervalSeconds = try parseInterval(v, option: "--interval", command: name)
             }

@@ -43,9 +43,11 @@ final class DaemonSession {
         let scheduler = LoopScheduler.main
         let fetcher = HTTPFetcher(eventBase: loop.base)
         store.firstSyncAnnounceLimit = options.firstSyncAnnounce
+        var configuration = PodcastDaemon<LoopScheduler>.Configuration(
+            intervalOverride: options.intervalSeconds, once: options.once, awaitsOutputConfirmation: true)
+        configuration.onceIgnoresBackoff = options.force
         let daemon = PodcastDaemon(
-            store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler,
-            configuration: .init(intervalOverride: options.intervalSeconds, once: options.once, awaitsOutputConfirmation: true))
+            store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler, configuration: configuration)
         let console = self.console
         // The callbacks below capture `self` strongly on purpose: they are owned by the daemon
         // and the hook runner, which are locals of this call, so no cycle outlives it. (Weak

@@ -41,7 +41,7 @@ public enum UsageText {
           list [--json]                               list the subscriptions
           import FILE.opml                            subscribe to the feeds of an OPML file
           export                                      print the subscriptions as OPML 2.0
-          run [--once] [--interval S] [--hook CMD] [--json] [--first-sync-announce N]
+          run [--once [--force]] [--interval S] [--hook CMD] [--json] [--first-sync-announce N]
                                                       poll the feeds, report new episodes
           show URL|FILE [--json]                      fetch and parse one feed, print it all
           demo [--samples DIR] [--json]               one pass over the bundled sample feeds
@@ -121,7 +121,7 @@ public enum UsageText {
         """
 
     static let run = """
-        Usage: podcast-watch run [--once] [--interval S] [--hook CMD] [--json]
+        Usage: podcast-watch run [--once [--force]] [--interval S] [--hook CMD] [--json]
                                  [--first-sync-announce N]
 
         Poll every subscribed feed and report new episodes. On a terminal: a live
@@ -130,7 +130,10 @@ public enum UsageText {
         feed_updated, feed_warning).
 
           --once                     poll every feed once and exit; status 1 if any
-                                     feed failed
+                                     feed failed. For cron: a feed backing off
+                                     after failures (or a Retry-After) is skipped
+                                     until its next poll time
+          --force                    with --once: poll backing-off feeds too
           --interval S               poll interval for feeds added without
                                      --interval (seconds, or 15m, 2h, 1d;
                                      default 3600)

@@ -45,6 +45,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         /// (`outputDelivered(throughSequence:)`); when false, once `onEvent` returned. The CLI
         /// sets it, since its JSON lines and terminal table are written by coalesced views.
         public var awaitsOutputConfirmation: Bool
+        /// With `once`: also poll feeds that are backing off (they failed, or sent `Retry-After`)
+        /// and whose stored next poll is still in the future. Off by default, so a cron job
+        /// running `run --once` keeps to the backoff instead of hammering a failing server.
+        public var onceIgnoresBackoff: Bool = false
 
         /// A configuration; defaults are those of `podcast-watch run`.
         public init(
@@ -158,7 +162,15 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         for record in feeds { register(record, publish: false) }
         library.upsert(contentsOf: feeds.map { snapshot($0, keeping: nil) })  // one list change
         redeliver(pending, feeds: feeds)
-        for record in feeds { startPolling(record, pollNow: configuration.once) }
+        for record in feeds {
+            if configuration.once && !configuration.onceIgnoresBackoff && isBackingOff(record) {
+                // Counted as done for this pass: its backoff says not yet (see `onceIgnoresBackoff`).
+                slots[record.id]?.polledOnce = true
+                unpolled.remove(record.id)
+                continue
+            }
+            startPolling(record, pollNow: configuration.once)
+        }
         finishOnceIfDone()
     }
 
@@ -526,6 +538,12 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         guard unpolled.isEmpty else { return }
         onceReported = true
         onFinished?(onceFailures.sorted())
+    }
+
+    // A feed after failures whose next poll (backoff or Retry-After) has not come yet.
+    private func isBackingOff(_ record: FeedRecord) -> Bool {
+        guard record.failureCount > 0, let next = record.nextPoll else { return false }
+        return next > now()
     }
 
     // Seconds; nil for the policy's default.

@@ -35,6 +35,10 @@ import Testing
     @Test func otherCommands() throws {
         #expect(try parse("remove", "u").command == .remove(url: "u"))
         #expect(try parse("remove", "1").command == .remove(url: "1"))
+        var forced = RunOptions(once: true)
+        forced.force = true
+        #expect(try parse("run", "--once", "--force").command == .run(forced))
+        #expect(throws: UsageError.self) { try parse("run", "--force") }
         #expect(try parse("remove", "--id", "12").command == .removeID(id: 12))
         #expect(throws: UsageError.self) { try parse("remove", "--id", "x") }
         #expect(throws: UsageError.self) { try parse("remove", "--id", "1", "u") }

@@ -188,6 +188,32 @@ import Testing
         #expect(try store.feeds().first?.label == "http://h/untitled")
     }
 
+    @Test func onceKeepsToTheBackoffUnlessForced() throws {
+        let failing = try store.add(url: "http://h/failing")
+        let healthy = try store.add(url: "http://h/healthy")
+        // A 503 with Retry-After an hour away, and a healthy feed whose next poll is also later.
+        try store.apply(update: FeedUpdate(
+            feedID: failing.id, outcome: .failed(FeedFailure(httpStatus: 503, message: "HTTP 503")), checkedAt: clock,
+            nextPoll: clock.addingTimeInterval(3600)))
+        try store.apply(update: FeedUpdate(feedID: healthy.id, outcome: .notModified, checkedAt: clock, nextPoll: clock.addingTimeInterval(3600)))
+
+        var once = PodcastDaemon<ManualScheduler>.Configuration(once: true)
+        var finished: [[Int64]] = []
+        var (daemon, _) = makeDaemon(once)
+        daemon.onFinished = { finished.append($0) }
+        try daemon.start()
+        #expect(fetcher.requests.map(\.url) == ["http://h/healthy"])  // cron sets the pace of healthy feeds
+        fetcher.respond("http://h/healthy", notModified("http://h/healthy"))
+        #expect(finished == [[]])
+        daemon.stop()
+
+        once.onceIgnoresBackoff = true  // run --once --force
+        (daemon, _) = makeDaemon(once)
+        daemon.onFinished = { finished.append($0) }
+        try daemon.start()
+        #expect(fetcher.requests.map(\.url) == ["http://h/healthy", "http://h/failing", "http://h/healthy"])
+    }
+
     @Test func permanentRedirectMovesTheFeed() throws {
         let feed = try store.add(url: "http://h/old")
         let (daemon, log) = makeDaemon()
