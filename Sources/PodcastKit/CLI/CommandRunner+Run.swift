@@ -36,11 +36,13 @@ extension CommandRunner {
             for name in names {
                 try store.add(url: URL(fileURLWithPath: dir + "/" + name).standardizedFileURL.absoluteString)
             }
+            // Exactly what `run --once` does on a first sync: the newest 3 of each feed announced.
+            let status = DaemonSession(store: store, options: RunOptions(once: true, json: json), console: console).run()
             if !json && console.isTerminal {
+                // After the view: its frames clear the screen, which wiped a line written before.
                 console.err("podcast-watch demo: \(names.count) sample feeds from \(dir)\n")
             }
-            // Exactly what `run --once` does on a first sync: the newest 3 of each feed announced.
-            return DaemonSession(store: store, options: RunOptions(once: true, json: json), console: console).run()
+            return status
         }
     }
 }

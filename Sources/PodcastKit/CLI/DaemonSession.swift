@@ -146,7 +146,7 @@ final class DaemonSession {
             // A resized terminal gets a frame at its new width at once.
             if let winch = try? loop.onSignal(SIGWINCH, { [weak terminal] in
                 guard let terminal else { return }
-                terminal.renderer.width = max(40, Console.standard.width)
+                terminal.renderer.width = Console.terminalWidth()  // the real width: narrower frames are cut, not wrapped
                 terminal.updateView()
             }) {
                 registrations.append(winch)

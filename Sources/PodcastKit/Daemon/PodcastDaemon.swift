@@ -158,9 +158,14 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         guard !isRunning else { return }
         let feeds = try store.feeds()
         let pending = try store.pendingAnnouncements()
+        let byID = Dictionary(feeds.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let recent = try store.recentEpisodes(limit: library.newestCapacity).compactMap { e in
+            byID[e.feedID].map { PodcastDaemon.announcement(e, feed: $0, time: e.firstSeen) }
+        }
         isRunning = true
         for record in feeds { register(record, publish: false) }
         library.upsert(contentsOf: feeds.map { snapshot($0, keeping: nil) })  // one list change
+        library.loadNewest(recent)  // what the store knows from earlier runs; announces nothing
         redeliver(pending, feeds: feeds)
         for record in feeds {
             if configuration.once && !configuration.onceIgnoresBackoff && isBackingOff(record) {

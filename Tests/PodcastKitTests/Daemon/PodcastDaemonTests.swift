@@ -214,6 +214,23 @@ import Testing
         #expect(fetcher.requests.map(\.url) == ["http://h/healthy", "http://h/failing", "http://h/healthy"])
     }
 
+    @Test func aRestartShowsTheNewestEpisodesTheStoreHolds() throws {
+        _ = try store.add(url: "http://h/a")
+        do {
+            let (first, _) = makeDaemon()
+            try first.start()
+            fetcher.respond("http://h/a", ok("http://h/a", "g1,g2"))
+            first.stop()
+        }
+        let (daemon, log) = makeDaemon()
+        try daemon.start()
+        // Known from the store, not announced again: no journal entry, nothing counted as new.
+        #expect(Set(daemon.library.newestEpisodes.compactMap(\.guid)) == ["g1", "g2"])
+        #expect(daemon.library.totalNew == 0)
+        #expect(daemon.library.journal.isEmpty)
+        #expect(log.events.isEmpty)
+    }
+
     @Test func permanentRedirectMovesTheFeed() throws {
         let feed = try store.add(url: "http://h/old")
         let (daemon, log) = makeDaemon()
