@@ -41,4 +41,57 @@ final class CoalescingTests: XCTestCase {
         XCTAssertTrue(loop.runOnce(blocking: false))  // nothing changed: no redraw
         XCTAssertEqual(terminal.updateCount, 3)
     }
+
+    /// The same with the real HTTPFetcher (libcurl multi on the loop) against the loopback
+    /// server. Real sockets cannot be made to complete in one iteration, so the claim checked
+    /// is the general one: one redraw per iteration in which the library changed (the first,
+    /// which shows the "polling" states, and each in which at least one of the 50 polls
+    /// completed), never one per completion.
+    func testFiftyRealFetchesGiveOneRedrawPerIterationWithCompletions() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let dir = TemporaryDirectory("coalesce-http")
+        let store = try FeedStore(path: dir.file("state.sqlite"))
+        for i in 0..<50 {
+            server.route("/f\(i)", .ok("<rss version=\"2.0\"><channel><title>F\(i)</title><item><guid>f\(i)-1</guid></item><item><guid>f\(i)-2</guid></item></channel></rss>"))
+            try store.add(url: server.url("/f\(i)"))
+        }
+        let loop = try EventLoop()
+        let scheduler = LoopScheduler(loop: loop)
+        let fetcher = HTTPFetcher(eventBase: loop.base)
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler,
+            configuration: .init(once: true, maxConcurrentFetches: 50), random: noJitter)
+        var finished = false
+        daemon.onFinished = { failed in
+            XCTAssertEqual(failed, [])
+            finished = true
+        }
+        var frames = 0
+        let terminal = TerminalView(library: daemon.library, scheduler: scheduler, renderer: TerminalRenderer(ansi: true)) { _ in frames += 1 }
+        XCTAssertEqual(terminal.updateCount, 1)  // the initial draw
+        try daemon.start()
+
+        var iterations = 0
+        var iterationsWithChange = 0
+        let deadline = Date().addingTimeInterval(20)
+        while !finished && Date() < deadline {
+            let before = daemon.completedPolls
+            let flushesBefore = loop.completedFlushCount
+            let redrawsBefore = terminal.updateCount
+            XCTAssertTrue(loop.runOnce(blocking: true))
+            iterations += 1
+            let changed = iterations == 1 || daemon.completedPolls > before
+            if changed { iterationsWithChange += 1 }
+            // At most one redraw per iteration, and only when something changed in it.
+            XCTAssertEqual(terminal.updateCount - redrawsBefore, changed ? 1 : 0, "iteration \(iterations)")
+            XCTAssertLessThanOrEqual(terminal.updateCount - redrawsBefore, loop.completedFlushCount - flushesBefore)
+        }
+        XCTAssertTrue(finished, "the 50 polls did not finish")
+        XCTAssertEqual(daemon.completedPolls, 50)
+        XCTAssertEqual(terminal.updateCount, 1 + iterationsWithChange)
+        XCTAssertEqual(frames, terminal.updateCount)
+        XCTAssertEqual(daemon.library.totalNew, 100)
+        fetcher.cancelAll()
+    }
 }
