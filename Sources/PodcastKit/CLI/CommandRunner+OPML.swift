@@ -70,6 +70,7 @@ extension CommandRunner {
     func export(_ store: FeedStore?) throws -> ExitCode {
         let feeds = try store?.feeds() ?? []
         try emit(OPML.export(feeds.map { OPMLOutline(url: $0.url, title: $0.title ?? $0.feedTitle, interval: $0.intervalSeconds) }))
+        try console.flush()  // a deferred write error of export > FILE
         return .success
     }
 }

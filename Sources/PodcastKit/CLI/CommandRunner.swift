@@ -231,6 +231,7 @@ public final class CommandRunner {
             }
         }
         if feeds.isEmpty && !json { console.err("No subscriptions. Add one with: podcast-watch add URL\n") }
+        try console.flush()  // a deferred write error of list > FILE
         return .success
     }
 

@@ -10,6 +10,10 @@ public struct Console: Sendable {
     /// Writes text to stdout (no newline added), reporting failure: throws `OutputError` when
     /// not every byte could be written (closed stdout, full disk, reader gone: `EPIPE`).
     public var write: @Sendable (String) throws(OutputError) -> Void
+    /// Makes what `write` wrote durable where that can fail later (stdout a regular file: a
+    /// deferred write error such as `ENOSPC`/`EIO` on NFS surfaces in `fdatasync(2)`); throws
+    /// `OutputError`. A no-op for consoles that cannot fail.
+    public var flush: @Sendable () throws(OutputError) -> Void = {}
     /// Writes text to stderr (no newline added). Failures are ignored: there is nowhere left to
     /// report them.
     public var err: @Sendable (String) -> Void
@@ -45,12 +49,19 @@ public struct Console: Sendable {
     /// JSON line is never split by buffering). Terminal detection by `isatty(1)`, width by
     /// `TIOCGWINSZ`, else `$COLUMNS`, else 80. A failed `write(2)` on stdout throws.
     public static var standard: Console {
-        Console(
+        var console = Console(
             write: { text throws(OutputError) in
                 let code = writeAll(1, text)
                 if code != 0 { throw OutputError(code: code) }
             },
             err: { _ = writeAll(2, $0) }, isTerminal: isatty(1) == 1, width: terminalWidth())
+        var info = stat()
+        if fstat(1, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
+            console.flush = { () throws(OutputError) in
+                if fdatasync(1) != 0 && errno != EINVAL && errno != EROFS { throw OutputError(code: errno) }
+            }
+        }
+        return console
     }
 
     /// The terminal width of stdout: `TIOCGWINSZ`, else `$COLUMNS`, else 80 (never below 1).

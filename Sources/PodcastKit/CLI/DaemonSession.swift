@@ -132,7 +132,11 @@ final class DaemonSession {
             daemon?.stop()
             loop.stop()
         }
-        let write: (String) throws -> Void = { try console.write($0) }
+        // Written and, for a file, synced before anything counts as delivered.
+        let write: (String) throws -> Void = {
+            try console.write($0)
+            try console.flush()
+        }
         if console.isTerminal && !options.json {
             terminal = TerminalView(
                 library: daemon.library, scheduler: scheduler,

@@ -61,3 +61,25 @@ final class OutputFailureTests: XCTestCase {
         XCTAssertEqual(closed.stderr, "podcast-watch: cannot write to stdout: Broken pipe\n")
     }
 }
+
+/// A write that "succeeds" but whose sync fails (a deferred error on a file, e.g. EIO on NFS)
+/// delivers nothing either. In-process, on the main thread (the daemon drives EventLoop.main).
+final class OutputSyncFailureTests: XCTestCase {
+    func testAFailedSyncOfStdoutKeepsTheAnnouncementsPending() throws {
+        let dir = TemporaryDirectory("sync")
+        let items = ["a", "b", "c"].map { "<item><guid>\($0)</guid></item>" }.joined()
+        try "<rss version=\"2.0\"><channel><title>Show</title>\(items)</channel></rss>"
+            .write(toFile: dir.file("feed.xml"), atomically: true, encoding: .utf8)
+        let errors = CapturedConsole()
+        var console = Console(write: { _ throws(OutputError) in }, err: { s in errors.errText.withLock { $0 += s } })
+        console.flush = { () throws(OutputError) in throw OutputError(code: EIO) }
+        let runner = CommandRunner(console: console, environment: ["HOME": "/nonexistent"], currentDirectory: dir.path)
+        let state = dir.file("state")
+        XCTAssertEqual(runner.run(["--state", state, "add", "feed.xml"]), .success)
+        XCTAssertEqual(runner.run(["--state", state, "run", "--once"]), .outputError)
+        XCTAssertTrue(errors.err.contains("cannot write to stdout (Input/output error); stopping"), errors.err)
+        let pending = try FeedStore(path: state + "/" + StateLocation.databaseName).pendingAnnouncements().compactMap(\.guid).sorted()
+        XCTAssertEqual(pending, ["a", "b", "c"])
+        XCTAssertEqual(runner.run(["--state", state, "export"]), .outputError)
+    }
+}
