@@ -9,8 +9,10 @@ import PodcastKit
 // works from a fresh clone without a network (override with --samples or PODCAST_WATCH_SAMPLES).
 let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("SampleFeeds").path
 
-// A closed stdout pipe must end in a write error we ignore, not in death by SIGPIPE.
+// A closed stdout pipe must end in a reported write error (EPIPE), not in death by SIGPIPE; and a
+// closed stdout must not be taken over by a file opened later.
 signal(SIGPIPE, SIG_IGN)
+Console.guardStandardDescriptors()
 
 let status = CommandRunner(defaultSamplesDirectory: samples).run(Array(CommandLine.arguments.dropFirst()))
 exit(status.rawValue)

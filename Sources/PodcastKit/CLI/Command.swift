@@ -23,8 +23,10 @@ public enum Command: Equatable, Sendable {
     case version
     /// `add URL [--title T] [--interval SECONDS]`.
     case add(url: String, title: String?, intervalSeconds: Int?)
-    /// `remove URL`.
+    /// `remove URL`: the URL as given to `add`, or the feed's current URL after a move.
     case remove(url: String)
+    /// `remove --id N`: the feed numbered N in `list`.
+    case removeID(id: Int64)
     /// `list [--json]`.
     case list(json: Bool)
     /// `import FILE.opml`.
@@ -45,7 +47,7 @@ public enum Command: Equatable, Sendable {
         case .help: return "help"
         case .version: return "version"
         case .add: return "add"
-        case .remove: return "remove"
+        case .remove, .removeID: return "remove"
         case .list: return "list"
         case .importOPML: return "import"
         case .export: return "export"
@@ -70,6 +72,9 @@ public struct RunOptions: Equatable, Sendable {
     public var json: Bool
     /// `--first-sync-announce N`: how many of the newest episodes a feed's first sync announces.
     public var firstSyncAnnounce: Int
+    /// `--force` (with `--once`): also poll feeds that are backing off (after failures or a
+    /// `Retry-After`) before their next poll time.
+    public var force: Bool = false
 
     /// The default number of episodes announced on a feed's first sync.
     public static let defaultFirstSyncAnnounce = 3

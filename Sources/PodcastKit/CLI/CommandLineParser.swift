@@ -80,7 +80,15 @@ public enum CommandLineParser {
             }
             return .add(url: url, title: args.values["--title"], intervalSeconds: interval)
         case "remove":
-            let args = try scan(tokens, command: name, valued: [], flags: [])
+            let args = try scan(tokens, command: name, valued: ["--id"], flags: [])
+            if let v = args.values["--id"] {
+                // An id only with --id, so a file named "1" is never read as feed #1.
+                try noOperands(args.operands, command: name)
+                guard let id = Int64(v), id >= 1 else {
+                    throw UsageError("option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
+                }
+                return .removeID(id: id)
+            }
             return .remove(url: try exactlyOne(args.operands, what: "URL", command: name))
         case "list":
             let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
@@ -96,9 +104,13 @@ public enum CommandLineParser {
         case "run":
             let args = try scan(
                 tokens, command: name, valued: ["--interval", "--hook", "--first-sync-announce"],
-                flags: ["--once", "--json"])
+                flags: ["--once", "--json", "--force"])
             try noOperands(args.operands, command: name)
             var options = RunOptions(once: args.flags.contains("--once"), json: args.flags.contains("--json"))
+            options.force = args.flags.contains("--force")
+            if options.force && !options.once {
+                throw UsageError("option '--force' only applies with '--once'", command: name)
+            }
             if let v = args.values["--interval"] {
                 options.intervalSeconds = try parseInterval(v, option: "--interval", command: name)
             }

@@ -22,38 +22,55 @@ extension CommandRunner {
             console.err("podcast-watch: \(file): \(error)\n")
             return .inputError
         }
-        // Relative paths inside the file are relative to the file's folder.
+        // Relative references inside the file are relative to the file's folder, and only count
+        // when they name an existing file (OPML from elsewhere holds URLs; junk such as
+        // "not a url" must not become a subscription to a missing local file).
         let folder = (file as NSString).deletingLastPathComponent
         var added = 0
         var existing = 0
+        var duplicates = 0
         var skipped = 0
+        var seen = Set<String>()
         for outline in outlines {
+            let name = outline.title.map { "\"\($0)\" " } ?? ""
             let url: String
             do {
                 url = try FeedLocation.normalize(outline.url, currentDirectory: folder, home: environment["HOME"])
             } catch {
-                console.err("podcast-watch: skipped \(error)\n")
+                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(error.input)): \(error.reason)\n")
                 skipped += 1
                 continue
             }
+            if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }), !FileManager.default.fileExists(atPath: path) {
+                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(outline.url)): not an http(s) URL, and no such file: \(path)\n")
+                skipped += 1
+                continue
+            }
+            guard seen.insert(url).inserted else {
+                duplicates += 1
+                continue
+            }
             do {
-                try store.add(url: url, title: outline.title)
+                try store.add(url: url, title: outline.title, intervalSeconds: outline.interval)
                 added += 1
             } catch StoreError.alreadySubscribed {
                 existing += 1
             } catch StoreError.invalidURL(let bad, let reason) {
-                console.err("podcast-watch: skipped '\(bad)': \(reason)\n")
+                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(bad)): \(reason)\n")
                 skipped += 1
             }
         }
-        console.out("Imported \(added) \(added == 1 ? "feed" : "feeds") from \(file) (\(existing) already subscribed, \(skipped) skipped)\n")
+        let dupText = duplicates > 0 ? ", \(duplicates) repeated in the file" : ""
+        console.out("Imported \(added) \(added == 1 ? "feed" : "feeds") from \(file) (\(existing) already subscribed\(dupText), \(skipped) skipped)\n")
         return .success
     }
 
-    /// `export`: the subscriptions as OPML 2.0 on stdout (the user's title, else the feed's).
+    /// `export`: the subscriptions as OPML 2.0 on stdout (the user's title, else the channel's,
+    /// else none; the feed's own interval as `pw:interval`).
     func export(_ store: FeedStore?) throws -> ExitCode {
         let feeds = try store?.feeds() ?? []
-        console.out(OPML.export(feeds.map { OPMLOutline(url: $0.url, title: $0.title ?? $0.feedTitle) }))
+        try emit(OPML.export(feeds.map { OPMLOutline(url: $0.url, title: $0.title ?? $0.feedTitle, interval: $0.intervalSeconds) }))
+        try console.flush()  // a deferred write error of export > FILE
         return .success
     }
 }

@@ -31,16 +31,18 @@ extension CommandRunner {
         }
         let state = NSTemporaryDirectory() + "podcast-watch-demo-\(getpid())-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: state) }
-        return withStore(state, create: true) { store in
+        return withStore(state, create: true, exclusive: true) { store in
             guard let store else { return .stateError }
             for name in names {
                 try store.add(url: URL(fileURLWithPath: dir + "/" + name).standardizedFileURL.absoluteString)
             }
+            // Exactly what `run --once` does on a first sync: the newest 3 of each feed announced.
+            let status = DaemonSession(store: store, options: RunOptions(once: true, json: json), console: console).run()
             if !json && console.isTerminal {
+                // After the view: its frames clear the screen, which wiped a line written before.
                 console.err("podcast-watch demo: \(names.count) sample feeds from \(dir)\n")
             }
-            // Exactly what `run --once` does on a first sync: the newest 3 of each feed announced.
-            return DaemonSession(store: store, options: RunOptions(once: true, json: json), console: console).run()
+            return status
         }
     }
 }

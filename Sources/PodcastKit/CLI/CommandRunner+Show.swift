@@ -30,8 +30,10 @@ extension CommandRunner {
         case .success(let response)?:
             do {
                 let parsed = try FeedParsing.parse(response)
-                console.out(json ? FeedReport.json(parsed, response: response).serialized + "\n" : FeedReport.text(parsed, response: response))
+                try emit(json ? FeedReport.json(parsed, response: response).serialized + "\n" : FeedReport.text(parsed, response: response))
                 return .success
+            } catch let error as OutputError {
+                return outputFailed(error)
             } catch {
                 console.err("podcast-watch: \(response.effectiveURL): \(error)\n")
                 return .feedFailed

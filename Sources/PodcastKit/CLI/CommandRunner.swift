@@ -48,15 +48,15 @@ public final class CommandRunner {
         let stateOption = invocation.stateDirectory
         switch invocation.command {
         case .help(let topic):
-            console.out(UsageText.help(for: topic))
-            return .success
+            return emitting { () throws(OutputError) in try emit(UsageText.help(for: topic)) }
         case .version:
-            console.out("podcast-watch \(UsageText.version)\n")
-            return .success
+            return emitting { () throws(OutputError) in try emit("podcast-watch \(UsageText.version)\n") }
         case .add(let url, let title, let interval):
             return withStore(stateOption, create: true) { store in try add(store, url, title, interval) }
         case .remove(let url):
             return withStore(stateOption, create: false) { store in try remove(store, url) }
+        case .removeID(let id):
+            return withStore(stateOption, create: false) { store in try remove(store, id: id) }
         case .list(let json):
             return withStore(stateOption, create: false) { store in try list(store, json: json) }
         case .importOPML(let path):
@@ -64,7 +64,7 @@ public final class CommandRunner {
         case .export:
             return withStore(stateOption, create: false) { store in try export(store) }
         case .run(let options):
-            return withStore(stateOption, create: true) { store in try runDaemon(store, options) }
+            return withStore(stateOption, create: true, exclusive: true) { store in try runDaemon(store, options) }
         case .show(let target, let json):
             return show(target, json: json)
         case .demo(let samples, let json):
@@ -77,27 +77,54 @@ public final class CommandRunner {
     /// Opens the store under `--state` (or the default directory) and runs `body`. `create`:
     /// make the directory (mode 0700) and database if missing; otherwise a missing database
     /// means "no subscriptions" and `body` gets `nil`. Store errors become exit status 3.
-    func withStore(_ option: String?, create: Bool, _ body: (FeedStore?) throws -> ExitCode) -> ExitCode {
+    /// `exclusive` (`run`, `demo`): hold `StateLock` on the directory for the whole of `body`, so
+    /// two daemons never poll and announce from one state (exit status 6 when it is taken).
+    func withStore(_ option: String?, create: Bool, exclusive: Bool = false, _ body: (FeedStore?) throws -> ExitCode) -> ExitCode {
         guard let dir = StateLocation.resolve(option, environment: environment, currentDirectory: currentDirectory) else {
             console.err("podcast-watch: no state directory: set --state DIR, XDG_STATE_HOME or HOME\n")
             return .stateError
         }
         let path = dir + "/" + StateLocation.databaseName
+        // A file where the directory should be: say so (it used to read as "no subscriptions",
+        // or fail with a raw Foundation error on add).
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), !isDirectory.boolValue {
+            console.err("podcast-watch: \(option != nil ? "--state " + option! : "state directory " + dir): not a directory\n")
+            return .stateError
+        }
         let store: FeedStore?
+        var lock: StateLock?
+        defer { withExtendedLifetime(lock) {} }
         do {
             if FileManager.default.fileExists(atPath: path) || create {
                 try FileManager.default.createDirectory(
                     atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                if exclusive {
+                    switch StateLock.acquire(directory: dir) {
+                    case .acquired(let held): lock = held
+                    case .busy:
+                        console.err("podcast-watch: --state \(dir) is in use by another 'podcast-watch run' (\(dir)/\(StateLock.fileName) is locked); stop it first\n")
+                        return .stateLocked
+                    case .failed(let code):
+                        console.err("podcast-watch: cannot lock \(dir)/\(StateLock.fileName): \(String(cString: strerror(code)))\n")
+                        return .stateError
+                    }
+                }
                 store = try FeedStore(path: path)
             } else {
                 store = nil
             }
+        } catch let error as StoreError {
+            console.err("podcast-watch: cannot open the state database: \(error)\n")
+            return .stateError
         } catch {
-            console.err("podcast-watch: cannot open the state database \(path): \(error)\n")
+            console.err("podcast-watch: cannot create the state directory \(dir): \(error.localizedDescription)\n")
             return .stateError
         }
         do {
             return try body(store)
+        } catch let error as OutputError {
+            return outputFailed(error)
         } catch let error as StoreError {
             console.err("podcast-watch: state database \(path): \(error)\n")
             return .stateError
@@ -105,6 +132,26 @@ public final class CommandRunner {
             console.err("podcast-watch: \(error)\n")
             return .stateError
         }
+    }
+
+    /// Writes command output to stdout; throws `OutputError` when it could not be written.
+    func emit(_ text: String) throws(OutputError) {
+        try console.write(text)
+    }
+
+    /// Runs `body`, turning a failed stdout write into its message and exit status 5.
+    func emitting(_ body: () throws(OutputError) -> Void) -> ExitCode {
+        do {
+            try body()
+            return .success
+        } catch {
+            return outputFailed(error)
+        }
+    }
+
+    func outputFailed(_ error: OutputError) -> ExitCode {
+        console.err("podcast-watch: cannot write to stdout: \(error)\n")
+        return .outputError
     }
 
     func location(_ text: String) -> String? {
@@ -121,6 +168,12 @@ public final class CommandRunner {
     private func add(_ store: FeedStore?, _ url: String, _ title: String?, _ interval: Int?) throws -> ExitCode {
         guard let store else { return .stateError }
         guard let normalized = location(url) else { return .usage }
+        // A local feed must exist: a typo (or a non-URL such as 'not a url') would otherwise
+        // become a subscription that fails forever.
+        if let path = URL(string: normalized).flatMap({ $0.isFileURL ? $0.path : nil }), !FileManager.default.fileExists(atPath: path) {
+            console.err("podcast-watch: no such file: \(path) (from '\(url)'; a feed is an http(s):// URL, a file:// URL or the path of an existing file)\n")
+            return .inputError
+        }
         do {
             let feed = try store.add(url: normalized, title: title, intervalSeconds: interval)
             console.out("Subscribed to \(feed.url) (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n")
@@ -134,10 +187,21 @@ public final class CommandRunner {
         }
     }
 
+    private func remove(_ store: FeedStore?, id: Int64) throws -> ExitCode {
+        if let store, let feed = try store.feed(id: id) {
+            try store.remove(id: feed.id)
+            console.out("Unsubscribed from \(feed.url) (\(feed.displayTitle))\n")
+            return .success
+        }
+        console.err("podcast-watch: no feed #\(id) (see 'podcast-watch list')\n")
+        return .feedFailed
+    }
+
     private func remove(_ store: FeedStore?, _ key: String) throws -> ExitCode {
-        // Try the key as typed (an id or a stored URL), then normalised like `add`.
-        if let store, let feed = try store.feed(matching: key)
-            ?? (try? FeedLocation.normalize(key, currentDirectory: currentDirectory, home: environment["HOME"])).flatMap({ try store.feed(url: $0) })
+        // The key as typed, then normalised like `add` (a path is relative to the current
+        // directory); current URLs first, then URLs the feed had before a move. Never an id.
+        if let store, let feed = try store.feed(anyURL: key)
+            ?? (try? FeedLocation.normalize(key, currentDirectory: currentDirectory, home: environment["HOME"])).flatMap({ try store.feed(anyURL: $0) })
         {
             try store.remove(id: feed.id)
             console.out("Unsubscribed from \(feed.url) (\(feed.displayTitle))\n")
@@ -152,21 +216,22 @@ public final class CommandRunner {
         for feed in feeds {
             let episodes = try store?.episodeCount(feedID: feed.id) ?? 0
             if json {
-                console.out(OrderedJSON.object([
-                    ("id", .int(feed.id)), ("url", .string(feed.url)), ("title", .string(feed.displayTitle)),
-                    ("status", .string(feed.enabled ? feed.status.rawValue : "disabled")),
+                try emit(OrderedJSON.object([
+                    ("id", .int(feed.id)), ("url", .string(feed.url)), ("title", .string(feed.knownTitle)),
+                    ("status", .string(feed.health.rawValue)),
                     ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
                     ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
                     ("episodes", .int(episodes)), ("new_episodes", .int(feed.newEpisodeCount)),
                 ]).serialized + "\n")
             } else {
                 let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
-                let status = feed.enabled ? feed.status.rawValue : "disabled"
-                console.out("\(feed.id)  \(feed.displayTitle)\n    \(feed.url)\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n")
-                if let error = feed.lastError { console.out("    last error: \(error)\n") }
+                let status = feed.health.rawValue
+                try emit("\(feed.id)  \(feed.displayTitle)\n    \(feed.url)\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n")
+                if let error = feed.lastError { try emit("    last error: \(error)\n") }
             }
         }
         if feeds.isEmpty && !json { console.err("No subscriptions. Add one with: podcast-watch add URL\n") }
+        try console.flush()  // a deferred write error of list > FILE
         return .success
     }
 

@@ -4,20 +4,42 @@ import Glibc
 import Foundation
 
 /// Where a command writes: its stdout and stderr, and what stdout is. The real one writes to
-/// file descriptors 1 and 2; tests pass closures that collect the text.
+/// file descriptors 1 and 2; tests pass closures that collect the text (or fail, to test how a
+/// command reacts to a closed or full stdout).
 public struct Console: Sendable {
-    /// Writes text to stdout (no newline added).
-    public var out: @Sendable (String) -> Void
-    /// Writes text to stderr (no newline added).
+    /// Writes text to stdout (no newline added), reporting failure: throws `OutputError` when
+    /// not every byte could be written (closed stdout, full disk, reader gone: `EPIPE`).
+    public var write: @Sendable (String) throws(OutputError) -> Void
+    /// Makes what `write` wrote durable where that can fail later (stdout a regular file: a
+    /// deferred write error such as `ENOSPC`/`EIO` on NFS surfaces in `fdatasync(2)`); throws
+    /// `OutputError`. A no-op for consoles that cannot fail.
+    public var flush: @Sendable () throws(OutputError) -> Void = {}
+    /// Writes text to stderr (no newline added). Failures are ignored: there is nowhere left to
+    /// report them.
     public var err: @Sendable (String) -> Void
     /// Whether stdout is a terminal (then `run` draws the live table instead of JSON lines).
     public var isTerminal: Bool
     /// The terminal's width in columns (80 when unknown).
     public var width: Int
 
-    /// A console made of two writers.
+    /// Writes text to stdout ignoring failure (for help text and messages whose loss changes
+    /// nothing; data output goes through `write`).
+    public var out: @Sendable (String) -> Void {
+        let write = self.write
+        return { text in try? write(text) }
+    }
+
+    /// A console made of two writers that cannot fail.
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool = false, width: Int = 80) {
-        self.out = out
+        self.write = { text throws(OutputError) in out(text) }
+        self.err = err
+        self.isTerminal = isTerminal
+        self.width = width
+    }
+
+    /// A console whose stdout writer reports failure.
+    public init(write: @escaping @Sendable (String) throws(OutputError) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool = false, width: Int = 80) {
+        self.write = write
         self.err = err
         self.isTerminal = isTerminal
         self.width = width
@@ -25,29 +47,67 @@ public struct Console: Sendable {
 
     /// The process's stdout and stderr, unbuffered (each call is one or more `write(2)`s, so a
     /// JSON line is never split by buffering). Terminal detection by `isatty(1)`, width by
-    /// `TIOCGWINSZ`, else `$COLUMNS`, else 80.
+    /// `TIOCGWINSZ`, else `$COLUMNS`, else 80. A failed `write(2)` on stdout throws.
     public static var standard: Console {
-        var ws = winsize()
-        var width = 80
-        if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 {
-            width = Int(ws.ws_col)
-        } else if let c = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), c > 0 {
-            width = c
+        var console = Console(
+            write: { text throws(OutputError) in
+                let code = writeAll(1, text)
+                if code != 0 { throw OutputError(code: code) }
+            },
+            err: { _ = writeAll(2, $0) }, isTerminal: isatty(1) == 1, width: terminalWidth())
+        var info = stat()
+        if fstat(1, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
+            console.flush = { () throws(OutputError) in
+                if fdatasync(1) != 0 && errno != EINVAL && errno != EROFS { throw OutputError(code: errno) }
+            }
         }
-        return Console(out: { writeAll(1, $0) }, err: { writeAll(2, $0) }, isTerminal: isatty(1) == 1, width: width)
+        return console
+    }
+
+    /// The terminal width of stdout: `TIOCGWINSZ`, else `$COLUMNS`, else 80 (never below 1).
+    public static func terminalWidth() -> Int {
+        var ws = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }
+        if let c = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), c > 0 { return c }
+        return 80
+    }
+
+    /// Makes sure file descriptors 0, 1 and 2 are open: a closed one is reopened on `/dev/null`
+    /// (fd 1 and 2 read-only, so writes to them still fail with `EBADF` and are reported), so
+    /// that no file the process opens later (the database, a socket, the lock) becomes "stdout".
+    public static func guardStandardDescriptors() {
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", O_RDONLY)
+            if opened >= 0 && opened != fd {
+                dup2(opened, fd)
+                close(opened)
+            }
+        }
     }
 }
 
-// Writes every byte, retrying on EINTR and short writes; gives up silently on other errors
-// (a closed pipe must not crash the daemon: SIGPIPE is ignored by the daemon).
-private func writeAll(_ fd: Int32, _ text: String) {
+/// A failed write to stdout: the `errno` of the failing `write(2)` (`EPIPE`, `ENOSPC`, `EBADF`…).
+public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The `errno` value.
+    public var code: Int32
+    /// An error with `errno` value `code`.
+    public init(code: Int32) { self.code = code }
+    /// `strerror(code)`, e.g. "Broken pipe".
+    public var description: String { String(cString: strerror(code)) }
+}
+
+// Writes every byte, retrying on EINTR and short writes; returns 0, or the errno of the failure
+// (SIGPIPE is ignored by the executable, so a closed pipe is EPIPE here, not death).
+private func writeAll(_ fd: Int32, _ text: String) -> Int32 {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
         let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         if n < 0 {
             if errno == EINTR { continue }
-            return
+            return errno
         }
+        if n == 0 { return EIO }
         bytes = bytes.dropFirst(n)
     }
+    return 0
 }

@@ -15,6 +15,8 @@ import ViewModelKit
 /// - SIGCHLD (and a 5 s timer as a safety net): reaps finished hooks.
 /// - `--once`: ends when every feed was polled and the hooks have finished; status 1 if a feed
 ///   failed (each failure is named on stderr).
+/// - A failed write to stdout stops the session with status 5; what was not written stays
+///   pending in the store and is announced on the next start.
 ///
 /// Threading: main thread only (it drives `EventLoop.main`).
 final class DaemonSession {
@@ -24,6 +26,7 @@ final class DaemonSession {
     private let crashAfterCommits: Int?
     private var exitCode: ExitCode = .success
     private var finished = false
+    private var outputFailed = false
 
     /// `crashAfterCommits` (from `$PODCAST_WATCH_CRASH_AFTER_COMMITS`, for crash-safety tests
     /// only): the process SIGKILLs itself right after its Nth poll committed, before announcing
@@ -40,9 +43,11 @@ final class DaemonSession {
         let scheduler = LoopScheduler.main
         let fetcher = HTTPFetcher(eventBase: loop.base)
         store.firstSyncAnnounceLimit = options.firstSyncAnnounce
+        var configuration = PodcastDaemon<LoopScheduler>.Configuration(
+            intervalOverride: options.intervalSeconds, once: options.once, awaitsOutputConfirmation: true)
+        configuration.onceIgnoresBackoff = options.force
         let daemon = PodcastDaemon(
-            store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler,
-            configuration: .init(intervalOverride: options.intervalSeconds, once: options.once, awaitsOutputConfirmation: true))
+            store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler, configuration: configuration)
         let console = self.console
         // The callbacks below capture `self` strongly on purpose: they are owned by the daemon
         // and the hook runner, which are locals of this call, so no cycle outlives it. (Weak
@@ -52,15 +57,7 @@ final class DaemonSession {
         var hooks: HookRunner?
         if let command = options.hook {
             let runner = HookRunner(command: command)
-            runner.onTermination = { episode, how in
-                switch how {
-                case .exited(0): break
-                case .exited(let code): console.err("podcast-watch: hook exited with status \(code) for \"\(episode.title ?? episode.url ?? "?")\"\n")
-                case .signalled(let sig): console.err("podcast-watch: hook killed by signal \(sig) for \"\(episode.title ?? episode.url ?? "?")\"\n")
-                case .spawnFailed(let err): console.err("podcast-watch: cannot run the hook: \(String(cString: strerror(err)))\n")
-                }
-                self.finishIfIdle(loop, hooks: runner)
-            }
+            DaemonSession.reportTerminations(of: runner, to: console) { runner in self.finishIfIdle(loop, hooks: runner) }
             daemon.hooks = runner
             hooks = runner
         }
@@ -83,7 +80,7 @@ final class DaemonSession {
                 self.exitCode = .feedFailed
                 for id in failed {
                     if let p = daemon?.library.podcast(id: id) {
-                        console.err("podcast-watch: feed failed: \(p.displayTitle) <\(p.url)>: \(p.lastError ?? "unknown error")\n")
+                        console.err("podcast-watch: feed failed: \(p.label): \(p.lastError ?? "unknown error")\n")
                     }
                 }
             }
@@ -124,26 +121,43 @@ final class DaemonSession {
         var terminal: TerminalView<LoopScheduler>?
         var lines: JSONLinesView<LoopScheduler>?
         let delivered: (Int) -> Void = { [weak daemon] sequence in daemon?.outputDelivered(throughSequence: sequence) }
+        // A failed write (stdout closed, disk full, reader gone) confirms nothing, so the
+        // announcements stay pending for the next start; the daemon stops with status 5 rather
+        // than poll on with nowhere to report.
+        let writeFailed: (any Error) -> Void = { [weak daemon] error in
+            guard !self.outputFailed else { return }
+            self.outputFailed = true
+            console.err("podcast-watch: cannot write to stdout (\(error)); stopping, the unwritten announcements stay pending\n")
+            self.exitCode = .outputError
+            daemon?.stop()
+            loop.stop()
+        }
+        // Written and, for a file, synced before anything counts as delivered.
+        let write: (String) throws -> Void = {
+            try console.write($0)
+            try console.flush()
+        }
         if console.isTerminal && !options.json {
             terminal = TerminalView(
                 library: daemon.library, scheduler: scheduler,
-                renderer: TerminalRenderer(width: console.width, ansi: true), write: console.out, delivered: delivered)
+                renderer: TerminalRenderer(width: console.width, ansi: true), write: write, delivered: delivered,
+                onWriteError: writeFailed)
         } else {
-            lines = JSONLinesView(library: daemon.library, scheduler: scheduler, write: console.out, delivered: delivered)
+            lines = JSONLinesView(library: daemon.library, scheduler: scheduler, write: write, delivered: delivered, onWriteError: writeFailed)
         }
 
         if let terminal {
             // A resized terminal gets a frame at its new width at once.
             if let winch = try? loop.onSignal(SIGWINCH, { [weak terminal] in
                 guard let terminal else { return }
-                terminal.renderer.width = max(40, Console.standard.width)
+                terminal.renderer.width = Console.terminalWidth()  // the real width: narrower frames are cut, not wrapped
                 terminal.updateView()
             }) {
                 registrations.append(winch)
             }
         }
         do {
-            try loop.run()
+            if !outputFailed { try loop.run() }
         } catch {
             console.err("podcast-watch: event loop failed: \(error)\n")
             exitCode = .internalError
@@ -153,10 +167,27 @@ final class DaemonSession {
         for registration in registrations { registration.cancel() }
         // A last synchronous draw, so nothing reported stays unwritten (idempotent for JSON),
         // and what it shows is confirmed before the store closes.
-        lines?.updateView()
-        if daemon.undeliveredCount > 0 { terminal?.updateView() }
+        if !outputFailed {
+            lines?.updateView()
+            if daemon.undeliveredCount > 0 { terminal?.updateView() }
+        }
         withExtendedLifetime(terminal) {}
         return exitCode
+    }
+
+    /// Sets `runner.onTermination` to report failed hooks on `console` and then call `finished`
+    /// with the runner. The closure holds the runner weakly: the runner owns the closure, so a
+    /// strong capture was a cycle that leaked one runner per session.
+    static func reportTerminations(of runner: HookRunner, to console: Console, finished: @escaping (HookRunner) -> Void) {
+        runner.onTermination = { [weak runner] episode, how in
+            switch how {
+            case .exited(0): break
+            case .exited(let code): console.err("podcast-watch: hook exited with status \(code) for \"\(episode.title ?? episode.url ?? "?")\"\n")
+            case .signalled(let sig): console.err("podcast-watch: hook killed by signal \(sig) for \"\(episode.title ?? episode.url ?? "?")\"\n")
+            case .spawnFailed(let err): console.err("podcast-watch: cannot run the hook: \(String(cString: strerror(err)))\n")
+            }
+            if let runner { finished(runner) }
+        }
     }
 
     // In --once mode: stop when every feed was polled and no hook is running or queued.

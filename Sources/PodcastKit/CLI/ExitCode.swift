@@ -4,7 +4,7 @@ public enum ExitCode: Int32, Sendable, Equatable, CaseIterable {
     /// Everything asked for succeeded.
     case success = 0
     /// The command ran, but a feed failed (`run --once`, `show`, `demo`) or a named subscription
-    /// does not exist (`remove`).
+    /// does not exist (`remove`), or `add` found it already subscribed.
     case feedFailed = 1
     /// The command line is wrong: unknown command or flag, missing or malformed value.
     case usage = 2
@@ -12,6 +12,11 @@ public enum ExitCode: Int32, Sendable, Equatable, CaseIterable {
     case stateError = 3
     /// An input file (OPML to import) is missing, unreadable or not OPML.
     case inputError = 4
+    /// The output could not be written (stdout closed, disk full, reader of the pipe gone). In
+    /// `run` nothing that failed to be written counts as announced: it stays pending.
+    case outputError = 5
+    /// `run` (or `demo`) found its state directory locked by another running daemon.
+    case stateLocked = 6
     /// The daemon stopped because of an unexpected internal error (event loop failure).
     case internalError = 70
 }

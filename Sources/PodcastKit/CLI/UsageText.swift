@@ -35,12 +35,13 @@ public enum UsageText {
         Watch podcast feeds and report new episodes.
 
         Commands:
-          add URL [--title T] [--interval SECONDS]   subscribe to a feed
-          remove URL                                  unsubscribe
+          add URL [--title T] [--interval SECONDS|15m|2h|1d]
+                                                      subscribe to a feed
+          remove URL | --id N                         unsubscribe
           list [--json]                               list the subscriptions
           import FILE.opml                            subscribe to the feeds of an OPML file
           export                                      print the subscriptions as OPML 2.0
-          run [--once] [--interval S] [--hook CMD] [--json] [--first-sync-announce N]
+          run [--once [--force]] [--interval S] [--hook CMD] [--json] [--first-sync-announce N]
                                                       poll the feeds, report new episodes
           show URL|FILE [--json]                      fetch and parse one feed, print it all
           demo [--samples DIR] [--json]               one pass over the bundled sample feeds
@@ -55,30 +56,37 @@ public enum UsageText {
 
         Exit status:
           0   success
-          1   a feed failed (run --once, show, demo) or remove found no such feed
+          1   a feed failed (run --once, show, demo), remove found no such feed,
+              or add found it already subscribed
           2   usage error (unknown command or option, bad value)
           3   state directory or database error
           4   input file error (missing, unreadable or not OPML)
+          5   output error: stdout could not be written (closed, disk full, broken
+              pipe); run stops, and what was not written stays pending
+          6   run or demo: another podcast-watch run holds the state directory
           70  internal error (the event loop failed)
 
         """
 
     static let add = """
-        Usage: podcast-watch add URL [--title T] [--interval SECONDS]
+        Usage: podcast-watch add URL [--title T] [--interval SECONDS|15m|2h|1d]
 
         Subscribe to the feed at URL (http://, https://, file:// or a path).
 
           --title T            show the feed under this title instead of its own
-          --interval SECONDS   poll this feed every SECONDS (or 15m, 2h, 1d);
+          --interval SECONDS   poll this feed every SECONDS (or 15m, 2h, 1d; 1 s to 30 d);
                                default 3600, or run's --interval
 
         """
 
     static let remove = """
         Usage: podcast-watch remove URL
+               podcast-watch remove --id N
 
         Unsubscribe from URL (as given to add, or its current URL after a move).
-        Exit status 1 if URL is not subscribed.
+        A path is a path, even one that looks like a number: use --id N for the
+        feed numbered N in 'podcast-watch list'.
+        Exit status 1 if no such feed is subscribed.
 
         """
 
@@ -98,7 +106,10 @@ public enum UsageText {
         Usage: podcast-watch import FILE.opml
 
         Subscribe to every feed of an OPML file: the URL comes from xmlUrl (else url),
-        the title from title (else text). Feeds already subscribed are skipped.
+        the title from title (else text), the interval from pw:interval. Feeds
+        already subscribed or repeated in the file are skipped and counted. Only
+        http(s):// and file:// URLs and paths of existing files (relative to the
+        OPML file) are taken; other outlines are skipped with a warning.
 
         """
 
@@ -110,16 +121,19 @@ public enum UsageText {
         """
 
     static let run = """
-        Usage: podcast-watch run [--once] [--interval S] [--hook CMD] [--json]
+        Usage: podcast-watch run [--once [--force]] [--interval S] [--hook CMD] [--json]
                                  [--first-sync-announce N]
 
         Poll every subscribed feed and report new episodes. On a terminal: a live
         table of the feeds and the newest episodes. Otherwise (or with --json): one
         JSON object per line per event (new_episode, feed_error, feed_moved,
-        feed_updated).
+        feed_updated, feed_warning).
 
           --once                     poll every feed once and exit; status 1 if any
-                                     feed failed
+                                     feed failed. For cron: a feed backing off
+                                     after failures (or a Retry-After) is skipped
+                                     until its next poll time
+          --force                    with --once: poll backing-off feeds too
           --interval S               poll interval for feeds added without
                                      --interval (seconds, or 15m, 2h, 1d;
                                      default 3600)

@@ -11,6 +11,9 @@ public enum FeedEvent: Equatable, Sendable {
     case feedMoved(FeedMoveReport)
     /// A poll succeeded (`notModified` for a 304).
     case feedUpdated(FeedUpdateReport)
+    /// A poll succeeded but something was off (a malformed document read in recovery mode, a
+    /// duplicate guid); reported once until it changes, not on every poll.
+    case feedWarning(FeedWarningReport)
 
     /// When it happened (wall clock).
     public var time: Date {
@@ -19,6 +22,7 @@ public enum FeedEvent: Equatable, Sendable {
         case .feedError(let e): return e.time
         case .feedMoved(let e): return e.time
         case .feedUpdated(let e): return e.time
+        case .feedWarning(let e): return e.time
         }
     }
 
@@ -29,6 +33,7 @@ public enum FeedEvent: Equatable, Sendable {
         case .feedError: return "feed_error"
         case .feedMoved: return "feed_moved"
         case .feedUpdated: return "feed_updated"
+        case .feedWarning: return "feed_warning"
         }
     }
 
@@ -41,6 +46,7 @@ public enum FeedEvent: Equatable, Sendable {
     /// - `feed_moved`: `event, time, from, to, reason` (`301`, `308`, `itunes:new-feed-url`...)
     /// - `feed_updated`: `event, time, feed_url, podcast_title, new_episodes, not_modified,
     ///   next_poll`
+    /// - `feed_warning`: `event, time, feed_url, podcast_title, message`
     public var json: OrderedJSON {
         var members: [(String, OrderedJSON)] = [("event", .string(kind)), ("time", .date(time))]
         switch self {
@@ -67,6 +73,8 @@ public enum FeedEvent: Equatable, Sendable {
                 ("new_episodes", .int(e.newEpisodes)), ("not_modified", .bool(e.notModified)),
                 ("next_poll", .date(e.nextPoll)),
             ]
+        case .feedWarning(let e):
+            members += [("feed_url", .string(e.feedURL)), ("podcast_title", .string(e.podcastTitle)), ("message", .string(e.message))]
         }
         return .object(members)
     }
@@ -161,6 +169,27 @@ public struct FeedErrorReport: Equatable, Sendable {
         self.health = health
         self.consecutiveFailures = consecutiveFailures
         self.nextPoll = nextPoll
+    }
+}
+
+/// A warning about a feed that was otherwise read.
+public struct FeedWarningReport: Equatable, Sendable {
+    /// When the poll ended.
+    public var time: Date
+    /// The feed's URL.
+    public var feedURL: String
+    /// The podcast's title (the user's, else the channel's); `nil` when it has none.
+    public var podcastTitle: String?
+    /// What is wrong, e.g. "the feed is not well-formed; kept the 2 items recovered, deleted
+    /// nothing: XML error at line 1: …".
+    public var message: String
+
+    /// A warning report.
+    public init(time: Date, feedURL: String, podcastTitle: String?, message: String) {
+        self.time = time
+        self.feedURL = feedURL
+        self.podcastTitle = podcastTitle
+        self.message = message
     }
 }
 

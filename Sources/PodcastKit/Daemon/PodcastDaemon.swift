@@ -45,6 +45,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         /// (`outputDelivered(throughSequence:)`); when false, once `onEvent` returned. The CLI
         /// sets it, since its JSON lines and terminal table are written by coalesced views.
         public var awaitsOutputConfirmation: Bool
+        /// With `once`: also poll feeds that are backing off (they failed, or sent `Retry-After`)
+        /// and whose stored next poll is still in the future. Off by default, so a cron job
+        /// running `run --once` keeps to the backoff instead of hammering a failing server.
+        public var onceIgnoresBackoff: Bool = false
 
         /// A configuration; defaults are those of `podcast-watch run`.
         public init(
@@ -114,6 +118,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     private var waitingHead = 0
     private var waitingSet = Set<Int64>()
     private var onceFailures: [Int64] = []
+    private var reportedWarnings: [Int64: Set<String>] = [:]  // per feed: warnings already reported
     private var onceReported = false
 
     // Announcements waiting for their outputs, by episode row id.
@@ -153,11 +158,24 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         guard !isRunning else { return }
         let feeds = try store.feeds()
         let pending = try store.pendingAnnouncements()
+        let byID = Dictionary(feeds.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let recent = try store.recentEpisodes(limit: library.newestCapacity).compactMap { e in
+            byID[e.feedID].map { PodcastDaemon.announcement(e, feed: $0, time: e.firstSeen) }
+        }
         isRunning = true
         for record in feeds { register(record, publish: false) }
         library.upsert(contentsOf: feeds.map { snapshot($0, keeping: nil) })  // one list change
+        library.loadNewest(recent)  // what the store knows from earlier runs; announces nothing
         redeliver(pending, feeds: feeds)
-        for record in feeds { startPolling(record, pollNow: configuration.once) }
+        for record in feeds {
+            if configuration.once && !configuration.onceIgnoresBackoff && isBackingOff(record) {
+                // Counted as done for this pass: its backoff says not yet (see `onceIgnoresBackoff`).
+                slots[record.id]?.polledOnce = true
+                unpolled.remove(record.id)
+                continue
+            }
+            startPolling(record, pollNow: configuration.once)
+        }
         finishOnceIfDone()
     }
 
@@ -346,7 +364,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                     outcome = .fetched(parsed, etag: response.etag, lastModified: response.lastModified)
                     pollOutcome = .fetched
                 } catch {
-                    outcome = .failed(FeedFailure(httpStatus: nil, message: "not a feed: \(error)"))
+                    // The parser's own errors already say what is wrong ("not a feed: the root
+                    // element is <html>…"); only other errors get the prefix.
+                    let message = error is FeedParseError ? "\(error)" : "not a feed: \(error)"
+                    outcome = .failed(FeedFailure(httpStatus: nil, message: message))
                     pollOutcome = .unparseable
                 }
             }
@@ -384,13 +405,22 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         slots[id]!.record = applied.feed
         slots[id]!.polledOnce = true
         unpolled.remove(id)
+        // Warnings: a malformed document (stored what was recovered, nothing deleted, validators
+        // dropped so the next poll fetches it whole), with the first XML error rather than an
+        // encoding note; and the store's own (duplicate guids). Each is reported (stderr and a
+        // feed_warning event) when it appears, not again on every poll while it lasts.
+        var warnings: [(key: String, message: String)] = []
         if case .fetched(let parsed, _, _) = outcome, !parsed.isWellFormed {
-            // Stored what was recovered (nothing deleted, validators dropped so the next poll
-            // fetches it whole); say so, with the parser's first complaint.
-            let detail = parsed.warnings.first.map { ": \($0)" } ?? ""
-            onWarning?("\(applied.feed.displayTitle) <\(applied.feed.url)>: the feed is not well-formed; kept the \(parsed.episodes.count) items recovered, deleted nothing\(detail)")
+            let cause = parsed.warnings.first { $0.hasPrefix("XML error") } ?? parsed.warnings.first
+            warnings.append((
+                "malformed: " + (cause ?? ""),
+                "the feed is not well-formed; kept the \(parsed.episodes.count) items recovered, deleted nothing" + (cause.map { ": \($0)" } ?? "")))
         }
-        for warning in applied.warnings { onWarning?("\(applied.feed.displayTitle) <\(applied.feed.url)>: \(warning)") }
+        warnings += applied.warnings.map { ($0, $0) }
+        let previous = reportedWarnings[id] ?? []
+        if case .fetched = outcome { reportedWarnings[id] = Set(warnings.map(\.key)) }  // a 304 or a failure changes nothing
+        warnings.removeAll { previous.contains($0.key) }
+        for warning in warnings { onWarning?("\(applied.feed.label): \(warning.message)") }
 
         // The library first, so a view updated in this iteration sees the same state as the events.
         var view = snapshot(applied.feed, keeping: library.podcast(id: id))
@@ -405,7 +435,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         if case .failed(let failure) = outcome { view.lastError = failure.message } else { view.lastError = nil }
         library.upsert(view)
 
-        let title = applied.feed.displayTitle
+        let title = applied.feed.knownTitle  // null in JSON when unknown, never the URL
         var events: [FeedEvent] = applied.moves.map {
             .feedMoved(FeedMoveReport(time: checkedAt, from: $0.from, to: $0.to, reason: $0.reason.rawValue))
         }
@@ -416,6 +446,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                 message: failure.message, health: decision.health, consecutiveFailures: decision.consecutiveFailures,
                 nextPoll: nextPoll)))
         case .notModified, .fetched:
+            events += warnings.map {
+                .feedWarning(FeedWarningReport(
+                    time: checkedAt, feedURL: applied.feed.url, podcastTitle: title, message: $0.message))
+            }
             events.append(.feedUpdated(FeedUpdateReport(
                 time: checkedAt, feedURL: applied.feed.url, podcastTitle: title, newEpisodes: applied.announced.count,
                 notModified: { if case .notModified = outcome { return true } else { return false } }(), nextPoll: nextPoll)))
@@ -447,7 +481,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     private static func announcement(_ e: StoredEpisode, feed: FeedRecord, time: Date) -> EpisodeAnnouncement {
         EpisodeAnnouncement(
-            time: time, feedURL: feed.url, podcastTitle: feed.displayTitle, title: e.title, guid: e.guid,
+            time: time, feedURL: feed.url, podcastTitle: feed.knownTitle, title: e.title, guid: e.guid,
             url: e.enclosure?.url, link: e.link, published: e.published, duration: e.duration,
             mimeType: e.enclosure?.mimeType, length: e.enclosure?.length)
     }
@@ -509,6 +543,12 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         guard unpolled.isEmpty else { return }
         onceReported = true
         onFinished?(onceFailures.sorted())
+    }
+
+    // A feed after failures whose next poll (backoff or Retry-After) has not come yet.
+    private func isBackingOff(_ record: FeedRecord) -> Bool {
+        guard record.failureCount > 0, let next = record.nextPoll else { return false }
+        return next > now()
     }
 
     // Seconds; nil for the policy's default.

@@ -73,6 +73,15 @@ public struct PollPolicy: Sendable, Equatable {
         case failing
         /// A 410 Gone: never polled again.
         case disabled
+
+        /// The health after a failed poll that got `httpStatus` (`nil`: no HTTP answer, or an
+        /// unparseable body): `failing` for a 4xx other than 408/429 (404 above all),
+        /// `disabled` for 410, else `backingOff`. The one rule behind every status word.
+        public static func afterFailure(httpStatus: Int?) -> Health {
+            guard let status = httpStatus else { return .backingOff }
+            if status == 410 { return .disabled }
+            return (400..<500).contains(status) && status != 429 && status != 408 ? .failing : .backingOff
+        }
     }
 
     /// What to do after an outcome.
@@ -105,7 +114,7 @@ public struct PollPolicy: Sendable, Equatable {
             return Decision(health: .disabled, consecutiveFailures: previousFailures + 1, delay: nil)
         case .httpError(let status, let retryAfter):
             let n = previousFailures + 1
-            let health: Health = (400..<500).contains(status) && status != 429 && status != 408 ? .failing : .backingOff
+            let health = Health.afterFailure(httpStatus: status)
             return Decision(health: health, consecutiveFailures: n, delay: backoffDelay(failures: n, interval: every, retryAfter: retryAfter, &rng))
         case .networkError, .unparseable:
             let n = previousFailures + 1

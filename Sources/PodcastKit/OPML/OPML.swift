@@ -6,7 +6,7 @@ import Foundation
 public enum OPML {
     /// The feed outlines of an OPML document, nested folders flattened, in document order. An
     /// outline counts when it has `xmlUrl` (or, failing that, `url`); its title is `title`, else
-    /// `text`. Repeated URLs are kept once (the first).
+    /// `text`. Repeated URLs are all returned, so a caller can report them.
     ///
     /// - Throws: `OPMLError.emptyDocument`, `.notOPML` when the root is not `<opml>`, and
     ///   `.malformed` (with what was recoverable) when the XML is broken.
@@ -34,17 +34,24 @@ public enum OPML {
         try parse(bytes: [UInt8](data))
     }
 
-    /// An OPML 2.0 document listing `feeds` as `<outline type="rss" text=… title=… xmlUrl=…/>`,
-    /// UTF-8, newline-terminated. A feed without a title uses its URL as `text` (the spec requires
-    /// `text`). Characters that XML cannot carry are dropped; markup characters are escaped.
+    /// The XML namespace of podcast-watch's OPML attributes (`pw:interval`).
+    public static let namespace = "https://podcast-watch.invalid/opml/1"
+
+    /// An OPML 2.0 document listing `feeds` as `<outline type="rss" text=… title=… xmlUrl=…
+    /// pw:interval=…/>`, UTF-8, newline-terminated. A feed without a title uses its URL as `text`
+    /// (the spec requires `text`) and has no `title` (`parse` reads that back as no title).
+    /// `pw:interval` (seconds, namespace `namespace`) is written for feeds with their own interval.
+    /// Characters that XML cannot carry are dropped; markup characters are escaped.
     public static func export(_ feeds: [OPMLOutline], title: String = "podcast-watch subscriptions") -> String {
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n"
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\" xmlns:pw=\"\(namespace)\">\n  <head>\n"
         out += "    <title>\(escape(title))</title>\n  </head>\n  <body>\n"
         for feed in feeds {
             let name = escape(feed.title ?? feed.url)
             out += "    <outline type=\"rss\" text=\"\(name)\""
             if feed.title != nil { out += " title=\"\(name)\"" }
-            out += " xmlUrl=\"\(escape(feed.url))\"/>\n"
+            out += " xmlUrl=\"\(escape(feed.url))\""
+            if let interval = feed.interval { out += " pw:interval=\"\(interval)\"" }
+            out += "/>\n"
         }
         out += "  </body>\n</opml>\n"
         return out

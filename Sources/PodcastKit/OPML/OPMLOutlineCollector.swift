@@ -1,12 +1,11 @@
 import Foundation
 
 /// Collects feed outlines from OPML SAX events, flattening nested folders, in document order,
-/// first occurrence of a URL kept.
+/// repeats included (the importer counts them after normalising the URLs).
 final class OPMLOutlineCollector: XMLReaderHandler {
     private(set) var sawRoot = false
     private(set) var rejectedRoot: String?
     private(set) var outlines: [OPMLOutline] = []
-    private var seen = Set<String>()
     private var depth = 0
 
     override func startElement(_ element: XMLStartElement) {
@@ -24,9 +23,15 @@ final class OPMLOutlineCollector: XMLReaderHandler {
         guard name.lowercased() == "outline" else { return }
         let raw = Self.nonBlank(element.attribute("xmlUrl")) ?? Self.nonBlank(element.attribute("xmlURL"))
             ?? Self.nonBlank(element.attribute("url"))
-        guard let url = raw?.trimmedASCII, seen.insert(url).inserted else { return }
-        let title = Self.nonBlank(element.attribute("title")) ?? Self.nonBlank(element.attribute("text"))
-        outlines.append(OPMLOutline(url: url, title: title.map { HTMLText.squash($0, keepNewlines: false) }))
+        guard let url = raw?.trimmedASCII else { return }
+        var title = (Self.nonBlank(element.attribute("title")) ?? Self.nonBlank(element.attribute("text")))
+            .map { HTMLText.squash($0, keepNewlines: false) }
+        // `text` is required by OPML, so a feed without a name is exported with its URL there:
+        // that is no title, and must not become one that masks the channel's own.
+        if title?.trimmedASCII == url { title = nil }
+        // Our extension attribute, under any prefix bound to our namespace (`pw:` when we wrote it).
+        let interval = element.attribute("interval", namespace: OPML.namespace).flatMap { Int($0.trimmedASCII) }.flatMap { $0 > 0 ? $0 : nil }
+        outlines.append(OPMLOutline(url: url, title: title, interval: interval))
     }
 
     override func endElement() {

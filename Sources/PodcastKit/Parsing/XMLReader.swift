@@ -53,6 +53,19 @@ struct XMLStartElement {
         return nil
     }
 
+    /// The value of the attribute with this local name in namespace `namespace` (its URI), entity-decoded.
+    func attribute(_ name: StaticString, namespace: String) -> String? {
+        guard let attributes else { return nil }
+        for index in 0..<attributeCount {
+            let base = index * 5
+            guard let local = attributes[base], strcmp(local, name.utf8Start) == 0,
+                let uri = attributes[base + 2], String(cString: uri) == namespace
+            else { continue }
+            return Self.value(attributes[base + 3], attributes[base + 4])
+        }
+        return nil
+    }
+
     /// Every attribute as (qualified name, value), for re-serialising markup.
     var allAttributes: [(String, String)] {
         guard let attributes else { return [] }

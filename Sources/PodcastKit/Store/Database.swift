@@ -22,7 +22,10 @@ public final class Database {
     ///
     /// Throws `StoreError.notADatabase` for a non-database or corrupt file (left untouched), or
     /// `StoreError.sqlite` when the file cannot be opened (missing directory, no permission).
-    public init(path: String, busyTimeout: Double = 5) throws {
+    ///
+    /// `owner`, when given, runs right after that first read and before anything is written: it
+    /// may throw to refuse the file (the store checks that a non-empty file is its own).
+    public init(path: String, busyTimeout: Double = 5, owner: ((Database) throws -> Void)? = nil) throws {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -39,6 +42,7 @@ public final class Database {
         // anything (such as the WAL switch) could write to it.
         do {
             _ = try scalarInt("SELECT count(*) FROM sqlite_master")
+            try owner?(self)
             if path != ":memory:" {
                 let mode = try scalarString("PRAGMA journal_mode=WAL")
                 if mode?.lowercased() != "wal" {

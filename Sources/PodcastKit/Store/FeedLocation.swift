@@ -85,7 +85,11 @@ public enum FeedLocation {
     private static func http(scheme: String, _ rest: Substring, input: String) throws(Invalid) -> String {
         guard rest.hasPrefix("//") else { throw Invalid(input: input, reason: "expected \(scheme)://") }
         if rest.contains(where: { $0.isWhitespace || ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7f } ?? false) }) {
-            throw Invalid(input: input, reason: "white space or control characters in the URL")
+            throw Invalid(input: input, reason: "white space or control characters in the URL (percent-encode them: %20)")
+        }
+        // RFC 3986 never allows these unescaped; refused like white space rather than guessed at.
+        if let bad = rest.first(where: { "\"<>\\^`{|}".contains($0) }) {
+            throw Invalid(input: input, reason: "the character '\(bad)' must be percent-encoded in a URL")
         }
         let afterSlashes = rest.dropFirst(2)
         let authorityEnd = afterSlashes.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterSlashes.endIndex

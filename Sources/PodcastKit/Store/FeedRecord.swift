@@ -58,6 +58,23 @@ public struct FeedRecord: Sendable, Equatable, Identifiable {
     /// The user's title, else the channel's, else the URL.
     public var displayTitle: String { title ?? feedTitle ?? url }
 
+    /// The user's title, else the channel's; `nil` when neither is known (JSON says `null`
+    /// rather than repeating the URL).
+    public var knownTitle: String? { title ?? feedTitle }
+
+    /// How messages name the feed: `Title <URL>`, or just the URL when it has no title.
+    public var label: String { knownTitle.map { "\($0) <\(url)>" } ?? url }
+
+    /// The feed's status in the one vocabulary of `list`, `list --json`, the terminal table and
+    /// `feed_error` events (`PollPolicy.Health`): `disabled` when not polled (410 Gone or turned
+    /// off), `ok` after a success, else by the last HTTP status as `Health.afterFailure` rules
+    /// (`failing` for 404 and other 4xx, `backing-off` for network errors, 5xx, 408, 429).
+    public var health: PollPolicy.Health {
+        if !enabled || status == .gone { return .disabled }
+        if status == .ok { return .ok }
+        return PollPolicy.Health.afterFailure(httpStatus: lastHTTPStatus) == .failing ? .failing : .backingOff
+    }
+
     /// The conditional GET for this feed's next poll: its URL with the stored `ETag` and
     /// `Last-Modified` (both `nil` after a failure, so that refresh is unconditional).
     public func fetchRequest(limits: FetchLimits = FetchLimits()) -> FetchRequest {

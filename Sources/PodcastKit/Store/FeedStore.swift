@@ -24,8 +24,29 @@ public final class FeedStore {
 
     /// Opens or creates the store at `path` and migrates its schema. The parent directory must
     /// exist. Throws `StoreError.notADatabase` (file untouched) or `.schemaTooNew`.
+    ///
+    /// Throws `StoreError.foreignDatabase` (file untouched) for an SQLite file of another program.
     public convenience init(path: String) throws {
-        try self.init(database: Database(path: path))
+        try self.init(database: Database(path: path, owner: FeedStore.checkOwnership))
+    }
+
+    /// The `PRAGMA application_id` of a podcast-watch database: "PdWt" in ASCII.
+    public static let applicationID: Int32 = 0x5064_5774
+
+    /// Accepts an empty file, one marked with `applicationID`, or one written before the mark
+    /// existed (application_id 0, user_version ≥ 1 and a `feeds` table); refuses anything else.
+    static func checkOwnership(_ database: Database) throws {
+        let id = try database.scalarInt("PRAGMA application_id") ?? 0
+        if id == Int64(applicationID) { return }
+        if id != 0 {
+            throw StoreError.foreignDatabase(path: database.path, reason: String(format: "application_id 0x%08x", id))
+        }
+        let tables = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") ?? 0
+        if tables == 0 { return }
+        let version = try database.scalarInt("PRAGMA user_version") ?? 0
+        let feeds = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'feeds'") ?? 0
+        if version >= 1 && feeds == 1 { return }
+        throw StoreError.foreignDatabase(path: database.path, reason: tables == 1 ? "it has 1 table that is not podcast-watch's" : "it has \(tables) tables that are not podcast-watch's")
     }
 
     /// Uses an open connection and migrates its schema.
@@ -34,6 +55,9 @@ public final class FeedStore {
         // See "Durability" above: durable against process crashes, not power loss.
         try database.execute("PRAGMA synchronous=NORMAL")
         try database.migrate(StoreSchema.migrations)
+        if try database.scalarInt("PRAGMA application_id") != Int64(FeedStore.applicationID) {
+            try database.execute("PRAGMA application_id = \(FeedStore.applicationID)")
+        }
     }
 
     // MARK: Subscriptions
@@ -104,13 +128,26 @@ public final class FeedStore {
         return try statement.step() ? FeedStore.readFeed(statement) : nil
     }
 
-    /// The feed that `key` names: a decimal id, else the URL as given, else the URL normalized
-    /// as `add` does; `nil` when none matches.
+    /// The feed that `key` names: a decimal id, else `feed(anyURL:)`; `nil` when none matches.
     public func feed(matching key: String) throws -> FeedRecord? {
         let trimmed = key.trimmingCharacters(in: .whitespacesAndNewlines)
         if let id = Int64(trimmed), let record = try feed(id: id) { return record }
+        return try feed(anyURL: trimmed)
+    }
+
+    /// The feed known by `url`: its current URL as given, else normalized as `add` does, else a
+    /// URL it had before a move (301/308, `itunes:new-feed-url`), as given or normalized, the most
+    /// recent move first. Never reads `url` as an id.
+    public func feed(anyURL url: String) throws -> FeedRecord? {
+        let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        let normalized = try? FeedStore.canonicalURL(trimmed)
         if let record = try feed(url: trimmed) { return record }
-        if let normalized = try? FeedStore.canonicalURL(trimmed) { return try feed(url: normalized) }
+        if let normalized, let record = try feed(url: normalized) { return record }
+        for candidate in [trimmed, normalized].compactMap({ $0 }) {
+            let statement = try database.prepare(
+                "SELECT feed_id FROM feed_url_history WHERE old_url = ?1 ORDER BY id DESC LIMIT 1", .text(candidate))
+            if try statement.step(), let id = statement.int64(0), let record = try feed(id: id) { return record }
+        }
         return nil
     }
 

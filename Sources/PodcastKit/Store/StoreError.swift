@@ -10,6 +10,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The database was written by a newer version of this program (`PRAGMA user_version`
     /// `found` is above the `supported` schema version). Nothing was changed.
     case schemaTooNew(path: String, found: Int, supported: Int)
+    /// The SQLite database at `path` belongs to another program (its `PRAGMA application_id`
+    /// is not ours, or it has tables but none of ours). Nothing was changed.
+    case foreignDatabase(path: String, reason: String)
     /// A subscription URL that `FeedLocation.normalize` refuses (empty, another scheme, no
     /// host...), with its reason.
     case invalidURL(String, reason: String)
@@ -27,6 +30,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "\(path) is not a podcast-watch database or is corrupt (\(message)); it was left untouched"
         case .schemaTooNew(let path, let found, let supported):
             return "\(path) has schema version \(found), newer than the supported \(supported); upgrade podcast-watch"
+        case .foreignDatabase(let path, let reason):
+            return "\(path) is an SQLite database of another program (\(reason)); it was left untouched"
         case .invalidURL(let url, let reason):
             return "invalid feed URL \"\(url)\": \(reason)"
         case .alreadySubscribed(let url, let id):

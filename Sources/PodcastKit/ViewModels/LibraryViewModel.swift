@@ -121,6 +121,13 @@ public final class LibraryViewModel: ObservableObject {
         podcasts = podcasts.filter { $0.value.id != id }
     }
 
+    /// Fills `newestEpisodes` with episodes known from before this run (newest first, as the
+    /// store's `recentEpisodes` gives them), so a restarted daemon does not show "(none yet)".
+    /// Touches neither the journal nor `totalNew` nor any `newCount`: nothing is announced.
+    public func loadNewest(_ episodes: [EpisodeAnnouncement]) {
+        newestEpisodes = Array(episodes.prefix(newestCapacity))
+    }
+
     /// Appends `event` to the journal; a `.newEpisode` also goes to `newestEpisodes` and counts
     /// in `totalNew` and in the feed's `newCount` when `feedID` is given. Returns the entry's
     /// `sequence`.

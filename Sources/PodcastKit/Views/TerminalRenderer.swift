@@ -7,7 +7,8 @@ public struct TerminalRenderer: Sendable {
     /// ANSI "cursor home" followed by "erase display", sent before a frame on a TTY.
     public static let clearScreen = "\u{1B}[H\u{1B}[2J"
 
-    /// Columns available (clamped to at least 40).
+    /// Columns available. The table is laid out for at least 40 columns; on a narrower
+    /// terminal every line is cut to `width` (with "…") so that nothing wraps.
     public var width: Int
     /// Prefix each frame with `clearScreen` (only when stdout is a terminal).
     public var ansi: Bool
@@ -18,7 +19,7 @@ public struct TerminalRenderer: Sendable {
 
     /// A renderer; defaults fit an 80-column terminal in the local time zone.
     public init(width: Int = 80, ansi: Bool = false, timeZone: TimeZone = .current, newestLimit: Int = 10) {
-        self.width = max(40, width)
+        self.width = max(1, width)
         self.ansi = ansi
         self.timeZone = timeZone
         self.newestLimit = newestLimit
@@ -27,7 +28,14 @@ public struct TerminalRenderer: Sendable {
     /// One frame. `podcasts` in display order; `newest` newest first (only the first
     /// `newestLimit` are shown); `totalNew` the number of new episodes since start.
     public func render(podcasts: [Podcast], newest: [EpisodeAnnouncement], totalNew: Int) -> String {
-        var out = ansi ? TerminalRenderer.clearScreen : ""
+        let body = layout(podcasts: podcasts, newest: newest, totalNew: totalNew, width: max(40, width))
+        let screen = width >= 40 ? body : body.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { fit(String($0), max(1, width)) }.joined(separator: "\n")
+        return (ansi ? TerminalRenderer.clearScreen : "") + screen
+    }
+
+    private func layout(podcasts: [Podcast], newest: [EpisodeAnnouncement], totalNew: Int, width: Int) -> String {
+        var out = ""
         let failing = podcasts.filter(\.isFailing).count
         var header = "podcast-watch: \(podcasts.count) \(podcasts.count == 1 ? "feed" : "feeds"), \(totalNew) new"
         if failing > 0 { header += ", \(failing) failing" }

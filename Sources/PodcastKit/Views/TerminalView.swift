@@ -16,16 +16,21 @@ public final class TerminalView<UpdateScheduler: EventSourceScheduler>: ViewMode
     /// How many times `updateView()` ran (the coalescing tests count them).
     public private(set) var updateCount = 0
 
-    private let write: (String) -> Void
+    private let write: (String) throws -> Void
     private let delivered: ((Int) -> Void)?
+    /// Called with the error when `write` throws; nothing of that update counts as delivered.
+    public var onWriteError: ((any Error) -> Void)?
 
-    /// A view of `library` that writes frames with `write`. Draws the first frame at once.
+    /// A view of `library` that writes frames with `write` (a throwing `write` means the frame
+    /// was not shown: `onWriteError` gets the error and `delivered` is not called). Draws the first frame at once.
     /// After each frame, `delivered` gets the `sequence` of the newest journal entry the frame
     /// includes (0 when the journal is empty): `PodcastDaemon.outputDelivered(throughSequence:)`.
     public init(
         library: LibraryViewModel, scheduler: UpdateScheduler, renderer: TerminalRenderer,
-        write: @escaping (String) -> Void, delivered: ((Int) -> Void)? = nil
+        write: @escaping (String) throws -> Void, delivered: ((Int) -> Void)? = nil,
+        onWriteError: ((any Error) -> Void)? = nil
     ) {
+        self.onWriteError = onWriteError
         self.updateScheduler = scheduler
         self.renderer = renderer
         self.write = write
@@ -37,7 +42,12 @@ public final class TerminalView<UpdateScheduler: EventSourceScheduler>: ViewMode
     /// Draws one frame from the library's current state.
     public func updateView() {
         updateCount += 1
-        write(renderer.render(podcasts: library.snapshots, newest: library.newestEpisodes, totalNew: library.totalNew))
+        do {
+            try write(renderer.render(podcasts: library.snapshots, newest: library.newestEpisodes, totalNew: library.totalNew))
+        } catch {
+            onWriteError?(error)  // not shown, so not confirmed: the announcements stay pending
+            return
+        }
         delivered?(library.lastSequence)
     }
 }
@@ -57,16 +67,20 @@ public final class JSONLinesView<UpdateScheduler: EventSourceScheduler>: ViewMod
     /// The sequence number of the last event written.
     public private(set) var lastWritten = 0
 
-    private let write: (String) -> Void
+    private let write: (String) throws -> Void
     private let delivered: ((Int) -> Void)?
+    /// Called with the error when `write` throws; nothing of that update counts as delivered.
+    public var onWriteError: ((any Error) -> Void)?
 
     /// A writer of `library`'s events. Events already in the journal are written on the first
-    /// update (at once). After lines were written, `delivered` gets the `sequence` of the last
+    /// update (at once). When `write` throws, `onWriteError` gets the error and the lines stay
+    /// unwritten (a later update tries them again). After lines were written, `delivered` gets the `sequence` of the last
     /// one: `PodcastDaemon.outputDelivered(throughSequence:)`.
     public init(
-        library: LibraryViewModel, scheduler: UpdateScheduler, write: @escaping (String) -> Void,
-        delivered: ((Int) -> Void)? = nil
+        library: LibraryViewModel, scheduler: UpdateScheduler, write: @escaping (String) throws -> Void,
+        delivered: ((Int) -> Void)? = nil, onWriteError: ((any Error) -> Void)? = nil
     ) {
+        self.onWriteError = onWriteError
         self.updateScheduler = scheduler
         self.write = write
         self.delivered = delivered
@@ -79,7 +93,12 @@ public final class JSONLinesView<UpdateScheduler: EventSourceScheduler>: ViewMod
         updateCount += 1
         let fresh = library.journalEntries(after: lastWritten)
         guard let last = fresh.last else { return }
-        write(fresh.map(\.event.jsonLine).joined())
+        do {
+            try write(fresh.map(\.event.jsonLine).joined())
+        } catch {
+            onWriteError?(error)  // not written, so not confirmed: the announcements stay pending
+            return
+        }
         lastWritten = last.sequence
         delivered?(last.sequence)
     }

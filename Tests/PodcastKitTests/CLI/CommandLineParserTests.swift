@@ -34,6 +34,14 @@ import Testing
 
     @Test func otherCommands() throws {
         #expect(try parse("remove", "u").command == .remove(url: "u"))
+        #expect(try parse("remove", "1").command == .remove(url: "1"))
+        var forced = RunOptions(once: true)
+        forced.force = true
+        #expect(try parse("run", "--once", "--force").command == .run(forced))
+        #expect(throws: UsageError.self) { try parse("run", "--force") }
+        #expect(try parse("remove", "--id", "12").command == .removeID(id: 12))
+        #expect(throws: UsageError.self) { try parse("remove", "--id", "x") }
+        #expect(throws: UsageError.self) { try parse("remove", "--id", "1", "u") }
         #expect(try parse("import", "subs.opml").command == .importOPML(path: "subs.opml"))
         #expect(try parse("export").command == .export)
         #expect(try parse("show", "feed.xml", "--json").command == .show(target: "feed.xml", json: true))
@@ -90,7 +98,7 @@ import Testing
     }
 
     @Test func shortUsageNamesTheCommand() {
-        #expect(UsageText.short(for: "remove") == "Usage: podcast-watch remove URL\nTry 'podcast-watch remove --help' for more.\n")
+        #expect(UsageText.short(for: "remove") == "Usage: podcast-watch remove URL\n       podcast-watch remove --id N\nTry 'podcast-watch remove --help' for more.\n")
         #expect(UsageText.short(for: nil) == "Usage: podcast-watch [--state DIR] COMMAND [OPTIONS]\nTry 'podcast-watch --help' for more.\n")
     }
 }

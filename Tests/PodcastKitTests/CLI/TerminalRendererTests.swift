@@ -34,6 +34,26 @@ import Testing
         #expect(r.render(podcasts: podcasts, newest: newest, totalNew: 3) == expected)
     }
 
+    @Test func aNarrowTerminalGetsLinesCutNotWrapped() {
+        let r = TerminalRenderer(width: 24, ansi: true, timeZone: utc)
+        let podcasts = [Podcast(id: 1, url: "http://a/f", title: "A rather long show title", status: .ok)]
+        let newest = [EpisodeAnnouncement(time: Date(), feedURL: "http://a/f", podcastTitle: "Show", title: "An episode with a long title", guid: "1", url: nil, published: Date(timeIntervalSince1970: 0))]
+        let frame = r.render(podcasts: podcasts, newest: newest, totalNew: 1)
+        #expect(frame == "\u{1B}[H\u{1B}[2J" + """
+            podcast-watch: 1 feed, …
+
+            TITLE       CHECKED   S…
+            A rather …  never     o…
+
+            Newest episodes
+              1970-01-01  Show: An …
+
+            """)
+        let lines = frame.dropFirst(TerminalRenderer.clearScreen.count).split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 24 })
+        #expect(TerminalRenderer(width: 10).width == 10)  // no longer clamped up to 40
+    }
+
     @Test func ansiFrameStartsWithClearAndHome() {
         let r = TerminalRenderer(width: 40, ansi: true, timeZone: utc)
         let frame = r.render(podcasts: [], newest: [], totalNew: 0)

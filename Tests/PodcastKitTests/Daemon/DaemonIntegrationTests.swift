@@ -41,11 +41,14 @@ final class DaemonIntegrationTests: XCTestCase {
     }
 
     /// One `--once` pass of a fresh daemon over the store, on the loop, with a 20 s watchdog.
-    func oncePass(limits: FetchLimits = FetchLimits()) throws -> Pass {
+    /// `force`: as `run --once --force` (backing-off feeds are polled too).
+    func oncePass(limits: FetchLimits = FetchLimits(), force: Bool = false) throws -> Pass {
         let fetcher = HTTPFetcher(eventBase: loop.base)
+        var configuration = PodcastDaemon<LoopScheduler>.Configuration(once: true, limits: limits)
+        configuration.onceIgnoresBackoff = force
         let daemon = PodcastDaemon(
             store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: LoopScheduler(loop: loop),
-            configuration: .init(once: true, limits: limits), random: { 1 << 63 })
+            configuration: configuration, random: { 1 << 63 })
         var pass = Pass()
         daemon.onEvent = { pass.events.append($0) }
         daemon.onWarning = { pass.warnings.append($0) }
@@ -179,7 +182,13 @@ final class DaemonIntegrationTests: XCTestCase {
         XCTAssertEqual(pass.errors.map(\.health), [.backingOff])
         var record = try XCTUnwrap(try store.feed(id: feed.id))
         XCTAssertEqual(record.nextPoll!.timeIntervalSince(record.lastCheck!), 300, accuracy: 1)
+        // A plain --once (cron) keeps to the backoff: no request, no failure reported.
         pass = try oncePass()
+        XCTAssertEqual(pass.failed, [])
+        XCTAssertEqual(server.requestCount("/err"), 1)
+        XCTAssertEqual(try store.feed(id: feed.id)?.failureCount, 1)
+        pass = try oncePass(force: true)
+        XCTAssertEqual(server.requestCount("/err"), 2)
         record = try XCTUnwrap(try store.feed(id: feed.id))
         XCTAssertEqual(record.failureCount, 2)
         XCTAssertEqual(record.nextPoll!.timeIntervalSince(record.lastCheck!), 600, accuracy: 1)
@@ -218,8 +227,8 @@ final class DaemonIntegrationTests: XCTestCase {
         XCTAssertEqual(try store.feed(id: missing.id)?.enabled, true)
         // Completion order is the server's; compare per status.
         XCTAssertEqual(Dictionary(uniqueKeysWithValues: pass.errors.map { ($0.httpStatus!, $0.health) }), [410: .disabled, 404: .failing])
-        _ = try oncePass()
-        XCTAssertEqual(server.requestCount("/gone"), 1)  // never polled again
+        _ = try oncePass(force: true)
+        XCTAssertEqual(server.requestCount("/gone"), 1)  // never polled again, even forced
         XCTAssertEqual(server.requestCount("/missing"), 2)
     }
 

@@ -126,6 +126,111 @@ import Testing
         #expect(daemon.library.snapshots[0].status == .backingOff)
     }
 
+    @Test func anHTMLPageIsReportedOnceAsNotAFeed() throws {
+        _ = try store.add(url: "http://h/page")
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler,
+            now: { [clock] in clock }, random: noJitter)
+        let log = EventLog()
+        daemon.onEvent = { log.events.append($0) }
+        try daemon.start()
+        fetcher.respond("http://h/page", .success(FetchResponse(
+            status: 200, headers: ["content-type": "text/html"], body: Data("<html><body>Hi</body></html>".utf8),
+            requestedURL: "http://h/page", effectiveURL: "http://h/page")))
+        guard case .feedError(let report) = log.events.last else { Issue.record("no error"); return }
+        #expect(report.message == "not a feed: the root element is <html>, expected <rss>, <rdf:RDF> or <feed>")
+    }
+
+    @Test func aMalformedFeedIsReportedOnceWithItsXMLError() throws {
+        _ = try store.add(url: "http://h/bad")
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler,
+            now: { [clock] in clock }, random: noJitter)
+        let log = EventLog()
+        var stderr: [String] = []
+        daemon.onEvent = { log.events.append($0) }
+        daemon.onWarning = { stderr.append($0) }
+        try daemon.start()
+        // A Latin-1 declaration over UTF-8 (an encoding note comes first) and a cut-off item.
+        let body = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss version=\"2.0\"><channel><title>Caf\u{E9}</title><item><guid>g1</guid></item><item><guid>g2</guid><title>cut".utf8)
+        let bad = FetchResult.success(FetchResponse(status: 200, body: Data(body), requestedURL: "http://h/bad", effectiveURL: "http://h/bad"))
+        fetcher.respond("http://h/bad", bad)
+        if case .success(let response) = bad {
+            let first = try FeedParsing.parse(response).warnings.first ?? ""
+            #expect(!first.hasPrefix("XML error"))  // the parser's first note is not the XML error
+        }
+        let message = "the feed is not well-formed; kept the 1 items recovered, deleted nothing: XML error at line 1: Premature end of data in tag title line 1"
+        #expect(stderr == ["Caf\u{E9} <http://h/bad>: " + message])
+        let warnings = log.events.filter { $0.kind == "feed_warning" }
+        #expect(warnings == [.feedWarning(FeedWarningReport(time: clock, feedURL: "http://h/bad", podcastTitle: "Caf\u{E9}", message: message))])
+        #expect(warnings.first?.jsonLine == "{\"event\":\"feed_warning\",\"time\":\"1970-01-12T13:46:40Z\",\"feed_url\":\"http://h/bad\",\"podcast_title\":\"Caf\u{E9}\",\"message\":\"\(message)\"}\n")
+
+        // The same breakage on the next poll: not reported again.
+        scheduler.advance(by: 3600)
+        fetcher.respond("http://h/bad", bad)
+        #expect(stderr.count == 1)
+        #expect(log.events.filter { $0.kind == "feed_warning" }.count == 1)
+        #expect(log.kinds.filter { $0 == "feed_updated" }.count == 2)
+    }
+
+    @Test func aFeedWithoutATitleIsNullNotItsURL() throws {
+        _ = try store.add(url: "http://h/untitled")
+        let (daemon, log) = makeDaemon()
+        try daemon.start()
+        fetcher.respond("http://h/untitled", httpError("http://h/untitled", 503))
+        guard case .feedError(let report) = log.events.last else { Issue.record("no error"); return }
+        #expect(report.podcastTitle == nil)
+        #expect(log.events.last?.jsonLine.contains("\"podcast_title\":null") == true)
+        let podcast = try #require(daemon.library.snapshots.first)
+        #expect(podcast.label == "http://h/untitled")  // "feed failed: http://h/untitled: …", not "URL <URL>"
+        #expect(podcast.displayTitle == "http://h/untitled")  // the table may still show the URL
+        #expect(try store.feeds().first?.knownTitle == nil)
+        #expect(try store.feeds().first?.label == "http://h/untitled")
+    }
+
+    @Test func onceKeepsToTheBackoffUnlessForced() throws {
+        let failing = try store.add(url: "http://h/failing")
+        let healthy = try store.add(url: "http://h/healthy")
+        // A 503 with Retry-After an hour away, and a healthy feed whose next poll is also later.
+        try store.apply(update: FeedUpdate(
+            feedID: failing.id, outcome: .failed(FeedFailure(httpStatus: 503, message: "HTTP 503")), checkedAt: clock,
+            nextPoll: clock.addingTimeInterval(3600)))
+        try store.apply(update: FeedUpdate(feedID: healthy.id, outcome: .notModified, checkedAt: clock, nextPoll: clock.addingTimeInterval(3600)))
+
+        var once = PodcastDaemon<ManualScheduler>.Configuration(once: true)
+        var finished: [[Int64]] = []
+        var (daemon, _) = makeDaemon(once)
+        daemon.onFinished = { finished.append($0) }
+        try daemon.start()
+        #expect(fetcher.requests.map(\.url) == ["http://h/healthy"])  // cron sets the pace of healthy feeds
+        fetcher.respond("http://h/healthy", notModified("http://h/healthy"))
+        #expect(finished == [[]])
+        daemon.stop()
+
+        once.onceIgnoresBackoff = true  // run --once --force
+        (daemon, _) = makeDaemon(once)
+        daemon.onFinished = { finished.append($0) }
+        try daemon.start()
+        #expect(fetcher.requests.map(\.url) == ["http://h/healthy", "http://h/failing", "http://h/healthy"])
+    }
+
+    @Test func aRestartShowsTheNewestEpisodesTheStoreHolds() throws {
+        _ = try store.add(url: "http://h/a")
+        do {
+            let (first, _) = makeDaemon()
+            try first.start()
+            fetcher.respond("http://h/a", ok("http://h/a", "g1,g2"))
+            first.stop()
+        }
+        let (daemon, log) = makeDaemon()
+        try daemon.start()
+        // Known from the store, not announced again: no journal entry, nothing counted as new.
+        #expect(Set(daemon.library.newestEpisodes.compactMap(\.guid)) == ["g1", "g2"])
+        #expect(daemon.library.totalNew == 0)
+        #expect(daemon.library.journal.isEmpty)
+        #expect(log.events.isEmpty)
+    }
+
     @Test func permanentRedirectMovesTheFeed() throws {
         let feed = try store.add(url: "http://h/old")
         let (daemon, log) = makeDaemon()
