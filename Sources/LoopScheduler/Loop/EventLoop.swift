@@ -258,6 +258,10 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs one iteration: every ready callback, then the flush. With `blocking`, first waits
     /// until at least one event is ready (libevent `EVLOOP_ONCE`); without, returns at once if
     /// nothing is ready (`EVLOOP_NONBLOCK`). For a host loop that drives this one.
+    ///
+    /// One call is one `event_base_loop` call, which may make more than one pass over the active
+    /// queues (libevent re-polls after each 256-callback cap, and a flush requested during a flush
+    /// runs on the next pass): count flushes with `completedFlushCount`, not `runOnce` calls.
     /// - Returns: `false` if the iteration was ended by `stop()` or libevent failed, else `true`;
     ///   `while loop.runOnce(blocking: true) {}` runs until `stop()`.
     /// - Precondition: not re-entrant, not on the wrong thread (the same rules as `run()`).
