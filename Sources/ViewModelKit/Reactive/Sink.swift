@@ -97,7 +97,9 @@ extension Publisher {
         let sink = Subscribers.Sink<Output, Failure>(
             receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
-        return AnyCancellable(sink)
+        // A closure built here (specialised with the sink) rather than `AnyCancellable(sink)`,
+        // whose unspecialised bound-method closure allocates a context per token.
+        return AnyCancellable { [sink] in sink.cancel() }
     }
 }
 

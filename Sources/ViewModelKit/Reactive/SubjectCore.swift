@@ -228,11 +228,19 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
     @exclusivity(unchecked) var slot = 0
     // Calls the subscriber; nil once released. Guarded by `delivery`.
     @exclusivity(unchecked) private var relay: Relay?
+    // The subscriber when it is a `Subscribers.Sink` (what `sink(...)` attaches), called
+    // directly: the relay closure would cost a context allocation per subscription in
+    // unspecialised code. Nil once released. Guarded by `delivery`.
+    @exclusivity(unchecked) private var sink: Subscribers.Sink<Output, Failure>?
 
     init<S: Subscriber>(core: SubjectCore<Output, Failure>, downstream: S)
     where S.Input == Output, S.Failure == Failure {
         self.core = core
         self.replays = core.replays
+        if let direct = downstream as? Subscribers.Sink<Output, Failure> {
+            self.sink = direct
+            return
+        }
         self.relay = { address, event in
             switch event {
             case .value:
@@ -275,6 +283,13 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
     @inline(__always)
     private func deliver(_ value: Output) {
         delivery.lock()
+        if let direct = sink, !terminated.load(ordering: .acquiring) {
+            if replays { deliveredCurrent.store(true, ordering: .relaxed) }
+            _ = direct.receive(value)  // a sink's demand is unlimited: `.none` back
+            delivery.unlock()
+            if terminated.load(ordering: .acquiring) { releaseDownstreamIfPossible() }
+            return
+        }
         guard let body = relay, !terminated.load(ordering: .acquiring) else {
             delivery.unlock()
             return
@@ -305,12 +320,16 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
         demand.clearDemand()
         delivery.lock()
         let body = relay
+        let direct = sink
         relay = nil
-        if let body {
+        sink = nil
+        if let direct {
+            direct.receive(completion: completion)
+        } else if let body {
             _ = withUnsafePointer(to: completion) { body(UnsafeRawPointer($0), .completion) }
         }
         delivery.unlock()
-        withExtendedLifetime(body) {}  // the subscriber is released after unlocking
+        withExtendedLifetime((body, direct)) {}  // the subscriber is released after unlocking
     }
 
     func cancel() {
@@ -331,8 +350,10 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
     private func releaseDownstreamIfPossible() {
         guard delivery.tryLock() else { return }
         let body = relay
+        let direct = sink
         relay = nil
+        sink = nil
         delivery.unlock()
-        withExtendedLifetime(body) {}
+        withExtendedLifetime((body, direct)) {}
     }
 }
