@@ -118,13 +118,14 @@ struct InlineLock: ~Copyable, @unchecked Sendable {
     }
 }
 
-/// A recursive lock in two atomic words: the owning thread may take it again. Serialises calls
-/// into one subscriber across threads while a re-entrant call on the owning thread proceeds.
+/// A recursive lock in ten bytes (an atomic word and a 16-bit depth): the owning thread may take
+/// it again. Serialises calls into one subscriber across threads while a re-entrant call on the
+/// owning thread proceeds. The 16-bit depth leaves room for small fields after it in a class.
 struct InlineRecursiveLock: ~Copyable, @unchecked Sendable {
     // The holder's `pthread_self()`, 0 when free.
     private let owner = Atomic<UInt>(0)
-    // Touched only by the holder.
-    private let depth = Atomic<Int>(0)
+    // Touched only by the holder. Re-entrant depth beyond 65,535 would have exhausted the stack.
+    private let depth = Atomic<UInt16>(0)
 
     init() {}
 

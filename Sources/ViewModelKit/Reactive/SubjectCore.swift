@@ -151,7 +151,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if completion != nil { return false }
-        conduit.slot = conduits.count
+        conduit.slot = UInt32(conduits.count)
         conduits.append(conduit)
         live += 1
         return true
@@ -160,7 +160,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// Forgets a cancelled conduit. O(1) amortised.
     func detach(_ conduit: Conduit<Output, Failure>) {
         lock.lock()
-        let slot = conduit.slot
+        let slot = Int(conduit.slot)
         guard slot < conduits.count, conduits[slot] === conduit else {
             lock.unlock()
             return
@@ -177,7 +177,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         var packed = ContiguousArray<Conduit<Output, Failure>?>()
         packed.reserveCapacity(live)
         for case let conduit? in conduits {
-            conduit.slot = packed.count
+            conduit.slot = UInt32(packed.count)
             packed.append(conduit)
         }
         conduits = packed
@@ -214,18 +214,18 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
 
     typealias Relay = (UnsafeRawPointer, Event) -> Subscribers.Demand
 
+    // Field order packs the small fields into one word after the lock (malloc size class 80).
     let demand = Atomic<Int>(0)
-    // Held while calling the subscriber; guards `relay`.
+    // Held while calling the subscriber; guards `relay` and `sink`.
     let delivery = InlineRecursiveLock()
-    // The subscription keeps its subject alive, as in Combine.
-    let core: SubjectCore<Output, Failure>
-    let replays: Bool
     // Set once by cancel or completion; read lock-free on the hot path.
     let terminated = Atomic<Bool>(false)
     // Replaying cores: false when the subscriber missed the latest value (or has had none yet).
     let deliveredCurrent = Atomic<Bool>(false)
     // The index in the core's list; guarded by the core's lock.
-    @exclusivity(unchecked) var slot = 0
+    @exclusivity(unchecked) var slot: UInt32 = 0
+    // The subscription keeps its subject alive, as in Combine.
+    let core: SubjectCore<Output, Failure>
     // Calls the subscriber; nil once released. Guarded by `delivery`.
     @exclusivity(unchecked) private var relay: Relay?
     // The subscriber when it is a `Subscribers.Sink` (what `sink(...)` attaches), called
@@ -236,7 +236,6 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
     init<S: Subscriber>(core: SubjectCore<Output, Failure>, downstream: S)
     where S.Input == Output, S.Failure == Failure {
         self.core = core
-        self.replays = core.replays
         if let direct = downstream as? Subscribers.Sink<Output, Failure> {
             self.sink = direct
             return
@@ -261,6 +260,8 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
     }
 
     var description: String { core.name.description }
+
+    private var replays: Bool { core.replays }
 
     /// Hands the subscription to the subscriber, under the delivery lock so that no value can
     /// overtake it from another thread.
