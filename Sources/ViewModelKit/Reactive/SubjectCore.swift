@@ -15,8 +15,10 @@ import Synchronization
 // conduit knows its slot, so a cancel empties its slot in O(1). Holes are squeezed out once they
 // outnumber the live conduits, which keeps both cancel and send amortised O(1) per subscriber.
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
-    // Guards the `var`s below; never held while calling out or releasing a subscriber.
-    private let lock = InlineLock()
+    // Guards the `var`s below; never held while calling out or releasing a subscriber. A pthread
+    // mutex in its own allocation (one per subject, so memory does not matter here): it measured
+    // ~10 ns per send faster than an inline atomic flag next to the object's hot fields.
+    private let lock = UnfairLock()
     @exclusivity(unchecked) private var conduits: ContiguousArray<Conduit<Output, Failure>?> = []
     @exclusivity(unchecked) private var live = 0
     @exclusivity(unchecked) private var completion: Subscribers.Completion<Failure>?
@@ -186,15 +188,6 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     deinit {
         // Upstream subscriptions still held end with the subject.
         for upstream in upstreams { upstream.cancel() }
-    }
-}
-
-extension InlineLock {
-    @inline(__always)
-    borrowing func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock()
-        defer { unlock() }
-        return try body()
     }
 }
 
