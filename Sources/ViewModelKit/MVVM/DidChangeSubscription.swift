@@ -48,7 +48,8 @@ final class DidChangeSubscription<Object: AnyObject, Context: EventSourceSchedul
         lock.withLock { source = newSource }
         guard let willChange else { return }
         let newRelay = WillChangeRelay<WillChange.Output>(
-            onChange: { [weak self] in self?.objectWillChange() },
+            onWillChange: { [weak self] in self?.objectWillChange() },
+            onDidChange: { [weak self] in self?.objectWillChange() },
             onEnd: { [weak self] in self?.signal() })
         lock.withLock { relay = newRelay }
         newRelay.attach(to: willChange)

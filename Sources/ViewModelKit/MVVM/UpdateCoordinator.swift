@@ -1,18 +1,23 @@
 import Observation
+import Synchronization
 
 /// Coalesces the changes of all view models bound to one observer into one `updateView()` per
 /// turn of the observer's scheduler. Shared by every `@ViewModel` storage of that observer (found
 /// through `CoordinatorTable`), held strongly by them and weakly by everything else, so it dies
 /// with the observer; its deinit cancels the event source.
 final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked Sendable {
+    // The per-change state, shared with the relays (strongly: a change never has to load a weak
+    // reference). Lock-free; see `ChangeSignal`.
+    private let signal: ChangeSignal
+    // Set once in init, never changed (read lock-free).
+    private weak let observer: (any ViewModelObserver)?
+    // True while updateView() runs (on the observer's thread): an assignment made then must not
+    // call updateView() again, recursively. Atomic so the hot path takes no lock.
+    private let updating = Atomic<Bool>(false)
+    // Set once the first Swift Observation model binds; read lock-free on every update.
+    private let observing = Atomic<Bool>(false)
     // Guards everything below; never held while calling updateView() or the scheduler.
     private let lock = UnfairLock()
-    private weak var observer: (any ViewModelObserver)?
-    private var source: S.EventSourceType?
-    private var dirty = false
-    // True from a signal until the handler runs: further changes only mark `dirty`. Every set
-    // signals twice (before and after the store); this keeps the second one off the scheduler.
-    private var signalled = false
     // Set once a Swift Observation model is bound: updates may then run inside
     // withObservationTracking, whose onChange marks the coordinator dirty.
     private var tracksObservation = false
@@ -24,32 +29,24 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     private var generation: UInt64 = 0
     // Trackings installed so far (for tests of the pile-up).
     private var installedTrackings = 0
-    // True while updateView() runs (on the observer's thread): an assignment made then must not
-    // call updateView() again, recursively.
-    private var updating = false
 
     init(observer: any ViewModelObserver, scheduler: S, options: S.SchedulerOptions?) {
         self.observer = observer
+        signal = ChangeSignal()
         let newSource = scheduler.scheduleEventSource(options: options) { [weak self] _ in
             self?.service()
         }
-        source = newSource
+        signal.install(newSource)
     }
 
     deinit {
-        source?.cancel()
+        signal.cancelSource()
     }
 
     /// A bound model will change or did change: one update on the next turn of the scheduler.
     /// Any thread.
     func markDirty() {
-        let toSignal = lock.withLock { () -> S.EventSourceType? in
-            dirty = true
-            if signalled { return nil }  // the handler has not run yet: it will see `dirty`
-            signalled = true
-            return source
-        }
-        toSignal?.signal()
+        signal.didChange()
     }
 
     /// Subscribes to `model`'s changes. `ObservableObject`s through `objectWillChange` (both
@@ -65,6 +62,7 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
                 tracksObservation = true
                 armedGeneration = nil
             }
+            observing.store(true, ordering: .releasing)
             return AnyCancellable { [weak self] in self?.observationModelUnbound() }
         }
         return nil
@@ -102,8 +100,12 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     var installedTrackingCount: Int { lock.withLock { installedTrackings } }
 
     private func subscribe<Model: ObservableObject>(to model: Model) -> AnyCancellable {
+        // The relay holds the signal strongly (no weak load per change); once the coordinator
+        // is gone its source is cancelled, so a late change signals nothing.
         let relay = WillChangeRelay<Model.ObjectWillChangePublisher.Output>(
-            onChange: { [weak self] in self?.markDirty() }, onEnd: {})
+            onWillChange: { [signal] in signal.willChange() },
+            onDidChange: { [signal] in signal.didChange() },
+            onEnd: {})
         relay.attach(to: model.objectWillChange)
         return AnyCancellable(relay)
     }
@@ -111,15 +113,12 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     /// The documented initial update of an assignment: synchronous, and it clears `dirty` so a
     /// signal already pending (from the old model) gives no extra update.
     func updateNow() {
-        let target = lock.withLock { () -> (any ViewModelObserver)? in
-            dirty = false
-            return observer
-        }
-        if let target { runUpdate(target) }
+        signal.clearDirty()
+        if let target = observer { runUpdate(target) }
     }
 
     /// True while this observer's `updateView()` runs.
-    var isUpdating: Bool { lock.withLock { updating } }
+    var isUpdating: Bool { updating.load(ordering: .acquiring) }
 
     /// After an assignment rebound a model: the documented initial update, synchronously; or,
     /// when the assignment was made inside `updateView()`, one more update on the next turn
@@ -135,30 +134,81 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     /// The event source handler: at most one update per turn, none if nothing is dirty (the
     /// change was already drawn by a synchronous update) or if the observer is gone.
     private func service() {
-        let target = lock.withLock { () -> (any ViewModelObserver)? in
-            signalled = false  // from now on a change must signal again (for the next turn)
-            guard dirty else { return nil }
-            // Cleared before calling: a change inside updateView() gives one more update.
-            dirty = false
-            return observer
-        }
-        if let target { runUpdate(target) }
+        // From now on a change must signal again (for the next turn). `dirty` is cleared before
+        // calling: a change inside updateView() gives one more update.
+        guard signal.takeForService(), let target = observer else { return }
+        runUpdate(target)
     }
 
     private func runUpdate(_ target: any ViewModelObserver) {
-        let (arm, wasUpdating) = lock.withLock { () -> (UInt64?, Bool) in
-            defer { updating = true }
-            guard tracksObservation, armedGeneration == nil else { return (nil, updating) }
-            generation += 1
-            return (generation, updating)
+        let wasUpdating = updating.exchange(true, ordering: .acquiringAndReleasing)
+        defer { updating.store(wasUpdating, ordering: .releasing) }
+        guard observing.load(ordering: .acquiring) else {
+            target.updateView()
+            return
         }
-        defer { lock.withLock { updating = wasUpdating } }
+        let arm = lock.withLock { () -> UInt64? in
+            guard tracksObservation, armedGeneration == nil else { return nil }
+            generation += 1
+            return generation
+        }
         if let arm {
             // `onChange` is an autoclosure: `arming` runs only if something was tracked.
             withObservationTracking({ target.updateView() }, onChange: self.arming(arm))
         } else {
             target.updateView()
         }
+    }
+}
+
+/// The lock-free part of a coordinator that every change touches: two flags in one atomic word and
+/// the event source, set once.
+///
+/// - `dirty`: a change is waiting for an update. `signalled`: the source was signalled and its
+///   handler has not run yet, so further changes need not signal again.
+/// - The will-change edge returns after one plain load when both flags are set (the common case:
+///   every change after the first of a turn). The did-change edge (after the store) always does
+///   a read-modify-write, a full barrier, so the handler's exchange either sees it or comes after
+///   the store: an update that may have drawn the old value is always followed by one more.
+final class ChangeSignal: @unchecked Sendable {
+    private static let dirty: UInt8 = 1
+    private static let signalled: UInt8 = 2
+    private static let both: UInt8 = 3
+
+    private let state = Atomic<UInt8>(0)
+    // Written once by `install` before the coordinator is shared, then only read.
+    nonisolated(unsafe) private var source: (any EventSource)?
+
+    func install(_ source: any EventSource) {
+        self.source = source
+    }
+
+    func cancelSource() {
+        source?.cancel()
+    }
+
+    /// The will-change edge. Any thread.
+    @inline(__always)
+    func willChange() {
+        if state.load(ordering: .relaxed) == Self.both { return }
+        didChange()
+    }
+
+    /// The did-change edge, and any other change. Any thread.
+    @inline(__always)
+    func didChange() {
+        let old = state.bitwiseOr(Self.both, ordering: .acquiringAndReleasing).oldValue
+        if old & Self.signalled == 0 { source?.signal() }
+    }
+
+    /// The handler ran: clears both flags; returns whether a change was waiting.
+    func takeForService() -> Bool {
+        state.exchange(0, ordering: .acquiringAndReleasing) & Self.dirty != 0
+    }
+
+    /// A synchronous update is about to draw everything: a pending signal gives no update.
+    func clearDirty() {
+        state.bitwiseAnd(~Self.dirty, ordering: .acquiringAndReleasing)
     }
 }
 

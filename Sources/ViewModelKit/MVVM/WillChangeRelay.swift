@@ -1,10 +1,12 @@
+import Synchronization
+
 /// The inner subscriber of every MVVM subscription: it listens to an object's `objectWillChange`
-/// and turns each event into a call of `onChange` (which only marks state and signals an event
+/// and turns each event into a call of `onWillChange` (which only marks state and signals an event
 /// source, so it is cheap and safe on any thread).
 ///
 /// - Both edges: attached with `attach(to:)` to an `ObservableObjectPublisher`, it also listens
 ///   to that publisher's internal did-change channel (`@Published` reports there after it
-///   stored) and calls `onChange` again. So a change made on another thread signals before it
+///   stored) and calls `onDidChange`. So a change made on another thread signals before it
 ///   is stored *and* after: an update that ran in between (and drew the old value) is followed
 ///   by one more.
 /// - It reports the end of the will-change stream through `onEnd`: a completion from the
@@ -14,17 +16,22 @@
 final class WillChangeRelay<Input>: Subscriber, Cancellable, DidChangeListener, @unchecked Sendable {
     typealias Failure = Never
 
+    // Constants, so the per-change path reads them without a lock; `active` stops them after
+    // cancel or completion (their captures are weak or inert, so keeping them costs nothing).
+    private let onWillChange: () -> Void
+    private let onDidChange: () -> Void
+    private let active = Atomic<Bool>(true)
     // Guards everything below; never held while calling out.
     private let lock = UnfairLock()
-    private var onChange: (() -> Void)?
     private var onEnd: (() -> Void)?
     private var upstream: Subscription?
     // Weak: the publisher must be free to die with its object (and finish us).
     private weak var didChangeSource: ObservableObjectPublisher?
     private var cancelled = false
 
-    init(onChange: @escaping () -> Void, onEnd: @escaping () -> Void) {
-        self.onChange = onChange
+    init(onWillChange: @escaping () -> Void, onDidChange: @escaping () -> Void, onEnd: @escaping () -> Void) {
+        self.onWillChange = onWillChange
+        self.onDidChange = onDidChange
         self.onEnd = onEnd
     }
 
@@ -60,15 +67,13 @@ final class WillChangeRelay<Input>: Subscriber, Cancellable, DidChangeListener, 
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        let callback = lock.withLock { onChange }
-        callback?()
+        if active.load(ordering: .acquiring) { onWillChange() }
         return .none
     }
 
     /// The did-change edge: the announced change is stored.
     func objectDidChange() {
-        let callback = lock.withLock { onChange }
-        callback?()
+        if active.load(ordering: .acquiring) { onDidChange() }
     }
 
     func receive(completion: Subscribers.Completion<Never>) {
@@ -77,8 +82,8 @@ final class WillChangeRelay<Input>: Subscriber, Cancellable, DidChangeListener, 
             let end = onEnd
             let released = upstream
             let source = didChangeSource
+            active.store(false, ordering: .releasing)
             onEnd = nil
-            onChange = nil
             upstream = nil
             didChangeSource = nil
             return (end, released, source)
@@ -90,20 +95,20 @@ final class WillChangeRelay<Input>: Subscriber, Cancellable, DidChangeListener, 
 
     /// Detaches from the publisher; no callback runs after this returns (on this thread).
     func cancel() {
-        let (subscription, source, change, end) = lock.withLock {
-            () -> (Subscription?, ObservableObjectPublisher?, (() -> Void)?, (() -> Void)?) in
+        let (subscription, source, end) = lock.withLock {
+            () -> (Subscription?, ObservableObjectPublisher?, (() -> Void)?) in
             cancelled = true
+            active.store(false, ordering: .releasing)
             defer {
                 upstream = nil
                 didChangeSource = nil
-                onChange = nil
                 onEnd = nil
             }
-            return (upstream, didChangeSource, onChange, onEnd)
+            return (upstream, didChangeSource, onEnd)
         }
         subscription?.cancel()
         source?.removeDidChangeListener(self)
-        withExtendedLifetime((change, end)) {}
+        withExtendedLifetime(end) {}
     }
 
     deinit {

@@ -14,7 +14,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
     /// Creates a subject holding `value`.
     public init(_ value: Output) {
-        core = SubjectCore(replaying: value)
+        core = SubjectCore(replaying: value, name: "CurrentValueSubject")
     }
 
     /// The current value. Setting it is the same as `send(_:)`. Thread-safe.
@@ -25,7 +25,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
     /// Attaches `subscriber`; it receives the current value on its first demand.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.attach(subscriber, name: "CurrentValueSubject")
+        core.attach(subscriber)
     }
 
     /// Stores `input`, then delivers it to every subscriber with outstanding demand.

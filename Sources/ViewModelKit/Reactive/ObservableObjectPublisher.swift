@@ -22,7 +22,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// Never fails.
     public typealias Failure = Never
 
-    private let core = SubjectCore<Void, Never>(replaying: nil)
+    private let core = SubjectCore<Void, Never>(replaying: nil, name: "ObservableObjectPublisher")
     // The did-change listeners. The count is read without the lock on every `@Published` set,
     // so that nobody pays more than one atomic load when no MVVM subscription listens.
     private let didChangeListenerCount = Atomic<Int>(0)
@@ -39,7 +39,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// Attaches `subscriber`; it receives `()` for each later `send()` while it has demand, and
     /// `.finished` when this publisher is deinitialised.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
-        core.attach(subscriber, name: "ObservableObjectPublisher")
+        core.attach(subscriber)
     }
 
     /// Announces a change to every subscriber, on the calling thread.

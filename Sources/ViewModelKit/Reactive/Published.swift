@@ -73,7 +73,7 @@ public struct Published<Value> {
 
         /// Attaches `subscriber`; see the type's documentation.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            storage.subject.attach(subscriber, name: "PublishedSubject")
+            storage.subject.attach(subscriber)
         }
     }
 }
@@ -115,7 +115,7 @@ final class PublishedStorage<Value>: PublishedWillChangeSlot, @unchecked Sendabl
         if let existing = subjectCore.load() { return existing }
         // The subject keeps its own copy of the value to replay (updated as each set starts), so
         // a `$x` subscription never reaches back into the property and may outlive its owner.
-        let created = SubjectCore<Value, Never>(replaying: value)
+        let created = SubjectCore<Value, Never>(replaying: value, name: "PublishedSubject")
         return subjectCore.storeIfNil(created)
     }
 

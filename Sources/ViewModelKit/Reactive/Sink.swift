@@ -21,13 +21,19 @@ extension Subscribers {
         /// Called once with the completion.
         public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
-        // Guards `status`; never held while calling out.
-        private let lock = UnfairLock()
-        private var status = Status.awaiting
+        // Guards the two fields below; never held while calling out. Inline: a sink is one
+        // allocation.
+        private let lock = InlineLock()
+        @exclusivity(unchecked) private var status = Status.awaiting
+        // The subscription while `.subscribed`, kept as an object (8 bytes rather than a 40-byte
+        // existential, which would push the sink into a larger malloc size class); read back
+        // with a cast, only on cancel. Subscriptions are classes in practice; a value-type one
+        // is boxed.
+        @exclusivity(unchecked) private var upstream: AnyObject?
 
-        private enum Status {
+        private enum Status: UInt8 {
             case awaiting
-            case subscribed(Subscription)
+            case subscribed
             case terminal
         }
 
@@ -46,12 +52,13 @@ extension Subscribers {
         /// Stores `subscription` and requests `.unlimited`; cancels any later subscription.
         public func receive(subscription: Subscription) {
             lock.lock()
-            guard case .awaiting = status else {
+            guard status == .awaiting else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
-            status = .subscribed(subscription)
+            status = .subscribed
+            upstream = subscription as AnyObject
             lock.unlock()
             subscription.request(.unlimited)
         }
@@ -67,20 +74,24 @@ extension Subscribers {
         public func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
             let previous = status
+            let released = upstream
             status = .terminal
+            upstream = nil
             lock.unlock()
-            if case .terminal = previous { return }
+            if previous == .terminal { return }
             receiveCompletion(completion)
-            withExtendedLifetime(previous) {}
+            withExtendedLifetime(released) {}
         }
 
         /// Cancels the subscription. Safe from any thread; idempotent.
         public func cancel() {
             lock.lock()
             let previous = status
+            let held = upstream
             status = .terminal
+            upstream = nil
             lock.unlock()
-            if case .subscribed(let subscription) = previous {
+            if previous == .subscribed, let subscription = held as? Subscription {
                 subscription.cancel()
             }
         }
@@ -97,7 +108,9 @@ extension Publisher {
         let sink = Subscribers.Sink<Output, Failure>(
             receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
-        return AnyCancellable(sink)
+        // A closure built here (specialised with the sink) rather than `AnyCancellable(sink)`,
+        // whose unspecialised bound-method closure allocates a context per token.
+        return AnyCancellable { [sink] in sink.cancel() }
     }
 }
 
