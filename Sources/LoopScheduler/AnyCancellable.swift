@@ -1,36 +1,59 @@
+import Synchronization
+
 /// A type-erasing cancellable that cancels when it is deinitialised, as Combine's `AnyCancellable`.
 ///
 /// `cancel()` is idempotent and thread-safe: the wrapped cancel action runs at most once, on the
-/// thread of the first `cancel()` (or of the deinit). The action is released after it has run,
-/// outside any lock. Equality and hashing are by object identity, so a token can be kept in a
+/// thread of the first `cancel()` (or of the deinit), and is released right after it ran.
+/// Equality and hashing are by object identity, so a token can be kept in a
 /// `Set<AnyCancellable>`.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
-    // The action is taken out under the lock and called after releasing it.
-    private let lock = Lock()
-    private var action: (() -> Void)?
+    // What to cancel. Written in `init`, then read and cleared only by the thread that moves
+    // `state` from armed to cancelling; the release store of `done` publishes the clearing to a
+    // later deinit on another thread.
+    private enum Target {
+        case closure(() -> Void)
+        case cancellable(any Cancellable)
+    }
+
+    private static let armed: UInt8 = 0
+    private static let cancelling: UInt8 = 1
+    private static let done: UInt8 = 2
+
+    private let state = Atomic<UInt8>(AnyCancellable.armed)
+    private var target: Target?
 
     /// Wraps a cancel action. It runs at most once: on the first `cancel()` or on deinit.
     public init(_ cancel: @escaping () -> Void) {
-        action = cancel
+        target = .closure(cancel)
     }
 
-    /// Wraps another cancellable; cancelling (or dropping) this token cancels it.
+    /// Wraps another cancellable; cancelling (or dropping) this token cancels it. The cancellable
+    /// is stored as is (no closure is allocated around it).
     public init<C: Cancellable>(_ canceller: C) {
-        action = canceller.cancel
+        target = .cancellable(canceller)
     }
 
     deinit {
-        cancel()
+        if state.load(ordering: .acquiring) == AnyCancellable.armed {
+            cancel()
+        }
     }
 
     /// Runs the cancel action if it has not run yet. Safe from any thread; a second call is a no-op.
     public func cancel() {
-        let pending = lock.withLock { () -> (() -> Void)? in
-            let taken = action
-            action = nil
-            return taken
+        guard
+            state.compareExchange(
+                expected: AnyCancellable.armed, desired: AnyCancellable.cancelling, ordering: .acquiring
+            ).exchanged
+        else { return }
+        let taken = target
+        target = nil
+        state.store(AnyCancellable.done, ordering: .releasing)
+        switch taken {
+        case .closure(let action): action()
+        case .cancellable(let cancellable): cancellable.cancel()
+        case nil: break
         }
-        pending?()
     }
 
     /// Identity equality: two tokens are equal only if they are the same object.

@@ -13,7 +13,7 @@ public final class BindingSink<Owner: BindingOwner, Input>: Subscriber, Cancella
     public typealias Failure = Never
 
     // Guards the state below; never held while calling `receiveValue` or the subscription.
-    private let lock = UnfairLock()
+    private let lock = Lock()
     private weak var weakOwner: Owner?
     private var subscription: Subscription?
     private var done = false

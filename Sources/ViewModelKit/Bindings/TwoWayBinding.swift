@@ -45,7 +45,7 @@ extension BindingOwner {
 
 /// The value last seen by either side of a two-way binding.
 private final class LastValue<Value: Equatable>: @unchecked Sendable {
-    private let lock = UnfairLock()
+    private let lock = Lock()
     private var value: Value?
 
     /// Stores `newValue`; false if it equals the stored value (a duplicate to drop).

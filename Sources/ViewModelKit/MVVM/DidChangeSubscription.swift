@@ -11,7 +11,7 @@ final class DidChangeSubscription<Object: AnyObject, Context: EventSourceSchedul
     CustomStringConvertible, @unchecked Sendable
 {
     // Guards everything below; never held while calling the downstream or the scheduler.
-    private let lock = UnfairLock()
+    private let lock = Lock()
     private weak var object: Object?
     private var deliver: ((Object) -> Subscribers.Demand)?
     private var complete: (() -> Void)?

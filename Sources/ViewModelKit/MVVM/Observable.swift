@@ -17,7 +17,7 @@ public final class Observable<Value>: ObservableObject, @unchecked Sendable {
     public let objectWillChange = ObservableObjectPublisher()
 
     // Guards `current` and `upstream`; never held while sending.
-    private let lock = UnfairLock()
+    private let lock = Lock()
     private var current: Value
     private var upstream: Subscription?
 

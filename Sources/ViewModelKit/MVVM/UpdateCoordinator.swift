@@ -17,7 +17,7 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     // Set once the first Swift Observation model binds; read lock-free on every update.
     private let observing = Atomic<Bool>(false)
     // Guards everything below; never held while calling updateView() or the scheduler.
-    private let lock = UnfairLock()
+    private let lock = Lock()
     // Set once a Swift Observation model is bound: updates may then run inside
     // withObservationTracking, whose onChange marks the coordinator dirty.
     private var tracksObservation = false
@@ -227,7 +227,7 @@ enum CoordinatorTable {
         weak var coordinator: AnyObject?
     }
 
-    private static let lock = UnfairLock()
+    private static let lock = Lock()
     nonisolated(unsafe) private static var entries: [ObjectIdentifier: Entry] = [:]
 
     static func coordinator<Observer: ViewModelObserver>(

@@ -22,7 +22,7 @@ final class WillChangeRelay<Input>: Subscriber, Cancellable, DidChangeListener, 
     private let onDidChange: () -> Void
     private let active = Atomic<Bool>(true)
     // Guards everything below; never held while calling out.
-    private let lock = UnfairLock()
+    private let lock = Lock()
     private var onEnd: (() -> Void)?
     private var upstream: Subscription?
     // Weak: the publisher must be free to die with its object (and finish us).

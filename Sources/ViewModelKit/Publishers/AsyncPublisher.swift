@@ -104,7 +104,7 @@ private final class AsyncPull<Input, Failure: Error>: Subscriber, Cancellable, @
         case consumed
     }
 
-    private let lock = OperatorLock()
+    private let lock = Lock()
     private var subscription: Subscription?
     private var waiting: CheckedContinuation<Result<Handoff<Input>, Failure>, Never>?
     private var owedRequest = false

@@ -32,7 +32,7 @@ extension Publishers {
 private final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable, Downstream: Subscriber>:
     Subscription, AsyncRunnable, @unchecked Sendable
 where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
-    private let lock = OperatorLock()
+    private let lock = Lock()
     private var downstream: Downstream?
     private var demand = Subscribers.Demand.none
     private var waiting: CheckedContinuation<Bool, Never>?

@@ -13,7 +13,7 @@ extension Publishers {
         /// The publisher being connected.
         public let upstream: Upstream
 
-        private let lock = OperatorLock()
+        private let lock = Lock()
         private var connection: Cancellable?
         private var connecting = false
         private var subscribers = 0
@@ -63,7 +63,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private let lock = OperatorLock()
+    private let lock = Lock()
     private var downstream: Downstream?
     private var upstream: Subscription?
     private var parent: Publishers.Autoconnect<Upstream>?

@@ -27,7 +27,7 @@ protocol CombiningRule {
 final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscription, @unchecked Sendable {
     typealias Failure = Downstream.Failure
 
-    private let lock = OperatorLock()
+    private let lock = Lock()
     private var downstream: Downstream?
     private var subscriptions: [Subscription?]
     private var finished: [Bool]

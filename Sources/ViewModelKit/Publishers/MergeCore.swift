@@ -20,7 +20,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
         var buffered = 0
     }
 
-    private let lock = OperatorLock()
+    private let lock = Lock()
     private var downstream: Downstream?
     private var children: [Int: Child] = [:]
     private var nextID = 0

@@ -19,7 +19,7 @@ extension Publishers {
         /// Makes the subject, once, on first use.
         public let createSubject: () -> SubjectType
 
-        private let lock = OperatorLock()
+        private let lock = Lock()
         private var madeSubject: SubjectType?
 
         /// Multicasts `upstream` through the subject `createSubject` returns.

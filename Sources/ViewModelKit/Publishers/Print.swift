@@ -35,7 +35,7 @@ extension Publishers {
 
 /// Formats and writes `Print` lines; the stream is mutated under a lock.
 final class PrintLog: @unchecked Sendable {
-    private let lock = OperatorLock()
+    private let lock = Lock()
     private let prefix: String
     private var stream: TextOutputStream?
 

@@ -5,7 +5,7 @@
 final class ReduceCore<Input, Result, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Failure == Failure {
-    private let lock = OperatorLock()
+    private let lock = Lock()
     private var downstream: Downstream?
     private var upstream: Subscription?
     private var accumulated: Result

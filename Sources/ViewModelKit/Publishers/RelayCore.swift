@@ -7,7 +7,7 @@
 /// ignored. Upstreams never overlap (the next starts after the previous completed), so
 /// downstream calls are naturally serial. No lock is held while calling out.
 final class RelayCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
-    private let lock = OperatorLock()
+    private let lock = Lock()
     private var downstream: Downstream?
     private var current: Subscription?
     private var generation = 0

@@ -35,7 +35,7 @@ extension Publishers.ReplaceError {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private let lock = OperatorLock()
+        private let lock = Lock()
         private var downstream: Downstream?
         private var upstream: Subscription?
         private let replacement: Upstream.Output

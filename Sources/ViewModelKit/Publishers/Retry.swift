@@ -35,7 +35,7 @@ extension Publishers {
 /// Resubscribes `upstream` for `Publishers.Retry`, trampolining synchronous failures.
 private final class RetryDriver<Upstream: Publisher, Downstream: Subscriber>: @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    private let lock = OperatorLock()
+    private let lock = Lock()
     private let core: RelayCore<Downstream>
     private let upstream: Upstream
     private var remaining: Int?

@@ -22,7 +22,7 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
         case upstream, local
     }
 
-    let lock = OperatorLock()
+    let lock = Lock()
     let scheduler: Context
     let options: Context.SchedulerOptions?
     private let route: DemandRoute

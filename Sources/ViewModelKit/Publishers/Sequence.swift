@@ -37,7 +37,7 @@ extension Publishers {
 private final class SequenceSubscription<Downstream: Subscriber, Iterator: IteratorProtocol>:
     Subscription, @unchecked Sendable
 where Downstream.Input == Iterator.Element {
-    private let lock = OperatorLock()
+    private let lock = Lock()
     private var downstream: Downstream?
     // Touched only by the thread that owns `emitting`.
     private var iterator: Iterator

@@ -23,7 +23,7 @@ extension Publishers {
         /// Passed to the scheduler.
         public let options: Context.SchedulerOptions?
 
-        private let lock = OperatorLock()
+        private let lock = Lock()
         private var slots: [TimerSlot<Output>] = []
         private var connection: TimerConnection?
 
@@ -81,7 +81,7 @@ extension Publishers {
 
 /// A running `Publishers.Timer` connection: cancelling it cancels the scheduler's repeat.
 private final class TimerConnection: Cancellable, @unchecked Sendable {
-    private let lock = OperatorLock()
+    private let lock = Lock()
     private var token: Cancellable?
     private var onCancel: (() -> Void)?
     private var cancelled = false
@@ -121,7 +121,7 @@ private class TimerSlot<Output>: @unchecked Sendable {
 private final class TimerSubscription<Context: Scheduler, Downstream: Subscriber>:
     TimerSlot<Context.SchedulerTimeType>, Subscription, @unchecked Sendable
 where Downstream.Input == Context.SchedulerTimeType, Downstream.Failure == Never {
-    private let lock = OperatorLock()
+    private let lock = Lock()
     private var downstream: Downstream?
     private var timer: Publishers.Timer<Context>?
     private var demand = Subscribers.Demand.none

@@ -8,7 +8,7 @@
 /// Lock rule: nothing is called out while `lock` is held.
 class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
     let downstream: Downstream
-    let lock = OperatorLock()
+    let lock = Lock()
     /// Guarded by `lock`; nil before the subscription arrives and after completion or cancel.
     var upstream: Subscription?
     /// The operator's name, as `Print` shows this subscription.

@@ -13,7 +13,7 @@ extension Subscribers {
         /// Never: the assigned publisher cannot fail.
         public typealias Failure = Never
 
-        private let lock = UnfairLock()
+        private let lock = Lock()
         private var target: Root?
         private var subscription: Subscription?
         private var terminated = false

@@ -13,7 +13,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     /// The closure that fulfils the future.
     public typealias Promise = (Result<Output, Failure>) -> Void
 
-    private let lock = UnfairLock()
+    private let lock = Lock()
     private var result: Result<Output, Failure>?
     private var waiting: [FutureSubscriptionBase<Output, Failure>] = []
 
@@ -59,7 +59,7 @@ class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
 private final class FutureSubscription<S: Subscriber>: FutureSubscriptionBase<S.Input, S.Failure>,
     Subscription, CustomStringConvertible, @unchecked Sendable
 {
-    private let lock = UnfairLock()
+    private let lock = Lock()
     // Held while calling the subscriber so a promise on another thread cannot overtake
     // `receive(subscription:)`.
     private let delivery = RecursiveLock()

@@ -25,7 +25,7 @@ extension Just: Sendable where Output: Sendable {}
 
 /// `Just`'s subscription: the value and `.finished` on the first positive demand, once.
 final class JustSubscription<S: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private let lock = UnfairLock()
+    private let lock = Lock()
     private var pending: S.Input?
     private var downstream: S?
 

@@ -44,7 +44,7 @@ enum DefaultWillChange {
     private static let table = Table()
 
     private final class Table: @unchecked Sendable {
-        let lock = UnfairLock()
+        let lock = Lock()
         var entries: [ObjectIdentifier: Entry] = [:]
         var pruneAt = 64
 

@@ -26,7 +26,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     // The did-change listeners. The count is read without the lock on every `@Published` set,
     // so that nobody pays more than one atomic load when no MVVM subscription listens.
     private let didChangeListenerCount = Atomic<Int>(0)
-    private let listenerLock = UnfairLock()
+    private let listenerLock = Lock()
     private var didChangeListeners: [any DidChangeListener] = []
 
     /// Creates a publisher with no subscribers.

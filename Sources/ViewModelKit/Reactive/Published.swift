@@ -83,7 +83,7 @@ extension Published: PublishedStorageProviding {
 }
 
 /// Guards every `PublishedStorage.assignments` list.
-private let publishedAssignmentsLock = UnfairLock()
+private let publishedAssignmentsLock = Lock()
 
 /// One `@Published` property's state: the value, the owner's default `objectWillChange` once
 /// someone asked for it, the `$x` subject once someone subscribed, and `assign(to:)` links.
@@ -158,7 +158,7 @@ final class PublishedAssignSubscriber<Value>: Subscriber, Cancellable, @unchecke
     typealias Input = Value
     typealias Failure = Never
 
-    private let lock = UnfairLock()
+    private let lock = Lock()
     private weak var storage: PublishedStorage<Value>?
     private var upstream: Subscription?
     private var cancelled = false

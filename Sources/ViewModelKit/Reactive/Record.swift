@@ -76,7 +76,7 @@ public struct Record<Output, Failure: Error>: Publisher {
 final class ReplaySubscription<S: Subscriber>: Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
-    private let lock = UnfairLock()
+    private let lock = Lock()
     private var downstream: S?
     private let values: [S.Input]
     private let completion: Subscribers.Completion<S.Failure>

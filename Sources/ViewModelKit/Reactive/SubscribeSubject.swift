@@ -20,7 +20,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     typealias Input = Downstream.Output
     typealias Failure = Downstream.Failure
 
-    private let lock = UnfairLock()
+    private let lock = Lock()
     private var subject: Downstream?
     private var upstream: Subscription?
     private var terminated = false
