@@ -10,9 +10,11 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     // What to cancel. Written in `init`, then read and cleared only by the thread that moves
     // `state` from armed to cancelling; the release store of `done` publishes the clearing to a
     // later deinit on another thread.
+    // Two words at most, so a token is one 48-byte allocation: a class cancellable is kept as a
+    // plain reference (an `any Cancellable` existential would take five words).
     private enum Target {
         case closure(() -> Void)
-        case cancellable(any Cancellable)
+        case object(AnyObject)
     }
 
     private static let armed: UInt8 = 0
@@ -27,10 +29,14 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         target = .closure(cancel)
     }
 
-    /// Wraps another cancellable; cancelling (or dropping) this token cancels it. The cancellable
-    /// is stored as is (no closure is allocated around it).
+    /// Wraps another cancellable; cancelling (or dropping) this token cancels it. A class
+    /// cancellable is stored as a reference (no closure is allocated around it).
     public init<C: Cancellable>(_ canceller: C) {
-        target = .cancellable(canceller)
+        if C.self is AnyClass {
+            target = .object(canceller as AnyObject)
+        } else {
+            target = .closure(canceller.cancel)
+        }
     }
 
     deinit {
@@ -51,7 +57,9 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         state.store(AnyCancellable.done, ordering: .releasing)
         switch taken {
         case .closure(let action): action()
-        case .cancellable(let cancellable): cancellable.cancel()
+        case .object(let object):
+            // Stored only from a `Cancellable` class instance, so the cast cannot fail.
+            (object as! any Cancellable).cancel()
         case nil: break
         }
     }
