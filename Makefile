@@ -45,10 +45,10 @@ test-tsan: deps
 # Release-built benchmarks, each beside its baseline measured in the same run (see README,
 # "Performance"). `make bench` takes a few minutes; bench-quick runs every case at a small size.
 bench: deps
-	$(SWIFT) run -c release loop-bench --json .build/loop-bench.json
+	LOOPMVVM_CMO=1 $(SWIFT) run -c release loop-bench --json .build/loop-bench.json
 
 bench-quick: deps
-	$(SWIFT) run -c release loop-bench --quick --json .build/loop-bench-quick.json
+	LOOPMVVM_CMO=1 $(SWIFT) run -c release loop-bench --quick --json .build/loop-bench-quick.json
 
 clean:
 	rm -rf .build .build-tsan

@@ -3,6 +3,15 @@
 // Only toolchain modules and Debian C libraries: no outside Swift packages.
 import PackageDescription
 
+// Opt-in release tuning for ViewModelKit (`make bench` sets LOOPMVVM_CMO=1): cross-module
+// optimisation lets clients specialise the generic publisher chain, which makes it several times
+// faster. It is opt-in because SwiftPM refuses unsafe flags in a package used as a versioned
+// dependency; the default build needs no flag at all.
+let viewModelKitTuning: [SwiftSetting] =
+    Context.environment["LOOPMVVM_CMO"] == "1"
+    ? [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+    : []
+
 let package = Package(
     name: "LoopMVVM",
     products: [
@@ -28,7 +37,7 @@ let package = Package(
         .target(name: "CLoopSupport"),
 
         .target(name: "LoopScheduler", dependencies: ["CLibevent", "CLoopSupport"]),
-        .target(name: "ViewModelKit", dependencies: ["LoopScheduler"], swiftSettings: [.unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+        .target(name: "ViewModelKit", dependencies: ["LoopScheduler"], swiftSettings: viewModelKitTuning),
         .target(
             name: "PodcastKit",
             dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3"]),
