@@ -84,4 +84,26 @@ struct ByteHelperTests {
         buffer.append(contentsOf: "x".utf8)
         #expect(String(decoding: buffer.bytes, as: UTF8.self) == "x")
     }
+
+    @Test func pooledConvertersStartFromTheInitialState() {
+        // UTF-16 with a BOM: the byte order a converter learned must not leak into the next use.
+        let little: [UInt8] = [0xFF, 0xFE, 0x41, 0x00]
+        let big: [UInt8] = [0xFE, 0xFF, 0x00, 0x42]
+        for _ in 0..<3 {
+            #expect(little.withUnsafeBufferPointer { DocumentDecoder.transcode($0, from: "UTF-16") } == Array("A".utf8))
+            #expect(big.withUnsafeBufferPointer { DocumentDecoder.transcode($0, from: "UTF-16") } == Array("B".utf8))
+        }
+        let latin1: [UInt8] = [0x63, 0x61, 0x66, 0xE9]
+        for _ in 0..<3 {
+            #expect(latin1.withUnsafeBufferPointer { DocumentDecoder.transcode($0, from: "ISO-8859-1") } == Array("café".utf8))
+        }
+        // A stateful encoding (ISO-2022-JP) left mid-shift by a truncated input starts clean next time.
+        let shifted: [UInt8] = [0x1B, 0x24, 0x42, 0x30, 0x21]  // ESC $ B, then 亜 (0x3021), no shift back
+        #expect(shifted.withUnsafeBufferPointer { DocumentDecoder.transcode($0, from: "ISO-2022-JP") } == Array("亜".utf8))
+        let ascii: [UInt8] = [0x30, 0x21]
+        #expect(ascii.withUnsafeBufferPointer { DocumentDecoder.transcode($0, from: "ISO-2022-JP") } == Array("0!".utf8))
+        #expect(ConverterPool.isPoolable("WINDOWS-1252"))
+        #expect(!ConverterPool.isPoolable("utf-16"))
+        #expect(latin1.withUnsafeBufferPointer { DocumentDecoder.transcode($0, from: "NO-SUCH-ENCODING") } == nil)
+    }
 }
