@@ -26,18 +26,26 @@ enum ConverterPool {
     private static let pool = Mutex<[String: [Handle]]>([:])
 
     /// A descriptor converting `encoding` to UTF-8 in its initial state, or `nil` when iconv
-    /// does not know the encoding. Give it back with `giveBack(_:encoding:)`.
-    static func take(_ encoding: String) -> UnsafeMutableRawPointer? {
-        if isPoolable(encoding), let kept = pool.withLock({ $0[encoding]?.popLast() }) { return kept.raw }
+    /// does not know the encoding. Give it back with `giveBack(_:encoding:)`. Only poolable
+    /// encodings are ever kept, so the check runs only when a descriptor is opened.
+    static func take(_ encoding: String) -> Converter? {
+        if let kept = pool.withLock({ $0[encoding]?.popLast() }) { return Converter(handle: kept.raw, reusable: true) }
         let handle = iconv_open("UTF-8", encoding)
         guard let handle, handle != iconv_t(bitPattern: -1) else { return nil }
-        return handle
+        return Converter(handle: handle, reusable: isPoolable(encoding))
+    }
+
+    /// An open descriptor and whether it may go back to the pool.
+    struct Converter {
+        let handle: UnsafeMutableRawPointer
+        let reusable: Bool
     }
 
     /// Resets `handle`'s shift state and keeps it for the next caller (or closes it when enough
     /// are kept already).
-    static func giveBack(_ handle: UnsafeMutableRawPointer, encoding: String) {
-        guard isPoolable(encoding) else {
+    static func giveBack(_ converter: Converter, encoding: String) {
+        let handle = converter.handle
+        guard converter.reusable else {
             iconv_close(handle)
             return
         }

@@ -196,8 +196,9 @@ struct DocumentDecoder {
     /// Converts with glibc's iconv; invalid input sequences become U+FFFD. `nil` when the encoding
     /// is unknown to iconv.
     static func transcode(_ input: UnsafeBufferPointer<UInt8>, from encoding: String) -> [UInt8]? {
-        guard let handle = ConverterPool.take(encoding) else { return nil }
-        defer { ConverterPool.giveBack(handle, encoding: encoding) }
+        guard let converter = ConverterPool.take(encoding) else { return nil }
+        defer { ConverterPool.giveBack(converter, encoding: encoding) }
+        let handle = converter.handle
         var output = [UInt8](repeating: 0, count: input.count * 2 + 16)
         var written = 0
         guard var inPointer = input.baseAddress.map({ UnsafeMutablePointer(mutating: $0) }) else { return [] }

@@ -106,4 +106,20 @@ struct ByteHelperTests {
         #expect(!ConverterPool.isPoolable("utf-16"))
         #expect(latin1.withUnsafeBufferPointer { DocumentDecoder.transcode($0, from: "NO-SUCH-ENCODING") } == nil)
     }
+
+    @Test func entityRepairWordsSpellTheirReferences() {
+        func word(_ text: String) -> UInt32 {
+            var value: UInt32 = 0
+            for (index, byte) in text.utf8.enumerated() { value |= UInt32(byte) << (8 * UInt32(index)) }
+            return value
+        }
+        #expect(EntityRepair.lessThan == word("&lt;"))
+        #expect(EntityRepair.greaterThan == word("&gt;"))
+        #expect(EntityRepair.ampersand == word("&amp"))
+        var repair = EntityRepair()
+        #expect(repair.repair(Array("<a>&lt;b&gt; &amp; &amp</a>".utf8)) == Array("<a>&lt;b&gt; &amp; &amp;amp</a>".utf8))
+        #expect(repair.bareAmpersands == 1)
+        var clean = EntityRepair()
+        #expect(clean.repair(Array("<a>&lt;&gt;&amp;&quot;&#38;</a>".utf8)) == nil)
+    }
 }
