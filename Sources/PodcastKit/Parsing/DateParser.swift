@@ -33,7 +33,7 @@ public enum DateParser {
 
     /// The canonical RSS shape only, `[Www, ]D[D] Mon YYYY HH:MM:SS ±HHMM|GMT|UT|UTC|Z`, without
     /// allocating; anything else returns `nil` and takes the general path.
-    private static func fastRFC822(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+    static func fastRFC822(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         let n = b.count
         if n > 5, isLetter(b[0]), isLetter(b[1]), isLetter(b[2]), b[3] == UInt8(ascii: ","), b[4] == 0x20 {

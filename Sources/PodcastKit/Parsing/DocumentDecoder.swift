@@ -196,9 +196,9 @@ struct DocumentDecoder {
     /// Converts with glibc's iconv; invalid input sequences become U+FFFD. `nil` when the encoding
     /// is unknown to iconv.
     static func transcode(_ input: UnsafeBufferPointer<UInt8>, from encoding: String) -> [UInt8]? {
-        let handle = iconv_open("UTF-8", encoding)
-        if handle == iconv_t(bitPattern: -1) { return nil }
-        defer { iconv_close(handle) }
+        guard let converter = ConverterPool.take(encoding) else { return nil }
+        defer { ConverterPool.giveBack(converter, encoding: encoding) }
+        let handle = converter.handle
         var output = [UInt8](repeating: 0, count: input.count * 2 + 16)
         var written = 0
         guard var inPointer = input.baseAddress.map({ UnsafeMutablePointer(mutating: $0) }) else { return [] }

@@ -13,7 +13,7 @@ public enum DurationParser {
     }
 
     // Works on the string's own bytes: no array, no field list (at most three fields).
-    private static func parse(bytes all: UnsafeBufferPointer<UInt8>) -> Double? {
+    static func parse(bytes all: UnsafeBufferPointer<UInt8>) -> Double? {
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
         var lower = 0
         var upper = all.count

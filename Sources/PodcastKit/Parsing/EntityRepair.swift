@@ -35,6 +35,18 @@ struct EntityRepair {
         while offset < b.count {
             guard let hit = memchr(base + offset, Int32(UInt8(ascii: "&")), b.count - offset) else { return false }
             let index = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            // The usual references (`&lt;` `&gt;` `&amp;`, escaped HTML show notes) by one load.
+            if b.count - index >= 5 {
+                let word = UnsafeRawPointer(hit).loadUnaligned(as: UInt32.self)
+                if word == Self.lessThan || word == Self.greaterThan {
+                    offset = index + 4
+                    continue
+                }
+                if word == Self.ampersand && b[index + 4] == UInt8(ascii: ";") {
+                    offset = index + 5
+                    continue
+                }
+            }
             if case .xml(let length) = Self.classify(b, index) {
                 offset = index + length
             } else {
@@ -43,6 +55,11 @@ struct EntityRepair {
         }
         return false
     }
+
+    // `&lt;`, `&gt;` and `&amp` as 32-bit words loaded from memory (little-endian: first byte lowest).
+    static let lessThan: UInt32 = 0x3B74_6C26
+    static let greaterThan: UInt32 = 0x3B74_6726
+    static let ampersand: UInt32 = 0x706D_6126
 
     enum Reference {
         case xml(length: Int)

@@ -85,7 +85,7 @@ struct FeedState {
     private var captureMarkup = false
     private var markupNames: [String] = []
     private var wrapperDepth = 0
-    private var text: [UInt8] = []
+    private let text = TextBuffer(capacity: 4096)
 
     enum TextType { case text, html, xhtml }
 
@@ -114,7 +114,6 @@ struct FeedState {
 
     init(documentURL: String?) {
         self.documentURL = documentURL
-        text.reserveCapacity(4096)
     }
 
     private var currentBase: String? { bases.last?.url ?? documentURL }
@@ -177,7 +176,7 @@ struct FeedState {
         if captureMarkup && (!markupNames.isEmpty || fieldType == .xhtml) {
             appendEscaped(buffer)
         } else {
-            text.append(contentsOf: buffer)
+            text.append(bytes, count)
         }
     }
 
@@ -281,7 +280,8 @@ struct FeedState {
 
     private mutating func beginItem(depth: Int) {
         inItem = true
-        episode = Episode()
+        // `episode` is already a fresh `Episode()`: the initial value, or what `finishItem` swapped
+        // in (only `finishItem` leaves an item). Assigning another would destroy and rebuild it.
         itemDepth = depth
         itemIndex += 1
         draft = ItemDraft()
@@ -312,7 +312,7 @@ struct FeedState {
         case (.none, .link): begin(.itemLink, depth: depth)
         case (.atom, .link): atomLink(element, inItem: true)
         case (.none, .guid):
-            draft.guidIsPermaLink = (element.attribute("isPermaLink") ?? "true").trimmedASCII.lowercased() == "true"
+            draft.guidIsPermaLink = element.attribute("isPermaLink", isLowercased: "true") ?? true
             begin(.guid, depth: depth)
         case (.atom, .id): begin(.atomID, depth: depth)
         case (.none, .description): begin(.itemDescription, depth: depth, markup: true)
@@ -445,10 +445,10 @@ struct FeedState {
         fieldType = type
         captureDepth = depth
         captureMarkup = markup
-        // Usually both are empty already; removeAll would still go through replaceSubrange.
+        // markupNames is usually empty already; removeAll would still go through replaceSubrange.
         if !markupNames.isEmpty { markupNames.removeAll(keepingCapacity: true) }
         wrapperDepth = 0
-        if !text.isEmpty { text.removeAll(keepingCapacity: true) }
+        text.removeAll()
     }
 
     private static let voidElements: Set<String> = [
@@ -458,10 +458,10 @@ struct FeedState {
     /// Re-serialises a child element of an HTML-bearing field (inline markup, Atom XHTML).
     private mutating func startMarkup(_ element: XMLStartElement, key: FeedKey, depth: Int) {
         if fieldType == .xhtml && depth == captureDepth + 1 && key.tag == .div && wrapperDepth == 0
-            && text.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
+            && text.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
         {
             wrapperDepth = depth  // RFC 4287 §3.1.1.3: the xhtml:div is not part of the content
-            text.removeAll(keepingCapacity: true)
+            text.removeAll()
             return
         }
         let name = String(cString: element.localname)
@@ -511,7 +511,8 @@ struct FeedState {
     }
 
     private mutating func finish(_ finished: Field) {
-        let value = HTMLText.decode(text)
+        if finishFromBytes(finished) { return }
+        let value = HTMLText.decode(text.bytes)
         switch finished {
         case .channelTitle: channel.title = nonEmpty(Self.title(value, fieldType))
         case .channelLink: if let url = nonEmpty(resolve(value)) { channel.link = url }
@@ -591,6 +592,71 @@ struct FeedState {
                 draft.person = nil
             }
         }
+    }
+
+    /// Dates, durations, numbers and keywords read straight from the collected bytes, without
+    /// making a String, when the bytes are ASCII (`HTMLText.decode` would return them unchanged)
+    /// and the value is good. Returns false to let `finish` take the general path (non-ASCII text,
+    /// a value needing a warning, an uncommon date shape), which gives the same result.
+    private mutating func finishFromBytes(_ finished: Field) -> Bool {
+        switch finished {
+        case .pubDate, .dcDate, .atomPublished, .atomUpdated, .duration, .episodeNumber, .season,
+            .itemExplicit, .channelExplicit, .episodeType, .showType, .locked:
+            break
+        default:
+            return false
+        }
+        guard let b = ASCIIBytes.trimmedIfASCII(text.bytes) else { return false }
+        do {
+            switch finished {
+            case .pubDate, .dcDate, .atomPublished, .atomUpdated:
+                let rank = finished == .pubDate ? 0 : finished == .dcDate ? 1 : finished == .atomPublished ? 2 : 3
+                guard rank < draft.dateRank else { return true }
+                guard let seconds = DateParser.fastRFC822(b) else { return false }
+                episode.published = Date(timeIntervalSince1970: TimeInterval(seconds))
+                draft.dateRank = rank
+            case .duration:
+                guard let seconds = DurationParser.parse(bytes: b) else { return false }
+                episode.duration = seconds
+            case .episodeNumber:
+                if let number = ASCIIBytes.integer(b), number > 0 { episode.number = number }
+            case .season:
+                if let season = ASCIIBytes.integer(b), season > 0 { episode.season = season }
+            case .itemExplicit: episode.explicit = Self.explicit(bytes: b)
+            case .channelExplicit: channel.explicit = Self.explicit(bytes: b)
+            case .episodeType:
+                if ASCIIBytes.equalsLowercased(b, "full") {
+                    episode.episodeType = "full"
+                } else if ASCIIBytes.equalsLowercased(b, "trailer") {
+                    episode.episodeType = "trailer"
+                } else if ASCIIBytes.equalsLowercased(b, "bonus") {
+                    episode.episodeType = "bonus"
+                }
+            case .showType:
+                if ASCIIBytes.equalsLowercased(b, "episodic") {
+                    channel.showType = "episodic"
+                } else if ASCIIBytes.equalsLowercased(b, "serial") {
+                    channel.showType = "serial"
+                }
+            case .locked: channel.locked = ASCIIBytes.equalsLowercased(b, "yes")
+            default: return false
+            }
+            return true
+        }
+    }
+
+    private static func explicit(bytes b: UnsafeBufferPointer<UInt8>) -> Bool? {
+        if ASCIIBytes.equalsLowercased(b, "yes") || ASCIIBytes.equalsLowercased(b, "true")
+            || ASCIIBytes.equalsLowercased(b, "explicit")
+        {
+            return true
+        }
+        if ASCIIBytes.equalsLowercased(b, "no") || ASCIIBytes.equalsLowercased(b, "false")
+            || ASCIIBytes.equalsLowercased(b, "clean")
+        {
+            return false
+        }
+        return nil
     }
 
     // MARK: - Result

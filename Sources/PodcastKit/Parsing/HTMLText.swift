@@ -151,22 +151,7 @@ enum HTMLText {
         var copy = text
         return copy.withUTF8 { bytes -> String in
             // Most values need no change: check first, allocate only when they do.
-            var clean = bytes.isEmpty || (!isASCIISpace(bytes[0]) && !isASCIISpace(bytes[bytes.count - 1]))
-            if clean {
-                var previousSpace = false
-                for byte in bytes {
-                    if byte == 0x20 {
-                        if previousSpace { clean = false; break }
-                        previousSpace = true
-                    } else if isASCIISpace(byte) {
-                        clean = false
-                        break
-                    } else {
-                        previousSpace = false
-                    }
-                }
-            }
-            if clean { return text }
+            if isSquashed(bytes) { return text }
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count)
             var pendingSpace = false
@@ -187,6 +172,45 @@ enum HTMLText {
         }
     }
 
+    /// True when `squash` would return `b` unchanged: no ASCII whitespace at either end, and
+    /// inside only single spaces (0x20). Eight bytes at a time on the common path.
+    private static func isSquashed(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let p = b.baseAddress, b.count > 0 else { return true }
+        let n = b.count
+        if isASCIISpace(p[0]) || isASCIISpace(p[n - 1]) { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        var i = 0
+        while i + 8 <= n {
+            let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+            // Per byte, exact (no carries cross bytes): high bit set when the byte is > 0x20 ...
+            let above = (((word & lows) &+ 0x5F &* ones) | word) & highs
+            // ... and when the byte is exactly 0x20.
+            let flipped = word ^ (0x20 &* ones)
+            let spaces = ~(((flipped & lows) &+ lows) | flipped) & highs
+            let atMostSpace = ~above & highs
+            // A byte <= 0x20 other than a space (tab, line break, control): look byte by byte.
+            if atMostSpace & ~spaces != 0 { break }
+            // Two spaces side by side in this word (little-endian: byte k+1 shifts onto byte k).
+            if spaces & (spaces >> 8) != 0 { return false }
+            // A space ending this word followed by whitespace starting the next.
+            if spaces & (0x80 << 56) != 0, i + 8 < n, isASCIISpace(p[i + 8]) { return false }
+            i += 8
+        }
+        while i < n {
+            let byte = p[i]
+            i += 1
+            if byte > 0x20 { continue }
+            if byte == 0x20 {
+                if i < n && isASCIISpace(p[i]) { return false }
+            } else if byte >= 0x09 && byte <= 0x0D {
+                return false
+            }
+        }
+        return true
+    }
+
     /// Plain text with spaces and tabs squashed but line breaks kept, trimmed.
     static func squashKeepingLines(_ text: String) -> String {
         squash(text, keepNewlines: true)
@@ -205,8 +229,8 @@ enum HTMLText {
     }
 
     /// Decodes UTF-8 text bytes, repairing C1 controls (`C2 80`–`C2 9F`) as Windows-1252.
-    static func decode(_ bytes: [UInt8]) -> String {
-        bytes.withUnsafeBufferPointer { b -> String in
+    static func decode(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        do {
             guard let first = firstC1(b, from: 0) else { return String(decoding: b, as: UTF8.self) }
             // Rare: copy, rewriting each C1 control as the UTF-8 of its Windows-1252 character.
             var out: [UInt8] = []

@@ -40,6 +40,24 @@ struct XMLStartElement {
         return nil
     }
 
+    /// Whether the attribute with this local name (any namespace), ASCII-trimmed and lower-cased,
+    /// is `word` (lower-case ASCII); `nil` when the element has no such attribute. Makes no String.
+    func attribute(_ name: StaticString, isLowercased word: StaticString) -> Bool? {
+        guard let attributes else { return nil }
+        for index in 0..<attributeCount {
+            let base = index * 5
+            guard let local = attributes[base], strcmp(local, name.utf8Start) == 0 else { continue }
+            guard let start = attributes[base + 3], let end = attributes[base + 4], end > start else {
+                return word.utf8CodeUnitCount == 0
+            }
+            let all = UnsafeBufferPointer(start: start, count: end - start)
+            // Non-ASCII never lower-cases to one of our ASCII keywords; `&` cannot match either.
+            guard let trimmed = ASCIIBytes.trimmedIfASCII(all) else { return false }
+            return ASCIIBytes.equalsLowercased(trimmed, word)
+        }
+        return nil
+    }
+
     /// The `xml:base` attribute, if present.
     var xmlBase: String? {
         guard let attributes, attributeCount > 0 else { return nil }
