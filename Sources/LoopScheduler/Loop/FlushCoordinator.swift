@@ -36,10 +36,24 @@ final class FlushCoordinator: @unchecked Sendable {
             self.sequence = sequence
             self.handler = handler
         }
+
+        /// Flush order (guarantee 6): ascending `order`, then creation.
+        @inline(__always)
+        func precedes(_ other: Slot) -> Bool {
+            order != other.order ? order < other.order : sequence < other.sequence
+        }
     }
 
     private let lock = Lock()
+    /// Signalled slots waiting for the next pass, in signal order.
     private var queuedSlots: [Slot] = []
+    /// Whether some slot was appended to `queuedSlots` before one that precedes it in flush
+    /// order. Sources usually signal in creation order (a burst over a list of models), so the
+    /// pass sorts only when this is set, instead of sorting every batch.
+    private var queuedOutOfOrder = false
+    /// The batch being delivered, swapped with `queuedSlots` so both keep their capacity (no
+    /// array allocation per pass). Touched only by the flushing thread, outside the lock.
+    private var deliveringSlots: [Slot] = []
     private var nextSequence: UInt64 = 0
     private var pending = false
     private var flushing = false
@@ -100,6 +114,7 @@ final class FlushCoordinator: @unchecked Sendable {
             slot.waiting += 1
             if !slot.queued {
                 slot.queued = true
+                if let last = queuedSlots.last, slot.precedes(last) { queuedOutOfOrder = true }
                 queuedSlots.append(slot)
             }
             return requestLocked()
@@ -155,29 +170,30 @@ final class FlushCoordinator: @unchecked Sendable {
     }
 
     private func runFlushIfPending() {
-        let batch = lock.withLock { () -> [Slot]? in
+        let sort = lock.withLock { () -> Bool? in
             guard pending, !flushing else { return nil }
             pending = false
             flushing = true
             flushThread = currentThreadID()
-            let slots = queuedSlots
-            queuedSlots = []
-            for slot in slots {
+            swap(&queuedSlots, &deliveringSlots)
+            for slot in deliveringSlots {
                 slot.queued = false
                 slot.delivering = slot.waiting
                 slot.waiting = 0
             }
-            return slots
+            defer { queuedOutOfOrder = false }
+            return queuedOutOfOrder
         }
-        guard let batch else { return }
+        guard let sort else { return }
         // Whichever event got here first, the others are no longer needed for this request.
         event_del(flushEvent)
         event_del(rearmTimer)
         event_del(deadlineTimer)
 
-        let ordered = batch.sorted { ($0.order, $0.sequence) < ($1.order, $1.sequence) }
+        // Owned by this pass (flushing is set), so sorted outside the lock.
+        if sort { deliveringSlots.sort { $0.precedes($1) } }
         var delivered = false
-        for slot in ordered {
+        for slot in deliveringSlots {
             let call = lock.withLock { () -> (((LoopEventSource) -> Void), LoopEventSource)? in
                 guard !slot.cancelled, let handler = slot.handler, let source = slot.source,
                     let count = slot.delivering, count > 0
@@ -193,6 +209,8 @@ final class FlushCoordinator: @unchecked Sendable {
             lock.withLock { slot.delivering = nil }
         }
 
+        // Released outside the lock; the capacity stays for the next pass.
+        deliveringSlots.removeAll(keepingCapacity: true)
         let again = lock.withLock { () -> Bool in
             flushing = false
             flushThread = 0
