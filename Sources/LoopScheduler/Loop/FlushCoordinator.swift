@@ -1,4 +1,5 @@
 import CLibevent
+import Synchronization
 
 /// The end-of-iteration flush: services signalled `LoopEventSource`s once per loop iteration,
 /// after the iteration's ordinary callbacks and before the loop blocks again.
@@ -20,20 +21,26 @@ import CLibevent
 ///   processes its timers and sees the deadline timer regularly.
 /// - Sources are serviced by ascending `order`, then registration order (guarantee 6).
 final class FlushCoordinator: @unchecked Sendable {
-    /// Per-source state, all guarded by the coordinator's lock.
+    /// Per-source state.
     ///
-    /// Mutable state here and in the coordinator is `@exclusivity(unchecked)`: the lock (or the
-    /// flushing thread's ownership) already serialises every access, and the runtime's dynamic
-    /// exclusivity check costs about 80 instructions per access (`swift_beginAccess`), more than
-    /// the rest of a signal.
+    /// `state` is atomic so that `signal()` on a source that is already queued takes no lock:
+    /// its low bits count the signals waiting, `cancelledBit` marks a cancelled source. A slot is
+    /// in `queuedSlots` exactly when its count went from 0 to non-zero and the pass has not
+    /// taken it yet: only the signal that saw 0 appends it, only the pass (or cancel) zeroes it.
+    /// `handler` is guarded by the coordinator's lock; `delivering` belongs to the flushing
+    /// thread. Mutable state here and in the coordinator is `@exclusivity(unchecked)`: the lock
+    /// (or the flushing thread's ownership) already serialises every access, and the runtime's
+    /// dynamic exclusivity check costs about 80 instructions per access (`swift_beginAccess`).
     final class Slot {
+        static let cancelledBit = 1 << 62
         let order: Int
         let sequence: UInt64
-        @exclusivity(unchecked) var waiting = 0
-        @exclusivity(unchecked) var delivering: Int?
-        @exclusivity(unchecked) var cancelled = false
-        @exclusivity(unchecked) var queued = false
+        let state = Atomic<Int>(0)
+        /// The merged count of the call in progress (0 outside a delivery). Flushing thread only.
+        @exclusivity(unchecked) var delivering = 0
         @exclusivity(unchecked) var handler: ((LoopEventSource) -> Void)?
+        /// Weak: dropping the last reference to a source cancels it (its deinit), even while it
+        /// is queued. Written once before the source is shared.
         weak var source: LoopEventSource?
 
         init(order: Int, sequence: UInt64, handler: @escaping (LoopEventSource) -> Void) {
@@ -47,6 +54,16 @@ final class FlushCoordinator: @unchecked Sendable {
         func precedes(_ other: Slot) -> Bool {
             order != other.order ? order < other.order : sequence < other.sequence
         }
+
+        var isCancelled: Bool { state.load(ordering: .relaxed) & Slot.cancelledBit != 0 }
+    }
+
+    /// One handler call of a pass, taken under the lock for the whole batch at once.
+    struct Call {
+        // Kept alive by `deliveringSlots` for the whole pass.
+        unowned(unsafe) let slot: Slot
+        let handler: (LoopEventSource) -> Void
+        let source: LoopEventSource
     }
 
     private let lock = Lock()
@@ -59,10 +76,13 @@ final class FlushCoordinator: @unchecked Sendable {
     /// The batch being delivered, swapped with `queuedSlots` so both keep their capacity (no
     /// array allocation per pass). Touched only by the flushing thread, outside the lock.
     @exclusivity(unchecked) private var deliveringSlots: [Slot] = []
+    /// The calls of the pass being delivered (flushing thread only; capacity kept).
+    @exclusivity(unchecked) private var calls: [Call] = []
     @exclusivity(unchecked) private var nextSequence: UInt64 = 0
     @exclusivity(unchecked) private var pending = false
     @exclusivity(unchecked) private var flushing = false
-    @exclusivity(unchecked) private var flushThread: UInt = 0
+    /// The thread running a pass, 0 when none (read lock-free by `mergedCount`).
+    private let flushThread = Atomic<UInt>(0)
 
     private let maximumDelay: timeval
     private var flushEvent: OpaquePointer!
@@ -113,33 +133,34 @@ final class FlushCoordinator: @unchecked Sendable {
     }
 
     /// Counts a signal for `slot` and requests a flush. Any thread.
+    ///
+    /// Only the signal that finds the count at 0 queues the slot and requests a pass; later ones
+    /// (until the pass takes the count) only add to it, with one atomic operation and no lock.
+    /// The read-modify-write also orders the caller's writes before the handler call that merges
+    /// this signal.
     func signal(_ slot: Slot) {
+        guard slot.state.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
         let activate = lock.withLock { () -> Bool in
-            guard !slot.cancelled else { return false }
-            slot.waiting += 1
-            if !slot.queued {
-                slot.queued = true
-                if let last = queuedSlots.last, slot.precedes(last) { queuedOutOfOrder = true }
-                queuedSlots.append(slot)
-            }
+            if let last = queuedSlots.last, slot.precedes(last) { queuedOutOfOrder = true }
+            queuedSlots.append(slot)
             return requestLocked()
         }
         if activate { activateFlush() }
     }
 
     func mergedCount(_ slot: Slot) -> Int {
-        lock.withLock {
-            if let delivering = slot.delivering, flushThread == currentThreadID() {
-                return delivering
-            }
-            return slot.waiting
+        // `delivering` is read only by the thread that writes it, the flushing one.
+        if flushThread.load(ordering: .relaxed) == currentThreadID(), slot.delivering > 0 {
+            return slot.delivering
         }
+        let state = slot.state.load(ordering: .acquiring)
+        return state & Slot.cancelledBit != 0 ? 0 : state
     }
 
     func cancel(_ slot: Slot) {
+        let old = slot.state.bitwiseOr(Slot.cancelledBit, ordering: .acquiringAndReleasing).oldValue
+        guard old & Slot.cancelledBit == 0 else { return }
         let handler = lock.withLock { () -> ((LoopEventSource) -> Void)? in
-            slot.cancelled = true
-            slot.waiting = 0
             defer { slot.handler = nil }
             return slot.handler
         }
@@ -179,13 +200,8 @@ final class FlushCoordinator: @unchecked Sendable {
             guard pending, !flushing else { return nil }
             pending = false
             flushing = true
-            flushThread = currentThreadID()
+            flushThread.store(currentThreadID(), ordering: .relaxed)
             swap(&queuedSlots, &deliveringSlots)
-            for slot in deliveringSlots {
-                slot.queued = false
-                slot.delivering = slot.waiting
-                slot.waiting = 0
-            }
             defer { queuedOutOfOrder = false }
             return queuedOutOfOrder
         }
@@ -195,30 +211,37 @@ final class FlushCoordinator: @unchecked Sendable {
         event_del(rearmTimer)
         event_del(deadlineTimer)
 
-        // Owned by this pass (flushing is set), so sorted outside the lock.
+        // The batch belongs to this pass now (flushing is set): sorted outside the lock.
         if sort { deliveringSlots.sort { $0.precedes($1) } }
-        var delivered = false
-        for slot in deliveringSlots {
-            let call = lock.withLock { () -> (((LoopEventSource) -> Void), LoopEventSource)? in
-                guard !slot.cancelled, let handler = slot.handler, let source = slot.source,
-                    let count = slot.delivering, count > 0
-                else {
-                    slot.delivering = nil
-                    return nil
-                }
-                return (handler, source)
+        // One lock for the whole batch: take each slot's count, handler and source. A signal
+        // from now on finds the count at 0 and queues the slot for the next pass (guarantee 3).
+        lock.withLock {
+            for slot in deliveringSlots {
+                let state = slot.state.bitwiseAnd(Slot.cancelledBit, ordering: .acquiringAndReleasing).oldValue
+                guard state & Slot.cancelledBit == 0, state > 0, let handler = slot.handler,
+                    let source = slot.source
+                else { continue }
+                slot.delivering = state
+                calls.append(Call(slot: slot, handler: handler, source: source))
             }
-            guard let (handler, source) = call else { continue }
-            delivered = true
-            handler(source)
-            lock.withLock { slot.delivering = nil }
         }
-
-        // Released outside the lock; the capacity stays for the next pass.
+        var delivered = false
+        for index in calls.indices {
+            let call = calls[index]
+            // Cancelled by an earlier handler of this pass (or just now from another thread).
+            if !call.slot.isCancelled {
+                delivered = true
+                call.handler(call.source)
+            }
+            call.slot.delivering = 0
+        }
+        // Handlers, sources and slots are released here, outside the lock; capacity is kept.
+        calls.removeAll(keepingCapacity: true)
         deliveringSlots.removeAll(keepingCapacity: true)
+
         let again = lock.withLock { () -> Bool in
             flushing = false
-            flushThread = 0
+            flushThread.store(0, ordering: .relaxed)
             if delivered { passCount += 1 }
             return pending
         }
