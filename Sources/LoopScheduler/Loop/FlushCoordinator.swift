@@ -215,8 +215,10 @@ final class FlushCoordinator: @unchecked Sendable {
         if sort { deliveringSlots.sort { $0.precedes($1) } }
         // One lock for the whole batch: take each slot's count, handler and source. A signal
         // from now on finds the count at 0 and queues the slot for the next pass (guarantee 3).
+        // `calls` is filled backwards and emptied with `popLast()`, which moves each call out of
+        // the array: no retain and release of its handler and source for a copy.
         lock.withLock {
-            for slot in deliveringSlots {
+            for slot in deliveringSlots.reversed() {
                 let state = slot.state.bitwiseAnd(Slot.cancelledBit, ordering: .acquiringAndReleasing).oldValue
                 guard state & Slot.cancelledBit == 0, state > 0, let handler = slot.handler,
                     let source = slot.source
@@ -226,8 +228,7 @@ final class FlushCoordinator: @unchecked Sendable {
             }
         }
         var delivered = false
-        for index in calls.indices {
-            let call = calls[index]
+        while let call = calls.popLast() {
             // Cancelled by an earlier handler of this pass (or just now from another thread).
             if !call.slot.isCancelled {
                 delivered = true
@@ -235,8 +236,8 @@ final class FlushCoordinator: @unchecked Sendable {
             }
             call.slot.delivering = 0
         }
-        // Handlers, sources and slots are released here, outside the lock; capacity is kept.
-        calls.removeAll(keepingCapacity: true)
+        // Handlers and sources went with each call; slots are released here, outside the lock,
+        // and both arrays keep their capacity.
         deliveringSlots.removeAll(keepingCapacity: true)
 
         let again = lock.withLock { () -> Bool in
