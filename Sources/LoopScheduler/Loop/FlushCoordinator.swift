@@ -40,8 +40,9 @@ final class FlushCoordinator: @unchecked Sendable {
         @exclusivity(unchecked) var delivering = 0
         @exclusivity(unchecked) var handler: ((LoopEventSource) -> Void)?
         /// Weak: dropping the last reference to a source cancels it (its deinit), even while it
-        /// is queued. Written once before the source is shared.
-        weak var source: LoopEventSource?
+        /// is queued or an earlier handler of the same pass drops it. Written once before the
+        /// source is shared; loaded lock-free (weak loads are atomic).
+        @exclusivity(unchecked) weak var source: LoopEventSource?
 
         init(order: Int, sequence: UInt64, handler: @escaping (LoopEventSource) -> Void) {
             self.order = order
@@ -58,12 +59,12 @@ final class FlushCoordinator: @unchecked Sendable {
         var isCancelled: Bool { state.load(ordering: .relaxed) & Slot.cancelledBit != 0 }
     }
 
-    /// One handler call of a pass, taken under the lock for the whole batch at once.
+    /// One handler call of a pass, taken under the lock for the whole batch at once. The source
+    /// is loaded only when its turn comes, so one dropped by an earlier handler is not called.
     struct Call {
         // Kept alive by `deliveringSlots` for the whole pass.
         unowned(unsafe) let slot: Slot
         let handler: (LoopEventSource) -> Void
-        let source: LoopEventSource
     }
 
     private let lock = Lock()
@@ -213,30 +214,29 @@ final class FlushCoordinator: @unchecked Sendable {
 
         // The batch belongs to this pass now (flushing is set): sorted outside the lock.
         if sort { deliveringSlots.sort { $0.precedes($1) } }
-        // One lock for the whole batch: take each slot's count, handler and source. A signal
+        // One lock for the whole batch: take each slot's count and handler. A signal
         // from now on finds the count at 0 and queues the slot for the next pass (guarantee 3).
         // `calls` is filled backwards and emptied with `popLast()`, which moves each call out of
         // the array: no retain and release of its handler and source for a copy.
         lock.withLock {
             for slot in deliveringSlots.reversed() {
                 let state = slot.state.bitwiseAnd(Slot.cancelledBit, ordering: .acquiringAndReleasing).oldValue
-                guard state & Slot.cancelledBit == 0, state > 0, let handler = slot.handler,
-                    let source = slot.source
-                else { continue }
+                guard state & Slot.cancelledBit == 0, state > 0, let handler = slot.handler else { continue }
                 slot.delivering = state
-                calls.append(Call(slot: slot, handler: handler, source: source))
+                calls.append(Call(slot: slot, handler: handler))
             }
         }
         var delivered = false
         while let call = calls.popLast() {
-            // Cancelled by an earlier handler of this pass (or just now from another thread).
-            if !call.slot.isCancelled {
+            // Cancelled or dropped by an earlier handler of this pass (or just now from another
+            // thread: a delivery that already started may finish, as documented).
+            if !call.slot.isCancelled, let source = call.slot.source {
                 delivered = true
-                call.handler(call.source)
+                call.handler(source)
             }
             call.slot.delivering = 0
         }
-        // Handlers and sources went with each call; slots are released here, outside the lock,
+        // Handlers went with each call; slots are released here, outside the lock,
         // and both arrays keep their capacity.
         deliveringSlots.removeAll(keepingCapacity: true)
 
