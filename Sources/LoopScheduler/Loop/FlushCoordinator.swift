@@ -62,8 +62,9 @@ final class FlushCoordinator: @unchecked Sendable {
     /// One handler call of a pass, taken under the lock for the whole batch at once. The source
     /// is loaded only when its turn comes, so one dropped by an earlier handler is not called.
     struct Call {
-        // Kept alive by `deliveringSlots` for the whole pass.
-        unowned(unsafe) let slot: Slot
+        // Kept alive by `deliveringSlots` for the whole pass; unmanaged, so reaching it costs no
+        // retain and release.
+        let slot: Unmanaged<Slot>
         let handler: (LoopEventSource) -> Void
     }
 
@@ -223,18 +224,21 @@ final class FlushCoordinator: @unchecked Sendable {
                 let state = slot.state.bitwiseAnd(Slot.cancelledBit, ordering: .acquiringAndReleasing).oldValue
                 guard state & Slot.cancelledBit == 0, state > 0, let handler = slot.handler else { continue }
                 slot.delivering = state
-                calls.append(Call(slot: slot, handler: handler))
+                calls.append(Call(slot: .passUnretained(slot), handler: handler))
             }
         }
         var delivered = false
         while let call = calls.popLast() {
             // Cancelled or dropped by an earlier handler of this pass (or just now from another
             // thread: a delivery that already started may finish, as documented).
-            if !call.slot.isCancelled, let source = call.slot.source {
+            let source = call.slot._withUnsafeGuaranteedRef { slot -> LoopEventSource? in
+                slot.isCancelled ? nil : slot.source
+            }
+            if let source {
                 delivered = true
                 call.handler(source)
             }
-            call.slot.delivering = 0
+            call.slot._withUnsafeGuaranteedRef { $0.delivering = 0 }
         }
         // Handlers went with each call; slots are released here, outside the lock,
         // and both arrays keep their capacity.
