@@ -26,7 +26,8 @@ final class FlushCoordinator: @unchecked Sendable {
     /// `state` is atomic so that `signal()` on a source that is already queued takes no lock:
     /// its low bits count the signals waiting, `cancelledBit` marks a cancelled source. A slot is
     /// in `queuedSlots` exactly when its count went from 0 to non-zero and the pass has not
-    /// taken it yet: only the signal that saw 0 appends it, only the pass (or cancel) zeroes it.
+    /// taken it yet: only the signal that saw 0 appends it, only the pass zeroes the count.
+    /// `cancel()` sets `cancelledBit`, which no pass clears, so no later signal queues the slot.
     /// `handler` is guarded by the coordinator's lock; `delivering` belongs to the flushing
     /// thread. Mutable state here and in the coordinator is `@exclusivity(unchecked)`: the lock
     /// (or the flushing thread's ownership) already serialises every access, and the runtime's
