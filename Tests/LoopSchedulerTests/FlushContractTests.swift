@@ -305,3 +305,101 @@ import Testing
         _ = dropped
     }
 }
+
+/// The flush's bookkeeping: the batch is sorted only when needed, merged counts stay exact with
+/// the lock-free signal path, and cancel or drop inside a pass stops later deliveries of it.
+@Suite(.serialized) struct FlushBookkeepingTests {
+    /// Guarantee 6 across passes: an in-order pass, a reversed one, then one with a single
+    /// latecomer out of order; the out-of-order mark of one pass never leaks into the next.
+    @Test func orderHoldsWhateverTheSignalOrderOfEachPass() throws {
+        let loop = try EventLoop()
+        var log: [Int] = []
+        let sources = (0..<6).map { index in
+            loop.makeEventSource(order: index % 2) { _ in log.append(index) }
+        }
+        for source in sources { source.signal() }
+        loop.runOnce(blocking: false)
+        #expect(log == [0, 2, 4, 1, 3, 5])
+        log = []
+        for source in sources.reversed() { source.signal() }
+        loop.runOnce(blocking: false)
+        #expect(log == [0, 2, 4, 1, 3, 5])
+        log = []
+        sources[1].signal()
+        sources[3].signal()
+        sources[0].signal()
+        loop.runOnce(blocking: false)
+        #expect(log == [0, 1, 3])
+        log = []
+        sources[4].signal()
+        sources[5].signal()
+        loop.runOnce(blocking: false)
+        #expect(log == [4, 5])
+    }
+
+    /// Signals outside, inside and after the handler are counted exactly; after `cancel()` the
+    /// count reads 0 and further signals are ignored.
+    @Test func mergedCountsAreExactAcrossPassesAndCancel() throws {
+        let loop = try EventLoop()
+        var seen: [Int] = []
+        var outsideDuringHandler: [Int] = []
+        let other = loop.makeEventSource(order: 1) { source in seen.append(100 + source.mergedSignalCount) }
+        let source = loop.makeEventSource(order: 0) { source in
+            seen.append(source.mergedSignalCount)
+            outsideDuringHandler.append(other.mergedSignalCount)
+            if seen.count == 1 {
+                source.signal()
+                source.signal()
+                source.signal()
+                // Still the count of this call while it runs.
+                seen.append(source.mergedSignalCount)
+            }
+        }
+        for _ in 0..<5 { source.signal() }
+        other.signal()
+        other.signal()
+        #expect(source.mergedSignalCount == 5)
+        loop.runOnce(blocking: false)
+        #expect(seen == [5, 5, 102])
+        // The other source's batch count is visible to an earlier handler of the same pass.
+        #expect(outsideDuringHandler == [2])
+        #expect(source.mergedSignalCount == 3)
+        loop.runOnce(blocking: false)
+        #expect(seen == [5, 5, 102, 3])
+        source.signal()
+        source.cancel()
+        #expect(source.mergedSignalCount == 0)
+        source.signal()
+        #expect(source.mergedSignalCount == 0)
+        loop.runOnce(blocking: false)
+        #expect(seen == [5, 5, 102, 3])
+        #expect(loop.completedFlushCount == 2)
+    }
+
+    /// A queued source whose last reference an earlier handler of the same pass drops is not
+    /// called (its deinit cancelled it), and its handler is released.
+    @Test func sourceDroppedByAnEarlierHandlerIsNotCalled() throws {
+        let loop = try EventLoop()
+        final class Token {}
+        var log: [String] = []
+        weak var weakToken: Token?
+        var victim: LoopEventSource?
+        do {
+            let token = Token()
+            weakToken = token
+            victim = loop.makeEventSource(order: 1) { _ in
+                withExtendedLifetime(token) { log.append("victim") }
+            }
+        }
+        let killer = loop.makeEventSource(order: 0) { _ in
+            log.append("killer")
+            victim = nil
+        }
+        victim?.signal()
+        killer.signal()
+        loop.runOnce(blocking: false)
+        #expect(log == ["killer"])
+        #expect(weakToken == nil)
+        #expect(victim == nil)
+    }
+}

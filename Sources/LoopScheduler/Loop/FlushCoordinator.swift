@@ -1,4 +1,5 @@
 import CLibevent
+import Synchronization
 
 /// The end-of-iteration flush: services signalled `LoopEventSource`s once per loop iteration,
 /// after the iteration's ordinary callbacks and before the loop blocks again.
@@ -20,30 +21,71 @@ import CLibevent
 ///   processes its timers and sees the deadline timer regularly.
 /// - Sources are serviced by ascending `order`, then registration order (guarantee 6).
 final class FlushCoordinator: @unchecked Sendable {
-    /// Per-source state, all guarded by the coordinator's lock.
+    /// Per-source state.
+    ///
+    /// `state` is atomic so that `signal()` on a source that is already queued takes no lock:
+    /// its low bits count the signals waiting, `cancelledBit` marks a cancelled source. A slot is
+    /// in `queuedSlots` exactly when its count went from 0 to non-zero and the pass has not
+    /// taken it yet: only the signal that saw 0 appends it, only the pass zeroes the count.
+    /// `cancel()` sets `cancelledBit`, which no pass clears, so no later signal queues the slot.
+    /// `handler` is guarded by the coordinator's lock; `delivering` belongs to the flushing
+    /// thread. Mutable state here and in the coordinator is `@exclusivity(unchecked)`: the lock
+    /// (or the flushing thread's ownership) already serialises every access, and the runtime's
+    /// dynamic exclusivity check costs about 80 instructions per access (`swift_beginAccess`).
     final class Slot {
+        static let cancelledBit = 1 << 62
         let order: Int
         let sequence: UInt64
-        var waiting = 0
-        var delivering: Int?
-        var cancelled = false
-        var queued = false
-        var handler: ((LoopEventSource) -> Void)?
-        weak var source: LoopEventSource?
+        let state = Atomic<Int>(0)
+        /// The merged count of the call in progress (0 outside a delivery). Flushing thread only.
+        @exclusivity(unchecked) var delivering = 0
+        @exclusivity(unchecked) var handler: ((LoopEventSource) -> Void)?
+        /// Weak: dropping the last reference to a source cancels it (its deinit), even while it
+        /// is queued or an earlier handler of the same pass drops it. Written once before the
+        /// source is shared; loaded lock-free (weak loads are atomic).
+        @exclusivity(unchecked) weak var source: LoopEventSource?
 
         init(order: Int, sequence: UInt64, handler: @escaping (LoopEventSource) -> Void) {
             self.order = order
             self.sequence = sequence
             self.handler = handler
         }
+
+        /// Flush order (guarantee 6): ascending `order`, then creation.
+        @inline(__always)
+        func precedes(_ other: Slot) -> Bool {
+            order != other.order ? order < other.order : sequence < other.sequence
+        }
+
+        var isCancelled: Bool { state.load(ordering: .relaxed) & Slot.cancelledBit != 0 }
+    }
+
+    /// One handler call of a pass, taken under the lock for the whole batch at once. The source
+    /// is loaded only when its turn comes, so one dropped by an earlier handler is not called.
+    struct Call {
+        // Kept alive by `deliveringSlots` for the whole pass; unmanaged, so reaching it costs no
+        // retain and release.
+        let slot: Unmanaged<Slot>
+        let handler: (LoopEventSource) -> Void
     }
 
     private let lock = Lock()
-    private var queuedSlots: [Slot] = []
-    private var nextSequence: UInt64 = 0
-    private var pending = false
-    private var flushing = false
-    private var flushThread: UInt = 0
+    /// Signalled slots waiting for the next pass, in signal order.
+    @exclusivity(unchecked) private var queuedSlots: [Slot] = []
+    /// Whether some slot was appended to `queuedSlots` before one that precedes it in flush
+    /// order. Sources usually signal in creation order (a burst over a list of models), so the
+    /// pass sorts only when this is set, instead of sorting every batch.
+    @exclusivity(unchecked) private var queuedOutOfOrder = false
+    /// The batch being delivered, swapped with `queuedSlots` so both keep their capacity (no
+    /// array allocation per pass). Touched only by the flushing thread, outside the lock.
+    @exclusivity(unchecked) private var deliveringSlots: [Slot] = []
+    /// The calls of the pass being delivered (flushing thread only; capacity kept).
+    @exclusivity(unchecked) private var calls: [Call] = []
+    @exclusivity(unchecked) private var nextSequence: UInt64 = 0
+    @exclusivity(unchecked) private var pending = false
+    @exclusivity(unchecked) private var flushing = false
+    /// The thread running a pass, 0 when none (read lock-free by `mergedCount`).
+    private let flushThread = Atomic<UInt>(0)
 
     private let maximumDelay: timeval
     private var flushEvent: OpaquePointer!
@@ -53,7 +95,7 @@ final class FlushCoordinator: @unchecked Sendable {
     /// Called on the loop thread after each flush pass (the loop checks for `stop()` there).
     private let afterPass: () -> Void
 
-    private var passCount = 0
+    @exclusivity(unchecked) private var passCount = 0
 
     /// Number of flush passes that delivered at least one source (for tests and diagnostics).
     var completedPasses: Int { lock.withLock { passCount } }
@@ -94,32 +136,34 @@ final class FlushCoordinator: @unchecked Sendable {
     }
 
     /// Counts a signal for `slot` and requests a flush. Any thread.
+    ///
+    /// Only the signal that finds the count at 0 queues the slot and requests a pass; later ones
+    /// (until the pass takes the count) only add to it, with one atomic operation and no lock.
+    /// The read-modify-write also orders the caller's writes before the handler call that merges
+    /// this signal.
     func signal(_ slot: Slot) {
+        guard slot.state.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
         let activate = lock.withLock { () -> Bool in
-            guard !slot.cancelled else { return false }
-            slot.waiting += 1
-            if !slot.queued {
-                slot.queued = true
-                queuedSlots.append(slot)
-            }
+            if let last = queuedSlots.last, slot.precedes(last) { queuedOutOfOrder = true }
+            queuedSlots.append(slot)
             return requestLocked()
         }
         if activate { activateFlush() }
     }
 
     func mergedCount(_ slot: Slot) -> Int {
-        lock.withLock {
-            if let delivering = slot.delivering, flushThread == currentThreadID() {
-                return delivering
-            }
-            return slot.waiting
+        // `delivering` is read only by the thread that writes it, the flushing one.
+        if flushThread.load(ordering: .relaxed) == currentThreadID(), slot.delivering > 0 {
+            return slot.delivering
         }
+        let state = slot.state.load(ordering: .acquiring)
+        return state & Slot.cancelledBit != 0 ? 0 : state
     }
 
     func cancel(_ slot: Slot) {
+        let old = slot.state.bitwiseOr(Slot.cancelledBit, ordering: .acquiringAndReleasing).oldValue
+        guard old & Slot.cancelledBit == 0 else { return }
         let handler = lock.withLock { () -> ((LoopEventSource) -> Void)? in
-            slot.cancelled = true
-            slot.waiting = 0
             defer { slot.handler = nil }
             return slot.handler
         }
@@ -155,47 +199,55 @@ final class FlushCoordinator: @unchecked Sendable {
     }
 
     private func runFlushIfPending() {
-        let batch = lock.withLock { () -> [Slot]? in
+        let sort = lock.withLock { () -> Bool? in
             guard pending, !flushing else { return nil }
             pending = false
             flushing = true
-            flushThread = currentThreadID()
-            let slots = queuedSlots
-            queuedSlots = []
-            for slot in slots {
-                slot.queued = false
-                slot.delivering = slot.waiting
-                slot.waiting = 0
-            }
-            return slots
+            flushThread.store(currentThreadID(), ordering: .relaxed)
+            swap(&queuedSlots, &deliveringSlots)
+            defer { queuedOutOfOrder = false }
+            return queuedOutOfOrder
         }
-        guard let batch else { return }
+        guard let sort else { return }
         // Whichever event got here first, the others are no longer needed for this request.
         event_del(flushEvent)
         event_del(rearmTimer)
         event_del(deadlineTimer)
 
-        let ordered = batch.sorted { ($0.order, $0.sequence) < ($1.order, $1.sequence) }
-        var delivered = false
-        for slot in ordered {
-            let call = lock.withLock { () -> (((LoopEventSource) -> Void), LoopEventSource)? in
-                guard !slot.cancelled, let handler = slot.handler, let source = slot.source,
-                    let count = slot.delivering, count > 0
-                else {
-                    slot.delivering = nil
-                    return nil
-                }
-                return (handler, source)
+        // The batch belongs to this pass now (flushing is set): sorted outside the lock.
+        if sort { deliveringSlots.sort { $0.precedes($1) } }
+        // One lock for the whole batch: take each slot's count and handler. A signal
+        // from now on finds the count at 0 and queues the slot for the next pass (guarantee 3).
+        // `calls` is filled backwards and emptied with `popLast()`, which moves each call out of
+        // the array: no retain and release of its handler and source for a copy.
+        lock.withLock {
+            for slot in deliveringSlots.reversed() {
+                let state = slot.state.bitwiseAnd(Slot.cancelledBit, ordering: .acquiringAndReleasing).oldValue
+                guard state & Slot.cancelledBit == 0, state > 0, let handler = slot.handler else { continue }
+                slot.delivering = state
+                calls.append(Call(slot: .passUnretained(slot), handler: handler))
             }
-            guard let (handler, source) = call else { continue }
-            delivered = true
-            handler(source)
-            lock.withLock { slot.delivering = nil }
         }
+        var delivered = false
+        while let call = calls.popLast() {
+            // Cancelled or dropped by an earlier handler of this pass (or just now from another
+            // thread: a delivery that already started may finish, as documented).
+            let source = call.slot._withUnsafeGuaranteedRef { slot -> LoopEventSource? in
+                slot.isCancelled ? nil : slot.source
+            }
+            if let source {
+                delivered = true
+                call.handler(source)
+            }
+            call.slot._withUnsafeGuaranteedRef { $0.delivering = 0 }
+        }
+        // Handlers went with each call; slots are released here, outside the lock,
+        // and both arrays keep their capacity.
+        deliveringSlots.removeAll(keepingCapacity: true)
 
         let again = lock.withLock { () -> Bool in
             flushing = false
-            flushThread = 0
+            flushThread.store(0, ordering: .relaxed)
             if delivered { passCount += 1 }
             return pending
         }

@@ -15,11 +15,15 @@ public final class LoopEventSource: EventSource, @unchecked Sendable {
     /// The flush rank: lower ranks are serviced first; equal ranks in creation order.
     public let order: Int
     private let slot: FlushCoordinator.Slot
+    // The loop's coordinator, kept alive by `loop` (held strongly above). Unowned(unsafe) and a
+    // `let`: `signal()` then loads no optional, takes no retain and runs no exclusivity check.
+    private unowned(unsafe) let flush: FlushCoordinator
 
     init(loop: EventLoop, order: Int, handler: @escaping (LoopEventSource) -> Void) {
         self.loop = loop
         self.order = order
-        slot = loop.flush.makeSlot(order: order, handler: handler)
+        flush = loop.flush
+        slot = flush.makeSlot(order: order, handler: handler)
         slot.source = self
     }
 
@@ -30,17 +34,17 @@ public final class LoopEventSource: EventSource, @unchecked Sendable {
     /// Requests one handler call at the end of the current (or next) iteration. Any thread;
     /// wakes a sleeping loop.
     public func signal() {
-        loop.flush.signal(slot)
+        flush.signal(slot)
     }
 
     /// Inside the handler (on the loop thread): how many signals this call merged, at least 1.
     /// Elsewhere: how many signals are waiting for the next delivery.
     public var mergedSignalCount: Int {
-        loop.flush.mergedCount(slot)
+        flush.mergedCount(slot)
     }
 
     /// Stops delivery and releases the handler. Idempotent, any thread.
     public func cancel() {
-        loop.flush.cancel(slot)
+        flush.cancel(slot)
     }
 }
