@@ -39,7 +39,9 @@ extension Publishers.RemoveDuplicates {
 
         let downstream: Downstream
         private let predicate: (Output, Output) -> Bool
-        private var last: Output?
+        // Serial delivery already rules out overlapping access; the dynamic exclusivity check on
+        // this field cost more than the comparison it guards.
+        @exclusivity(unchecked) private var last: Output?
 
         init(downstream: Downstream, predicate: @escaping (Output, Output) -> Bool) {
             self.downstream = downstream
