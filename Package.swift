@@ -48,8 +48,7 @@ let package = Package(
         .target(name: "CLibeventBaseline", dependencies: ["CLibevent", "CLibxml2"]),
         .executableTarget(
             name: "loop-bench",
-            dependencies: ["LoopScheduler", "ViewModelKit", "PodcastKit", "CLibevent", "CLibeventBaseline"],
-            exclude: ["PERFORMANCE.md"]),
+            dependencies: ["LoopScheduler", "ViewModelKit", "PodcastKit", "CLibevent", "CLibeventBaseline"]),
 
         .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent"]),
         .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit"]),
