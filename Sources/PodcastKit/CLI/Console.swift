@@ -21,6 +21,9 @@ public struct Console: Sendable {
     public var isTerminal: Bool
     /// The terminal's width in columns (80 when unknown).
     public var width: Int
+    /// The file descriptor behind `write` (1 for `standard`), or nil for a console made of
+    /// closures. `run` writes a pipe, socket or terminal descriptor without blocking its loop.
+    public var descriptor: Int32? = nil
 
     /// Writes text to stdout ignoring failure (for help text and messages whose loss changes
     /// nothing; data output goes through `write`).
@@ -55,6 +58,7 @@ public struct Console: Sendable {
                 if code != 0 { throw OutputError(code: code) }
             },
             err: { _ = writeAll(2, $0) }, isTerminal: isatty(1) == 1, width: terminalWidth())
+        console.descriptor = 1
         var info = stat()
         if fstat(1, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
             console.flush = { () throws(OutputError) in
