@@ -416,6 +416,11 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                 "malformed: " + (cause ?? ""),
                 "the feed is not well-formed; kept the \(parsed.episodes.count) items recovered, deleted nothing" + (cause.map { ": \($0)" } ?? "")))
         }
+        // The parser drops repeated guids itself (first kept), so the store never sees them:
+        // its notes are the only trace of a duplicate guid.
+        if case .fetched(let parsed, _, _) = outcome {
+            warnings += parsed.warnings.filter { $0.hasPrefix("duplicate guid") }.map { ($0, $0) }
+        }
         warnings += applied.warnings.map { ($0, $0) }
         let previous = reportedWarnings[id] ?? []
         if case .fetched = outcome { reportedWarnings[id] = Set(warnings.map(\.key)) }  // a 304 or a failure changes nothing

@@ -173,6 +173,31 @@ import Testing
         #expect(log.kinds.filter { $0 == "feed_updated" }.count == 2)
     }
 
+    @Test func aDuplicateGuidIsReportedOncePerFeedAndWarning() throws {
+        _ = try store.add(url: "http://h/dup")
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler,
+            now: { [clock] in clock }, random: noJitter)
+        let log = EventLog()
+        var stderr: [String] = []
+        daemon.onEvent = { log.events.append($0) }
+        daemon.onWarning = { stderr.append($0) }
+        try daemon.start()
+        let body = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Dup</title><item><guid>d1</guid><title>A</title></item><item><guid>d1</guid><title>B</title></item></channel></rss>"
+        let dup = FetchResult.success(FetchResponse(status: 200, body: Data(body.utf8), requestedURL: "http://h/dup", effectiveURL: "http://h/dup"))
+        fetcher.respond("http://h/dup", dup)
+        let message = "duplicate guid \"d1\" at item 2: kept the first occurrence only"
+        #expect(stderr == ["Dup <http://h/dup>: " + message])
+        #expect(log.events.filter { $0.kind == "feed_warning" } == [.feedWarning(FeedWarningReport(time: clock, feedURL: "http://h/dup", podcastTitle: "Dup", message: message))])
+        #expect(log.kinds == ["feed_warning", "feed_updated", "new_episode"])
+
+        // Still duplicated on the next poll: not reported again.
+        scheduler.advance(by: 3600)
+        fetcher.respond("http://h/dup", dup)
+        #expect(stderr.count == 1)
+        #expect(log.events.filter { $0.kind == "feed_warning" }.count == 1)
+    }
+
     @Test func aFeedWithoutATitleIsNullNotItsURL() throws {
         _ = try store.add(url: "http://h/untitled")
         let (daemon, log) = makeDaemon()
