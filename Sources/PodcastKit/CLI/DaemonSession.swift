@@ -10,7 +10,8 @@ import ViewModelKit
 ///
 /// - SIGINT / SIGTERM: `PodcastDaemon.stop()` (in-flight fetches abandoned, nothing half
 ///   written: every applied update is one committed transaction), then the loop ends after its
-///   flush and the caller releases the store (closing the database). Exit status 0.
+///   flush and the caller releases the store (closing the database). Exit status 0, except for
+///   a `--once` pass not finished yet: 130 (SIGINT) or 143 (SIGTERM).
 /// - SIGHUP: reloads the subscriptions from the store. SIGUSR1: polls every feed now.
 /// - SIGCHLD (and a 5 s timer as a safety net): reaps finished hooks.
 /// - `--once`: ends when every feed was polled and the hooks have finished; status 1 if a feed
@@ -95,13 +96,17 @@ final class DaemonSession {
 
         var registrations: [EventRegistration] = []
         do {
-            let stop = { [weak daemon] in
+            // A --once pass cut short did not poll every feed: that is not success (130 / 143).
+            let stop = { [weak daemon] (signal: Int32) in
                 self.stoppedBySignal = true
+                if self.options.once && !self.finished && self.exitCode == .success {
+                    self.exitCode = signal == SIGINT ? .interrupted : .terminated
+                }
                 daemon?.stop()
                 loop.stop()
             }
-            registrations.append(try loop.onSignal(SIGINT, stop))
-            registrations.append(try loop.onSignal(SIGTERM, stop))
+            registrations.append(try loop.onSignal(SIGINT) { stop(SIGINT) })
+            registrations.append(try loop.onSignal(SIGTERM) { stop(SIGTERM) })
             registrations.append(try loop.onSignal(SIGHUP) { [weak daemon] in
                 do { try daemon?.reload() } catch { console.err("podcast-watch: reload failed: \(error)\n") }
             })

@@ -238,6 +238,23 @@ final class DaemonProcessTests: XCTestCase {
         }
     }
 
+    func testOnceInterruptedBeforeEveryFeedWasPolledExitsWithTheSignalStatus() throws {
+        var slow = TestHTTPServer.Response.ok(Self.rss(["s1"]))
+        slow.delay = 30
+        server.route("/slow", slow)
+        try withStore { try $0.add(url: server.url("/slow")) }
+        for (sig, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
+            let before = server.requestCount("/slow")
+            let child = try start("run", "--once", "--json")
+            XCTAssertTrue(child.wait { self.server.requestCount("/slow") == before + 1 })
+            child.signal(sig)
+            XCTAssertEqual(child.finish(), status)
+            XCTAssertEqual(child.stdout, "")
+        }
+        XCTAssertEqual(ExitCode.interrupted.rawValue, 130)
+        XCTAssertEqual(ExitCode.terminated.rawValue, 143)
+    }
+
     func testOnceExitsOneAndNamesTheFailedFeed() throws {
         server.route("/ok", .ok(Self.rss(["o1"])))
         server.route("/broken", .status(500, "boom"))
