@@ -431,12 +431,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         var view = snapshot(applied.feed, keeping: library.podcast(id: id))
         view.lastCheck = checkedAt
         view.nextPoll = nextPoll
-        switch decision.health {
-        case .ok: view.status = .ok
-        case .backingOff: view.status = .backingOff
-        case .failing: view.status = .failing
-        case .disabled: view.status = .disabled
-        }
+        view.status = Podcast.Status(decision.health)
         if case .failed(let failure) = outcome { view.lastError = failure.message } else { view.lastError = nil }
         library.upsert(view)
 
@@ -562,7 +557,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     }
 
     private func snapshot(_ record: FeedRecord, keeping old: Podcast?) -> Podcast {
-        var status: Podcast.Status = old?.status ?? .waiting
+        // Without a snapshot of this run: the store's status (what `list` shows), or `waiting`
+        // for a feed never polled, so a restart does not hide a failing feed.
+        var status: Podcast.Status = old?.status ?? (record.lastCheck == nil ? .waiting : Podcast.Status(record.health))
         if !record.enabled { status = .disabled }
         return Podcast(
             id: record.id, url: record.url, title: record.title ?? record.feedTitle, status: status,

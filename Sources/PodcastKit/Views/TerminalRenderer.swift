@@ -36,9 +36,12 @@ public struct TerminalRenderer: Sendable {
 
     private func layout(podcasts: [Podcast], newest: [EpisodeAnnouncement], totalNew: Int, width: Int) -> String {
         var out = ""
-        let failing = podcasts.filter(\.isFailing).count
         var header = "podcast-watch: \(podcasts.count) \(podcasts.count == 1 ? "feed" : "feeds"), \(totalNew) new"
-        if failing > 0 { header += ", \(failing) failing" }
+        // One count per status word, as `list` names them: "2 backing-off, 1 failing, 1 disabled".
+        for status in [Podcast.Status.backingOff, .failing, .disabled] {
+            let count = podcasts.filter { $0.status == status }.count
+            if count > 0 { header += ", \(count) \(status.rawValue)" }
+        }
         out += header + "\n\n"
 
         let titleWidth = width - 30  // 2 + 8 (time) + 2 + 11 (status) + 2 + 5 (new)
