@@ -76,6 +76,14 @@ public struct Console: Sendable {
         return 80
     }
 
+    /// The terminal height of stdout in rows: `TIOCGWINSZ`, else `$LINES`, else 24 (never below 1).
+    public static func terminalHeight() -> Int {
+        var ws = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_row > 0 { return Int(ws.ws_row) }
+        if let l = ProcessInfo.processInfo.environment["LINES"].flatMap(Int.init), l > 0 { return l }
+        return 24
+    }
+
     /// Makes sure file descriptors 0, 1 and 2 are open: a closed one is reopened on `/dev/null`
     /// (fd 1 and 2 read-only, so writes to them still fail with `EBADF` and are reported), so
     /// that no file the process opens later (the database, a socket, the lock) becomes "stdout".

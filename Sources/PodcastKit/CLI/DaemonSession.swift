@@ -181,10 +181,12 @@ final class DaemonSession {
                 try console.flush()
             }
         }
+        // The real terminal's height: a frame never has more lines than the screen.
+        let screenHeight: Int? = console.descriptor == nil ? nil : Console.terminalHeight()
         if console.isTerminal && !options.json {
             terminal = TerminalView(
                 library: daemon.library, scheduler: scheduler,
-                renderer: TerminalRenderer(width: console.width, ansi: true), write: write, delivered: delivered,
+                renderer: TerminalRenderer(width: console.width, height: screenHeight, ansi: true), write: write, delivered: delivered,
                 onWriteError: writeFailed)
         } else {
             lines = JSONLinesView(library: daemon.library, scheduler: scheduler, write: write, delivered: delivered, onWriteError: writeFailed)
@@ -195,6 +197,7 @@ final class DaemonSession {
             if let winch = try? loop.onSignal(SIGWINCH, { [weak terminal] in
                 guard let terminal else { return }
                 terminal.renderer.width = Console.terminalWidth()  // the real width: narrower frames are cut, not wrapped
+                if terminal.renderer.height != nil { terminal.renderer.height = Console.terminalHeight() }
                 terminal.updateView()
             }) {
                 registrations.append(winch)

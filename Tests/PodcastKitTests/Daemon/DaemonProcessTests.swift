@@ -308,7 +308,8 @@ final class DaemonProcessTests: XCTestCase {
         let child = try Child("/usr/bin/script", ["-qec", "COLUMNS=80 \(binary) demo", "/dev/null"])
         XCTAssertEqual(child.finish(), 0, child.stderr)
         let frame = try XCTUnwrap(child.stdout.components(separatedBy: TerminalRenderer.clearScreen).last)
-        let lines = frame.replacingOccurrences(of: "\r", with: "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = frame.replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\u{1B}[2K", with: "")
+            .replacingOccurrences(of: "\u{1B}[J", with: "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         XCTAssertEqual(lines.first, "podcast-watch: 3 feeds, 9 new")
         let rows = lines.filter { ["Night Shift Notes", "The Slow Build", "Tidepool Radio"].contains(where: $0.hasPrefix) }
         XCTAssertEqual(rows.map { $0.split(separator: " ").last.map(String.init) }, ["3", "3", "3"])
