@@ -155,7 +155,8 @@ public final class CommandRunner {
     }
 
     func outputFailed(_ error: OutputError) -> ExitCode {
-        console.err("podcast-watch: cannot write to stdout: \(error)\n")
+        // The reader went away (`list | head`): quiet, as Unix tools are, but still status 5.
+        if error.code != EPIPE { console.err("podcast-watch: cannot write to stdout: \(error)\n") }
         return .outputError
     }
 

@@ -173,7 +173,7 @@ public enum UsageText {
 
         Fetch and parse one feed without subscribing, and print the channel and
         every item with all parsed fields. Exit status 1 if it cannot be fetched
-        or parsed.
+        or parsed, 4 if FILE (or a file:// URL) is missing or unreadable.
 
           --json   one JSON document (schema in the README)
 

@@ -412,9 +412,13 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         var warnings: [(key: String, message: String)] = []
         if case .fetched(let parsed, _, _) = outcome, !parsed.isWellFormed {
             let cause = parsed.warnings.first { $0.hasPrefix("XML error") } ?? parsed.warnings.first
+            // What the store keeps of a degraded parse: distinct items it can identify (a guid
+            // or an enclosure); items known only by link or title hash are skipped.
+            let kept = Set(parsed.episodes.map(EpisodeIdentity.init).filter(\.isStrong).map(\.key)).count
+            let recovered = parsed.episodes.count
             warnings.append((
                 "malformed: " + (cause ?? ""),
-                "the feed is not well-formed; kept the \(parsed.episodes.count) items recovered, deleted nothing" + (cause.map { ": \($0)" } ?? "")))
+                "the feed is not well-formed; kept \(kept == recovered ? "the \(kept)" : "\(kept) of the \(recovered)") \(recovered == 1 ? "item" : "items") recovered, deleted nothing" + (cause.map { ": \($0)" } ?? "")))
         }
         // The parser drops repeated guids itself (first kept), so the store never sees them:
         // its notes are the only trace of a duplicate guid.

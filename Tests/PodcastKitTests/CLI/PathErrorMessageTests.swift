@@ -29,4 +29,22 @@ import Testing
         #expect(run(["demo", "--samples", "plain"], cwd: dir)
             == (.inputError, "", "podcast-watch: cannot read the sample feeds: \(dir)/plain: Not a directory\n"))
     }
+
+    @Test func showOfAMissingFileIsAnInputError() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(run(["show", "/missing-feed.xml"], cwd: dir)
+            == (.inputError, "", "podcast-watch: cannot read /missing-feed.xml: No such file or directory\n"))
+    }
+
+    @Test func aTitleWithControlCharactersIsRefused() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(FileManager.default.createFile(atPath: dir + "/feed.xml", contents: Data("<rss/>".utf8)))
+        let (code, out, err) = run(["--state", dir + "/state", "add", "feed.xml", "--title", "Evil\u{1B}[2J"], cwd: dir)
+        #expect(code == .usage)
+        #expect(out == "")
+        #expect(err.hasPrefix("podcast-watch: option '--title' must not contain control characters (newlines, tabs, escapes)"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/state"))  // refused before anything was created
+    }
 }

@@ -159,7 +159,7 @@ import Testing
             let first = try FeedParsing.parse(response).warnings.first ?? ""
             #expect(!first.hasPrefix("XML error"))  // the parser's first note is not the XML error
         }
-        let message = "the feed is not well-formed; kept the 1 items recovered, deleted nothing: XML error at line 1: Premature end of data in tag title line 1"
+        let message = "the feed is not well-formed; kept the 1 item recovered, deleted nothing: XML error at line 1: Premature end of data in tag title line 1"
         #expect(stderr == ["Caf\u{E9} <http://h/bad>: " + message])
         let warnings = log.events.filter { $0.kind == "feed_warning" }
         #expect(warnings == [.feedWarning(FeedWarningReport(time: clock, feedURL: "http://h/bad", podcastTitle: "Caf\u{E9}", message: message))])
