@@ -116,6 +116,13 @@ private func writeAll(_ fd: Int32, _ text: String) -> Int32 {
         let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         if n < 0 {
             if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                // `run` makes stdout non-blocking, and stderr may share its open file (a
+                // terminal, `2>&1`): wait until it takes bytes again, as a blocking write would.
+                var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, -1)
+                continue
+            }
             return errno
         }
         if n == 0 { return EIO }
