@@ -40,7 +40,7 @@ extension DaemonProcessTests {
         kill(process.processIdentifier, SIGUSR1)
         XCTAssertTrue(wait { (1...50).allSatisfy { self.server.requestCount("/\($0)") == 2 } })
         kill(process.processIdentifier, SIGTERM)
-        XCTAssertTrue(wait { !process.isRunning })
+        guard wait({ !process.isRunning }) else { return XCTFail("SIGTERM ignored: the daemon is stuck") }
         XCTAssertEqual(process.terminationStatus, 0)
 
         let written = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
