@@ -78,6 +78,10 @@ public enum CommandLineParser {
             let interval = try args.values["--interval"].map { v throws(UsageError) in
                 try parseInterval(v, option: "--interval", command: name)
             }
+            // A title is shown on the terminal and written to OPML: no escape sequences or newlines.
+            if let title = args.values["--title"], title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw UsageError("option '--title' must not contain control characters (newlines, tabs, escapes)", command: name)
+            }
             return .add(url: url, title: args.values["--title"], intervalSeconds: interval)
         case "remove":
             let args = try scan(tokens, command: name, valued: ["--id"], flags: [])

@@ -17,6 +17,10 @@ extension CommandRunner {
             return .inputError
         }
         let dir = folder.hasPrefix("/") ? folder : currentDirectory + "/" + folder
+        if let failure = PosixDirectory.unreadableReason(dir) {
+            console.err("podcast-watch: cannot read the sample feeds: \(failure)\n")
+            return .inputError
+        }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: dir)

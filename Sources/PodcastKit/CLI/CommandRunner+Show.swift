@@ -1,11 +1,20 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import LoopScheduler
 
 extension CommandRunner {
     /// `show URL|FILE [--json]`: one unconditional fetch on the main loop, then the report on
-    /// stdout. Fetch and parse errors go to stderr with exit status 1.
+    /// stdout. Fetch and parse errors go to stderr with exit status 1; a missing or unreadable
+    /// local file is status 4.
     func show(_ target: String, json: Bool) -> ExitCode {
         guard let url = location(target) else { return .usage }
+        // A local file that is missing or unreadable is an input file error (4), as for `add`.
+        if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }), access(path, R_OK) != 0 {
+            console.err("podcast-watch: cannot read \(path): \(String(cString: strerror(errno)))\n")
+            return .inputError
+        }
         let loop = EventLoop.main
         let fetcher = HTTPFetcher(eventBase: loop.base)
         var result: FetchResult?

@@ -97,8 +97,13 @@ public final class CommandRunner {
         defer { withExtendedLifetime(lock) {} }
         do {
             if FileManager.default.fileExists(atPath: path) || create {
-                try FileManager.default.createDirectory(
-                    atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                do {
+                    try PosixDirectory.create(dir)
+                } catch {
+                    // "F/sub: Not a directory", not Foundation's "NSCocoaErrorDomain error 512".
+                    console.err("podcast-watch: cannot create the state directory \(dir): \(error)\n")
+                    return .stateError
+                }
                 if exclusive {
                     switch StateLock.acquire(directory: dir) {
                     case .acquired(let held): lock = held
@@ -150,7 +155,8 @@ public final class CommandRunner {
     }
 
     func outputFailed(_ error: OutputError) -> ExitCode {
-        console.err("podcast-watch: cannot write to stdout: \(error)\n")
+        // The reader went away (`list | head`): quiet, as Unix tools are, but still status 5.
+        if error.code != EPIPE { console.err("podcast-watch: cannot write to stdout: \(error)\n") }
         return .outputError
     }
 

@@ -21,6 +21,9 @@ public struct Console: Sendable {
     public var isTerminal: Bool
     /// The terminal's width in columns (80 when unknown).
     public var width: Int
+    /// The file descriptor behind `write` (1 for `standard`), or nil for a console made of
+    /// closures. `run` writes a pipe, socket or terminal descriptor without blocking its loop.
+    public var descriptor: Int32? = nil
 
     /// Writes text to stdout ignoring failure (for help text and messages whose loss changes
     /// nothing; data output goes through `write`).
@@ -55,6 +58,7 @@ public struct Console: Sendable {
                 if code != 0 { throw OutputError(code: code) }
             },
             err: { _ = writeAll(2, $0) }, isTerminal: isatty(1) == 1, width: terminalWidth())
+        console.descriptor = 1
         var info = stat()
         if fstat(1, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
             console.flush = { () throws(OutputError) in
@@ -70,6 +74,14 @@ public struct Console: Sendable {
         if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }
         if let c = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), c > 0 { return c }
         return 80
+    }
+
+    /// The terminal height of stdout in rows: `TIOCGWINSZ`, else `$LINES`, else 24 (never below 1).
+    public static func terminalHeight() -> Int {
+        var ws = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_row > 0 { return Int(ws.ws_row) }
+        if let l = ProcessInfo.processInfo.environment["LINES"].flatMap(Int.init), l > 0 { return l }
+        return 24
     }
 
     /// Makes sure file descriptors 0, 1 and 2 are open: a closed one is reopened on `/dev/null`
@@ -104,6 +116,13 @@ private func writeAll(_ fd: Int32, _ text: String) -> Int32 {
         let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         if n < 0 {
             if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                // `run` makes stdout non-blocking, and stderr may share its open file (a
+                // terminal, `2>&1`): wait until it takes bytes again, as a blocking write would.
+                var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, -1)
+                continue
+            }
             return errno
         }
         if n == 0 { return EIO }

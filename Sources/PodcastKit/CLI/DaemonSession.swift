@@ -10,7 +10,8 @@ import ViewModelKit
 ///
 /// - SIGINT / SIGTERM: `PodcastDaemon.stop()` (in-flight fetches abandoned, nothing half
 ///   written: every applied update is one committed transaction), then the loop ends after its
-///   flush and the caller releases the store (closing the database). Exit status 0.
+///   flush and the caller releases the store (closing the database). Exit status 0, except for
+///   a `--once` pass not finished yet: 130 (SIGINT) or 143 (SIGTERM).
 /// - SIGHUP: reloads the subscriptions from the store. SIGUSR1: polls every feed now.
 /// - SIGCHLD (and a 5 s timer as a safety net): reaps finished hooks.
 /// - `--once`: ends when every feed was polled and the hooks have finished; status 1 if a feed
@@ -27,6 +28,11 @@ final class DaemonSession {
     private var exitCode: ExitCode = .success
     private var finished = false
     private var outputFailed = false
+    private var outputDeferred = false
+    private var stoppedBySignal = false
+    private var output: NonBlockingOutput?
+    /// Queued stdout bytes above which `run` takes no more output until the reader catches up.
+    static let outputBound = 64 * 1024
 
     /// `crashAfterCommits` (from `$PODCAST_WATCH_CRASH_AFTER_COMMITS`, for crash-safety tests
     /// only): the process SIGKILLs itself right after its Nth poll committed, before announcing
@@ -90,12 +96,17 @@ final class DaemonSession {
 
         var registrations: [EventRegistration] = []
         do {
-            let stop = { [weak daemon] in
+            // A --once pass cut short did not poll every feed: that is not success (130 / 143).
+            let stop = { [weak daemon] (signal: Int32) in
+                self.stoppedBySignal = true
+                if self.options.once && !self.finished && self.exitCode == .success {
+                    self.exitCode = signal == SIGINT ? .interrupted : .terminated
+                }
                 daemon?.stop()
                 loop.stop()
             }
-            registrations.append(try loop.onSignal(SIGINT, stop))
-            registrations.append(try loop.onSignal(SIGTERM, stop))
+            registrations.append(try loop.onSignal(SIGINT) { stop(SIGINT) })
+            registrations.append(try loop.onSignal(SIGTERM) { stop(SIGTERM) })
             registrations.append(try loop.onSignal(SIGHUP) { [weak daemon] in
                 do { try daemon?.reload() } catch { console.err("podcast-watch: reload failed: \(error)\n") }
             })
@@ -120,11 +131,11 @@ final class DaemonSession {
         // Each frame or batch of lines confirms the announcements it showed (at-least-once).
         var terminal: TerminalView<LoopScheduler>?
         var lines: JSONLinesView<LoopScheduler>?
-        let delivered: (Int) -> Void = { [weak daemon] sequence in daemon?.outputDelivered(throughSequence: sequence) }
         // A failed write (stdout closed, disk full, reader gone) confirms nothing, so the
         // announcements stay pending for the next start; the daemon stops with status 5 rather
         // than poll on with nowhere to report.
         let writeFailed: (any Error) -> Void = { [weak daemon] error in
+            if error is NonBlockingOutput.Busy { return }  // retried when the queue drains
             guard !self.outputFailed else { return }
             self.outputFailed = true
             console.err("podcast-watch: cannot write to stdout (\(error)); stopping, the unwritten announcements stay pending\n")
@@ -132,15 +143,50 @@ final class DaemonSession {
             daemon?.stop()
             loop.stop()
         }
-        // Written and, for a file, synced before anything counts as delivered.
-        let write: (String) throws -> Void = {
-            try console.write($0)
-            try console.flush()
+        // A pipe, socket or terminal is written without blocking the loop (a reader that stops
+        // reading must not freeze signals and polling); a regular file is written directly.
+        if let fd = console.descriptor, NonBlockingOutput.supports(fd: fd) {
+            let queue = NonBlockingOutput(fd: fd, loop: loop, bound: DaemonSession.outputBound)
+            queue.onError = { writeFailed($0) }
+            queue.onDrained = {
+                if self.outputDeferred {
+                    self.outputDeferred = false
+                    lines?.updateView()
+                    terminal?.updateView()
+                }
+                self.finishIfIdle(loop, hooks: hooks)
+            }
+            output = queue
         }
+        let output = self.output
+        // Announcements count as delivered only once their bytes reached stdout.
+        let delivered: (Int) -> Void = { [weak daemon] sequence in
+            if let output {
+                output.afterWritten { daemon?.outputDelivered(throughSequence: sequence) }
+            } else {
+                daemon?.outputDelivered(throughSequence: sequence)
+            }
+        }
+        // Written and, for a file, synced before anything counts as delivered. While the queue
+        // is full nothing more is taken: the view keeps its lines (or frame) for later.
+        let write: (String) throws -> Void = { text in
+            if let output {
+                if output.isFull {
+                    self.outputDeferred = true
+                    throw NonBlockingOutput.Busy()
+                }
+                try output.enqueue(text)
+            } else {
+                try console.write(text)
+                try console.flush()
+            }
+        }
+        // The real terminal's height: a frame never has more lines than the screen.
+        let screenHeight: Int? = console.descriptor == nil ? nil : Console.terminalHeight()
         if console.isTerminal && !options.json {
             terminal = TerminalView(
                 library: daemon.library, scheduler: scheduler,
-                renderer: TerminalRenderer(width: console.width, ansi: true), write: write, delivered: delivered,
+                renderer: TerminalRenderer(width: console.width, height: screenHeight, ansi: true), write: write, delivered: delivered,
                 onWriteError: writeFailed)
         } else {
             lines = JSONLinesView(library: daemon.library, scheduler: scheduler, write: write, delivered: delivered, onWriteError: writeFailed)
@@ -151,6 +197,7 @@ final class DaemonSession {
             if let winch = try? loop.onSignal(SIGWINCH, { [weak terminal] in
                 guard let terminal else { return }
                 terminal.renderer.width = Console.terminalWidth()  // the real width: narrower frames are cut, not wrapped
+                if terminal.renderer.height != nil { terminal.renderer.height = Console.terminalHeight() }
                 terminal.updateView()
             }) {
                 registrations.append(winch)
@@ -172,6 +219,12 @@ final class DaemonSession {
             if daemon.undeliveredCount > 0 { terminal?.updateView() }
         }
         withExtendedLifetime(terminal) {}
+        if stoppedBySignal || outputFailed {
+            output?.close()  // what is still queued was never confirmed: it stays pending
+        } else {
+            output?.finishBlocking()
+        }
+        self.output = nil  // its closures hold this session
         return exitCode
     }
 
@@ -193,6 +246,7 @@ final class DaemonSession {
     // In --once mode: stop when every feed was polled and no hook is running or queued.
     private func finishIfIdle(_ loop: EventLoop, hooks: HookRunner?) {
         guard finished else { return }
+        if let output, output.pendingBytes > 0 || outputDeferred { return }  // --once ends with its output written
         if let hooks, hooks.runningCount + hooks.queuedCount > 0 { return }
         loop.stop()
     }

@@ -17,6 +17,11 @@ public enum ExitCode: Int32, Sendable, Equatable, CaseIterable {
     case outputError = 5
     /// `run` (or `demo`) found its state directory locked by another running daemon.
     case stateLocked = 6
+    /// `run --once` (or `demo`) stopped by SIGINT before every feed was polled (128 + SIGINT,
+    /// the shell's convention).
+    case interrupted = 130
+    /// `run --once` (or `demo`) stopped by SIGTERM before every feed was polled (128 + SIGTERM).
+    case terminated = 143
     /// The daemon stopped because of an unexpected internal error (event loop failure).
     case internalError = 70
 }

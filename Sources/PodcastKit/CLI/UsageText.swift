@@ -65,6 +65,8 @@ public enum UsageText {
               pipe); run stops, and what was not written stays pending
           6   run or demo: another podcast-watch run holds the state directory
           70  internal error (the event loop failed)
+          130 / 143  run --once or demo stopped by SIGINT / SIGTERM before every
+              feed was polled
 
         """
 
@@ -153,8 +155,9 @@ public enum UsageText {
                                      new episode. The table's NEW column counts
                                      the episodes announced since start.
 
-        Signals: SIGINT/SIGTERM stop cleanly, SIGHUP reloads the subscriptions,
-        SIGUSR1 polls every feed now.
+        Signals: SIGINT/SIGTERM stop cleanly (status 0; with --once, before every
+        feed was polled: 130 for SIGINT, 143 for SIGTERM), SIGHUP reloads the
+        subscriptions, SIGUSR1 polls every feed now.
 
         New episodes are announced at least once: an announcement is stored with the
         episode and cleared only after its JSON line or table frame was written and
@@ -170,7 +173,7 @@ public enum UsageText {
 
         Fetch and parse one feed without subscribing, and print the channel and
         every item with all parsed fields. Exit status 1 if it cannot be fetched
-        or parsed.
+        or parsed, 4 if FILE (or a file:// URL) is missing or unreadable.
 
           --json   one JSON document (schema in the README)
 

@@ -412,9 +412,18 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         var warnings: [(key: String, message: String)] = []
         if case .fetched(let parsed, _, _) = outcome, !parsed.isWellFormed {
             let cause = parsed.warnings.first { $0.hasPrefix("XML error") } ?? parsed.warnings.first
+            // What the store keeps of a degraded parse: distinct items it can identify (a guid
+            // or an enclosure); items known only by link or title hash are skipped.
+            let kept = Set(parsed.episodes.map(EpisodeIdentity.init).filter(\.isStrong).map(\.key)).count
+            let recovered = parsed.episodes.count
             warnings.append((
                 "malformed: " + (cause ?? ""),
-                "the feed is not well-formed; kept the \(parsed.episodes.count) items recovered, deleted nothing" + (cause.map { ": \($0)" } ?? "")))
+                "the feed is not well-formed; kept \(kept == recovered ? "the \(kept)" : "\(kept) of the \(recovered)") \(recovered == 1 ? "item" : "items") recovered, deleted nothing" + (cause.map { ": \($0)" } ?? "")))
+        }
+        // The parser drops repeated guids itself (first kept), so the store never sees them:
+        // its notes are the only trace of a duplicate guid.
+        if case .fetched(let parsed, _, _) = outcome {
+            warnings += parsed.warnings.filter { $0.hasPrefix("duplicate guid") }.map { ($0, $0) }
         }
         warnings += applied.warnings.map { ($0, $0) }
         let previous = reportedWarnings[id] ?? []
@@ -426,12 +435,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         var view = snapshot(applied.feed, keeping: library.podcast(id: id))
         view.lastCheck = checkedAt
         view.nextPoll = nextPoll
-        switch decision.health {
-        case .ok: view.status = .ok
-        case .backingOff: view.status = .backingOff
-        case .failing: view.status = .failing
-        case .disabled: view.status = .disabled
-        }
+        view.status = Podcast.Status(decision.health)
         if case .failed(let failure) = outcome { view.lastError = failure.message } else { view.lastError = nil }
         library.upsert(view)
 
@@ -557,7 +561,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     }
 
     private func snapshot(_ record: FeedRecord, keeping old: Podcast?) -> Podcast {
-        var status: Podcast.Status = old?.status ?? .waiting
+        // Without a snapshot of this run: the store's status (what `list` shows), or `waiting`
+        // for a feed never polled, so a restart does not hide a failing feed.
+        var status: Podcast.Status = old?.status ?? (record.lastCheck == nil ? .waiting : Podcast.Status(record.health))
         if !record.enabled { status = .disabled }
         return Podcast(
             id: record.id, url: record.url, title: record.title ?? record.feedTitle, status: status,

@@ -17,6 +17,17 @@ public struct Podcast: Equatable, Sendable, Identifiable {
         case failing
         /// The feed answered 410 Gone and is no longer polled.
         case disabled
+
+        /// The status word for a feed's stored health (`list`'s vocabulary: `ok`,
+        /// `backing-off`, `failing`, `disabled`).
+        public init(_ health: PollPolicy.Health) {
+            switch health {
+            case .ok: self = .ok
+            case .backingOff: self = .backingOff
+            case .failing: self = .failing
+            case .disabled: self = .disabled
+            }
+        }
     }
 
     /// The store's feed id; stable across URL moves.

@@ -56,9 +56,14 @@ final class OutputFailureTests: XCTestCase {
             XCTAssertEqual(run.status, 5, "\(command)")
             XCTAssertEqual(run.stderr, "podcast-watch: cannot write to stdout: No space left on device\n", "\(command)")
         }
-        let closed = try BinaryRun.run(["--state", state, "export"], stdout: .closedPipe)
-        XCTAssertEqual(closed.status, 5)
-        XCTAssertEqual(closed.stderr, "podcast-watch: cannot write to stdout: Broken pipe\n")
+        // A reader gone (`list | head`): status 5, quietly.
+        let feed = state + "/feed.xml"
+        try "<rss version=\"2.0\"><channel><title>T</title></channel></rss>".write(toFile: feed, atomically: true, encoding: .utf8)
+        for command in [["export"], ["list"], ["show", feed]] {
+            let closed = try BinaryRun.run(["--state", state] + command, stdout: .closedPipe)
+            XCTAssertEqual(closed.status, 5, "\(command)")
+            XCTAssertEqual(closed.stderr, "", "\(command)")
+        }
     }
 }
 

@@ -34,7 +34,7 @@ final class CoalescingTests: XCTestCase {
         XCTAssertEqual(terminal.updateCount, 3)  // exactly one more for 50 completions
         XCTAssertEqual(lines.updateCount, 3)
         XCTAssertEqual(frames.count, 3)
-        XCTAssertTrue(frames.last!.hasPrefix(TerminalRenderer.clearScreen + "podcast-watch: 50 feeds, 100 new\n"))
+        XCTAssertTrue(frames.last!.hasPrefix(TerminalRenderer.clearScreen + "\u{1B}[2Kpodcast-watch: 50 feeds, 100 new\n"))
         XCTAssertEqual(chunks.count, 1)  // one write carrying every event of the iteration
         XCTAssertEqual(chunks[0].split(separator: "\n").count, 150)  // 50 feed_updated + 100 new_episode
 

@@ -238,6 +238,23 @@ final class DaemonProcessTests: XCTestCase {
         }
     }
 
+    func testOnceInterruptedBeforeEveryFeedWasPolledExitsWithTheSignalStatus() throws {
+        var slow = TestHTTPServer.Response.ok(Self.rss(["s1"]))
+        slow.delay = 30
+        server.route("/slow", slow)
+        try withStore { try $0.add(url: server.url("/slow")) }
+        for (sig, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
+            let before = server.requestCount("/slow")
+            let child = try start("run", "--once", "--json")
+            XCTAssertTrue(child.wait { self.server.requestCount("/slow") == before + 1 })
+            child.signal(sig)
+            XCTAssertEqual(child.finish(), status)
+            XCTAssertEqual(child.stdout, "")
+        }
+        XCTAssertEqual(ExitCode.interrupted.rawValue, 130)
+        XCTAssertEqual(ExitCode.terminated.rawValue, 143)
+    }
+
     func testOnceExitsOneAndNamesTheFailedFeed() throws {
         server.route("/ok", .ok(Self.rss(["o1"])))
         server.route("/broken", .status(500, "boom"))
@@ -291,7 +308,8 @@ final class DaemonProcessTests: XCTestCase {
         let child = try Child("/usr/bin/script", ["-qec", "COLUMNS=80 \(binary) demo", "/dev/null"])
         XCTAssertEqual(child.finish(), 0, child.stderr)
         let frame = try XCTUnwrap(child.stdout.components(separatedBy: TerminalRenderer.clearScreen).last)
-        let lines = frame.replacingOccurrences(of: "\r", with: "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = frame.replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\u{1B}[2K", with: "")
+            .replacingOccurrences(of: "\u{1B}[J", with: "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         XCTAssertEqual(lines.first, "podcast-watch: 3 feeds, 9 new")
         let rows = lines.filter { ["Night Shift Notes", "The Slow Build", "Tidepool Radio"].contains(where: $0.hasPrefix) }
         XCTAssertEqual(rows.map { $0.split(separator: " ").last.map(String.init) }, ["3", "3", "3"])

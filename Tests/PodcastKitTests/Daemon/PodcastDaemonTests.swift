@@ -159,7 +159,7 @@ import Testing
             let first = try FeedParsing.parse(response).warnings.first ?? ""
             #expect(!first.hasPrefix("XML error"))  // the parser's first note is not the XML error
         }
-        let message = "the feed is not well-formed; kept the 1 items recovered, deleted nothing: XML error at line 1: Premature end of data in tag title line 1"
+        let message = "the feed is not well-formed; kept the 1 item recovered, deleted nothing: XML error at line 1: Premature end of data in tag title line 1"
         #expect(stderr == ["Caf\u{E9} <http://h/bad>: " + message])
         let warnings = log.events.filter { $0.kind == "feed_warning" }
         #expect(warnings == [.feedWarning(FeedWarningReport(time: clock, feedURL: "http://h/bad", podcastTitle: "Caf\u{E9}", message: message))])
@@ -171,6 +171,31 @@ import Testing
         #expect(stderr.count == 1)
         #expect(log.events.filter { $0.kind == "feed_warning" }.count == 1)
         #expect(log.kinds.filter { $0 == "feed_updated" }.count == 2)
+    }
+
+    @Test func aDuplicateGuidIsReportedOncePerFeedAndWarning() throws {
+        _ = try store.add(url: "http://h/dup")
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler,
+            now: { [clock] in clock }, random: noJitter)
+        let log = EventLog()
+        var stderr: [String] = []
+        daemon.onEvent = { log.events.append($0) }
+        daemon.onWarning = { stderr.append($0) }
+        try daemon.start()
+        let body = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Dup</title><item><guid>d1</guid><title>A</title></item><item><guid>d1</guid><title>B</title></item></channel></rss>"
+        let dup = FetchResult.success(FetchResponse(status: 200, body: Data(body.utf8), requestedURL: "http://h/dup", effectiveURL: "http://h/dup"))
+        fetcher.respond("http://h/dup", dup)
+        let message = "duplicate guid \"d1\" at item 2: kept the first occurrence only"
+        #expect(stderr == ["Dup <http://h/dup>: " + message])
+        #expect(log.events.filter { $0.kind == "feed_warning" } == [.feedWarning(FeedWarningReport(time: clock, feedURL: "http://h/dup", podcastTitle: "Dup", message: message))])
+        #expect(log.kinds == ["feed_warning", "feed_updated", "new_episode"])
+
+        // Still duplicated on the next poll: not reported again.
+        scheduler.advance(by: 3600)
+        fetcher.respond("http://h/dup", dup)
+        #expect(stderr.count == 1)
+        #expect(log.events.filter { $0.kind == "feed_warning" }.count == 1)
     }
 
     @Test func aFeedWithoutATitleIsNullNotItsURL() throws {
@@ -229,6 +254,32 @@ import Testing
         #expect(daemon.library.totalNew == 0)
         #expect(daemon.library.journal.isEmpty)
         #expect(log.events.isEmpty)
+    }
+
+    @Test func aRestartShowsTheStoredStatusLikeList() throws {
+        _ = try store.add(url: "http://h/ok")
+        _ = try store.add(url: "http://h/down")
+        _ = try store.add(url: "http://h/missing")
+        _ = try store.add(url: "http://h/gone")
+        _ = try store.add(url: "http://h/new")
+        do {
+            let (first, _) = makeDaemon()
+            try first.start()
+            fetcher.respond("http://h/ok", ok("http://h/ok", "g1"))
+            fetcher.respond("http://h/down", httpError("http://h/down", 503))
+            fetcher.respond("http://h/missing", httpError("http://h/missing", 404))
+            fetcher.respond("http://h/gone", httpError("http://h/gone", 410))
+            first.stop()
+        }
+        let (daemon, _) = makeDaemon()
+        try daemon.start()
+        let shown = daemon.library.snapshots
+        // The never-polled feed is due at once, so it is already in flight.
+        #expect(shown.map(\.status) == [.ok, .backingOff, .failing, .disabled, .polling])
+        #expect(shown.dropLast().map(\.status.rawValue) == (try store.feeds().dropLast().map(\.health.rawValue)))
+        #expect(shown.map { $0.lastError != nil } == [false, true, true, true, false])
+        let header = TerminalRenderer(width: 80).render(podcasts: shown, newest: [], totalNew: 0).split(separator: "\n").first
+        #expect(header == "podcast-watch: 5 feeds, 0 new, 1 backing-off, 1 failing, 1 disabled")
     }
 
     @Test func permanentRedirectMovesTheFeed() throws {
