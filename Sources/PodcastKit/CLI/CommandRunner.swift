@@ -92,6 +92,14 @@ public final class CommandRunner {
             console.err("podcast-watch: \(option != nil ? "--state " + option! : "state directory " + dir): not a directory\n")
             return .stateError
         }
+        // A path under a file ("F/sub" with F a regular file) cannot be a directory either: a
+        // read-only command would otherwise report "no subscriptions" (a creating one names the
+        // file when mkdir fails, below).
+        var info = stat()
+        if !create && stat(dir, &info) != 0 && errno == ENOTDIR {
+            console.err("podcast-watch: \(option != nil ? "--state " + option! : "state directory " + dir): a parent is not a directory\n")
+            return .stateError
+        }
         let store: FeedStore?
         var lock: StateLock?
         defer { withExtendedLifetime(lock) {} }

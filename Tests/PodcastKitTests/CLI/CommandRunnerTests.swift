@@ -147,6 +147,10 @@ func temporaryDirectory() -> String {
             #expect(run(["--state", notADir] + command) == (.stateError, "", "podcast-watch: --state \(notADir): not a directory\n"))
         }
         #expect(run(["--state", "file"] + ["list"], cwd: state) == (.stateError, "", "podcast-watch: --state file: not a directory\n"))
+        for command in [["list"], ["list", "--json"], ["export"]] {
+            #expect(run(["--state", notADir + "/sub"] + command)
+                == (.stateError, "", "podcast-watch: --state \(notADir)/sub: a parent is not a directory\n"))
+        }
         #expect(try String(contentsOfFile: notADir, encoding: .utf8) == "x")
         let garbage = state + "/g"
         try FileManager.default.createDirectory(atPath: garbage, withIntermediateDirectories: true)
