@@ -1,10 +1,14 @@
 # Two commands for a fresh clone: `make run` (podcast-watch on the bundled sample feeds) and
 # `make test` (the whole suite). Both install missing Debian packages first.
 SWIFT ?= swift
+DOCC ?= docc
+SWIFT_FORMAT ?= swift-format
+# The modules with a DocC catalog (Sources/<module>/<module>.docc).
+DOC_MODULES := LoopScheduler ViewModelKit
 PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test test-tsan bench bench-quick clean
+.PHONY: deps build run test test-tsan docs examples lint bench bench-quick clean
 
 # Installs only what pkg-config cannot find, so a prepared machine is left alone.
 deps:
@@ -27,11 +31,13 @@ run: deps
 	$(SWIFT) build --product podcast-watch
 	$(SWIFT) run podcast-watch demo
 
-# The whole suite, then the loop and ViewModelKit again under ThreadSanitizer, then every
+# The whole suite, the documentation (warnings are errors) and the examples, then the loop and ViewModelKit again under ThreadSanitizer, then every
 # benchmark at its quick size (so they never rot; nothing is asserted about speed).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory docs
+	$(MAKE) --no-print-directory examples
 	$(MAKE) --no-print-directory test-tsan
 	$(MAKE) --no-print-directory bench-quick
 
@@ -41,6 +47,49 @@ test-tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
 	  --filter 'LoopSchedulerTests|ViewModelKitTests'
+
+# DocC for each module in DOC_MODULES, as a static site under .build/docs (see README,
+# "Documentation"). Fails on any docc warning (broken symbol links, bad doc-comment markup), on a
+# public declaration without a doc comment of its own, and on an article code block that no
+# compiled file contains (Scripts/docs-check.swift).
+docs: deps
+	@set -e; graphs=$$(dirname "$$($(SWIFT) build --show-bin-path)")/symbolgraph; \
+	rm -rf "$$graphs" .build/docs; mkdir -p .build/docs; \
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public \
+	  --skip-synthesized-members --skip-inherited-docs >/dev/null; \
+	$(SWIFT) Scripts/docs-check.swift "$$graphs" $(DOC_MODULES); \
+	for module in $(DOC_MODULES); do \
+	  mkdir -p .build/docs/symbol-graphs/$$module; \
+	  cp "$$graphs/$$module".symbols.json .build/docs/symbol-graphs/$$module/; \
+	  for extra in "$$graphs/$$module"@*.symbols.json; do \
+	    if [ -e "$$extra" ]; then cp "$$extra" .build/docs/symbol-graphs/$$module/; fi; \
+	  done; \
+	  $(DOCC) convert Sources/$$module/$$module.docc \
+	    --additional-symbol-graph-dir .build/docs/symbol-graphs/$$module \
+	    --output-dir .build/docs/$$module --hosting-base-path $$module \
+	    --transform-for-static-hosting --warnings-as-errors >.build/docs/$$module.log 2>&1 \
+	    || { cat .build/docs/$$module.log; echo "docs: docc failed for $$module"; exit 1; }; \
+	  echo "docs: $$module -> .build/docs/$$module/documentation/$$(echo $$module | tr A-Z a-z)/"; \
+	done; \
+	cp docs/docs-index.html .build/docs/index.html
+
+# The runnable examples, each run and compared with its expected output (Examples/*/expected-output.txt).
+EXAMPLES := getting-started-example:Examples/GettingStarted c-hosted-loop:Examples/CHostedLoop \
+  poll-host-example:Examples/PollHost
+examples: deps
+	$(SWIFT) build
+	@bin=$$($(SWIFT) build --show-bin-path); mkdir -p .build/examples; \
+	for pair in $(EXAMPLES); do \
+	  name=$${pair%%:*}; dir=$${pair#*:}; \
+	  "$$bin/$$name" >.build/examples/$$name.out 2>&1 || { cat .build/examples/$$name.out; echo "examples: $$name failed"; exit 1; }; \
+	  diff -u "$$dir/expected-output.txt" .build/examples/$$name.out || { echo "examples: $$name printed something else"; exit 1; }; \
+	  echo "examples: $$name ok"; \
+	done
+
+# swift-format's lint with the repository's .swift-format (see README, "Code style"). Not yet part
+# of `make test`: the one-time reformat of the tree comes first.
+lint:
+	$(SWIFT_FORMAT) lint --strict --recursive --parallel Package.swift Sources Tests Examples Scripts
 
 # Release-built benchmarks, each beside its baseline measured in the same run (see README,
 # "Performance"). `make bench` takes a few minutes; bench-quick runs every case at a small size.

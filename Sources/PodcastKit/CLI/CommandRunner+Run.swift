@@ -4,7 +4,13 @@ extension CommandRunner {
     /// `run`: the daemon until a signal (or, with `--once`, one pass).
     func runDaemon(_ store: FeedStore?, _ options: RunOptions) throws -> ExitCode {
         guard let store else { return .stateError }
+        #if DEBUG
+        // Test-only failpoint (DaemonProcessTests): compiled out of release builds, so a user's
+        // environment can never make the daemon kill itself.
         let crash = environment["PODCAST_WATCH_CRASH_AFTER_COMMITS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        #else
+        let crash: Int? = nil
+        #endif
         return DaemonSession(store: store, options: options, console: console, crashAfterCommits: crash).run()
     }
 

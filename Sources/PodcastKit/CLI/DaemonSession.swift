@@ -35,8 +35,8 @@ final class DaemonSession {
     static let outputBound = 64 * 1024
 
     /// `crashAfterCommits` (from `$PODCAST_WATCH_CRASH_AFTER_COMMITS`, for crash-safety tests
-    /// only): the process SIGKILLs itself right after its Nth poll committed, before announcing
-    /// anything about it.
+    /// only, and read in debug builds only): the process SIGKILLs itself right after its Nth poll
+    /// committed, before announcing anything about it. Release builds compile the failpoint out.
     init(store: FeedStore, options: RunOptions, console: Console, crashAfterCommits: Int? = nil) {
         self.store = store
         self.options = options
@@ -69,6 +69,7 @@ final class DaemonSession {
         }
 
         daemon.onWarning = { console.err("podcast-watch: warning: \($0)\n") }
+        #if DEBUG
         if let crashAfterCommits {
             var commits = 0
             daemon.onCommitted = { _ in
@@ -76,6 +77,7 @@ final class DaemonSession {
                 if commits == crashAfterCommits { kill(getpid(), SIGKILL) }
             }
         }
+        #endif
         daemon.onFatalError = { error in
             console.err("podcast-watch: state database error, stopping: \(error)\n")
             self.exitCode = .stateError

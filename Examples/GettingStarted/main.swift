@@ -1,0 +1,82 @@
+// getting-started-example: the code of the "Getting started" article (ViewModelKit.docc), so the
+// article cannot rot: `make docs` checks that every code block of the article appears here, and
+// `make examples` runs this program and compares its output.
+import ViewModelKit
+
+// MARK: The view model
+
+@MainActor
+final class ProfileViewModel: ObservableObject {
+    @Published private(set) var name = "Ada"
+    @Published private(set) var followers = 0
+
+    func follow() {
+        followers += 1
+    }
+
+    /// Fetches the profile, then sets both properties: one draw for the two changes.
+    func refresh(from server: ProfileServer) async {
+        let profile = await server.fetchProfile()
+        name = profile.name
+        followers = profile.followers
+    }
+}
+
+/// Stands in for the network: an actor, so the fetch runs off the main actor.
+actor ProfileServer {
+    func fetchProfile() -> (name: String, followers: Int) {
+        ("Ada Lovelace", 1843)
+    }
+}
+
+// MARK: The view
+
+// Until issue 11 (the MVVM layer's Swift 6 form) lands, a main-actor class conforms to
+// ViewModelObserver through an isolated conformance (`@MainActor ViewModelObserver`). The
+// GETTING_STARTED_ISOLATED_CONFORMANCE define in Package.swift selects that form; remove the
+// define once the article's form (the #else branch) compiles.
+#if GETTING_STARTED_ISOLATED_CONFORMANCE
+@MainActor
+final class ProfileView: @MainActor ViewModelObserver {
+    @ViewModel var profile = ProfileViewModel()
+
+    init() {
+        bindViewModels()  // binds the view model and draws once, now
+    }
+
+    func updateView() {
+        print("\(profile.name): \(profile.followers) followers")
+    }
+}
+#else
+@MainActor
+final class ProfileView: ViewModelObserver {
+    @ViewModel var profile = ProfileViewModel()
+
+    init() {
+        bindViewModels()  // binds the view model and draws once, now
+    }
+
+    func updateView() {
+        print("\(profile.name): \(profile.followers) followers")
+    }
+}
+#endif
+
+// MARK: The loop
+
+let loop = EventLoop.main
+let view = ProfileView()  // "Ada: 0 followers"
+let server = ProfileServer()
+
+view.profile.follow()
+view.profile.follow()  // two changes, one draw at the end of the loop's first iteration
+
+let refresh = loop.scheduleTimer(after: .milliseconds(1)) {
+    Task { @MainActor in
+        await view.profile.refresh(from: server)  // two changes after the await, one draw
+        loop.stop()  // run() returns after this iteration's draw
+    }
+}
+try loop.run()
+refresh.cancel()
