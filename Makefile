@@ -8,7 +8,7 @@ DOC_MODULES := LoopScheduler ViewModelKit
 PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test test-tsan docs examples lint bench bench-quick clean
+.PHONY: deps build run test test-tsan docs examples lint format bench bench-quick clean
 
 # Installs only what pkg-config cannot find, so a prepared machine is left alone.
 deps:
@@ -86,10 +86,15 @@ examples: deps
 	  echo "examples: $$name ok"; \
 	done
 
-# swift-format's lint with the repository's .swift-format (see README, "Code style"). Not yet part
-# of `make test`: the one-time reformat of the tree comes first.
+# swift-format with the repository's .swift-format (see README, "Code style"). `make lint` fails
+# on any finding; `make format` rewrites the files in place. Lint is not yet part of `make test`:
+# the one-time reformat of the tree comes first.
+FORMATTED := Package.swift Sources Tests Examples Scripts
 lint:
-	$(SWIFT_FORMAT) lint --strict --recursive --parallel Package.swift Sources Tests Examples Scripts
+	$(SWIFT_FORMAT) lint --strict --recursive --parallel $(FORMATTED)
+
+format:
+	$(SWIFT_FORMAT) format --in-place --recursive --parallel $(FORMATTED)
 
 # Release-built benchmarks, each beside its baseline measured in the same run (see README,
 # "Performance"). `make bench` takes a few minutes; bench-quick runs every case at a small size.

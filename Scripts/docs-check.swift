@@ -83,8 +83,8 @@ for module in modules {
 
 // MARK: 2. Article code
 
-let compiled = (files(under: "Examples", endingWith: [".swift", ".c", ".h"])
-    + files(under: "Tests", endingWith: [".swift"]))
+let examples = files(under: "Examples", endingWith: [".swift", ".c", ".h"])
+let compiled = (examples + files(under: "Tests", endingWith: [".swift"]))
     .map { path -> (path: String, lines: [String]) in
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         return (path, normalised(text.components(separatedBy: "\n")))

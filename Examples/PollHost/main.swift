@@ -4,10 +4,11 @@
 // message to the view model, then runs one iteration of our loop: its ready callbacks (timers,
 // watches, the main dispatch queue, so @MainActor tasks too), then the flush, where the view draws
 // once for the whole burst.
+import ViewModelKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ViewModelKit
 
 /// The view model: the messages received so far.
 final class InboxViewModel: ObservableObject {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LoopScheduler
 
 /// The code of the "The iteration contract" article (LoopScheduler.docc), run: `make docs` checks

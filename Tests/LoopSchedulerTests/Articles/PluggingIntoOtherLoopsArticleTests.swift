@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import LoopScheduler
 
 /// The actor-pinning code of the "Plugging into other loops" article (LoopScheduler.docc), run.

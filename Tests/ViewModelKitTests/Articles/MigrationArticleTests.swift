@@ -1,6 +1,6 @@
 import Dispatch
-import XCTest
 import ViewModelKit
+import XCTest
 
 /// The code of the "Migrating from CombineViewModel and OpenCombine" article (ViewModelKit.docc),
 /// run on `EventLoop.main` (XCTest runs test methods on the main thread).
@@ -18,8 +18,7 @@ final class MigrationArticleTests: XCTestCase {
     func testOpenCombineShapedChainsDeliverOnTheLoop() {
         var received: [Int] = []
         let subject = PassthroughSubject<Int, Never>()
-        let cancellable = subject
-            .map { $0 * 10 }
+        let cancellable = subject.map { $0 * 10 }
             .receive(on: LoopScheduler.main)  // OpenCombine: .receive(on: DispatchQueue.main.ocombine)
             .sink { received.append($0) }
         subject.send(1)
@@ -30,8 +29,7 @@ final class MigrationArticleTests: XCTestCase {
         cancellable.cancel()
 
         var onQueue: [Int] = []
-        let viaQueue = subject
-            .receive(on: DispatchQueue.main)  // DispatchQueue is a Scheduler itself: no .ocombine
+        let viaQueue = subject.receive(on: DispatchQueue.main)  // DispatchQueue is a Scheduler itself: no .ocombine
             .sink { onQueue.append($0) }
         subject.send(3)
         EventLoop.main.runOnce(blocking: true)  // EventLoop.main drains the main queue

@@ -104,8 +104,7 @@ final class SearchViewModel: ObservableObject {
     private var searching: AnyCancellable?
 
     init(scheduler: AnySchedulerOf<LoopScheduler>, search: @escaping (String) -> [String]) {
-        searching = $query
-            .dropFirst()
+        searching = $query.dropFirst()
             .debounce(for: .milliseconds(300), scheduler: scheduler)
             .map(search)
             .sink { [weak self] in self?.results = $0 }
