@@ -66,17 +66,12 @@ final class ProfileView: ViewModelObserver {
 // MARK: The loop
 
 let loop = EventLoop.main
-let view = ProfileView()  // "Ada: 0 followers"
+let view = ProfileView()  // draws "Ada: 0 followers"
 let server = ProfileServer()
 
-view.profile.follow()
-view.profile.follow()  // two changes, one draw at the end of the loop's first iteration
-
-let refresh = loop.scheduleTimer(after: .milliseconds(1)) {
-    Task { @MainActor in
-        await view.profile.refresh(from: server)  // two changes after the await, one draw
-        loop.stop()  // run() returns after this iteration's draw
-    }
+Task { @MainActor in
+    await view.profile.refresh(from: server)  // two changes after the await...
+    view.profile.follow()  // ...and a third in the same iteration: one draw for the three
+    loop.stop()  // run() returns after this iteration's draw
 }
 try loop.run()
-refresh.cancel()
