@@ -43,27 +43,27 @@ let package = Package(
             dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3"]),
         .executableTarget(name: "podcast-watch", dependencies: ["PodcastKit"], exclude: ["SampleFeeds"]),
         .executableTarget(name: "counter-example", dependencies: ["ViewModelKit"], path: "Examples/Counter"),
-        // The code of the "Getting started" article (ViewModelKit.docc), compiled and run.
-        .executableTarget(
-            name: "getting-started-example", dependencies: ["ViewModelKit"], path: "Examples/GettingStarted",
-            exclude: ["expected-output.txt"],
-            // Remove once `@MainActor final class V: ViewModelObserver` compiles (issue 11).
-            swiftSettings: [.define("GETTING_STARTED_ISOLATED_CONFORMANCE")]),
-        // Plugging into other loops (issue 16): a C program that owns and runs a libevent base
-        // hosting Swift view models, and a poll(2) loop driving EventLoop.main one iteration at a
-        // time. `make examples` runs both and checks their output.
-        .executableTarget(
-            name: "c-hosted-loop", dependencies: ["CHostedViewModels", "CLibevent"], path: "Examples/CHostedLoop/Host"),
-        .target(name: "CHostedViewModels", dependencies: ["ViewModelKit"], path: "Examples/CHostedLoop/ViewModels"),
-        .executableTarget(
-            name: "poll-host-example", dependencies: ["ViewModelKit"], path: "Examples/PollHost",
-            exclude: ["expected-output.txt"]),
         // Benchmarks (issue 6): the C baselines (raw libevent, libxml2 SAX floor, loopback server)
         // and the release-built runner, `make bench`.
         .target(name: "CLibeventBaseline", dependencies: ["CLibevent", "CLibxml2"]),
         .executableTarget(
             name: "loop-bench",
             dependencies: ["LoopScheduler", "ViewModelKit", "PodcastKit", "CLibevent", "CLibeventBaseline"]),
+        // Documentation (issue 16): the programs of the DocC articles, run by `make examples`, which
+        // compares their output with Examples/*/expected-output.txt. The "Getting started" article:
+        .executableTarget(
+            name: "getting-started-example", dependencies: ["ViewModelKit"], path: "Examples/GettingStarted",
+            exclude: ["expected-output.txt"],
+            // Remove once `@MainActor final class V: ViewModelObserver` compiles (issue 11).
+            swiftSettings: [.define("GETTING_STARTED_ISOLATED_CONFORMANCE")]),
+        // "Plugging into other loops": a C program that owns and runs a libevent base hosting Swift
+        // view models, and a poll(2) loop driving EventLoop.main one iteration at a time.
+        .executableTarget(
+            name: "c-hosted-loop", dependencies: ["CHostedViewModels", "CLibevent"], path: "Examples/CHostedLoop/Host"),
+        .target(name: "CHostedViewModels", dependencies: ["ViewModelKit"], path: "Examples/CHostedLoop/ViewModels"),
+        .executableTarget(
+            name: "poll-host-example", dependencies: ["ViewModelKit"], path: "Examples/PollHost",
+            exclude: ["expected-output.txt"]),
 
         .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent"]),
         .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit"]),
