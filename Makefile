@@ -51,10 +51,15 @@ test-tsan: deps
 # DocC for each module in DOC_MODULES, as a static site under .build/docs (see README,
 # "Documentation"). Fails on any docc warning (broken symbol links, bad doc-comment markup), on a
 # public declaration without a doc comment of its own, and on an article code block that no
-# compiled file contains (Scripts/docs-check.swift).
+# compiled file contains (Scripts/docs-check.swift, which first proves on a fixture that it
+# catches each of its cases).
 docs: deps
 	@set -e; graphs=$$(dirname "$$($(SWIFT) build --show-bin-path)")/symbolgraph; \
 	rm -rf "$$graphs" .build/docs; mkdir -p .build/docs; \
+	if (cd Scripts/docs-check-fixture && $(SWIFT) ../docs-check.swift graphs Fixture) >.build/docs/self-test.out; \
+	then echo "docs: docs-check passed its fixture, which has errors"; exit 1; fi; \
+	diff -u Scripts/docs-check-fixture/expected-output.txt .build/docs/self-test.out \
+	  || { echo "docs: docs-check no longer reports its fixture's errors as expected"; exit 1; }; \
 	$(SWIFT) package dump-symbol-graph --minimum-access-level public \
 	  --skip-synthesized-members --skip-inherited-docs >/dev/null; \
 	$(SWIFT) Scripts/docs-check.swift "$$graphs" $(DOC_MODULES); \

@@ -12,6 +12,8 @@
 //
 // Usage: swift Scripts/docs-check.swift SYMBOL_GRAPH_DIR MODULE...
 // Run from the package root. Prints one `path:line: error: ...` per problem and exits 1 if any.
+// `make docs` first runs it on docs-check-fixture/ (an undocumented symbol, a symbol with only an
+// inherited comment, an article block found nowhere) and compares its report with the expected one.
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()

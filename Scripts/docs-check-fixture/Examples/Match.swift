@@ -1,0 +1,5 @@
+func show() {
+    let answer = 42
+
+    print(answer)
+}
