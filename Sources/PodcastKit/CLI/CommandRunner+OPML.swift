@@ -46,6 +46,11 @@ extension CommandRunner {
                 skipped += 1
                 continue
             }
+            if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }), let refusal = FileFetch.refusal(path: path) {
+                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(outline.url)): \(refusal)\n")
+                skipped += 1
+                continue
+            }
             guard seen.insert(url).inserted else {
                 duplicates += 1
                 continue

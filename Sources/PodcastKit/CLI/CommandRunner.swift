@@ -188,6 +188,12 @@ public final class CommandRunner {
             console.err("podcast-watch: no such file: \(path) (from '\(url)'; a feed is an http(s):// URL, a file:// URL or the path of an existing file)\n")
             return .inputError
         }
+        // A directory, FIFO or device (`/dev/null`, `/dev/stdin`) is no feed file: polling it
+        // would fail forever, or block.
+        if let path = URL(string: normalized).flatMap({ $0.isFileURL ? $0.path : nil }), let refusal = FileFetch.refusal(path: path) {
+            console.err("podcast-watch: \(refusal) (from '\(url)'; a local feed must be a regular file)\n")
+            return .inputError
+        }
         do {
             let feed = try store.add(url: normalized, title: title, intervalSeconds: interval)
             console.out("Subscribed to \(feed.url) (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n")

@@ -4,8 +4,11 @@ import Foundation
 public enum FeedParsing {
     /// Parses a 2xx response with `FeedParser`: relative URLs resolve against the URL the body
     /// came from (after redirects), and the HTTP `Content-Type` charset is a hint for the
-    /// encoding. Throws `FeedParseError` when the body is not a feed at all.
-    public static func parse(_ response: FetchResponse) throws -> ParsedFeed {
-        try FeedParser.parse(bytes: [UInt8](response.body), baseURL: response.effectiveURL, httpContentType: response.contentType)
+    /// encoding. Throws `DocumentRefused` for a document whose parse cost is out of proportion
+    /// (`StartTagLimit`), `FeedParseError` when the body is not a feed at all. Any thread.
+    @Sendable public static func parse(_ response: FetchResponse) throws -> ParsedFeed {
+        let bytes = [UInt8](response.body)
+        try StartTagLimit.check(bytes)
+        return try FeedParser.parse(bytes: bytes, baseURL: response.effectiveURL, httpContentType: response.contentType)
     }
 }

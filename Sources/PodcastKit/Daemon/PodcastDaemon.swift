@@ -24,8 +24,9 @@ import LoopScheduler
 /// thread, the main loop in the CLI. Timers are one-shot `schedule(after:)` calls made stale by a
 /// per-feed generation number, since one-shot scheduling is not cancellable.
 public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == MonotonicInstant {
-    /// Turns a 2xx response into a feed; throws when the body is not a feed.
-    public typealias Parse = (FetchResponse) throws -> ParsedFeed
+    /// Turns a 2xx response into a feed; throws when the body is not a feed. Runs on the
+    /// `OffLoopExecutor` given at creation (a worker thread in `run`), so it must be `Sendable`.
+    public typealias Parse = @Sendable (FetchResponse) throws -> ParsedFeed
 
     /// How the daemon behaves.
     public struct Configuration: Sendable {
@@ -49,6 +50,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         /// and whose stored next poll is still in the future. Off by default, so a cron job
         /// running `run --once` keeps to the backoff instead of hammering a failing server.
         public var onceIgnoresBackoff: Bool = false
+        /// Seconds a parse may take once a worker started it; a document still parsing then is
+        /// refused (the poll fails as unparseable, retried with backoff) and its late result is
+        /// dropped. Timed on the daemon's scheduler. Default 10 s.
+        public var parseBudget: Double = 10
 
         /// A configuration; defaults are those of `podcast-watch run`.
         public init(
@@ -95,6 +100,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     private let store: FeedStore
     private let fetcher: FeedFetching
     private let parse: Parse
+    private let offLoop: OffLoopExecutor
     private let scheduler: S
     private let now: () -> Date
     private var random: () -> UInt64
@@ -104,7 +110,8 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         var generation = 0  // bumps make pending timers stale
         var fetchSerial = 0
         var fetch: Cancellable?
-        var isFetching = false
+        var parse: Cancellable?  // the parse of the fetched body, on `offLoop`
+        var isFetching = false  // fetching or parsing: the poll is in flight
         var polledOnce = false
     }
     private var slots: [Int64: Slot] = [:]
@@ -131,16 +138,19 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     private var confirmed: [Int64] = []  // delivered, not yet written to the store
     private var batchingConfirmations = false
 
-    /// A daemon over `store`, fetching with `fetcher`, parsing with `parse`, timing with
-    /// `scheduler`. `now` is the wall clock (stored dates); `random` feeds the jitter.
+    /// A daemon over `store`, fetching with `fetcher`, parsing with `parse` on `offLoop` (pass a
+    /// `WorkerPool` to keep parsing off the loop thread; the default `InlineExecutor` parses in
+    /// place, for virtual-clock tests), timing with `scheduler`. `now` is the wall clock (stored
+    /// dates); `random` feeds the jitter.
     public init(
-        store: FeedStore, fetcher: FeedFetching, parse: @escaping Parse, scheduler: S,
-        configuration: Configuration = Configuration(), library: LibraryViewModel = LibraryViewModel(),
+        store: FeedStore, fetcher: FeedFetching, parse: @escaping Parse, offLoop: OffLoopExecutor = InlineExecutor(),
+        scheduler: S, configuration: Configuration = Configuration(), library: LibraryViewModel = LibraryViewModel(),
         now: @escaping () -> Date = Date.init, random: @escaping () -> UInt64 = { UInt64.random(in: .min ... .max) }
     ) {
         self.store = store
         self.fetcher = fetcher
         self.parse = parse
+        self.offLoop = offLoop
         self.scheduler = scheduler
         self.configuration = configuration
         self.library = library
@@ -240,9 +250,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             slots[id]!.generation += 1
             slots[id]!.fetchSerial += 1
             slots[id]!.isFetching = false
-            let token = slots[id]!.fetch
+            let tokens = [slots[id]!.fetch, slots[id]!.parse]
             slots[id]!.fetch = nil
-            token?.cancel()
+            slots[id]!.parse = nil
+            for token in tokens { token?.cancel() }
         }
         hooks?.dropQueued()
     }
@@ -288,6 +299,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         waitingSet.remove(id)
         unpolled.remove(id)
         slot.fetch?.cancel()
+        slot.parse?.cancel()
         library.remove(id: id)
         startWaiting()
     }
@@ -342,11 +354,43 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         }
     }
 
+    // A fetch ended: a body to parse goes to the off-loop executor (the slot stays busy until
+    // its result is back, or its budget ran out); anything else is finished at once.
     private func complete(_ id: Int64, serial: Int, _ result: FetchResult) {
+        guard isRunning, let slot = slots[id], slot.isFetching, slot.fetchSerial == serial else { return }
+        guard case .success(let response) = result, !response.isNotModified else {
+            finish(id, serial: serial, result, parsed: nil)
+            return
+        }
+        let parse = self.parse
+        let budget = max(0.001, configuration.parseBudget)
+        var budgetTimer = 0  // bumped when the result arrives, so the timer finds it stale
+        let token = offLoop.submit({ Result { try parse(response) } }, started: { [weak self] in
+            guard let self, self.isRunning, self.slots[id]?.fetchSerial == serial else { return }
+            let armed = budgetTimer
+            self.scheduler.schedule(after: self.scheduler.now.advanced(by: .seconds(budget))) { [weak self] in
+                guard let self, armed == budgetTimer, self.slots[id]?.isFetching == true else { return }
+                budgetTimer += 1
+                let refusal = DocumentRefused(.parseBudget(seconds: budget))
+                self.finish(id, serial: serial, result, parsed: .failure(refusal))
+            }
+        }, completion: { [weak self] parsed in
+            budgetTimer += 1
+            self?.finish(id, serial: serial, result, parsed: parsed)
+        })
+        // An inline executor has finished already: keep the token only while the parse runs.
+        if slots[id]?.isFetching == true, slots[id]?.fetchSerial == serial {
+            slots[id]!.parse = token
+        }
+    }
+
+    // Applies a finished poll: `parsed` is the parse of a 2xx body (nil for a 304 or a failure).
+    private func finish(_ id: Int64, serial: Int, _ result: FetchResult, parsed: Result<ParsedFeed, Error>?) {
         guard isRunning, let slot = slots[id], slot.isFetching, slot.fetchSerial == serial else { return }
         slots[id]!.isFetching = false
         fetching -= 1
         slots[id]!.fetch = nil
+        slots[id]!.parse = nil
         let checkedAt = now()
 
         var outcome: FeedUpdate.Outcome
@@ -360,13 +404,14 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                 pollOutcome = .notModified
             } else {
                 do {
-                    let parsed = try parse(response)
-                    outcome = .fetched(parsed, etag: response.etag, lastModified: response.lastModified)
+                    guard let parsed else { throw DocumentRefused(.parseBudget(seconds: 0)) }
+                    let feed = try parsed.get()
+                    outcome = .fetched(feed, etag: response.etag, lastModified: response.lastModified)
                     pollOutcome = .fetched
                 } catch {
                     // The parser's own errors already say what is wrong ("not a feed: the root
                     // element is <html>…"); only other errors get the prefix.
-                    let message = error is FeedParseError ? "\(error)" : "not a feed: \(error)"
+                    let message = error is FeedParseError || error is DocumentRefused ? "\(error)" : "not a feed: \(error)"
                     outcome = .failed(FeedFailure(httpStatus: nil, message: message))
                     pollOutcome = .unparseable
                 }
