@@ -79,7 +79,7 @@ public enum CommandLineParser {
                 try parseInterval(v, option: "--interval", command: name)
             }
             // A title is shown on the terminal and written to OPML: no escape sequences or newlines.
-            if let title = args.values["--title"], title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            if let title = args.values["--title"], !TerminalText.isAcceptableTitle(title) {
                 throw UsageError("option '--title' must not contain control characters (newlines, tabs, escapes)", command: name)
             }
             return .add(url: url, title: args.values["--title"], intervalSeconds: interval)

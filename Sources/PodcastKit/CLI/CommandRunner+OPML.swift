@@ -55,8 +55,15 @@ extension CommandRunner {
                 duplicates += 1
                 continue
             }
+            // The check `add --title` makes: a title with control characters or bidi overrides
+            // is not stored; the feed is, and shows its channel's title.
+            var title = outline.title
+            if let t = title, !TerminalText.isAcceptableTitle(t) {
+                console.err("podcast-watch: warning: outline \(TerminalText.line(t).debugDescription) (xmlUrl \(outline.url)): title not imported, it holds control characters or bidi overrides\n")
+                title = nil
+            }
             do {
-                try store.add(url: url, title: outline.title, intervalSeconds: outline.interval)
+                try store.add(url: url, title: title, intervalSeconds: outline.interval)
                 added += 1
             } catch StoreError.alreadySubscribed {
                 existing += 1

@@ -196,7 +196,7 @@ public final class CommandRunner {
         }
         do {
             let feed = try store.add(url: normalized, title: title, intervalSeconds: interval)
-            console.out("Subscribed to \(feed.url) (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n")
+            console.out("Subscribed to \(TerminalText.line(feed.url)) (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n")
             return .success
         } catch StoreError.alreadySubscribed(let url, let id) {
             console.err("podcast-watch: \(url) is already subscribed (feed #\(id))\n")
@@ -210,7 +210,7 @@ public final class CommandRunner {
     private func remove(_ store: FeedStore?, id: Int64) throws -> ExitCode {
         if let store, let feed = try store.feed(id: id) {
             try store.remove(id: feed.id)
-            console.out("Unsubscribed from \(feed.url) (\(feed.displayTitle))\n")
+            console.out("Unsubscribed from \(TerminalText.line(feed.url)) (\(TerminalText.line(feed.displayTitle)))\n")
             return .success
         }
         console.err("podcast-watch: no feed #\(id) (see 'podcast-watch list')\n")
@@ -224,7 +224,7 @@ public final class CommandRunner {
             ?? (try? FeedLocation.normalize(key, currentDirectory: currentDirectory, home: environment["HOME"])).flatMap({ try store.feed(anyURL: $0) })
         {
             try store.remove(id: feed.id)
-            console.out("Unsubscribed from \(feed.url) (\(feed.displayTitle))\n")
+            console.out("Unsubscribed from \(TerminalText.line(feed.url)) (\(TerminalText.line(feed.displayTitle)))\n")
             return .success
         }
         console.err("podcast-watch: not subscribed: \(key) (see 'podcast-watch list')\n")
@@ -246,8 +246,9 @@ public final class CommandRunner {
             } else {
                 let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
                 let status = feed.health.rawValue
-                try emit("\(feed.id)  \(feed.displayTitle)\n    \(feed.url)\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n")
-                if let error = feed.lastError { try emit("    last error: \(error)\n") }
+                // Titles, URLs and errors come from feeds and servers: neutralised for the terminal.
+                try emit("\(feed.id)  \(TerminalText.line(feed.displayTitle))\n    \(TerminalText.line(feed.url))\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n")
+                if let error = feed.lastError { try emit("    last error: \(TerminalText.line(error))\n") }
             }
         }
         if feeds.isEmpty && !json { console.err("No subscriptions. Add one with: podcast-watch add URL\n") }

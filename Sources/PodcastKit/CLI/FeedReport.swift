@@ -77,12 +77,14 @@ public enum FeedReport {
     }
 
     /// The text form: `key: value` lines, the channel first, then each item under a
-    /// `--- item N ---` rule. Absent fields are left out; multi-line text is indented.
+    /// `--- item N ---` rule. Absent fields are left out; multi-line text is indented. Every
+    /// value is neutralised for the terminal (`TerminalText.block`): it all comes from the feed
+    /// or the server.
     public static func text(_ parsed: ParsedFeed, response: FetchResponse) -> String {
         var out = ""
         func line(_ key: String, _ value: String?, indent: String = "") {
             guard let value, !value.isEmpty else { return }
-            let body = value.split(separator: "\n", omittingEmptySubsequences: false)
+            let body = TerminalText.block(value).split(separator: "\n", omittingEmptySubsequences: false)
                 .joined(separator: "\n" + indent + String(repeating: " ", count: key.count + 2))
             out += indent + key + ": " + body + "\n"
         }

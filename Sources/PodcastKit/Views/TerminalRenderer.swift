@@ -126,10 +126,10 @@ public struct TerminalRenderer: Sendable {
         return f.string(from: date)
     }
 
-    // Cuts `s` to `n` display columns (with "…"), control characters removed so that no escape
-    // sequence from a feed reaches the terminal.
+    // Cuts `s` to `n` display columns (with "…"), neutralised (`TerminalText.line`: C0, C1 and
+    // bidi controls replaced) so that no escape sequence from a feed or server reaches the terminal.
     private func fit(_ s: String, _ n: Int) -> String {
-        let clean = String(s.map { $0.isNewline || $0 == "\t" ? " " : $0 }.filter { !($0.asciiValue.map { $0 < 0x20 || $0 == 0x7f } ?? false) })
+        let clean = TerminalText.line(s)
         guard DisplayWidth.of(clean) > n else { return clean }
         var cut = ""
         var used = 0
