@@ -160,7 +160,7 @@ public enum CommandLineParser {
             digits = digits.dropLast()
         }
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits),
-            n >= 1, n <= 30 * 86_400 / unit
+            n >= 1, n <= PollPolicy.maximumIntervalSeconds / unit
         else {
             throw UsageError(
                 "option '\(option)' needs a duration such as 900, 15m or 2h (1 s to 30 d), not '\(text)'",

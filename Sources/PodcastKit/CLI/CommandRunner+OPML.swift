@@ -62,8 +62,14 @@ extension CommandRunner {
                 console.err("podcast-watch: warning: outline \(TerminalText.line(t).debugDescription) (xmlUrl \(outline.url)): title not imported, it holds control characters or bidi overrides\n")
                 title = nil
             }
+            // An interval past the limit (1e10 s once froze every timer of the loop) is clamped.
+            var interval = outline.interval
+            if let seconds = interval, seconds > PollPolicy.maximumIntervalSeconds {
+                console.err("podcast-watch: warning: outline \(name)(xmlUrl \(outline.url)): pw:interval \(seconds) s is longer than 30 days; using 30 days\n")
+                interval = PollPolicy.maximumIntervalSeconds
+            }
             do {
-                try store.add(url: url, title: title, intervalSeconds: outline.interval)
+                try store.add(url: url, title: title, intervalSeconds: interval)
                 added += 1
             } catch StoreError.alreadySubscribed {
                 existing += 1

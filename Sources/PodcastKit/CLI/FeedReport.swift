@@ -151,6 +151,8 @@ public enum FeedReport {
 
     /// Seconds as `H:MM:SS` (fractions kept to milliseconds when present).
     static func formatDuration(_ seconds: Double) -> String {
+        // Int(_:) traps on NaN, infinity and past ±9.2e18: such a duration is shown as it is.
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return "\(seconds) s" }
         let whole = Int(seconds)
         let frac = seconds - Double(whole)
         var s = String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)

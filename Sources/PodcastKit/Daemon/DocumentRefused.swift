@@ -22,7 +22,7 @@ public struct DocumentRefused: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String {
         switch reason {
         case .parseBudget(let seconds):
-            let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+            let shown = abs(seconds) < 1e15 && seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
             return "refused: parsing took longer than \(shown) s"
         case .tooManyAttributes(let limit):
             return "refused: an element has more than \(limit) attributes"

@@ -304,8 +304,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         startWaiting()
     }
 
-    private func schedule(_ id: Int64, after seconds: Double) {
+    private func schedule(_ id: Int64, after delay: Double) {
         guard slots[id] != nil else { return }
+        let seconds = PollPolicy.clampedDelay(delay)  // never a timer for 292 years
         slots[id]!.generation += 1
         let generation = slots[id]!.generation
         library.update(id: id) { $0.nextPoll = self.now().addingTimeInterval(seconds) }

@@ -79,7 +79,7 @@ extension FeedStore {
                     .date(at), .text(failure.message), SQLValue(failure.httpStatus),
                     .text(gone ? FeedStatus.gone.rawValue : FeedStatus.failing.rawValue), .integer(gone ? 1 : 0),
                     .date(update.nextPoll), .integer(before.id))
-                after.failureCount += 1
+                after.failureCount = after.failureCount &+ 1 < 0 ? .max : after.failureCount + 1  // a corrupt row at Int.max must not trap
                 after.lastError = failure.message
                 after.lastHTTPStatus = failure.httpStatus
                 after.status = gone ? .gone : .failing
