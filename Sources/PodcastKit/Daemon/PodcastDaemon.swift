@@ -11,7 +11,9 @@ import LoopScheduler
 ///   move onto another subscription, with a warning).
 /// - Scheduling follows `PollPolicy` (interval, jitter, backoff, 404 failing, 410 disabled);
 ///   the next poll time is stored with each update, so a restart resumes the schedule.
-/// - At most `Configuration.maxConcurrentFetches` fetches run at once; due feeds wait in order.
+/// - At most `Configuration.maxConcurrentFetches` polls run at once, and at most
+///   `maxFetchesPerHost` against one host (and port), so a few dead hosts cannot hold every slot
+///   while healthy feeds wait for their timeouts. Due feeds wait in order, per host.
 /// - `--once`: every enabled feed is polled once, then `onFinished` reports the failures.
 /// - Announcements are delivered **at least once**. The store marks each announced episode
 ///   *pending* in the transaction that stores it; the daemon marks it delivered once every
@@ -40,8 +42,12 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         public var once: Bool
         /// Limits given to every fetch.
         public var limits: FetchLimits
-        /// Fetches in flight at most.
+        /// Polls in flight at most (fetching or parsing). Default 32.
         public var maxConcurrentFetches: Int
+        /// Polls in flight at most against one host and port (HTTP(S) feeds; local files have no
+        /// such limit). Default 4: polite to a host, and a CDN serving many of the feeds still
+        /// gets them polled briskly.
+        public var maxFetchesPerHost: Int
         /// When true, an announcement counts as delivered only once the view confirms it wrote it
         /// (`outputDelivered(throughSequence:)`); when false, once `onEvent` returned. The CLI
         /// sets it, since its JSON lines and terminal table are written by coalesced views.
@@ -58,13 +64,15 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         /// A configuration; defaults are those of `podcast-watch run`.
         public init(
             policy: PollPolicy = PollPolicy(), intervalOverride: Int? = nil, once: Bool = false,
-            limits: FetchLimits = FetchLimits(), maxConcurrentFetches: Int = 8, awaitsOutputConfirmation: Bool = false
+            limits: FetchLimits = FetchLimits(), maxConcurrentFetches: Int = 32, maxFetchesPerHost: Int = 4,
+            awaitsOutputConfirmation: Bool = false
         ) {
             self.policy = policy
             self.intervalOverride = intervalOverride
             self.once = once
             self.limits = limits
             self.maxConcurrentFetches = max(1, maxConcurrentFetches)
+            self.maxFetchesPerHost = max(1, maxFetchesPerHost)
             self.awaitsOutputConfirmation = awaitsOutputConfirmation
         }
     }
@@ -112,12 +120,16 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         var fetch: Cancellable?
         var parse: Cancellable?  // the parse of the fetched body, on `offLoop`
         var isFetching = false  // fetching or parsing: the poll is in flight
+        var fetchHost: String?  // the host counted for the poll in flight
         var polledOnce = false
     }
     private var slots: [Int64: Slot] = [:]
     // Counters kept in step with the slots, so a poll and a completion cost O(1) rather than a
     // scan of every feed (O(N²) per cycle over thousands of feeds).
     private var fetching = 0  // slots with isFetching
+    private var hostFetching: [String: Int] = [:]  // slots with isFetching, per fetchHost
+    // Due but over their host's limit: per host, in order (entries also in `waitingSet`).
+    private var hostWaiting: [String: [Int64]] = [:]
     private var unpolled = Set<Int64>()  // enabled slots not polled once yet (`once` mode's end)
     // Due but over the concurrency limit, in order: a queue read from `waitingHead`, with
     // `waitingSet` for membership. An id dropped while queued leaves a stale entry, skipped.
@@ -245,6 +257,8 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         waiting.removeAll()
         waitingHead = 0
         waitingSet.removeAll()
+        hostWaiting.removeAll()
+        hostFetching.removeAll()
         fetching = 0
         for id in slots.keys {
             slots[id]!.generation += 1
@@ -266,7 +280,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     }
 
     private func register(_ record: FeedRecord, publish: Bool = true) {
-        if slots[record.id]?.isFetching == true { fetching -= 1 }
+        if let old = slots[record.id], old.isFetching { release(old) }
         slots[record.id] = Slot(record: record)
         trackOnce(record.id)
         if publish { library.upsert(snapshot(record, keeping: nil)) }
@@ -295,12 +309,13 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     private func drop(_ id: Int64) {
         guard let slot = slots.removeValue(forKey: id) else { return }
-        if slot.isFetching { fetching -= 1 }
+        if slot.isFetching { release(slot) }
         waitingSet.remove(id)
         unpolled.remove(id)
         slot.fetch?.cancel()
         slot.parse?.cancel()
         library.remove(id: id)
+        if slot.isFetching { startHostWaiting(slot.fetchHost) }
         startWaiting()
     }
 
@@ -318,6 +333,12 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     private func poll(_ id: Int64) {
         guard isRunning, let slot = slots[id], slot.record.enabled, !slot.isFetching else { return }
+        let host = PodcastDaemon.hostKey(slot.record.url)
+        if let host, hostFetching[host, default: 0] >= configuration.maxFetchesPerHost {
+            if waitingSet.insert(id).inserted { hostWaiting[host, default: []].append(id) }
+            library.update(id: id) { $0.status = .waiting }
+            return
+        }
         if fetching >= configuration.maxConcurrentFetches {
             if waitingSet.insert(id).inserted { waiting.append(id) }
             library.update(id: id) { $0.status = .waiting }
@@ -325,7 +346,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         }
         slots[id]!.fetchSerial += 1
         slots[id]!.isFetching = true
+        slots[id]!.fetchHost = host
         fetching += 1
+        if let host { hostFetching[host, default: 0] += 1 }
         let serial = slots[id]!.fetchSerial
         library.update(id: id) { $0.status = .polling }
         let request = FetchRequest(
@@ -339,6 +362,34 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         if slots[id]?.isFetching == true, slots[id]?.fetchSerial == serial {
             slots[id]!.fetch = token
         }
+    }
+
+    // A poll ended (or was dropped): its host's next waiting feed first, then the global queue.
+    private func release(_ slot: Slot) {
+        fetching -= 1
+        guard let host = slot.fetchHost else { return }
+        let left = hostFetching[host, default: 1] - 1
+        hostFetching[host] = left > 0 ? left : nil
+    }
+
+    private func startHostWaiting(_ host: String?) {
+        guard let host else { return }
+        while isRunning, var queue = hostWaiting[host], !queue.isEmpty,
+            hostFetching[host, default: 0] < configuration.maxFetchesPerHost
+        {
+            let id = queue.removeFirst()
+            hostWaiting[host] = queue.isEmpty ? nil : queue
+            guard waitingSet.remove(id) != nil else { continue }  // dropped while queued
+            poll(id)  // over the global limit it moves to the global queue
+        }
+    }
+
+    /// The per-host key of a feed URL: lower-cased host and port (`nil` for a local file).
+    static func hostKey(_ url: String) -> String? {
+        guard case .http = FetchTarget(url), let components = URLComponents(string: url), let host = components.host?.lowercased(), !host.isEmpty else {
+            return nil
+        }
+        return components.port.map { "\(host):\($0)" } ?? host
     }
 
     private func startWaiting() {
@@ -388,8 +439,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     // Applies a finished poll: `parsed` is the parse of a 2xx body (nil for a 304 or a failure).
     private func finish(_ id: Int64, serial: Int, _ result: FetchResult, parsed: Result<ParsedFeed, Error>?) {
         guard isRunning, let slot = slots[id], slot.isFetching, slot.fetchSerial == serial else { return }
+        release(slot)
         slots[id]!.isFetching = false
-        fetching -= 1
+        slots[id]!.fetchHost = nil
         slots[id]!.fetch = nil
         slots[id]!.parse = nil
         let checkedAt = now()
@@ -524,6 +576,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         } else if let delay = decision.delay {
             schedule(id, after: delay)
         }
+        startHostWaiting(slot.fetchHost)
         startWaiting()
     }
 
