@@ -452,7 +452,12 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         switch result {
         case .success(let response):
             redirect = response.permanentRedirect
-            if response.isNotModified {
+            if response.isNotModified && slot.record.etag == nil && slot.record.lastModified == nil {
+                // Nothing was asked conditionally: a 304 cannot mean "unchanged", and taking it
+                // as a sync would spend the first-sync limit without storing anything.
+                outcome = .failed(FeedFailure(httpStatus: 304, message: "HTTP 304 Not Modified to a request without validators"))
+                pollOutcome = .httpError(status: 304, retryAfter: nil)
+            } else if response.isNotModified {
                 outcome = .notModified
                 pollOutcome = .notModified
             } else {
@@ -464,7 +469,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                 } catch {
                     // The parser's own errors already say what is wrong ("not a feed: the root
                     // element is <html>…"); only other errors get the prefix.
-                    let message = error is FeedParseError || error is DocumentRefused ? "\(error)" : "not a feed: \(error)"
+                    let message = error is FeedParseError || error is DocumentRefused || error is TruncatedDocument ? "\(error)" : "not a feed: \(error)"
                     outcome = .failed(FeedFailure(httpStatus: nil, message: message))
                     pollOutcome = .unparseable
                 }
