@@ -8,7 +8,9 @@ import LoopScheduler
 /// - Conditional GET: the stored `ETag`/`Last-Modified` are sent; the store drops them after a
 ///   failure, so the refresh after a failed one is unconditional.
 /// - Moves: a 301/308 chain and `itunes:new-feed-url` move the stored URL (the store refuses a
-///   move onto another subscription, with a warning).
+///   move onto another subscription, with a warning). A 301/308 is committed only with a
+///   successful poll at its target (a feed, or a 304): a redirect loop, a chain past the
+///   redirect limit or a failing target moves nothing.
 /// - Scheduling follows `PollPolicy` (interval, jitter, backoff, 404 failing, 410 disabled);
 ///   the next poll time is stored with each update, so a restart resumes the schedule.
 /// - At most `Configuration.maxConcurrentFetches` polls run at once, and at most
@@ -455,6 +457,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             if response.isNotModified && slot.record.etag == nil && slot.record.lastModified == nil {
                 // Nothing was asked conditionally: a 304 cannot mean "unchanged", and taking it
                 // as a sync would spend the first-sync limit without storing anything.
+                redirect = nil
                 outcome = .failed(FeedFailure(httpStatus: 304, message: "HTTP 304 Not Modified to a request without validators"))
                 pollOutcome = .httpError(status: 304, retryAfter: nil)
             } else if response.isNotModified {
@@ -467,6 +470,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                     outcome = .fetched(feed, etag: response.etag, lastModified: response.lastModified)
                     pollOutcome = .fetched
                 } catch {
+                    redirect = nil  // the new URL did not give a feed: do not move there
                     // The parser's own errors already say what is wrong ("not a feed: the root
                     // element is <html>…"); only other errors get the prefix.
                     let message = error is FeedParseError || error is DocumentRefused || error is TruncatedDocument ? "\(error)" : "not a feed: \(error)"
@@ -475,7 +479,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                 }
             }
         case .failure(let error):
-            redirect = error.permanentRedirect
+            // A move is committed only once the new URL answered: a 301 loop or a chain longer
+            // than the redirect limit used to move the subscription on every poll.
+            redirect = nil
             outcome = .failed(FeedFailure(httpStatus: error.status, message: error.message))
             if case .httpStatus(let status) = error.kind {
                 // The server's own "come back later" (RFC 9110 §10.2.3) only means that on these.
