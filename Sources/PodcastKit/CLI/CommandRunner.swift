@@ -100,6 +100,17 @@ public final class CommandRunner {
             console.err("podcast-watch: \(option != nil ? "--state " + option! : "state directory " + dir): a parent is not a directory\n")
             return .stateError
         }
+        // A directory that cannot be searched (chmod 000) hides the database: it must not read as
+        // "no subscriptions", or `export > backup.opml` silently writes an empty backup.
+        var database = stat()
+        if stat(path, &database) != 0 && errno != ENOENT {
+            console.err("podcast-watch: cannot read the state directory \(dir): \(path): \(String(cString: strerror(errno)))\n")
+            return .stateError
+        }
+        if stat(path, &database) == 0 && access(path, R_OK) != 0 {
+            console.err("podcast-watch: cannot read the state database \(path): \(String(cString: strerror(errno)))\n")
+            return .stateError
+        }
         let store: FeedStore?
         var lock: StateLock?
         defer { withExtendedLifetime(lock) {} }
