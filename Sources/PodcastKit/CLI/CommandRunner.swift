@@ -103,7 +103,7 @@ public final class CommandRunner {
         // A directory that cannot be searched (chmod 000) hides the database: it must not read as
         // "no subscriptions", or `export > backup.opml` silently writes an empty backup.
         var database = stat()
-        if stat(path, &database) != 0 && errno != ENOENT {
+        if stat(path, &database) != 0 && errno != ENOENT && errno != ENOTDIR {  // ENOTDIR: named above or by mkdir below
             console.err("podcast-watch: cannot read the state directory \(dir): \(path): \(String(cString: strerror(errno)))\n")
             return .stateError
         }
