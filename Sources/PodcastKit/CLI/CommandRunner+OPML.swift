@@ -37,17 +37,17 @@ extension CommandRunner {
             do {
                 url = try FeedLocation.normalize(outline.url, currentDirectory: folder, home: environment["HOME"])
             } catch {
-                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(error.input)): \(error.reason)\n")
+                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(MaskedURL.string(error.input))): \(error.reason)\n")
                 skipped += 1
                 continue
             }
             if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }), !FileManager.default.fileExists(atPath: path) {
-                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(outline.url)): not an http(s) URL, and no such file: \(path)\n")
+                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(MaskedURL.string(outline.url))): not an http(s) URL, and no such file: \(path)\n")
                 skipped += 1
                 continue
             }
             if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }), let refusal = FileFetch.refusal(path: path) {
-                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(outline.url)): \(refusal)\n")
+                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(MaskedURL.string(outline.url))): \(refusal)\n")
                 skipped += 1
                 continue
             }
@@ -59,13 +59,13 @@ extension CommandRunner {
             // is not stored; the feed is, and shows its channel's title.
             var title = outline.title
             if let t = title, !TerminalText.isAcceptableTitle(t) {
-                console.err("podcast-watch: warning: outline \(TerminalText.line(t).debugDescription) (xmlUrl \(outline.url)): title not imported, it holds control characters or bidi overrides\n")
+                console.err("podcast-watch: warning: outline \(TerminalText.line(t).debugDescription) (xmlUrl \(MaskedURL.string(outline.url))): title not imported, it holds control characters or bidi overrides\n")
                 title = nil
             }
             // An interval past the limit (1e10 s once froze every timer of the loop) is clamped.
             var interval = outline.interval
             if let seconds = interval, seconds > PollPolicy.maximumIntervalSeconds {
-                console.err("podcast-watch: warning: outline \(name)(xmlUrl \(outline.url)): pw:interval \(seconds) s is longer than 30 days; using 30 days\n")
+                console.err("podcast-watch: warning: outline \(name)(xmlUrl \(MaskedURL.string(outline.url))): pw:interval \(seconds) s is longer than 30 days; using 30 days\n")
                 interval = PollPolicy.maximumIntervalSeconds
             }
             do {
@@ -74,7 +74,7 @@ extension CommandRunner {
             } catch StoreError.alreadySubscribed {
                 existing += 1
             } catch StoreError.invalidURL(let bad, let reason) {
-                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(bad)): \(reason)\n")
+                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(MaskedURL.string(bad))): \(reason)\n")
                 skipped += 1
             }
         }

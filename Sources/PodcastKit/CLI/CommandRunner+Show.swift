@@ -34,7 +34,7 @@ extension CommandRunner {
             console.err("podcast-watch: \(url): the fetch did not finish\n")
             return .internalError
         case .failure(let error)?:
-            console.err("podcast-watch: cannot fetch \(error.url): \(error.message)\n")
+            console.err("podcast-watch: cannot fetch \(MaskedURL.string(error.url)): \(error.message)\n")
             return .feedFailed
         case .success(let response)?:
             do {
@@ -44,7 +44,7 @@ extension CommandRunner {
             } catch let error as OutputError {
                 return outputFailed(error)
             } catch {
-                console.err("podcast-watch: \(response.effectiveURL): \(error)\n")
+                console.err("podcast-watch: \(MaskedURL.string(response.effectiveURL)): \(error)\n")
                 return .feedFailed
             }
         }

@@ -207,10 +207,10 @@ public final class CommandRunner {
         }
         do {
             let feed = try store.add(url: normalized, title: title, intervalSeconds: interval)
-            console.out("Subscribed to \(TerminalText.line(feed.url)) (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n")
+            console.out("Subscribed to \(TerminalText.line(MaskedURL.string(feed.url))) (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n")
             return .success
         } catch StoreError.alreadySubscribed(let url, let id) {
-            console.err("podcast-watch: \(url) is already subscribed (feed #\(id))\n")
+            console.err("podcast-watch: \(MaskedURL.string(url)) is already subscribed (feed #\(id))\n")
             return .feedFailed
         } catch StoreError.invalidURL(let url, let reason) {
             console.err("podcast-watch: invalid feed URL '\(url)': \(reason)\n")
@@ -221,7 +221,7 @@ public final class CommandRunner {
     private func remove(_ store: FeedStore?, id: Int64) throws -> ExitCode {
         if let store, let feed = try store.feed(id: id) {
             try store.remove(id: feed.id)
-            console.out("Unsubscribed from \(TerminalText.line(feed.url)) (\(TerminalText.line(feed.displayTitle)))\n")
+            console.out("Unsubscribed from \(TerminalText.line(MaskedURL.string(feed.url))) (\(TerminalText.line(feed.displayTitle)))\n")
             return .success
         }
         console.err("podcast-watch: no feed #\(id) (see 'podcast-watch list')\n")
@@ -235,7 +235,7 @@ public final class CommandRunner {
             ?? (try? FeedLocation.normalize(key, currentDirectory: currentDirectory, home: environment["HOME"])).flatMap({ try store.feed(anyURL: $0) })
         {
             try store.remove(id: feed.id)
-            console.out("Unsubscribed from \(TerminalText.line(feed.url)) (\(TerminalText.line(feed.displayTitle)))\n")
+            console.out("Unsubscribed from \(TerminalText.line(MaskedURL.string(feed.url))) (\(TerminalText.line(feed.displayTitle)))\n")
             return .success
         }
         console.err("podcast-watch: not subscribed: \(key) (see 'podcast-watch list')\n")
@@ -248,7 +248,7 @@ public final class CommandRunner {
             let episodes = try store?.episodeCount(feedID: feed.id) ?? 0
             if json {
                 try emit(OrderedJSON.object([
-                    ("id", .int(feed.id)), ("url", .string(feed.url)), ("title", .string(feed.knownTitle)),
+                    ("id", .int(feed.id)), ("url", .string(MaskedURL.string(feed.url))), ("title", .string(feed.knownTitle)),
                     ("status", .string(feed.health.rawValue)),
                     ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
                     ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
@@ -258,7 +258,7 @@ public final class CommandRunner {
                 let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
                 let status = feed.health.rawValue
                 // Titles, URLs and errors come from feeds and servers: neutralised for the terminal.
-                try emit("\(feed.id)  \(TerminalText.line(feed.displayTitle))\n    \(TerminalText.line(feed.url))\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n")
+                try emit("\(feed.id)  \(TerminalText.line(feed.displayTitle))\n    \(TerminalText.line(MaskedURL.string(feed.url)))\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n")
                 if let error = feed.lastError { try emit("    last error: \(TerminalText.line(error))\n") }
             }
         }

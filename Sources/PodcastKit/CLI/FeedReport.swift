@@ -41,10 +41,10 @@ public enum FeedReport {
             ("paged_feed_first", .string(c.pagedFeedFirst)), ("paged_feed_next", .string(c.pagedFeedNext)),
         ])
         return .object([
-            ("url", .string(response.requestedURL)), ("final_url", .string(response.effectiveURL)),
+            ("url", .string(MaskedURL.string(response.requestedURL))), ("final_url", .string(MaskedURL.string(response.effectiveURL))),
             ("http_status", .int(response.status)), ("content_type", .string(response.contentType)),
             ("etag", .string(response.etag)), ("last_modified", .string(response.lastModified)),
-            ("moved_to", .string(response.permanentRedirect?.url)),
+            ("moved_to", .string(response.permanentRedirect.map { MaskedURL.string($0.url) })),
             ("format", .string(parsed.format.rawValue)), ("encoding", .string(parsed.encoding)),
             ("well_formed", .bool(parsed.isWellFormed)), ("warnings", .array(parsed.warnings.map { .string($0) })),
             ("channel", channel), ("episodes", .array(parsed.episodes.map(episodeJSON))),
@@ -89,9 +89,9 @@ public enum FeedReport {
             out += indent + key + ": " + body + "\n"
         }
         let c = parsed.channel
-        line("url", response.requestedURL)
-        if response.effectiveURL != response.requestedURL { line("final url", response.effectiveURL) }
-        line("moved to", response.permanentRedirect.map { "\($0.url) (HTTP \($0.status))" })
+        line("url", MaskedURL.string(response.requestedURL))
+        if response.effectiveURL != response.requestedURL { line("final url", MaskedURL.string(response.effectiveURL)) }
+        line("moved to", response.permanentRedirect.map { "\(MaskedURL.string($0.url)) (HTTP \($0.status))" })
         line("http status", String(response.status))
         line("content type", response.contentType)
         line("etag", response.etag)

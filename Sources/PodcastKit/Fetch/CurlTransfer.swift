@@ -170,11 +170,11 @@ final class CurlTransfer {
             let target = String(cString: location)
             let scheme = target.prefix { $0 != ":" }.lowercased()
             guard scheme == "http" || scheme == "https" else {
-                return .finished(.failure(failure(.invalidURL, "redirect to unsupported URL \(target)", status: status)))
+                return .finished(.failure(failure(.invalidURL, "redirect to unsupported URL \(MaskedURL.string(target))", status: status)))
             }
             redirects += 1
             if visited.contains(target) {
-                return .finished(.failure(failure(.redirectLoop, "redirect loop: \(target) was already visited", status: status)))
+                return .finished(.failure(failure(.redirectLoop, "redirect loop: \(MaskedURL.string(target)) was already visited", status: status)))
             }
             if redirects > request.limits.maxRedirects {
                 return .finished(.failure(failure(.tooManyRedirects, "more than \(request.limits.maxRedirects) redirects", status: status)))

@@ -68,7 +68,7 @@ public struct TerminalRenderer: Sendable {
         }
         let newestLines: [String] = newest.prefix(newestLimit).map { e in
             let date = e.published.map(day) ?? "????-??-??"
-            return "  " + fit("\(date)  \(e.podcastTitle ?? e.feedURL): \(e.title ?? e.guid ?? e.url ?? "untitled")", width - 2)
+            return "  " + fit("\(date)  \(e.podcastTitle ?? MaskedURL.string(e.feedURL)): \(e.title ?? e.guid ?? e.url ?? "untitled")", width - 2)
         }
         let fixed = top.count + 2  // + the blank line and "Newest episodes"
         let newestWanted = max(1, newestLines.count)  // at least "(none yet)"
