@@ -46,6 +46,11 @@ public final class CommandRunner {
     /// Runs an already parsed invocation.
     public func execute(_ invocation: Invocation) -> ExitCode {
         let stateOption = invocation.stateDirectory
+        // Only the daemon handles SIGHUP/SIGUSR1 (it releases them once its handlers exist).
+        switch invocation.command {
+        case .run, .demo: break
+        default: EarlySignals.release()
+        }
         switch invocation.command {
         case .help(let topic):
             return emitting { () throws(OutputError) in try emit(UsageText.help(for: topic)) }

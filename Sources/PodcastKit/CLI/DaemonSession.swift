@@ -122,6 +122,8 @@ final class DaemonSession {
             console.err("podcast-watch: cannot install signal handlers: \(error)\n")
             return .internalError
         }
+        // The handlers exist: a SIGHUP or SIGUSR1 that came while starting is delivered now.
+        EarlySignals.release()
 
         do {
             try daemon.start()
