@@ -62,6 +62,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         /// refused (the poll fails as unparseable, retried with backoff) and its late result is
         /// dropped. Timed on the daemon's scheduler. Default 10 s.
         public var parseBudget: Double = 10
+        /// Most items kept from one poll: a feed listing more keeps its newest (by publication
+        /// date; undated items count as oldest, document order breaks ties), with a warning.
+        /// One 9.9 MB feed of 180,754 items took 17.5 s and 266 MB to store. Default 5,000.
+        public var maxEpisodesPerPoll: Int = 5_000
 
         /// A configuration; defaults are those of `podcast-watch run`.
         public init(
@@ -417,9 +421,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             return
         }
         let parse = self.parse
+        let cap = max(1, configuration.maxEpisodesPerPoll)
         let budget = max(0.001, configuration.parseBudget)
         var budgetTimer = 0  // bumped when the result arrives, so the timer finds it stale
-        let token = offLoop.submit({ Result { try parse(response) } }, started: { [weak self] in
+        let token = offLoop.submit({ Result { PodcastDaemon.capped(try parse(response), to: cap) } }, started: { [weak self] in
             guard let self, self.isRunning, self.slots[id]?.fetchSerial == serial else { return }
             let armed = budgetTimer
             self.scheduler.schedule(after: self.scheduler.now.advanced(by: .seconds(budget))) { [weak self] in
@@ -532,7 +537,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         // The parser drops repeated guids itself (first kept), so the store never sees them:
         // its notes are the only trace of a duplicate guid.
         if case .fetched(let parsed, _, _) = outcome {
-            warnings += parsed.warnings.filter { $0.hasPrefix("duplicate guid") }.map { ($0, $0) }
+            warnings += parsed.warnings.filter { $0.hasPrefix("duplicate guid") || $0.hasPrefix(PodcastDaemon.capWarningPrefix) }.map { ($0, $0) }
         }
         warnings += applied.warnings.map { ($0, $0) }
         let previous = reportedWarnings[id] ?? []
@@ -589,6 +594,24 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         }
         startHostWaiting(slot.fetchHost)
         startWaiting()
+    }
+
+    static var capWarningPrefix: String { "the feed lists " }
+
+    /// `feed` with at most `cap` episodes: the newest by publication date (undated ones count
+    /// as oldest; among equals, earlier in the document first), kept in document order, and a
+    /// warning saying how many were dropped. Any thread.
+    static func capped(_ feed: ParsedFeed, to cap: Int) -> ParsedFeed {
+        guard feed.episodes.count > cap else { return feed }
+        let ranked = feed.episodes.indices.sorted { a, b in
+            let da = feed.episodes[a].published ?? .distantPast, db = feed.episodes[b].published ?? .distantPast
+            return da != db ? da > db : a < b
+        }
+        let kept = Set(ranked.prefix(cap))
+        var result = feed
+        result.episodes = feed.episodes.indices.filter(kept.contains).map { feed.episodes[$0] }
+        result.warnings.append("\(capWarningPrefix)\(feed.episodes.count) items; kept the newest \(cap) (the per-poll cap)")
+        return result
     }
 
     // MARK: Delivery
