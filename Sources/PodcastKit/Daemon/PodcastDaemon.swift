@@ -16,6 +16,10 @@ import LoopScheduler
 /// - At most `Configuration.maxConcurrentFetches` polls run at once, and at most
 ///   `maxFetchesPerHost` against one host (and port), so a few dead hosts cannot hold every slot
 ///   while healthy feeds wait for their timeouts. Due feeds wait in order, per host.
+/// - Parsing runs on the `OffLoopExecutor` (a `WorkerPool` in `run`) within
+///   `Configuration.parseBudget`; a feed stays busy (`polling`) until its parse is back. A poll
+///   keeps at most `maxEpisodesPerPoll` items; a 304 to a request without validators and a
+///   truncated body are failures, so neither spends the first-sync limit.
 /// - `--once`: every enabled feed is polled once, then `onFinished` reports the failures.
 /// - Announcements are delivered **at least once**. The store marks each announced episode
 ///   *pending* in the transaction that stores it; the daemon marks it delivered once every

@@ -60,18 +60,25 @@ public enum StartTagLimit {
                 skip(past: Array("?>".utf8))
             case UInt8(ascii: "/"):
                 skip(past: [gt])
+            case _ where !isNameByte(first):
+                continue  // a stray '<' in text ("a < b"): no tag, as libxml2 sees it
             default:
                 var count = 0
                 var quote: UInt8 = 0
+                var previous: UInt8 = 0  // the last byte outside quotes that is not white space
                 while i < n {
                     let b = bytes[i]
                     i += 1
+                    if b == 0 { continue }
                     if quote != 0 {
                         if b == quote { quote = 0 }
-                    } else if b == dq || b == sq {
+                        continue
+                    }
+                    defer { if !(b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D) { previous = b } }
+                    if b == dq || b == sq {
                         quote = b
                     } else if b == eq {
-                        count += 1
+                        if isNameByte(previous) { count += 1 }  // `name=`, not a run of '='
                     } else if b == gt || b == lt {
                         if b == lt { i -= 1 }  // an unclosed tag: the next one starts here
                         break
@@ -82,6 +89,13 @@ public enum StartTagLimit {
             }
         }
         return most
+    }
+
+    // A byte that can be part of an XML name: ASCII letters, digits, `_ : . -`, and every byte
+    // of a multi-byte UTF-8 sequence.
+    private static func isNameByte(_ b: UInt8) -> Bool {
+        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
+            || b == 0x5F || b == 0x3A || b == 0x2E || b == 0x2D || b >= 0x80
     }
 
     /// Throws `DocumentRefused(.tooManyAttributes)` when a start tag in `bytes` has more than

@@ -70,6 +70,7 @@ public final class HTTPFetcher {
         curl_multi_cleanup(multi)
         watches.removeAll()
         timer = nil
+        for token in fileFetches.values { token.cancel() }
         fileFetches.removeAll()
     }
 
@@ -130,6 +131,8 @@ public final class HTTPFetcher {
     /// Cancels every fetch in flight; none of their completions will run.
     public func cancelAll() {
         for transfer in Array(transfers.values) { remove(transfer) }
+        // Explicitly: a worker pool's token does not cancel when released.
+        for token in fileFetches.values { token.cancel() }
         fileFetches.removeAll()
     }
 

@@ -21,6 +21,9 @@ import Testing
         // UTF-16: NUL bytes between ASCII characters are skipped.
         let utf16 = Array("<a p='1' q='2' r='3'/>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         #expect(StartTagLimit.maxAttributeCount(utf16) == 3)
+        // A stray '<' in text and runs of '=' are no attributes.
+        let separator = String(repeating: "=", count: 1000)
+        #expect(StartTagLimit.maxAttributeCount(Array("<d>a < b \(separator) c</d><e x='1' \(separator)/>".utf8)) == 1)
     }
 
     @Test func hostileElementIsRefusedBeforeLibxml2SeesIt() throws {
