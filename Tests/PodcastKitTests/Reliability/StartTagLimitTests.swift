@@ -60,4 +60,15 @@ import Testing
         }
         #expect(checked > 20)
     }
+
+    @Test(.enabled(if: TestData.hasCorpus, "the shared corpus is not next to this clone"))
+    func noCorpusFeedComesNearTheLimit() throws {
+        let corpus = try #require(TestData.corpus)
+        var checked = 0
+        for case let url as URL in FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil)! where !url.hasDirectoryPath {
+            #expect(StartTagLimit.maxAttributeCount(try TestData.bytes(url)) <= 40, "\(url.lastPathComponent)")
+            checked += 1
+        }
+        #expect(checked > 100)
+    }
 }
