@@ -54,6 +54,22 @@ enum FileFetch {
             return .success(FetchResponse(status: 304, headers: headers, requestedURL: request.url, effectiveURL: request.url))
         }
         // Read up to one byte past the cap, in case the file grew since fstat.
+        return readToEnd(fd: fd, path: path, request: request, headers: headers)
+    }
+
+    /// `show`'s read of a pipe or device (`curl … | podcast-watch show /dev/stdin`): blocking,
+    /// to end of file, capped at `maxResponseBytes`. Never used by the daemon.
+    static func readStream(path: String, request: FetchRequest) -> FetchResult {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else {
+            return .failure(FetchError(kind: .file, url: request.url, message: "cannot read \(path): \(String(cString: strerror(errno)))"))
+        }
+        defer { close(fd) }
+        return readToEnd(fd: fd, path: path, request: request, headers: [:])
+    }
+
+    private static func readToEnd(fd: Int32, path: String, request: FetchRequest, headers: [String: String]) -> FetchResult {
+        let cap = request.limits.maxResponseBytes
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while data.count <= cap {
@@ -61,7 +77,7 @@ enum FileFetch {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, want) }
             if n < 0 {
                 if errno == EINTR { continue }
-                return failure("cannot read \(path): \(String(cString: strerror(errno)))")
+                return .failure(FetchError(kind: .file, url: request.url, message: "cannot read \(path): \(String(cString: strerror(errno)))"))
             }
             if n == 0 { break }
             data.append(contentsOf: chunk[0..<n])

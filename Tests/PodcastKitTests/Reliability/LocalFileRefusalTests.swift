@@ -77,4 +77,21 @@ import Testing
             """)
         #expect(captured.out == "Imported 1 feed from \(opml) (0 already subscribed, 2 skipped)\n")
     }
+
+    /// `show` is a one-shot command: unlike the daemon it reads a pipe to its end
+    /// (`curl … | podcast-watch show /dev/stdin`).
+    @Test func showStillReadsAPipe() throws {
+        let path = try fifo()
+        let writer = Thread {
+            let fd = open(path, O_WRONLY)
+            let text = Array("<rss version=\"2.0\"><channel><title>Piped</title></channel></rss>".utf8)
+            _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        writer.start()
+        let captured = CapturedConsole()
+        let code = CommandRunner(console: captured.console(), environment: [:], currentDirectory: dir.path).run(["show", path, "--json"])
+        #expect(code == .success, "\(captured.err)")
+        #expect(captured.out.contains("\"title\":\"Piped\""))
+    }
 }
