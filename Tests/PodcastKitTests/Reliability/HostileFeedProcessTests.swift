@@ -32,3 +32,20 @@ final class HostileFeedProcessTests: XCTestCase {
         XCTAssertLessThan(ContinuousClock.now - sent, .seconds(2))
     }
 }
+
+extension HostileFeedProcessTests {
+    /// A feed file swapped for a FIFO after `add`: the poll refuses it at once instead of
+    /// blocking in `open` (before, `run --once` hung there, deaf to signals).
+    func testAFeedFileSwappedForAFIFOFailsItsPollPromptly() throws {
+        let dir = TemporaryDirectory("swap-fifo")
+        let feed = dir.file("feed.xml")
+        try Data(DaemonProcessTests.rss(["a"]).utf8).write(to: URL(fileURLWithPath: feed))
+        let state = dir.file("state")
+        XCTAssertEqual(try BinaryRun.run(["--state", state, "add", feed]).status, 0)
+        XCTAssertEqual(unlink(feed), 0)
+        XCTAssertEqual(mkfifo(feed, 0o600), 0)
+        let run = try BinaryRun.run(["--state", state, "run", "--once", "--json"])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(run.stderr, "podcast-watch: feed failed: file://\(feed): \(feed) is a FIFO, not a regular file\n")
+    }
+}
