@@ -5,6 +5,10 @@ import Glibc
 import Foundation
 import PodcastKit
 
+// First of all: SIGHUP/SIGUSR1 wait (blocked) until `run` has its handlers, instead of killing
+// a daemon that is still starting; other commands release them at once.
+EarlySignals.hold()
+
 // The bundled sample feeds, found through this file's location in the source tree, so `make run`
 // works from a fresh clone without a network (override with --samples or PODCAST_WATCH_SAMPLES).
 let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("SampleFeeds").path

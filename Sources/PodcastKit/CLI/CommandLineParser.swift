@@ -79,7 +79,7 @@ public enum CommandLineParser {
                 try parseInterval(v, option: "--interval", command: name)
             }
             // A title is shown on the terminal and written to OPML: no escape sequences or newlines.
-            if let title = args.values["--title"], title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            if let title = args.values["--title"], !TerminalText.isAcceptableTitle(title) {
                 throw UsageError("option '--title' must not contain control characters (newlines, tabs, escapes)", command: name)
             }
             return .add(url: url, title: args.values["--title"], intervalSeconds: interval)
@@ -160,7 +160,7 @@ public enum CommandLineParser {
             digits = digits.dropLast()
         }
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits),
-            n >= 1, n <= 30 * 86_400 / unit
+            n >= 1, n <= PollPolicy.maximumIntervalSeconds / unit
         else {
             throw UsageError(
                 "option '\(option)' needs a duration such as 900, 15m or 2h (1 s to 30 d), not '\(text)'",

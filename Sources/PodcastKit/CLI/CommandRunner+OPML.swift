@@ -37,12 +37,17 @@ extension CommandRunner {
             do {
                 url = try FeedLocation.normalize(outline.url, currentDirectory: folder, home: environment["HOME"])
             } catch {
-                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(error.input)): \(error.reason)\n")
+                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(MaskedURL.string(error.input))): \(error.reason)\n")
                 skipped += 1
                 continue
             }
             if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }), !FileManager.default.fileExists(atPath: path) {
-                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(outline.url)): not an http(s) URL, and no such file: \(path)\n")
+                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(MaskedURL.string(outline.url))): not an http(s) URL, and no such file: \(path)\n")
+                skipped += 1
+                continue
+            }
+            if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }), let refusal = FileFetch.refusal(path: path) {
+                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(MaskedURL.string(outline.url))): \(refusal)\n")
                 skipped += 1
                 continue
             }
@@ -50,13 +55,26 @@ extension CommandRunner {
                 duplicates += 1
                 continue
             }
+            // The check `add --title` makes: a title with control characters or bidi overrides
+            // is not stored; the feed is, and shows its channel's title.
+            var title = outline.title
+            if let t = title, !TerminalText.isAcceptableTitle(t) {
+                console.err("podcast-watch: warning: outline \(TerminalText.line(t).debugDescription) (xmlUrl \(MaskedURL.string(outline.url))): title not imported, it holds control characters or bidi overrides\n")
+                title = nil
+            }
+            // An interval past the limit (1e10 s once froze every timer of the loop) is clamped.
+            var interval = outline.interval
+            if let seconds = interval, seconds > PollPolicy.maximumIntervalSeconds {
+                console.err("podcast-watch: warning: outline \(name)(xmlUrl \(MaskedURL.string(outline.url))): pw:interval \(seconds) s is longer than 30 days; using 30 days\n")
+                interval = PollPolicy.maximumIntervalSeconds
+            }
             do {
-                try store.add(url: url, title: outline.title, intervalSeconds: outline.interval)
+                try store.add(url: url, title: title, intervalSeconds: interval)
                 added += 1
             } catch StoreError.alreadySubscribed {
                 existing += 1
             } catch StoreError.invalidURL(let bad, let reason) {
-                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(bad)): \(reason)\n")
+                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(MaskedURL.string(bad))): \(reason)\n")
                 skipped += 1
             }
         }

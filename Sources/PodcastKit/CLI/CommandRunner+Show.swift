@@ -7,7 +7,7 @@ import LoopScheduler
 extension CommandRunner {
     /// `show URL|FILE [--json]`: one unconditional fetch on the main loop, then the report on
     /// stdout. Fetch and parse errors go to stderr with exit status 1; a missing or unreadable
-    /// local file is status 4.
+    /// local file is status 4. A pipe or device (`/dev/stdin`) is read to its end.
     func show(_ target: String, json: Bool) -> ExitCode {
         guard let url = location(target) else { return .usage }
         // A local file that is missing or unreadable is an input file error (4), as for `add`.
@@ -15,26 +15,35 @@ extension CommandRunner {
             console.err("podcast-watch: cannot read \(path): \(String(cString: strerror(errno)))\n")
             return .inputError
         }
-        let loop = EventLoop.main
-        let fetcher = HTTPFetcher(eventBase: loop.base)
         var result: FetchResult?
-        let token = fetcher.fetch(FetchRequest(url: url)) { outcome in
-            result = outcome
-            loop.stop()
+        var info = stat()
+        if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }), stat(path, &info) == 0,
+            (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR
+        {
+            // A one-shot command may block: a pipe or device is read to its end (the daemon
+            // refuses them, `add` too).
+            result = FileFetch.readStream(path: path, request: FetchRequest(url: url))
+        } else {
+            let loop = EventLoop.main
+            let fetcher = HTTPFetcher(eventBase: loop.base)
+            let token = fetcher.fetch(FetchRequest(url: url)) { outcome in
+                result = outcome
+                loop.stop()
+            }
+            do {
+                try loop.run()
+            } catch {
+                console.err("podcast-watch: event loop failed: \(error)\n")
+                return .internalError
+            }
+            token.cancel()
         }
-        do {
-            try loop.run()
-        } catch {
-            console.err("podcast-watch: event loop failed: \(error)\n")
-            return .internalError
-        }
-        token.cancel()
         switch result {
         case .none:
             console.err("podcast-watch: \(url): the fetch did not finish\n")
             return .internalError
         case .failure(let error)?:
-            console.err("podcast-watch: cannot fetch \(error.url): \(error.message)\n")
+            console.err("podcast-watch: cannot fetch \(MaskedURL.string(error.url)): \(error.message)\n")
             return .feedFailed
         case .success(let response)?:
             do {
@@ -44,7 +53,7 @@ extension CommandRunner {
             } catch let error as OutputError {
                 return outputFailed(error)
             } catch {
-                console.err("podcast-watch: \(response.effectiveURL): \(error)\n")
+                console.err("podcast-watch: \(MaskedURL.string(response.effectiveURL)): \(error)\n")
                 return .feedFailed
             }
         }

@@ -46,6 +46,11 @@ public final class CommandRunner {
     /// Runs an already parsed invocation.
     public func execute(_ invocation: Invocation) -> ExitCode {
         let stateOption = invocation.stateDirectory
+        // Only the daemon handles SIGHUP/SIGUSR1 (it releases them once its handlers exist).
+        switch invocation.command {
+        case .run, .demo: break
+        default: EarlySignals.release()
+        }
         switch invocation.command {
         case .help(let topic):
             return emitting { () throws(OutputError) in try emit(UsageText.help(for: topic)) }
@@ -98,6 +103,17 @@ public final class CommandRunner {
         var info = stat()
         if !create && stat(dir, &info) != 0 && errno == ENOTDIR {
             console.err("podcast-watch: \(option != nil ? "--state " + option! : "state directory " + dir): a parent is not a directory\n")
+            return .stateError
+        }
+        // A directory that cannot be searched (chmod 000) hides the database: it must not read as
+        // "no subscriptions", or `export > backup.opml` silently writes an empty backup.
+        var database = stat()
+        if stat(path, &database) != 0 && errno != ENOENT && errno != ENOTDIR {  // ENOTDIR: named above or by mkdir below
+            console.err("podcast-watch: cannot read the state directory \(dir): \(path): \(String(cString: strerror(errno)))\n")
+            return .stateError
+        }
+        if stat(path, &database) == 0 && access(path, R_OK) != 0 {
+            console.err("podcast-watch: cannot read the state database \(path): \(String(cString: strerror(errno)))\n")
             return .stateError
         }
         let store: FeedStore?
@@ -188,12 +204,18 @@ public final class CommandRunner {
             console.err("podcast-watch: no such file: \(path) (from '\(url)'; a feed is an http(s):// URL, a file:// URL or the path of an existing file)\n")
             return .inputError
         }
+        // A directory, FIFO or device (`/dev/null`, `/dev/stdin`) is no feed file: polling it
+        // would fail forever, or block.
+        if let path = URL(string: normalized).flatMap({ $0.isFileURL ? $0.path : nil }), let refusal = FileFetch.refusal(path: path) {
+            console.err("podcast-watch: \(refusal) (from '\(url)'; a local feed must be a regular file)\n")
+            return .inputError
+        }
         do {
             let feed = try store.add(url: normalized, title: title, intervalSeconds: interval)
-            console.out("Subscribed to \(feed.url) (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n")
+            console.out("Subscribed to \(TerminalText.line(MaskedURL.string(feed.url))) (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n")
             return .success
         } catch StoreError.alreadySubscribed(let url, let id) {
-            console.err("podcast-watch: \(url) is already subscribed (feed #\(id))\n")
+            console.err("podcast-watch: \(MaskedURL.string(url)) is already subscribed (feed #\(id))\n")
             return .feedFailed
         } catch StoreError.invalidURL(let url, let reason) {
             console.err("podcast-watch: invalid feed URL '\(url)': \(reason)\n")
@@ -204,7 +226,7 @@ public final class CommandRunner {
     private func remove(_ store: FeedStore?, id: Int64) throws -> ExitCode {
         if let store, let feed = try store.feed(id: id) {
             try store.remove(id: feed.id)
-            console.out("Unsubscribed from \(feed.url) (\(feed.displayTitle))\n")
+            console.out("Unsubscribed from \(TerminalText.line(MaskedURL.string(feed.url))) (\(TerminalText.line(feed.displayTitle)))\n")
             return .success
         }
         console.err("podcast-watch: no feed #\(id) (see 'podcast-watch list')\n")
@@ -218,7 +240,7 @@ public final class CommandRunner {
             ?? (try? FeedLocation.normalize(key, currentDirectory: currentDirectory, home: environment["HOME"])).flatMap({ try store.feed(anyURL: $0) })
         {
             try store.remove(id: feed.id)
-            console.out("Unsubscribed from \(feed.url) (\(feed.displayTitle))\n")
+            console.out("Unsubscribed from \(TerminalText.line(MaskedURL.string(feed.url))) (\(TerminalText.line(feed.displayTitle)))\n")
             return .success
         }
         console.err("podcast-watch: not subscribed: \(key) (see 'podcast-watch list')\n")
@@ -231,7 +253,7 @@ public final class CommandRunner {
             let episodes = try store?.episodeCount(feedID: feed.id) ?? 0
             if json {
                 try emit(OrderedJSON.object([
-                    ("id", .int(feed.id)), ("url", .string(feed.url)), ("title", .string(feed.knownTitle)),
+                    ("id", .int(feed.id)), ("url", .string(MaskedURL.string(feed.url))), ("title", .string(feed.knownTitle)),
                     ("status", .string(feed.health.rawValue)),
                     ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
                     ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
@@ -240,8 +262,9 @@ public final class CommandRunner {
             } else {
                 let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
                 let status = feed.health.rawValue
-                try emit("\(feed.id)  \(feed.displayTitle)\n    \(feed.url)\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n")
-                if let error = feed.lastError { try emit("    last error: \(error)\n") }
+                // Titles, URLs and errors come from feeds and servers: neutralised for the terminal.
+                try emit("\(feed.id)  \(TerminalText.line(feed.displayTitle))\n    \(TerminalText.line(MaskedURL.string(feed.url)))\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n")
+                if let error = feed.lastError { try emit("    last error: \(TerminalText.line(error))\n") }
             }
         }
         if feeds.isEmpty && !json { console.err("No subscriptions. Add one with: podcast-watch add URL\n") }

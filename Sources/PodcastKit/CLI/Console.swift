@@ -14,9 +14,14 @@ public struct Console: Sendable {
     /// deferred write error such as `ENOSPC`/`EIO` on NFS surfaces in `fdatasync(2)`); throws
     /// `OutputError`. A no-op for consoles that cannot fail.
     public var flush: @Sendable () throws(OutputError) -> Void = {}
-    /// Writes text to stderr (no newline added). Failures are ignored: there is nowhere left to
-    /// report them.
-    public var err: @Sendable (String) -> Void
+    /// Writes text to stderr (no newline added), neutralised by `TerminalText.block` (messages
+    /// quote feed titles, server reason phrases and error texts). Failures are ignored: there is
+    /// nowhere left to report them.
+    public var err: @Sendable (String) -> Void {
+        get { rawErr }
+        set { rawErr = { text in newValue(TerminalText.block(text)) } }
+    }
+    private var rawErr: @Sendable (String) -> Void
     /// Whether stdout is a terminal (then `run` draws the live table instead of JSON lines).
     public var isTerminal: Bool
     /// The terminal's width in columns (80 when unknown).
@@ -35,7 +40,7 @@ public struct Console: Sendable {
     /// A console made of two writers that cannot fail.
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool = false, width: Int = 80) {
         self.write = { text throws(OutputError) in out(text) }
-        self.err = err
+        self.rawErr = { text in err(TerminalText.block(text)) }
         self.isTerminal = isTerminal
         self.width = width
     }
@@ -43,7 +48,7 @@ public struct Console: Sendable {
     /// A console whose stdout writer reports failure.
     public init(write: @escaping @Sendable (String) throws(OutputError) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool = false, width: Int = 80) {
         self.write = write
-        self.err = err
+        self.rawErr = { text in err(TerminalText.block(text)) }
         self.isTerminal = isTerminal
         self.width = width
     }

@@ -47,13 +47,16 @@ final class DaemonSession {
     func run() -> ExitCode {
         let loop = EventLoop.main
         let scheduler = LoopScheduler.main
-        let fetcher = HTTPFetcher(eventBase: loop.base)
+        // Parsing and local-file reads run on one worker per core, never on the loop thread.
+        let workers = WorkerPool(loop: loop)
+        let fetcher = HTTPFetcher(eventBase: loop.base, fileReader: workers)
         store.firstSyncAnnounceLimit = options.firstSyncAnnounce
         var configuration = PodcastDaemon<LoopScheduler>.Configuration(
             intervalOverride: options.intervalSeconds, once: options.once, awaitsOutputConfirmation: true)
         configuration.onceIgnoresBackoff = options.force
         let daemon = PodcastDaemon(
-            store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler, configuration: configuration)
+            store: store, fetcher: fetcher, parse: FeedParsing.parse, offLoop: workers, scheduler: scheduler,
+            configuration: configuration)
         let console = self.console
         // The callbacks below capture `self` strongly on purpose: they are owned by the daemon
         // and the hook runner, which are locals of this call, so no cycle outlives it. (Weak
@@ -121,6 +124,8 @@ final class DaemonSession {
             console.err("podcast-watch: cannot install signal handlers: \(error)\n")
             return .internalError
         }
+        // The handlers exist: a SIGHUP or SIGUSR1 that came while starting is delivered now.
+        EarlySignals.release()
 
         do {
             try daemon.start()

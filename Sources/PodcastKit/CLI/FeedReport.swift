@@ -41,10 +41,10 @@ public enum FeedReport {
             ("paged_feed_first", .string(c.pagedFeedFirst)), ("paged_feed_next", .string(c.pagedFeedNext)),
         ])
         return .object([
-            ("url", .string(response.requestedURL)), ("final_url", .string(response.effectiveURL)),
+            ("url", .string(MaskedURL.string(response.requestedURL))), ("final_url", .string(MaskedURL.string(response.effectiveURL))),
             ("http_status", .int(response.status)), ("content_type", .string(response.contentType)),
             ("etag", .string(response.etag)), ("last_modified", .string(response.lastModified)),
-            ("moved_to", .string(response.permanentRedirect?.url)),
+            ("moved_to", .string(response.permanentRedirect.map { MaskedURL.string($0.url) })),
             ("format", .string(parsed.format.rawValue)), ("encoding", .string(parsed.encoding)),
             ("well_formed", .bool(parsed.isWellFormed)), ("warnings", .array(parsed.warnings.map { .string($0) })),
             ("channel", channel), ("episodes", .array(parsed.episodes.map(episodeJSON))),
@@ -77,19 +77,21 @@ public enum FeedReport {
     }
 
     /// The text form: `key: value` lines, the channel first, then each item under a
-    /// `--- item N ---` rule. Absent fields are left out; multi-line text is indented.
+    /// `--- item N ---` rule. Absent fields are left out; multi-line text is indented. Every
+    /// value is neutralised for the terminal (`TerminalText.block`): it all comes from the feed
+    /// or the server.
     public static func text(_ parsed: ParsedFeed, response: FetchResponse) -> String {
         var out = ""
         func line(_ key: String, _ value: String?, indent: String = "") {
             guard let value, !value.isEmpty else { return }
-            let body = value.split(separator: "\n", omittingEmptySubsequences: false)
+            let body = TerminalText.block(value).split(separator: "\n", omittingEmptySubsequences: false)
                 .joined(separator: "\n" + indent + String(repeating: " ", count: key.count + 2))
             out += indent + key + ": " + body + "\n"
         }
         let c = parsed.channel
-        line("url", response.requestedURL)
-        if response.effectiveURL != response.requestedURL { line("final url", response.effectiveURL) }
-        line("moved to", response.permanentRedirect.map { "\($0.url) (HTTP \($0.status))" })
+        line("url", MaskedURL.string(response.requestedURL))
+        if response.effectiveURL != response.requestedURL { line("final url", MaskedURL.string(response.effectiveURL)) }
+        line("moved to", response.permanentRedirect.map { "\(MaskedURL.string($0.url)) (HTTP \($0.status))" })
         line("http status", String(response.status))
         line("content type", response.contentType)
         line("etag", response.etag)
@@ -149,6 +151,8 @@ public enum FeedReport {
 
     /// Seconds as `H:MM:SS` (fractions kept to milliseconds when present).
     static func formatDuration(_ seconds: Double) -> String {
+        // Int(_:) traps on NaN, infinity and past ±9.2e18: such a duration is shown as it is.
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return "\(seconds) s" }
         let whole = Int(seconds)
         let frac = seconds - Double(whole)
         var s = String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)

@@ -73,7 +73,9 @@ public enum UsageText {
     static let add = """
         Usage: podcast-watch add URL [--title T] [--interval SECONDS|15m|2h|1d]
 
-        Subscribe to the feed at URL (http://, https://, file:// or a path).
+        Subscribe to the feed at URL (http://, https://, file:// or a path). A local
+        feed must be a regular file (not a directory, FIFO or device: status 4).
+        Credentials in the URL are kept for fetching and shown as user:***@.
 
           --title T            show the feed under this title instead of its own
           --interval SECONDS   poll this feed every SECONDS (or 15m, 2h, 1d; 1 s to 30 d);
@@ -110,8 +112,10 @@ public enum UsageText {
         Subscribe to every feed of an OPML file: the URL comes from xmlUrl (else url),
         the title from title (else text), the interval from pw:interval. Feeds
         already subscribed or repeated in the file are skipped and counted. Only
-        http(s):// and file:// URLs and paths of existing files (relative to the
-        OPML file) are taken; other outlines are skipped with a warning.
+        http(s):// and file:// URLs and paths of existing regular files (relative to
+        the OPML file) are taken; other outlines are skipped with a warning. A title
+        with control characters or bidi overrides is not imported; a pw:interval
+        over 30 days counts as 30 days.
 
         """
 

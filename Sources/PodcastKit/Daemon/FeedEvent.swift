@@ -52,7 +52,7 @@ public enum FeedEvent: Equatable, Sendable {
         switch self {
         case .newEpisode(let e):
             members += [
-                ("feed_url", .string(e.feedURL)), ("podcast_title", .string(e.podcastTitle)),
+                ("feed_url", .string(MaskedURL.string(e.feedURL))), ("podcast_title", .string(e.podcastTitle)),
                 ("episode_title", .string(e.title)), ("episode_guid", .string(e.guid)),
                 ("episode_url", .string(e.url)), ("episode_link", .string(e.link)),
                 ("published", .date(e.published)), ("duration", .number(e.duration)),
@@ -60,21 +60,21 @@ public enum FeedEvent: Equatable, Sendable {
             ]
         case .feedError(let e):
             members += [
-                ("feed_url", .string(e.feedURL)), ("podcast_title", .string(e.podcastTitle)),
+                ("feed_url", .string(MaskedURL.string(e.feedURL))), ("podcast_title", .string(e.podcastTitle)),
                 ("http_status", .int(e.httpStatus)), ("error", .string(e.message)),
                 ("status", .string(e.health.rawValue)), ("failures", .int(e.consecutiveFailures)),
                 ("next_poll", .date(e.nextPoll)),
             ]
         case .feedMoved(let e):
-            members += [("from", .string(e.from)), ("to", .string(e.to)), ("reason", .string(e.reason))]
+            members += [("from", .string(MaskedURL.string(e.from))), ("to", .string(MaskedURL.string(e.to))), ("reason", .string(e.reason))]
         case .feedUpdated(let e):
             members += [
-                ("feed_url", .string(e.feedURL)), ("podcast_title", .string(e.podcastTitle)),
+                ("feed_url", .string(MaskedURL.string(e.feedURL))), ("podcast_title", .string(e.podcastTitle)),
                 ("new_episodes", .int(e.newEpisodes)), ("not_modified", .bool(e.notModified)),
                 ("next_poll", .date(e.nextPoll)),
             ]
         case .feedWarning(let e):
-            members += [("feed_url", .string(e.feedURL)), ("podcast_title", .string(e.podcastTitle)), ("message", .string(e.message))]
+            members += [("feed_url", .string(MaskedURL.string(e.feedURL))), ("podcast_title", .string(e.podcastTitle)), ("message", .string(e.message))]
         }
         return .object(members)
     }

@@ -4,8 +4,17 @@ import Foundation
 public enum FeedParsing {
     /// Parses a 2xx response with `FeedParser`: relative URLs resolve against the URL the body
     /// came from (after redirects), and the HTTP `Content-Type` charset is a hint for the
-    /// encoding. Throws `FeedParseError` when the body is not a feed at all.
-    public static func parse(_ response: FetchResponse) throws -> ParsedFeed {
-        try FeedParser.parse(bytes: [UInt8](response.body), baseURL: response.effectiveURL, httpContentType: response.contentType)
+    /// encoding. Throws `DocumentRefused` for a document whose parse cost is out of proportion
+    /// (`StartTagLimit`), `TruncatedDocument` for a body cut short before its root element
+    /// closed (checked only when libxml2 had to recover), `FeedParseError` when the body is not
+    /// a feed at all. Any thread.
+    @Sendable public static func parse(_ response: FetchResponse) throws -> ParsedFeed {
+        let bytes = [UInt8](response.body)
+        try StartTagLimit.check(bytes)
+        let parsed = try FeedParser.parse(bytes: bytes, baseURL: response.effectiveURL, httpContentType: response.contentType)
+        if !parsed.isWellFormed, let root = TruncatedDocument.unclosedRoot(bytes) {
+            throw TruncatedDocument(byteCount: bytes.count, rootElement: root)
+        }
+        return parsed
     }
 }

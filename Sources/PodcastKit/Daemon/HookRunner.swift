@@ -101,9 +101,10 @@ public final class HookRunner {
     /// `EPISODE_GUID, EPISODE_LINK, EPISODE_PUBLISHED` (ISO 8601 UTC), `EPISODE_DURATION`
     /// (seconds), `EPISODE_MIME_TYPE, EPISODE_LENGTH` (bytes).
     public static func environment(for e: EpisodeAnnouncement) -> [(String, String)] {
-        let duration = e.duration.map { $0 == $0.rounded() ? String(Int64($0)) : String($0) }
+        // Int64(_:) traps past ±9.2e18 (a feed's duration can be anything): whole numbers only below 1e15.
+        let duration = e.duration.map { abs($0) < 1e15 && $0 == $0.rounded() ? String(Int64($0)) : String($0) }
         return [
-            ("PODCAST_TITLE", e.podcastTitle ?? ""), ("FEED_URL", e.feedURL),
+            ("PODCAST_TITLE", e.podcastTitle ?? ""), ("FEED_URL", MaskedURL.string(e.feedURL)),
             ("EPISODE_TITLE", e.title ?? ""), ("EPISODE_URL", e.url ?? ""),
             ("EPISODE_GUID", e.guid ?? ""), ("EPISODE_LINK", e.link ?? ""),
             ("EPISODE_PUBLISHED", e.published.map(OrderedJSON.iso8601) ?? ""),

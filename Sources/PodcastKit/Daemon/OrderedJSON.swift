@@ -105,7 +105,9 @@ public indirect enum OrderedJSON: Equatable, Sendable {
             case "\u{2028}": out += "\\u2028"  // JS line separators, for consumers that eval
             case "\u{2029}": out += "\\u2029"
             default:
-                if scalar.value < 0x20 {
+                // C0 as RFC 8259 requires; C1 controls and bidi overrides too, so JSON read on a
+                // terminal cannot carry an escape sequence either (still exact once decoded).
+                if scalar.value < 0x20 || TerminalText.isUnsafe(scalar) {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -33,6 +33,20 @@ public struct PollPolicy: Sendable, Equatable {
 
     /// The default interval: one hour.
     public static let defaultIntervalSeconds: Double = 3600
+    /// The longest interval, in seconds: 30 days. Longer ones, wherever they come from (OPML
+    /// `pw:interval`, a stored row, a policy), count as this; `add --interval` and
+    /// `run --interval` refuse them.
+    public static let maximumIntervalSeconds = 30 * 86_400
+    /// The longest delay the daemon ever schedules, in seconds: 30 days (`clampedDelay`).
+    public static let maximumDelay = Double(maximumIntervalSeconds)
+
+    /// `seconds` made safe to arm a timer with: within `0...maximumDelay`, and `maximumDelay`
+    /// for NaN. A 1e10 s interval once armed libevent for 292 years (and overflowed the
+    /// monotonic deadline), freezing every other timer of the loop.
+    public static func clampedDelay(_ seconds: Double) -> Double {
+        guard !seconds.isNaN else { return maximumDelay }
+        return min(max(0, seconds), maximumDelay)
+    }
 
     /// A policy; the defaults are 1 h interval, ±10 % jitter, backoff 5 min × 2 up to 12 h,
     /// `Retry-After` honoured up to 24 h.
@@ -102,8 +116,17 @@ public struct PollPolicy: Sendable, Equatable {
     }
 
     /// The decision after `outcome`, given the failures before it and the feed's own interval
-    /// (seconds; `nil` for `defaultInterval`). Draws one value from `rng` unless disabled.
+    /// (seconds; `nil` for `defaultInterval`). Draws one value from `rng` unless disabled. The
+    /// delay is at most `maximumDelay`.
     public func decide<R: RandomNumberGenerator>(
+        after outcome: Outcome, previousFailures: Int, interval: Double?, using rng: inout R
+    ) -> Decision {
+        var decision = undecoratedDecision(after: outcome, previousFailures: previousFailures, interval: interval, using: &rng)
+        decision.delay = decision.delay.map(PollPolicy.clampedDelay)  // whatever the policy's own numbers
+        return decision
+    }
+
+    private func undecoratedDecision<R: RandomNumberGenerator>(
         after outcome: Outcome, previousFailures: Int, interval: Double?, using rng: inout R
     ) -> Decision {
         let every = effectiveInterval(interval)
@@ -111,13 +134,13 @@ public struct PollPolicy: Sendable, Equatable {
         case .fetched, .notModified:
             return Decision(health: .ok, consecutiveFailures: 0, delay: jittered(every, &rng))
         case .httpError(status: 410, _):
-            return Decision(health: .disabled, consecutiveFailures: previousFailures + 1, delay: nil)
+            return Decision(health: .disabled, consecutiveFailures: (previousFailures == .max ? .max : previousFailures + 1), delay: nil)
         case .httpError(let status, let retryAfter):
-            let n = previousFailures + 1
+            let n = (previousFailures == .max ? .max : previousFailures + 1)
             let health = Health.afterFailure(httpStatus: status)
             return Decision(health: health, consecutiveFailures: n, delay: backoffDelay(failures: n, interval: every, retryAfter: retryAfter, &rng))
         case .networkError, .unparseable:
-            let n = previousFailures + 1
+            let n = (previousFailures == .max ? .max : previousFailures + 1)
             return Decision(health: .backingOff, consecutiveFailures: n, delay: backoffDelay(failures: n, interval: every, retryAfter: nil, &rng))
         }
     }
@@ -148,10 +171,11 @@ public struct PollPolicy: Sendable, Equatable {
         return min(delay, cap)
     }
 
-    /// The interval used for a feed whose own is `interval` (seconds); non-positive means default.
+    /// The interval used for a feed whose own is `interval` (seconds); non-positive or NaN means
+    /// default; the result is at most `maximumDelay`.
     public func effectiveInterval(_ interval: Double?) -> Double {
-        if let interval, interval > 0 { return interval }
-        return defaultInterval
+        if let interval, interval > 0 { return PollPolicy.clampedDelay(interval) }
+        return defaultInterval > 0 ? PollPolicy.clampedDelay(defaultInterval) : PollPolicy.defaultIntervalSeconds
     }
 
     private func backoffDelay<R: RandomNumberGenerator>(failures: Int, interval: Double, retryAfter: Double?, _ rng: inout R) -> Double {

@@ -17,6 +17,7 @@ final class CurlTransfer {
     private(set) var permanentRedirect: PermanentRedirect?
     private var permanentRunBroken = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var hasValidators = false  // If-None-Match or If-Modified-Since was sent
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     // Per hop.
@@ -107,9 +108,11 @@ final class CurlTransfer {
         list = curl_slist_append(list, "Accept: " + CurlTransfer.accept)
         if let etag = request.etag?.trimmingCharacters(in: .whitespacesAndNewlines), !etag.isEmpty, !etag.contains("\n") {
             list = curl_slist_append(list, "If-None-Match: " + etag)
+            hasValidators = true
         }
         if let date = request.lastModified?.trimmingCharacters(in: .whitespacesAndNewlines), !date.isEmpty, !date.contains("\n") {
             list = curl_slist_append(list, "If-Modified-Since: " + date)
+            hasValidators = true
         }
         headerList = list
         pw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list)
@@ -142,6 +145,15 @@ final class CurlTransfer {
         if code != CURLE_OK { return .finished(.failure(error(for: code))) }
         var status = 0
         pw_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        // RFC 9110 §8.6: repeated Content-Length values that differ make the framing unknowable.
+        if let lengths = headers["content-length"], Set(lengths.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }).count > 1 {
+            return .finished(.failure(failure(.network, "conflicting Content-Length headers (\(lengths))", status: status)))
+        }
+        // A 304 answers a conditional request only: to one without validators it would make a
+        // feed never fetched look synced (and its first full fetch announce every episode).
+        if status == 304 && !hasValidators {
+            return .finished(.failure(failure(.httpStatus(304), "HTTP 304 Not Modified to a request without validators", status: status)))
+        }
         if (200..<300).contains(status) || status == 304 {
             var effective: UnsafeMutablePointer<CChar>?
             pw_easy_getinfo_str(easy, CURLINFO_EFFECTIVE_URL, &effective)
@@ -158,11 +170,11 @@ final class CurlTransfer {
             let target = String(cString: location)
             let scheme = target.prefix { $0 != ":" }.lowercased()
             guard scheme == "http" || scheme == "https" else {
-                return .finished(.failure(failure(.invalidURL, "redirect to unsupported URL \(target)", status: status)))
+                return .finished(.failure(failure(.invalidURL, "redirect to unsupported URL \(MaskedURL.string(target))", status: status)))
             }
             redirects += 1
             if visited.contains(target) {
-                return .finished(.failure(failure(.redirectLoop, "redirect loop: \(target) was already visited", status: status)))
+                return .finished(.failure(failure(.redirectLoop, "redirect loop: \(MaskedURL.string(target)) was already visited", status: status)))
             }
             if redirects > request.limits.maxRedirects {
                 return .finished(.failure(failure(.tooManyRedirects, "more than \(request.limits.maxRedirects) redirects", status: status)))

@@ -7,39 +7,85 @@ import Glibc
 /// Reads a local feed file as if it were fetched: status 200 with the bytes, or 304 when the
 /// request's `If-Modified-Since` equals the file's modification time as an HTTP date (which is
 /// reported as `Last-Modified`). Size limit: `maxResponseBytes`.
+///
+/// Only regular files are read: a directory, FIFO, socket or device (`/dev/stdin`, `/dev/zero`)
+/// is refused. The file is opened with `O_NONBLOCK` and checked with `fstat` on that descriptor,
+/// so a path swapped for a FIFO after the check cannot block the read. Blocking disk reads still
+/// take time: the daemon calls this on a worker thread.
 enum FileFetch {
-    static func read(path: String, request: FetchRequest) -> FetchResult {
+    /// Why `path` cannot be a feed file (it names what it is instead), or nil for a regular file.
+    /// Follows symbolic links. Used by `add` and `import` before subscribing.
+    static func refusal(path: String) -> String? {
         var info = stat()
-        guard stat(path, &info) == 0 else {
-            return .failure(FetchError(kind: .file, url: request.url, message: "cannot read \(path): \(String(cString: strerror(errno)))"))
+        guard stat(path, &info) == 0 else { return "cannot read \(path): \(String(cString: strerror(errno)))" }
+        return kindRefusal(path: path, mode: info.st_mode)
+    }
+
+    private static func kindRefusal(path: String, mode: mode_t) -> String? {
+        let kind: String
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: kind = "a directory"
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFSOCK: kind = "a socket"
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        default: kind = "not a regular file"
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            return .failure(FetchError(kind: .file, url: request.url, message: "\(path) is a directory"))
-        }
-        if info.st_size > request.limits.maxResponseBytes {
+        return "\(path) is \(kind), not a regular file"
+    }
+
+    static func read(path: String, request: FetchRequest) -> FetchResult {
+        func failure(_ message: String) -> FetchResult { .failure(FetchError(kind: .file, url: request.url, message: message)) }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return failure("cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return failure("cannot read \(path): \(String(cString: strerror(errno)))") }
+        if let refusal = kindRefusal(path: path, mode: info.st_mode) { return failure(refusal) }
+        let cap = request.limits.maxResponseBytes
+        if info.st_size > cap {
             return .failure(FetchError(kind: .tooLarge(decoded: false), url: request.url,
-                message: "file of \(info.st_size) bytes is larger than \(request.limits.maxResponseBytes) bytes"))
+                message: "file of \(info.st_size) bytes is larger than \(cap) bytes"))
         }
         let modified = httpDate(Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec)))
         let headers = ["last-modified": modified]
         if let since = request.lastModified, since == modified {
             return .success(FetchResponse(status: 304, headers: headers, requestedURL: request.url, effectiveURL: request.url))
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(FetchError(kind: .file, url: request.url, message: "cannot open \(path): \(String(cString: strerror(errno)))"))
+        // Read up to one byte past the cap, in case the file grew since fstat.
+        return readToEnd(fd: fd, path: path, request: request, headers: headers)
+    }
+
+    /// `show`'s read of a pipe or device (`curl … | podcast-watch show /dev/stdin`): blocking,
+    /// to end of file, capped at `maxResponseBytes`. Never used by the daemon.
+    static func readStream(path: String, request: FetchRequest) -> FetchResult {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else {
+            return .failure(FetchError(kind: .file, url: request.url, message: "cannot read \(path): \(String(cString: strerror(errno)))"))
         }
-        defer { try? handle.close() }
-        do {
-            // Read one byte past the cap, in case the file grew since stat.
-            let data = try handle.read(upToCount: request.limits.maxResponseBytes + 1) ?? Data()
-            if data.count > request.limits.maxResponseBytes {
-                return .failure(FetchError(kind: .tooLarge(decoded: false), url: request.url,
-                    message: "file is larger than \(request.limits.maxResponseBytes) bytes"))
+        defer { close(fd) }
+        return readToEnd(fd: fd, path: path, request: request, headers: [:])
+    }
+
+    private static func readToEnd(fd: Int32, path: String, request: FetchRequest, headers: [String: String]) -> FetchResult {
+        let cap = request.limits.maxResponseBytes
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while data.count <= cap {
+            let want = min(chunk.count, cap + 1 - data.count)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, want) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(FetchError(kind: .file, url: request.url, message: "cannot read \(path): \(String(cString: strerror(errno)))"))
             }
-            return .success(FetchResponse(status: 200, headers: headers, body: data, requestedURL: request.url, effectiveURL: request.url))
-        } catch {
-            return .failure(FetchError(kind: .file, url: request.url, message: "cannot read \(path): \(error)"))
+            if n == 0 { break }
+            data.append(contentsOf: chunk[0..<n])
         }
+        if data.count > cap {
+            return .failure(FetchError(kind: .tooLarge(decoded: false), url: request.url, message: "file is larger than \(cap) bytes"))
+        }
+        return .success(FetchResponse(status: 200, headers: headers, body: data, requestedURL: request.url, effectiveURL: request.url))
     }
 
     /// An IMF-fixdate (RFC 9110 §5.6.7), for example `Sun, 06 Nov 1994 08:49:37 GMT`.

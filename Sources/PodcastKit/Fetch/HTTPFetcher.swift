@@ -11,7 +11,8 @@ import LoopScheduler
 /// 301/308 is reported as `permanentRedirect`; 302/307 are not), gzip/deflate decoding
 /// (`CURLOPT_ACCEPT_ENCODING ""`), TLS peer and host verification, connect and total timeouts,
 /// wire and decoded size caps, conditional GET, `User-Agent: podcast-watch/0.1`. `file://` URLs
-/// and plain paths are read from disk without libcurl.
+/// and plain paths are read from disk without libcurl (only regular files), on the
+/// `OffLoopExecutor` when one is given so a slow disk never blocks the loop.
 ///
 /// Thread rules: create it, call `fetch`, cancel, and release it on the loop's thread;
 /// completions run on that thread, never synchronously inside `fetch`.
@@ -23,21 +24,26 @@ public final class HTTPFetcher {
     private var timer: Cancellable?
     private var fileFetches: [Int: Cancellable] = [:]
     private var nextID = 0
+    private let fileReader: OffLoopExecutor?
 
-    /// A fetcher bound to `loop`: its sockets and timer are `loop` registrations.
-    public convenience init(loop: EventLoop) {
-        self.init(driver: EventLoopFetchDriver(loop: loop))
+    /// A fetcher bound to `loop`: its sockets and timer are `loop` registrations. Local files
+    /// are read on `fileReader` (a `WorkerPool` delivering to `loop`), or, without one, on the
+    /// loop thread.
+    public convenience init(loop: EventLoop, fileReader: OffLoopExecutor? = nil) {
+        self.init(driver: EventLoopFetchDriver(loop: loop), fileReader: fileReader)
     }
 
     /// A fetcher on a raw libevent `event_base` (for a base owned by C code; `EventLoop.base`
-    /// also works). The base must outlive the fetcher and run on the thread that uses it.
-    public convenience init(eventBase: OpaquePointer) {
-        self.init(driver: LibeventFetchDriver(base: eventBase))
+    /// also works). The base must outlive the fetcher and run on the thread that uses it. Local
+    /// files are read on `fileReader` (delivering to that thread), or, without one, in place.
+    public convenience init(eventBase: OpaquePointer, fileReader: OffLoopExecutor? = nil) {
+        self.init(driver: LibeventFetchDriver(base: eventBase), fileReader: fileReader)
     }
 
-    init(driver: FetchLoopDriver) {
+    init(driver: FetchLoopDriver, fileReader: OffLoopExecutor? = nil) {
         HTTPFetcher.globalInit
         self.driver = driver
+        self.fileReader = fileReader
         guard let multi = curl_multi_init() else {
             // Only fails on out-of-memory.
             fatalError("curl_multi_init failed")
@@ -64,6 +70,7 @@ public final class HTTPFetcher {
         curl_multi_cleanup(multi)
         watches.removeAll()
         timer = nil
+        for token in fileFetches.values { token.cancel() }
         fileFetches.removeAll()
     }
 
@@ -80,6 +87,12 @@ public final class HTTPFetcher {
         switch FetchTarget(request.url) {
         case .http:
             break
+        case .file(let path) where fileReader != nil:
+            fileFetches[id] = fileReader!.submit({ FileFetch.read(path: path, request: request) }) { [weak self] result in
+                self?.fileFetches[id] = nil
+                completion(result)
+            }
+            return FetchToken { [weak self] in self?.fileFetches[id]?.cancel(); self?.fileFetches[id] = nil }
         case .file(let path):
             // Read now, deliver on the next loop pass so completion is never synchronous.
             let result = FileFetch.read(path: path, request: request)
@@ -118,6 +131,8 @@ public final class HTTPFetcher {
     /// Cancels every fetch in flight; none of their completions will run.
     public func cancelAll() {
         for transfer in Array(transfers.values) { remove(transfer) }
+        // Explicitly: a worker pool's token does not cancel when released.
+        for token in fileFetches.values { token.cancel() }
         fileFetches.removeAll()
     }
 

@@ -56,14 +56,14 @@ public struct FeedRecord: Sendable, Equatable, Identifiable {
     public var newEpisodeCount: Int
 
     /// The user's title, else the channel's, else the URL.
-    public var displayTitle: String { title ?? feedTitle ?? url }
+    public var displayTitle: String { title ?? feedTitle ?? MaskedURL.string(url) }
 
     /// The user's title, else the channel's; `nil` when neither is known (JSON says `null`
     /// rather than repeating the URL).
     public var knownTitle: String? { title ?? feedTitle }
 
     /// How messages name the feed: `Title <URL>`, or just the URL when it has no title.
-    public var label: String { knownTitle.map { "\($0) <\(url)>" } ?? url }
+    public var label: String { knownTitle.map { "\($0) <\(MaskedURL.string(url))>" } ?? MaskedURL.string(url) }
 
     /// The feed's status in the one vocabulary of `list`, `list --json`, the terminal table and
     /// `feed_error` events (`PollPolicy.Health`): `disabled` when not polled (410 Gone or turned

@@ -79,7 +79,7 @@ extension FeedStore {
                     .date(at), .text(failure.message), SQLValue(failure.httpStatus),
                     .text(gone ? FeedStatus.gone.rawValue : FeedStatus.failing.rawValue), .integer(gone ? 1 : 0),
                     .date(update.nextPoll), .integer(before.id))
-                after.failureCount += 1
+                after.failureCount = after.failureCount &+ 1 < 0 ? .max : after.failureCount + 1  // a corrupt row at Int.max must not trap
                 after.lastError = failure.message
                 after.lastHTTPStatus = failure.httpStatus
                 after.status = gone ? .gone : .failing
@@ -161,7 +161,7 @@ extension FeedStore {
                             currentURL = move.to
                         }
                     } else {
-                        warnings.append("feed #\(before.id) \(currentURL): ignored itunes:new-feed-url \"\(target)\" (not an http(s) URL)")
+                        warnings.append("feed #\(before.id) \(MaskedURL.string(currentURL)): ignored itunes:new-feed-url \"\(target)\" (not an http(s) URL)")
                     }
                 }
             }
@@ -177,12 +177,12 @@ extension FeedStore {
         _ id: Int64, from: String, to rawTarget: String, reason: FeedMove.Reason, at: Date, warnings: inout [String]
     ) throws -> FeedMove? {
         guard let to = try? FeedStore.canonicalURL(rawTarget) else {
-            warnings.append("feed #\(id) \(from): not moving to invalid URL \"\(rawTarget)\" (\(reason.rawValue))")
+            warnings.append("feed #\(id) \(MaskedURL.string(from)): not moving to invalid URL \"\(MaskedURL.string(rawTarget))\" (\(reason.rawValue))")
             return nil
         }
         if to == from { return nil }
         if let other = try feed(url: to) {
-            warnings.append("feed #\(id) \(from): not moving to \(to) (\(reason.rawValue)): already subscribed as feed #\(other.id)")
+            warnings.append("feed #\(id) \(MaskedURL.string(from)): not moving to \(MaskedURL.string(to)) (\(reason.rawValue)): already subscribed as feed #\(other.id)")
             return nil
         }
         try database.run("UPDATE feeds SET url = ?1 WHERE id = ?2", .text(to), .integer(id))

@@ -63,7 +63,7 @@ public final class FeedStore {
     // MARK: Subscriptions
 
     /// Subscribes to `url` (normalised by `FeedLocation.normalize`), with an optional user title and poll interval in
-    /// seconds (`nil`: the default, stored as NULL; at least 1). `added` is the subscription time. Throws `.invalidURL`, or `.alreadySubscribed`
+    /// seconds (`nil`: the default, stored as NULL; clamped to 1 s ... `PollPolicy.maximumIntervalSeconds`). `added` is the subscription time. Throws `.invalidURL`, or `.alreadySubscribed`
     /// when the normalized URL is already a feed.
     @discardableResult
     public func add(url: String, title: String? = nil, intervalSeconds: Int? = nil, added: Date = Date()) throws -> FeedRecord {
@@ -71,7 +71,7 @@ public final class FeedStore {
         if let existing = try feed(url: normalized) {
             throw StoreError.alreadySubscribed(url: normalized, id: existing.id)
         }
-        let interval = intervalSeconds.map { Int64(max(1, $0)) }
+        let interval = intervalSeconds.map { Int64(min(max(1, $0), PollPolicy.maximumIntervalSeconds)) }
         let cleanTitle = EpisodeIdentity.nonBlank(title)
         try database.run(
             "INSERT INTO feeds (url, title, added, interval_seconds) VALUES (?1, ?2, ?3, ?4)",
@@ -159,10 +159,10 @@ public final class FeedStore {
                 .integer(enabled ? 1 : 0), .integer(id)), id)
     }
 
-    /// Sets feed `id`'s poll interval, in seconds (at least 1); `nil` goes back to the default.
+    /// Sets feed `id`'s poll interval, in seconds (clamped to 1 s ... `PollPolicy.maximumIntervalSeconds`); `nil` goes back to the default.
     public func setInterval(seconds: Int?, id: Int64) throws {
         try requireChange(
-            database.run("UPDATE feeds SET interval_seconds = ?1 WHERE id = ?2", SQLValue(seconds.map { Int64(max(1, $0)) }), .integer(id)), id)
+            database.run("UPDATE feeds SET interval_seconds = ?1 WHERE id = ?2", SQLValue(seconds.map { Int64(min(max(1, $0), PollPolicy.maximumIntervalSeconds)) }), .integer(id)), id)
     }
 
     /// Sets when feed `id` should next be polled (`nil`: as soon as possible).

@@ -63,10 +63,10 @@ public struct Podcast: Equatable, Sendable, Identifiable {
     }
 
     /// `title`, else `url`.
-    public var displayTitle: String { title ?? url }
+    public var displayTitle: String { title ?? MaskedURL.string(url) }
 
     /// How messages name the feed: `Title <URL>`, or just the URL when it has no title.
-    public var label: String { title.map { "\($0) <\(url)>" } ?? url }
+    public var label: String { title.map { "\($0) <\(MaskedURL.string(url))>" } ?? MaskedURL.string(url) }
 
     /// `true` for `backingOff`, `failing` and `disabled`.
     public var isFailing: Bool { status == .backingOff || status == .failing || status == .disabled }

@@ -68,7 +68,7 @@ public struct TerminalRenderer: Sendable {
         }
         let newestLines: [String] = newest.prefix(newestLimit).map { e in
             let date = e.published.map(day) ?? "????-??-??"
-            return "  " + fit("\(date)  \(e.podcastTitle ?? e.feedURL): \(e.title ?? e.guid ?? e.url ?? "untitled")", width - 2)
+            return "  " + fit("\(date)  \(e.podcastTitle ?? MaskedURL.string(e.feedURL)): \(e.title ?? e.guid ?? e.url ?? "untitled")", width - 2)
         }
         let fixed = top.count + 2  // + the blank line and "Newest episodes"
         let newestWanted = max(1, newestLines.count)  // at least "(none yet)"
@@ -126,10 +126,10 @@ public struct TerminalRenderer: Sendable {
         return f.string(from: date)
     }
 
-    // Cuts `s` to `n` display columns (with "…"), control characters removed so that no escape
-    // sequence from a feed reaches the terminal.
+    // Cuts `s` to `n` display columns (with "…"), neutralised (`TerminalText.line`: C0, C1 and
+    // bidi controls replaced) so that no escape sequence from a feed or server reaches the terminal.
     private func fit(_ s: String, _ n: Int) -> String {
-        let clean = String(s.map { $0.isNewline || $0 == "\t" ? " " : $0 }.filter { !($0.asciiValue.map { $0 < 0x20 || $0 == 0x7f } ?? false) })
+        let clean = TerminalText.line(s)
         guard DisplayWidth.of(clean) > n else { return clean }
         var cut = ""
         var used = 0

@@ -24,7 +24,7 @@ import Testing
             Alpha Show                      01:02:03  ok               3
             http://b/a-very-long-feed-url…  never     failing          0
               ! HTTP 404 Not Found
-            Gamma[31m                       never     waiting          0
+            Gamma␛[31m                      never     waiting          0
 
             Newest episodes
               1970-01-04  Alpha Show: Three

@@ -15,7 +15,7 @@ final class CoalescingTests: XCTestCase {
         let fetcher = ScriptedFetcher()
         let daemon = PodcastDaemon(
             store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler,
-            configuration: .init(maxConcurrentFetches: 50), random: noJitter)
+            configuration: .init(maxConcurrentFetches: 50, maxFetchesPerHost: 50), random: noJitter)
         var frames: [String] = []
         var chunks: [String] = []
         let terminal = TerminalView(library: daemon.library, scheduler: scheduler, renderer: TerminalRenderer(ansi: true)) { frames.append($0) }

@@ -151,15 +151,16 @@ import Testing
         daemon.onEvent = { log.events.append($0) }
         daemon.onWarning = { stderr.append($0) }
         try daemon.start()
-        // A Latin-1 declaration over UTF-8 (an encoding note comes first) and a cut-off item.
-        let body = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss version=\"2.0\"><channel><title>Caf\u{E9}</title><item><guid>g1</guid></item><item><guid>g2</guid><title>cut".utf8)
+        // A Latin-1 declaration over UTF-8 (an encoding note comes first) and a broken item (a
+        // complete document: a truncated one is a failed poll, FirstSyncTests).
+        let body = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss version=\"2.0\"><channel><title>Caf\u{E9}</title><item><guid>g1</guid></item><item><guid>g2</guid><title>broken</titel></item></channel></rss>".utf8)
         let bad = FetchResult.success(FetchResponse(status: 200, body: Data(body), requestedURL: "http://h/bad", effectiveURL: "http://h/bad"))
         fetcher.respond("http://h/bad", bad)
         if case .success(let response) = bad {
             let first = try FeedParsing.parse(response).warnings.first ?? ""
             #expect(!first.hasPrefix("XML error"))  // the parser's first note is not the XML error
         }
-        let message = "the feed is not well-formed; kept the 1 item recovered, deleted nothing: XML error at line 1: Premature end of data in tag title line 1"
+        let message = "the feed is not well-formed; kept the 2 items recovered, deleted nothing: XML error at line 1: Opening and ending tag mismatch: title line 1 and titel"
         #expect(stderr == ["Caf\u{E9} <http://h/bad>: " + message])
         let warnings = log.events.filter { $0.kind == "feed_warning" }
         #expect(warnings == [.feedWarning(FeedWarningReport(time: clock, feedURL: "http://h/bad", podcastTitle: "Caf\u{E9}", message: message))])
@@ -228,7 +229,7 @@ import Testing
         daemon.onFinished = { finished.append($0) }
         try daemon.start()
         #expect(fetcher.requests.map(\.url) == ["http://h/healthy"])  // cron sets the pace of healthy feeds
-        fetcher.respond("http://h/healthy", notModified("http://h/healthy"))
+        fetcher.respond("http://h/healthy", ok("http://h/healthy", "g1"))
         #expect(finished == [[]])
         daemon.stop()
 

@@ -36,6 +36,9 @@ extension DaemonProcessTests {
             return true
         }
         XCTAssertTrue(wait { (1...50).allSatisfy { self.server.requestCount("/\($0)") == 1 } })
+        // Every first poll committed (parsed on a worker, then stored): SIGUSR1 leaves a poll
+        // still in flight alone, so it must come after them.
+        XCTAssertTrue(wait { ((try? self.withStore { try $0.feeds() }) ?? []).allSatisfy { $0.lastCheck != nil } })
         // Output is stalled; SIGUSR1 must still poll every feed again.
         kill(process.processIdentifier, SIGUSR1)
         XCTAssertTrue(wait { (1...50).allSatisfy { self.server.requestCount("/\($0)") == 2 } })

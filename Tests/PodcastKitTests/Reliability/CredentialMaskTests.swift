@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import PodcastKit
+
+/// Issue 9 item 9: credentials in feed URLs were printed everywhere. They are kept for fetching
+/// and for `export` (a backup must round-trip) and shown as `user:***@` everywhere else.
+@Suite struct CredentialMaskTests {
+    static let secret = "https://alice:s3cret@feeds.example/private.xml"
+    static let masked = "https://alice:***@feeds.example/private.xml"
+
+    @Test func maskingRules() {
+        #expect(MaskedURL.string(Self.secret) == Self.masked)
+        #expect(MaskedURL.string("https://TOKEN@h/f") == "https://***@h/f")
+        #expect(MaskedURL.string("https://h/f?u=a@b") == "https://h/f?u=a@b")  // no userinfo
+        #expect(MaskedURL.string("https://a:b:c@d@h:8080/f") == "https://a:***@h:8080/f")
+        #expect(MaskedURL.string("/tmp/feed@home.xml") == "/tmp/feed@home.xml")
+        #expect(MaskedURL.string("https://h/f") == "https://h/f")
+    }
+
+    func run(_ state: String, _ args: String...) -> (ExitCode, String, String) {
+        let captured = CapturedConsole()
+        let code = CommandRunner(console: captured.console(), environment: [:]).run(["--state", state] + args)
+        return (code, captured.out, captured.err)
+    }
+
+    @Test func addListAndJSONMaskExportKeeps() throws {
+        let dir = TemporaryDirectory("creds")
+        let (code, out, _) = run(dir.path, "add", Self.secret)
+        #expect(code == .success)
+        #expect(out == "Subscribed to \(Self.masked) (feed #1, default interval)\n")
+        let list = run(dir.path, "list").1
+        #expect(list.contains("    \(Self.masked)\n"))
+        #expect(!list.contains("s3cret"))
+        let json = run(dir.path, "list", "--json").1
+        #expect(json.contains("\"url\":\"\(Self.masked)\""))
+        #expect(!json.contains("s3cret"))
+        #expect(run(dir.path, "add", Self.secret).2 == "podcast-watch: \(Self.masked) is already subscribed (feed #1)\n")
+        #expect(run(dir.path, "export").1.contains("xmlUrl=\"\(Self.secret)\""))
+        // The store keeps the real URL: that is what is fetched.
+        let store = try FeedStore(path: dir.file(StateLocation.databaseName))
+        #expect(try store.feeds().map(\.url) == [Self.secret])
+        #expect(run(dir.path, "remove", "--id", "1").1 == "Unsubscribed from \(Self.masked) (\(Self.masked))\n")
+    }
+
+    @Test func runEventsHookAndTableMask() {
+        let t = Date(timeIntervalSince1970: 0)
+        let e = EpisodeAnnouncement(time: t, feedURL: Self.secret, podcastTitle: nil, title: "E", guid: "g", url: nil)
+        #expect(FeedEvent.newEpisode(e).jsonLine.contains("\"feed_url\":\"\(Self.masked)\""))
+        #expect(FeedEvent.feedMoved(FeedMoveReport(time: t, from: Self.secret, to: "https://bob:pw@h/", reason: "http-301")).jsonLine
+            == "{\"event\":\"feed_moved\",\"time\":\"1970-01-01T00:00:00Z\",\"from\":\"\(Self.masked)\",\"to\":\"https://bob:***@h/\",\"reason\":\"http-301\"}\n")
+        #expect(HookRunner.environment(for: e).first { $0.0 == "FEED_URL" }?.1 == Self.masked)
+        let podcast = Podcast(id: 1, url: Self.secret, status: .ok)
+        #expect(podcast.label == Self.masked)
+        let frame = TerminalRenderer(width: 100, ansi: false).render(podcasts: [podcast], newest: [e], totalNew: 1)
+        #expect(frame.contains(Self.masked))
+        #expect(!frame.contains("s3cret"))
+    }
+
+    @Test func showMasks() {
+        let parsed = ParsedFeed(format: .rss, channel: Channel(title: "T"))
+        let response = FetchResponse(status: 200, requestedURL: Self.secret, effectiveURL: "https://alice:s3cret@cdn.example/p.xml",
+                                     permanentRedirect: PermanentRedirect(url: "https://alice:s3cret@cdn.example/p.xml", status: 301))
+        #expect(!FeedReport.text(parsed, response: response).contains("s3cret"))
+        #expect(!FeedReport.json(parsed, response: response).serialized.contains("s3cret"))
+        #expect(FeedReport.text(parsed, response: response).contains("url: \(Self.masked)\n"))
+    }
+}

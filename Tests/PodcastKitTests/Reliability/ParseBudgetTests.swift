@@ -1,0 +1,109 @@
+import Foundation
+import LoopScheduler
+import Testing
+@testable import PodcastKit
+
+final class HeldFlag { var cancelled = false }
+
+/// An executor the test drives: jobs wait until the test starts and finishes them.
+final class HeldExecutor: OffLoopExecutor {
+    struct Held {
+        var started: () -> Void
+        var finish: () -> Void
+        var cancelled: () -> Bool
+    }
+    private(set) var jobs: [Held] = []
+
+    func submit<T: Sendable>(
+        _ work: @escaping @Sendable () -> T, started: @escaping () -> Void, completion: @escaping (T) -> Void
+    ) -> Cancellable {
+        let flag = HeldFlag()
+        jobs.append(Held(
+            started: { if !flag.cancelled { started() } },
+            finish: { if !flag.cancelled { completion(work()) } },
+            cancelled: { flag.cancelled }))
+        return AnyCancellable { flag.cancelled = true }
+    }
+}
+
+/// Issue 9 item 3: each parse has a budget, timed on the daemon's scheduler from when a worker
+/// took it; a parse past it fails the poll, and its late result is dropped.
+@Suite struct ParseBudgetTests {
+    let dir = TemporaryDirectory("budget")
+    let store: FeedStore
+    let scheduler = ManualScheduler()
+    let fetcher = ScriptedFetcher()
+    let executor = HeldExecutor()
+
+    init() throws {
+        store = try FeedStore(path: dir.file("state.sqlite"))
+    }
+
+    func makeDaemon() -> (PodcastDaemon<ManualScheduler>, () -> [FeedEvent]) {
+        var configuration = PodcastDaemon<ManualScheduler>.Configuration()
+        configuration.parseBudget = 10
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: parseGuids, offLoop: executor, scheduler: scheduler,
+            configuration: configuration, random: noJitter)
+        final class Log { var events: [FeedEvent] = [] }
+        let log = Log()
+        daemon.onEvent = { log.events.append($0) }
+        return (daemon, { log.events })
+    }
+
+    @Test func parseOverBudgetFailsThePollAndItsLateResultIsDropped() throws {
+        let feed = try store.add(url: "http://h/a")
+        let (daemon, events) = makeDaemon()
+        try daemon.start()
+        fetcher.respond("http://h/a", ok("http://h/a", "g1,g2"))
+        #expect(executor.jobs.count == 1)
+        #expect(daemon.library.podcast(id: feed.id)?.status == .polling)  // busy while parsing
+        #expect(events().isEmpty)
+        // Queued for a worker: no budget is running yet.
+        scheduler.advance(by: 60)
+        #expect(events().isEmpty)
+        executor.jobs[0].started()
+        scheduler.advance(by: 9.9)
+        #expect(events().isEmpty)
+        scheduler.advance(by: 0.1)
+        guard case .feedError(let report) = try #require(events().first) else {
+            Issue.record("expected a feed_error, got \(events())")
+            return
+        }
+        #expect(report.message == "refused: parsing took longer than 10 s")
+        #expect(report.health == .backingOff)
+        #expect(events().count == 1)
+        // The parse ends later: nothing is stored or announced.
+        executor.jobs[0].finish()
+        #expect(events().count == 1)
+        #expect(try store.episodeCount(feedID: feed.id) == 0)
+        #expect(try store.feed(id: feed.id)?.failureCount == 1)
+        #expect(daemon.inFlightCount == 0)
+    }
+
+    @Test func parseWithinBudgetIsAppliedOnceAndItsTimerIsStale() throws {
+        let feed = try store.add(url: "http://h/a")
+        let (daemon, events) = makeDaemon()
+        try daemon.start()
+        fetcher.respond("http://h/a", ok("http://h/a", "g1,g2"))
+        executor.jobs[0].started()
+        scheduler.advance(by: 5)
+        executor.jobs[0].finish()
+        #expect(events().map(\.kind) == ["feed_updated", "new_episode", "new_episode"])
+        scheduler.advance(by: 10)  // the budget timer fires stale
+        #expect(events().count == 3)
+        #expect(try store.episodeCount(feedID: feed.id) == 2)
+        #expect(daemon.inFlightCount == 0)
+    }
+
+    @Test func stopCancelsTheParse() throws {
+        _ = try store.add(url: "http://h/a")
+        let (daemon, events) = makeDaemon()
+        try daemon.start()
+        fetcher.respond("http://h/a", ok("http://h/a", "g1"))
+        daemon.stop()
+        #expect(executor.jobs[0].cancelled())
+        executor.jobs[0].finish()
+        #expect(events().isEmpty)
+    }
+}
