@@ -1,7 +1,10 @@
 # Two commands for a fresh clone: `make run` (podcast-watch on the bundled sample feeds) and
 # `make test` (the whole suite). Both install missing Debian packages first.
 SWIFT ?= swift
-PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev
+PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev \
+  glib-2.0:libglib2.0-dev gtk4:libgtk-4-dev
+# Commands the GTK example's test needs (an X server, a screenshot, window lookup): command:package.
+TOOLS := Xvfb:xvfb import:imagemagick convert:imagemagick xwininfo:x11-utils xauth:xauth
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build run test test-tsan bench bench-quick clean
@@ -13,6 +16,10 @@ deps:
 	for pair in $(PKGS); do \
 	  mod=$${pair%%:*}; deb=$${pair#*:}; \
 	  pkg-config --exists $$mod 2>/dev/null || missing="$$missing $$deb"; \
+	done; \
+	for pair in $(TOOLS); do \
+	  cmd=$${pair%%:*}; deb=$${pair#*:}; \
+	  command -v $$cmd >/dev/null 2>&1 || case " $$missing " in *" $$deb "*) ;; *) missing="$$missing $$deb";; esac; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing$$missing"; \
