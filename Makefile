@@ -7,7 +7,7 @@ PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:l
 TOOLS := Xvfb:xvfb import:imagemagick convert:imagemagick xwininfo:x11-utils xauth:xauth
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test test-tsan bench bench-quick clean
+.PHONY: deps build run test test-tsan test-gtk bench bench-quick clean
 
 # Installs only what pkg-config cannot find, so a prepared machine is left alone.
 deps:
@@ -40,6 +40,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory test-tsan
+	$(MAKE) --no-print-directory test-gtk
 	$(MAKE) --no-print-directory bench-quick
 
 # The loop, the reactive core and the MVVM layer under ThreadSanitizer (separate scratch dir: a
@@ -48,6 +49,13 @@ test-tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
 	  --filter 'LoopSchedulerTests|ViewModelKitTests'
+
+# The GTK 4 example (its own package, so the root build needs no GTK) under Xvfb: a screenshot
+# must show its window, and its report one redraw per loop iteration at most. Skips only when no
+# X server can start.
+test-gtk: deps
+	cd Examples/GTKCounter && $(SWIFT) build
+	Examples/GTKCounter/xvfb-test.sh
 
 # Release-built benchmarks, each beside its baseline measured in the same run (see README,
 # "Performance"). `make bench` takes a few minutes; bench-quick runs every case at a small size.
@@ -58,4 +66,4 @@ bench-quick: deps
 	LOOPMVVM_CMO=1 $(SWIFT) run -c release loop-bench --quick --json .build/loop-bench-quick.json
 
 clean:
-	rm -rf .build .build-tsan
+	rm -rf .build .build-tsan Examples/GTKCounter/.build
