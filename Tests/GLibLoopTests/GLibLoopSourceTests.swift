@@ -16,7 +16,6 @@ final class GLibLoopSourceTests: XCTestCase {
         context = g_main_context_new()
         loop = try EventLoop()
         glibSource = try GLibLoopSource(loop: loop, context: context)
-        if getenv("GLIB18_DEBUG") != nil { g_main_context_set_poll_func(context, countingPoll) }
         // Attaching a descriptor signals GLib's own wake-up (g_source_add_unix_fd): one iteration
         // that dispatches nothing. Let it pass before counting.
         while iterate(context, blocking: false) {}

@@ -44,13 +44,7 @@ let glibPollCount = Atomic<Int>(0)
 /// A `GPollFunc` that counts and then polls: the number of times the host went to sleep.
 func countingPoll(_ fds: UnsafeMutablePointer<GPollFD>?, _ count: guint, _ timeout: gint) -> gint {
     glibPollCount.add(1, ordering: .relaxed)
-    let r = g_poll(fds, count, timeout)
-    if getenv("GLIB18_DEBUG") != nil {
-        var line = "poll timeout=\(timeout) r=\(r):"
-        for i in 0..<Int(count) { line += " fd\(fds![i].fd)/\(fds![i].revents)" }
-        print(line)
-    }
-    return r
+    return g_poll(fds, count, timeout)
 }
 
 /// One GLib iteration of `context` (nil: the default one); true if a source was dispatched.
