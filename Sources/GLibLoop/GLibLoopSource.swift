@@ -129,17 +129,10 @@ final class SourceState {
             timeout?.pointee = -1
             return 0
         }
-        guard let wait = driver.prepare() else {
-            timeout?.pointee = -1
-            return 0
-        }
-        if wait == .zero {
-            timeout?.pointee = 0
-            return 1
-        }
-        let ms = (wait.nanoseconds + 999_999) / 1_000_000
-        timeout?.pointee = gint(clamping: ms)
-        return 0
+        // 0 only when work is ready now (or a deadline passed): then GLib must not sleep.
+        let milliseconds = driver.prepareMilliseconds()
+        timeout?.pointee = milliseconds
+        return milliseconds == 0 ? 1 : 0
     }
 
     func check() -> gboolean {

@@ -40,6 +40,23 @@ import Testing
         timer.cancel()
     }
 
+    @Test func theMillisecondTimeoutIsRoundedUpAndZeroOnlyWhenReady() throws {
+        let loop = try EventLoop()
+        let driver = try loop.makeHostDriver()
+        #expect(driver.prepareMilliseconds() == -1)
+        let soon = loop.scheduleTimer(after: .microseconds(300_500)) {}
+        let milliseconds = driver.prepareMilliseconds()
+        let left = MonotonicInstant.now().distance(to: try #require(driver.nextDeadline))
+        #expect(milliseconds >= 1 && milliseconds <= 301)
+        #expect(MonotonicInstant.Stride.milliseconds(Int(milliseconds)) >= left)  // never early
+        soon.cancel()
+        let now = loop.scheduleTimer(after: .zero) {}
+        #expect(driver.prepareMilliseconds() == 0)
+        driver.dispatch()
+        #expect(driver.prepareMilliseconds() == -1)
+        now.cancel()
+    }
+
     @Test func aReadyDescriptorRunsItsHandlerInOneDispatch() throws {
         let loop = try EventLoop()
         let driver = try loop.makeHostDriver()

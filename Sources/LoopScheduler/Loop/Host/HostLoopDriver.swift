@@ -101,7 +101,8 @@ public final class HostLoopDriver {
     }
 
     /// `prepare()`'s timeout in whole milliseconds, rounded up (so the host never wakes before
-    /// the deadline): -1 for none, as `poll(2)` and GLib's `prepare` take it. Loop thread.
+    /// the deadline): -1 for none, as `poll(2)` and GLib's `prepare` take it; 0 only when work is
+    /// ready now. Loop thread.
     public func prepareMilliseconds() -> Int32 {
         guard let stride = prepare() else { return -1 }
         let ms = (stride.nanoseconds + 999_999) / 1_000_000
