@@ -29,9 +29,12 @@ import LoopScheduler
 public final class GLibLoopSource {
     /// The driver behind the source (its `dispatchCount` counts the GLib iterations that ran us).
     public let driver: HostLoopDriver
-    /// The `GSource*`; one reference is ours until `destroy()`. Use it for GLib calls such as
-    /// `g_source_set_priority` or `g_source_set_name`.
-    public let source: UnsafeMutablePointer<GSource>
+    /// The `GSource*`; one reference is ours until `destroy()`.
+    let source: UnsafeMutablePointer<GSource>
+    /// The `GSource*` as an untyped pointer, for GLib calls such as `g_source_set_priority`
+    /// through your own GLib or GTK module (a typed `GSource` would tie you to ours: the same C
+    /// struct imported by two modules is two Swift types).
+    public var sourcePointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(source) }
     private let state: SourceState
     private var destroyed = false
 
