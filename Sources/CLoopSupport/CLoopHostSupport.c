@@ -53,7 +53,7 @@ int cloop_eventfd_signal(int fd) {
     return write(fd, &one, sizeof one) == (ssize_t)sizeof one ? 0 : -1;
 }
 
-void cloop_counter_drain(int fd) {
-    uint64_t counter;
-    (void)read(fd, &counter, sizeof counter);
+int cloop_counter_drain(int fd) {
+    uint64_t counter = 0;
+    return read(fd, &counter, sizeof counter) == (ssize_t)sizeof counter && counter > 0 ? 1 : 0;
 }

@@ -17,7 +17,8 @@ import LoopScheduler
 ///   out and put it back around each dispatch (which wakes the context for nothing); a GLib
 ///   iteration nested in one of our callbacks (a modal loop) sees the source as not ready and
 ///   without a descriptor until our dispatch returns: our callbacks, like GLib's, do not nest.
-/// - `check`: `HostLoopDriver.hasReadyWork`; GLib also treats a readable descriptor as ready.
+/// - `check`: nothing of ours; GLib treats the source as ready when the descriptor polled
+///   readable.
 /// - `dispatch`: `HostLoopDriver.dispatch()`, one loop iteration ending with the flush. So the
 ///   iteration contract holds per GLib iteration: one `updateView()` per observer per GLib
 ///   iteration that ran our work, before GLib polls again.
@@ -138,9 +139,11 @@ final class SourceState {
         return milliseconds == 0 ? 1 : 0
     }
 
+    /// Not ready by itself: GLib counts the source ready when its descriptor polled readable,
+    /// and events already active made `prepare` answer ready (GLib then skips `check`).
     func check() -> gboolean {
-        if suspendForNestedIteration() { return 0 }
-        return driver.hasReadyWork ? 1 : 0
+        _ = suspendForNestedIteration()
+        return 0
     }
 
     func dispatch() {

@@ -57,35 +57,6 @@ import Testing
         now.cancel()
     }
 
-    /// A host that only waits on the descriptor (never calls prepare()): a timer registered by a
-    /// callback still wakes it, at its deadline.
-    @Test func aHostWaitingOnTheDescriptorAloneSeesTimersRegisteredInADispatch() throws {
-        let loop = try EventLoop()
-        let driver = try loop.makeHostDriver()
-        var fired = 0
-        var timer: EventRegistration?
-        loop.execute { @Sendable in }  // wakes the host
-        let pipe = TestPipe()
-        let watch = loop.watch(fd: pipe.readEnd, events: .read) { _ in
-            pipe.readByte()
-            timer = loop.scheduleTimer(after: .milliseconds(20)) { fired += 1 }
-        }
-        _ = driver.prepare()  // once, for the watch registered outside a dispatch
-        #expect(readable(driver, within: 1_000))
-        driver.dispatch()
-        pipe.writeByte()
-        #expect(readable(driver, within: 5_000))
-        driver.dispatch()  // registers the timer
-        #expect(fired == 0)
-        let start = MonotonicInstant.now()
-        #expect(readable(driver, within: 5_000))
-        #expect(start.distance(to: .now()) >= .milliseconds(15))
-        driver.dispatch()
-        #expect(fired == 1)
-        watch.cancel()
-        timer?.cancel()
-    }
-
     @Test func aReadyDescriptorRunsItsHandlerInOneDispatch() throws {
         let loop = try EventLoop()
         let driver = try loop.makeHostDriver()

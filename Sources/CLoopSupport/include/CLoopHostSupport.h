@@ -30,7 +30,8 @@ int cloop_timerfd_arm(int fd, int64_t deadline_ns);
 int cloop_eventfd_create(void);
 /// Adds 1 to an eventfd counter (async-signal-safe). Returns 0, or -1 and errno.
 int cloop_eventfd_signal(int fd);
-/// Reads and so clears an eventfd or timerfd counter without blocking.
-void cloop_counter_drain(int fd);
+/// Reads and so clears an eventfd or timerfd counter without blocking. Returns 1 if the counter
+/// was non-zero (a timerfd expired, an eventfd was signalled), else 0.
+int cloop_counter_drain(int fd);
 
 #endif

@@ -20,10 +20,11 @@ import Glibc
 ///   foreign libevent events on `loop.base`: evhttp, bufferevents), a timer is due, another thread
 ///   called `execute`, `LoopScheduler.schedule`, `LoopEventSource.signal` or `stop`, or a POSIX
 ///   signal watched with `onSignal` arrived.
-/// - `prepare()` returns the time until the next deadline (`.zero` when work is ready now). The
-///   descriptor becomes readable at that deadline by itself (a `timerfd`), and `dispatch()`
-///   brings it up to date with what the iteration registered, so a host that waits on
-///   descriptors only needs `prepare()` just after registering events outside a dispatch.
+/// - `prepare()` brings the descriptor up to date with the loop's registrations and returns the
+///   time until the next deadline (`.zero` when work is ready now). Call it before every wait,
+///   as GLib calls a source's `prepare` and libuv hosts call `uv_backend_timeout`. The descriptor
+///   also becomes readable at that deadline by itself (a `timerfd`), so a host that can only
+///   wait on descriptors may ignore the returned value, but not the call.
 /// - `dispatch()` runs one iteration without blocking (`runOnce(blocking: false)`): every ready
 ///   callback, then the end-of-iteration flush. So the iteration contract holds per host
 ///   iteration: an observer whose view models changed gets one `updateView()` per host iteration
@@ -39,8 +40,8 @@ import Glibc
 /// foreign C code calls from another thread on `loop.base` (libevent wakes only a base inside
 /// `event_base_loop`): follow it with `loop.execute {}` to wake the host.
 ///
-/// **Cost.** `prepare()` and the end of `dispatch()` each visit every event of the base
-/// (`event_base_foreach_event`) and make a few system calls (`epoll_ctl` for what changed, one
+/// **Cost.** `prepare()` visits every event of the base (`event_base_foreach_event`) and makes a
+/// few system calls (`epoll_ctl` for what changed, one
 /// `fstat` per watched descriptor, one `timerfd_settime`). That suits GUI hosts; a loop with
 /// thousands of descriptors should be run by `run()` on its own thread instead.
 ///
@@ -130,11 +131,7 @@ public final class HostLoopDriver {
         mirror.drain()
         wake.drain()
         wake.beginDispatch()
-        let running = loop.runOnce(blocking: false)
-        wake.endDispatch()
-        // What the iteration registered is on the descriptor at once, for hosts that only wait
-        // on it (and add it to a poll set of their own) without calling prepare().
-        nextDeadline = mirror.refresh()
-        return running
+        defer { wake.endDispatch() }
+        return loop.runOnce(blocking: false)
     }
 }

@@ -72,7 +72,7 @@ final class HostWake: @unchecked Sendable {
 
     /// Empties the counter (the host saw it). Loop thread.
     func drain() {
-        cloop_counter_drain(descriptor.load(ordering: .relaxed))
+        _ = cloop_counter_drain(descriptor.load(ordering: .relaxed))
     }
 
     func beginDispatch() {
