@@ -21,21 +21,20 @@ fail() { echo "gtk-counter test FAILED: $*"; for f in "$work"/out "$work"/err; d
 
 if ! command -v Xvfb >/dev/null; then echo "gtk-counter test SKIPPED: Xvfb is not installed (make deps installs xvfb)"; exit 0; fi
 
-# A display number nobody uses.
-display=""
-for n in $(seq 91 140); do
-  if [ ! -e "/tmp/.X11-unix/X$n" ] && [ ! -e "/tmp/.X$n-lock" ]; then display=$n; break; fi
-done
-[ -n "$display" ] || { echo "gtk-counter test SKIPPED: no free X display number in :91-:140"; exit 0; }
-Xvfb ":$display" -screen 0 640x480x24 -nolisten tcp -br >"$work/xvfb.log" 2>&1 &
+# Xvfb picks a free display itself and writes its number once it accepts connections
+# (-displayfd): no race with other X servers on the machine, and no guessing when it is ready.
+Xvfb -displayfd 3 -screen 0 640x480x24 -nolisten tcp -br 3>"$work/display" >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
-for _ in $(seq 300); do
-  DISPLAY=":$display" xwininfo -root >/dev/null 2>&1 && break
+display=""
+for _ in $(seq 600); do
+  if [ -s "$work/display" ]; then display=$(head -n 1 "$work/display"); break; fi
   kill -0 "$xvfb_pid" 2>/dev/null || break
   sleep 0.1
 done
-if ! DISPLAY=":$display" xwininfo -root >/dev/null 2>&1; then
-  echo "gtk-counter test SKIPPED: no X server could start (Xvfb :$display): $(tail -n 3 "$work/xvfb.log" | tr '\n' ' ')"
+if [ -z "$display" ] || ! DISPLAY=":$display" xwininfo -root >/dev/null 2>&1; then
+  state="still starting after 60 s"
+  kill -0 "$xvfb_pid" 2>/dev/null || state="exited"
+  echo "gtk-counter test SKIPPED: no X server could start (Xvfb $state): $(tail -n 3 "$work/xvfb.log" | tr '\n' ' ')"
   exit 0
 fi
 

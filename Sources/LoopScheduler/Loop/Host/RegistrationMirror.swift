@@ -13,7 +13,8 @@ import Glibc
 ///   readable, and the thread-notification eventfd);
 /// - a `timerfd` armed at the base's earliest timer deadline, read from `event_pending`'s expiry
 ///   of each timer, measured against a probe timer added at "now" (both carry libevent's own
-///   clock offset, so the difference is exact and needs no wall clock);
+///   clock offset, so the difference is exact and needs no wall clock); a deadline already due
+///   writes the wake-up eventfd instead;
 /// - the loop's `HostWake` eventfd, for work queued outside a dispatch.
 ///
 /// `refresh()` re-reads the base before each host poll and applies the differences with
