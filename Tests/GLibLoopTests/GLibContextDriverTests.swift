@@ -124,6 +124,37 @@ final class GLibContextDriverTests: XCTestCase {
         driver.invalidate()
     }
 
+    /// Serving an idle GLib context (a timeout far away, a silent descriptor source) costs our
+    /// loop no wake-up: one blocking iteration spans a quiet 300 ms.
+    func testAnIdleContextLetsOurLoopSleep() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let far = g_timeout_source_new(60_000)!
+        g_source_attach(far, context)
+        let silent = g_unix_fd_source_new(fds[0], G_IO_IN)!
+        g_source_attach(silent, context)
+        let driver = try GLibContextDriver(context: context, loop: loop)
+        for _ in 0..<3 { loop.runOnce(blocking: false) }  // settle: nothing should be pending
+        var fired = false
+        let timer = loop.scheduleTimer(after: .milliseconds(300)) { fired = true }
+        var iterations = 0
+        let start = MonotonicInstant.now()
+        while !fired {
+            loop.runOnce(blocking: true)
+            iterations += 1
+        }
+        XCTAssertGreaterThanOrEqual(start.distance(to: .now()), .milliseconds(300))
+        XCTAssertEqual(iterations, 1, "our loop slept through the quiet 300 ms")
+        XCTAssertEqual(driver.dispatchCount, 0)
+        timer.cancel()
+        g_source_destroy(far)
+        g_source_unref(far)
+        g_source_destroy(silent)
+        g_source_unref(silent)
+        driver.invalidate()
+    }
+
     func testAContextOwnedByAnotherThreadIsRefused() throws {
         let acquired = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
