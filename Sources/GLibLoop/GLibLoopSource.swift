@@ -111,7 +111,9 @@ final class SourceState {
     }
 
     func watchDescriptor() {
-        guard descriptorTag == nil, let source else { return }
+        // Destroyed from one of our own callbacks: GLib refuses descriptors on a destroyed
+        // source (and holds it alive until this dispatch returns).
+        guard descriptorTag == nil, let source, g_source_is_destroyed(source) == 0 else { return }
         descriptorTag = g_source_add_unix_fd(source, driver.descriptor, G_IO_IN)
     }
 

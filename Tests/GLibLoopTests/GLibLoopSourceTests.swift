@@ -164,6 +164,26 @@ final class GLibLoopSourceTests: XCTestCase {
         timer.cancel()
     }
 
+    /// Destroying the source from inside one of the loop's callbacks ends it cleanly: the
+    /// iteration finishes, GLib never dispatches it again, and the loop can get a new host.
+    func testDestroyingTheSourceFromOurOwnCallbackEndsItCleanly() throws {
+        var ran = 0
+        let glibSource = self.glibSource!
+        let timer = loop.scheduleTimer(after: .nanoseconds(0)) {
+            ran += 1
+            glibSource.destroy()
+        }
+        XCTAssertTrue(iterate(context, blocking: true))
+        XCTAssertEqual(ran, 1)
+        XCTAssertFalse(iterate(context, blocking: false))
+        let again = try GLibLoopSource(loop: loop, context: context)
+        let ranAgain = Shared(0)
+        loop.execute { ranAgain.mutate { $0 += 1 } }
+        iterate(context) { ranAgain.value == 1 }
+        again.destroy()
+        timer.cancel()
+    }
+
     func testStopQuitsTheGMainLoopAfterTheIteration() throws {
         var order: [String] = []
         let source = loop.makeEventSource { _ in order.append("flush") }
