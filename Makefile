@@ -5,10 +5,13 @@ DOCC ?= docc
 SWIFT_FORMAT ?= swift-format
 # The modules with a DocC catalog (Sources/<module>/<module>.docc).
 DOC_MODULES := LoopScheduler ViewModelKit
-PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev
+PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev \
+  glib-2.0:libglib2.0-dev gtk4:libgtk-4-dev
+# Commands the GTK example's test needs (an X server, a screenshot, window lookup): command:package.
+TOOLS := Xvfb:xvfb import:imagemagick convert:imagemagick xwininfo:x11-utils xauth:xauth
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test test-tsan docs examples lint format bench bench-quick clean
+.PHONY: deps build run test test-tsan test-gtk docs examples lint format bench bench-quick clean
 
 # Installs only what pkg-config cannot find, so a prepared machine is left alone.
 deps:
@@ -17,6 +20,10 @@ deps:
 	for pair in $(PKGS); do \
 	  mod=$${pair%%:*}; deb=$${pair#*:}; \
 	  pkg-config --exists $$mod 2>/dev/null || missing="$$missing $$deb"; \
+	done; \
+	for pair in $(TOOLS); do \
+	  cmd=$${pair%%:*}; deb=$${pair#*:}; \
+	  command -v $$cmd >/dev/null 2>&1 || case " $$missing " in *" $$deb "*) ;; *) missing="$$missing $$deb";; esac; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing$$missing"; \
@@ -39,6 +46,7 @@ test: deps
 	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory examples
 	$(MAKE) --no-print-directory test-tsan
+	$(MAKE) --no-print-directory test-gtk
 	$(MAKE) --no-print-directory bench-quick
 
 # The loop, the reactive core and the MVVM layer under ThreadSanitizer (separate scratch dir: a
@@ -100,6 +108,12 @@ lint:
 
 format:
 	$(SWIFT_FORMAT) format --in-place --recursive --parallel $(FORMATTED)
+# The GTK 4 example (its own package, so the root build needs no GTK) under Xvfb: a screenshot
+# must show its window, and its report one redraw per loop iteration at most. Skips only when no
+# X server can start.
+test-gtk: deps
+	cd Examples/GTKCounter && $(SWIFT) build
+	Examples/GTKCounter/xvfb-test.sh
 
 # Release-built benchmarks, each beside its baseline measured in the same run (see README,
 # "Performance"). `make bench` takes a few minutes; bench-quick runs every case at a small size.
@@ -110,4 +124,4 @@ bench-quick: deps
 	LOOPMVVM_CMO=1 $(SWIFT) run -c release loop-bench --quick --json .build/loop-bench-quick.json
 
 clean:
-	rm -rf .build .build-tsan
+	rm -rf .build .build-tsan Examples/GTKCounter/.build

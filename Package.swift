@@ -17,6 +17,8 @@ let package = Package(
     products: [
         .library(name: "LoopScheduler", targets: ["LoopScheduler"]),
         .library(name: "ViewModelKit", targets: ["ViewModelKit"]),
+        // GLib integration (issue 18): only programs that import it need libglib2.0.
+        .library(name: "GLibLoop", targets: ["GLibLoop"]),
         .executable(name: "podcast-watch", targets: ["podcast-watch"]),
     ],
     targets: [
@@ -33,11 +35,16 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite3", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CGLib", pkgConfig: "glib-2.0",
+            providers: [.apt(["libglib2.0-dev"])]),
         // Declarations libdispatch exports for run loops (the main-queue eventfd).
         .target(name: "CLoopSupport"),
 
         .target(name: "LoopScheduler", dependencies: ["CLibevent", "CLoopSupport"]),
         .target(name: "ViewModelKit", dependencies: ["LoopScheduler"], swiftSettings: viewModelKitTuning),
+        // A GSource driving an EventLoop, and the loop run inside g_main_loop_run.
+        .target(name: "GLibLoop", dependencies: ["LoopScheduler", "CGLib"]),
         .target(
             name: "PodcastKit",
             dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3"]),
@@ -67,6 +74,7 @@ let package = Package(
 
         .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent"]),
         .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit"]),
+        .testTarget(name: "GLibLoopTests", dependencies: ["GLibLoop", "ViewModelKit", "CGLib"]),
         .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "CLibevent"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

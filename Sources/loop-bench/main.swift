@@ -12,8 +12,8 @@ let usage = """
       --json FILE    also write the rows as JSON: [{"name", "unit", "value", "baseline", "ratio", ...}]
       --corpus DIR   feed corpus for case 7 (default: ../shared/corpus, then /work/shared/corpus)
       --feeds N      feeds in case 8 (default 2000, 60 with --quick)
-      FILTER         case numbers 1-8 or words of case names (local, cross, timers, coalescing,
-                     chain, memory, parsing, daemon); default all
+      FILTER         case numbers 1-9 or words of case names (local, cross, timers, coalescing,
+                     chain, memory, parsing, daemon, host); default all
 
     """
 
@@ -68,6 +68,7 @@ let cases: [BenchCase] = [
     BenchCase(number: 6, name: "memory", body: Memory.run),
     BenchCase(number: 7, name: "feed parsing", body: { FeedParsingBench.run($0, corpusRoot: corpus) }),
     BenchCase(number: 8, name: "daemon scale", body: DaemonScale.run),
+    BenchCase(number: 9, name: "host loop", body: HostLoopBench.run),
 ]
 
 let selected = cases.filter { bench in

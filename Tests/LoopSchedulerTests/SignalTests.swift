@@ -24,6 +24,25 @@ import Testing
         watchdog.cancel()
     }
 
+    /// Under a host loop (HostLoopDriver) the signal shows on the driver's descriptor: libevent's
+    /// internal signal socketpair is mirrored like any other watched descriptor.
+    @Test func aSignalWakesAHostLoopThroughTheDriversDescriptor() throws {
+        let loop = try EventLoop()
+        let driver = try loop.makeHostDriver()
+        var received = 0
+        let registration = try loop.onSignal(SIGUSR2) { received += 1 }
+        #expect(driver.prepare() == nil)
+        var entry = pollfd(fd: driver.descriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&entry, 1, 0) == 0)
+        kill(getpid(), SIGUSR2)
+        #expect(poll(&entry, 1, 5_000) == 1)
+        driver.dispatch()
+        #expect(received == 1)
+        #expect(driver.prepare() == nil)
+        #expect(poll(&entry, 1, 20) == 0)
+        registration.cancel()
+    }
+
     @Test func aSecondLoopClaimingSignalsIsAnError() throws {
         let first = try EventLoop()
         let second = try EventLoop()

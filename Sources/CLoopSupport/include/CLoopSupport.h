@@ -11,4 +11,6 @@ extern void _dispatch_main_queue_callback_4CF(void *msg);
 /// 1 when the calling thread is the process's main thread (its tid equals the pid), else 0.
 int cloop_is_main_thread(void);
 
+#include "CLoopHostSupport.h"
+
 #endif

@@ -329,7 +329,10 @@ public final class EventLoop: @unchecked Sendable {
         let activate =
             runningThread.load(ordering: .relaxed) == currentThreadID()
             ? jobQueue.pushFromLoopThread(work) : jobQueue.push(work)
-        if activate { event_active(wakeEvent, 0, 0) }
+        if activate {
+            event_active(wakeEvent, 0, 0)
+            flush.hostWake.notify()
+        }
     }
 
     private func drainJobs() {

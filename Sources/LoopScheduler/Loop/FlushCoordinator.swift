@@ -94,6 +94,8 @@ final class FlushCoordinator: @unchecked Sendable {
     private let boxes: [CallbackBox]
     /// Called on the loop thread after each flush pass (the loop checks for `stop()` there).
     private let afterPass: () -> Void
+    /// Wakes a host loop driving the loop (libevent does not wake a base outside its loop).
+    let hostWake = HostWake()
 
     @exclusivity(unchecked) private var passCount = 0
 
@@ -189,6 +191,7 @@ final class FlushCoordinator: @unchecked Sendable {
         event_active(flushEvent, 0, 0)
         var delay = maximumDelay
         event_add(deadlineTimer, &delay)
+        hostWake.notify()
     }
 
     // MARK: The pass (loop thread)

@@ -104,6 +104,7 @@ final class SchedulerTimerQueue: @unchecked Sendable {
         armedDeadline = first.deadline
         var tv = MonotonicInstant.now().distance(to: first.deadline).timevalRoundedUp
         event_add(event, &tv)
+        loop.hostWake.notify()  // a new earliest deadline, maybe from another thread
     }
 }
 
