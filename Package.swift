@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "LoopScheduler", targets: ["LoopScheduler"]),
         .library(name: "ViewModelKit", targets: ["ViewModelKit"]),
+        .library(name: "LoopSchedulerFoundation", targets: ["LoopSchedulerFoundation"]),
         .executable(name: "podcast-watch", targets: ["podcast-watch"]),
     ],
     targets: [
@@ -38,6 +39,9 @@ let package = Package(
 
         .target(name: "LoopScheduler", dependencies: ["CLibevent", "CLoopSupport"]),
         .target(name: "ViewModelKit", dependencies: ["LoopScheduler"], swiftSettings: viewModelKitTuning),
+        // Foundation's RunLoop as a Scheduler and EventSourceScheduler (CombineViewModel parity,
+        // issue 11); kept apart so LoopScheduler and ViewModelKit do not link Foundation.
+        .target(name: "LoopSchedulerFoundation", dependencies: ["LoopScheduler"]),
         .target(
             name: "PodcastKit",
             dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3"]),
@@ -51,7 +55,9 @@ let package = Package(
             dependencies: ["LoopScheduler", "ViewModelKit", "PodcastKit", "CLibevent", "CLibeventBaseline"]),
 
         .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent"]),
-        .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit"]),
+        .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit", "LoopSchedulerFoundation"]),
+        // thoughtbot/CombineViewModel's own tests, ported with only mechanical changes (issue 11).
+        .testTarget(name: "CombineViewModelTests", dependencies: ["ViewModelKit", "LoopSchedulerFoundation"]),
         .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "CLibevent"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

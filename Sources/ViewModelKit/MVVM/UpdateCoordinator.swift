@@ -29,6 +29,9 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     private var generation: UInt64 = 0
     // Trackings installed so far (for tests of the pile-up).
     private var installedTrackings = 0
+    /// True once an assignment found every `@ViewModel` of the observer assigned (so later
+    /// assignments skip the reflection). Observer's thread only.
+    var wrappersComplete = false
 
     init(observer: any ViewModelObserver, scheduler: S, options: S.SchedulerOptions?) {
         self.observer = observer

@@ -129,4 +129,6 @@ extension ViewModels: ViewModelBindable {
         storage.bind(to: observer)
         return true
     }
+
+    var isAssigned: Bool { true }
 }
