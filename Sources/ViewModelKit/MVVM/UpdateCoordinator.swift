@@ -147,7 +147,7 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
         let wasUpdating = updating.exchange(true, ordering: .acquiringAndReleasing)
         defer { updating.store(wasUpdating, ordering: .releasing) }
         guard observing.load(ordering: .acquiring) else {
-            target.updateView()
+            target.callUpdateView()
             return
         }
         let arm = lock.withLock { () -> UInt64? in
@@ -157,9 +157,9 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
         }
         if let arm {
             // `onChange` is an autoclosure: `arming` runs only if something was tracked.
-            withObservationTracking({ target.updateView() }, onChange: self.arming(arm))
+            withObservationTracking({ target.callUpdateView() }, onChange: self.arming(arm))
         } else {
-            target.updateView()
+            target.callUpdateView()
         }
     }
 }

@@ -37,7 +37,28 @@ public protocol ViewModelObserver: AnyObject {
 
     /// Redraws from the current state of the view models. Called once per scheduler turn in which
     /// any bound view model changed, and once synchronously when a `@ViewModel` is assigned.
-    func updateView()
+    ///
+    /// Isolation: declared `@MainActor`, so that a `@MainActor` view (the Swift 6 idiom,
+    /// `@MainActor final class V: ViewModelObserver`) conforms as it is, with no isolated
+    /// conformance. On `LoopScheduler.main` it is indeed called on the main thread, in the main
+    /// loop's iteration. An observer on another scheduler (a `TestScheduler` on a test thread, a
+    /// `DispatchQueue`) is called on that scheduler's thread: give it a nonisolated class and
+    /// write `nonisolated func updateView()` if other code calls it directly off the main actor
+    /// (a non-annotated witness is inferred `@MainActor` from this requirement).
+    @MainActor func updateView()
+}
+
+extension ViewModelObserver {
+    /// Calls `updateView()` on the thread the caller is on: the observer's scheduler's thread
+    /// (the main thread for `LoopScheduler.main`, where this is a real main-actor call). For an
+    /// observer on another scheduler the requirement's `@MainActor` is not enforced: that thread
+    /// is the one the observer chose for its updates (see `updateView()`).
+    func callUpdateView() {
+        // A synchronous @MainActor function has the same calling convention as a nonisolated
+        // one; this is what MainActor.assumeIsolated does after its check.
+        let call: @MainActor (Self) -> Void = { $0.updateView() }
+        unsafeBitCast(call, to: ((Self) -> Void).self)(self)
+    }
 }
 
 extension ViewModelObserver {
