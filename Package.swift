@@ -47,6 +47,7 @@ let package = Package(
             dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3"]),
         .executableTarget(name: "podcast-watch", dependencies: ["PodcastKit"], exclude: ["SampleFeeds"]),
         .executableTarget(name: "counter-example", dependencies: ["ViewModelKit"], path: "Examples/Counter"),
+        .executableTarget(name: "task-list", dependencies: ["ViewModelKit"], path: "Examples/TaskList"),
         // Benchmarks (issue 6): the C baselines (raw libevent, libxml2 SAX floor, loopback server)
         // and the release-built runner, `make bench`.
         .target(name: "CLibeventBaseline", dependencies: ["CLibevent", "CLibxml2"]),
