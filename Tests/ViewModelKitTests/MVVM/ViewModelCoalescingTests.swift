@@ -14,7 +14,7 @@ private final class DashboardObserver: ViewModelObserver {
         bindViewModels()
     }
 
-    func updateView() {
+    nonisolated func updateView() {
         updates.append((counter.count, counter.label, flag.isOn))
     }
 }
@@ -34,7 +34,7 @@ private final class NamedObserver: ViewModelObserver {
         bindViewModels()
     }
 
-    func updateView() { log.append("\(name):\(counter.count)") }
+    nonisolated func updateView() { log.append("\(name):\(counter.count)") }
 }
 
 /// An observer of a thread-safe counter.
@@ -48,7 +48,7 @@ private final class AtomicObserver: ViewModelObserver {
         bindViewModels()
     }
 
-    func updateView() { seen.append(counter.count) }
+    nonisolated func updateView() { seen.append(counter.count) }
 }
 
 @Suite struct ViewModelCoalescingTests {
@@ -222,7 +222,7 @@ private final class DefaultValueObserver: ViewModelObserver {
     @ViewModel var counter = CounterModel()
     var updates = 0
     init(scheduler: TestScheduler) { updateScheduler = scheduler }
-    func updateView() { updates += 1 }
+    nonisolated func updateView() { updates += 1 }
 }
 
 private final class OptionedObserver: ViewModelObserver {
@@ -235,7 +235,7 @@ private final class OptionedObserver: ViewModelObserver {
         updateScheduler = scheduler
         bindViewModels()
     }
-    func updateView() { updates += 1 }
+    nonisolated func updateView() { updates += 1 }
 }
 
 @Suite struct ViewModelObserverOptionsTests {
@@ -255,7 +255,7 @@ private class BaseObserver: ViewModelObserver {
     @ViewModel var counter = CounterModel()
     var updates = 0
     init(scheduler: TestScheduler) { updateScheduler = scheduler }
-    func updateView() { updates += 1 }
+    nonisolated func updateView() { updates += 1 }
 }
 
 private final class DerivedObserver: BaseObserver {
@@ -294,7 +294,7 @@ private final class RankedObserver: ViewModelObserver {
         bindViewModels()
     }
 
-    func updateView() { log.append("\(name):\(counter.count)") }
+    nonisolated func updateView() { log.append("\(name):\(counter.count)") }
 }
 
 @Suite struct ViewModelObserverOrderTests {

@@ -16,7 +16,7 @@ private final class ListObserver: ViewModelObserver {
         if bind { bindViewModels() }
     }
 
-    func updateView() {
+    nonisolated func updateView() {
         seen.append(items.map(\.count))
         onUpdate?(self)
     }
@@ -31,7 +31,7 @@ private final class ObservationListObserver: ViewModelObserver {
         updateScheduler = scheduler
         bindViewModels()
     }
-    func updateView() { seen.append(items.map(\.count)) }
+    nonisolated func updateView() { seen.append(items.map(\.count)) }
 }
 
 private func models(_ count: Int) -> [CounterModel] {
@@ -227,7 +227,7 @@ private final class SwappingObserver: ViewModelObserver {
         updateScheduler = scheduler
         bindViewModels()
     }
-    func updateView() {
+    nonisolated func updateView() {
         depth += 1
         maxDepth = max(maxDepth, depth)
         seen.append(counter.count)
