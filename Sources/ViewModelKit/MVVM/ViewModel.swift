@@ -155,15 +155,7 @@ final class ViewModelStorage<Model: AnyObject> {
     /// when assigned inside `updateView()`, or while another `@ViewModel` is still unassigned).
     func assign<Observer: ViewModelObserver>(_ newModel: Model, observer: Observer) {
         model = newModel
-        let coordinator = bind(to: observer)
-        if !coordinator.wrappersComplete {
-            if observer.bindUnboundViewModels().unassigned {
-                coordinator.markDirty()
-                return
-            }
-            coordinator.wrappersComplete = true
-        }
-        coordinator.updateAfterRebind()
+        bind(to: observer).updateAfterAssignment(in: observer)
     }
 
     /// Binds without updating (used by `bindViewModels()`, which updates once at the end).
@@ -180,6 +172,23 @@ final class ViewModelStorage<Model: AnyObject> {
 
     var isBound: Bool { bound }
     var isAssigned: Bool { model != nil }
+}
+
+extension UpdateCoordinator {
+    /// After an assignment bound a wrapper of `observer`: binds its other wrappers not bound yet,
+    /// then the synchronous update (one on the next turn inside `updateView()`), or, while a
+    /// wrapper declared without a value is still unassigned, one on the next turn unless the
+    /// assignment completing the set draws first.
+    func updateAfterAssignment<Observer: ViewModelObserver>(in observer: Observer) {
+        if !wrappersComplete {
+            if observer.bindUnboundViewModels().unassigned {
+                markDirty()
+                return
+            }
+            wrappersComplete = true
+        }
+        updateAfterRebind()
+    }
 }
 
 /// Lets `bindViewModels()` reach the storages it finds by reflection.

@@ -51,15 +51,18 @@ private func models(_ count: Int) -> [CounterModel] {
         #expect(observer.seen == [[0, 10, 20]])
     }
 
-    @Test func initialValuesBindOnFirstReadWithOneUpdate() {
+    @Test func assignmentInInitBindsEveryElementAndTheDefaultAndDrawsAtOnce() {
         let scheduler = TestScheduler()
         let observer = ListObserver(models(2), scheduler: scheduler, bind: false)
-        #expect(observer.seen == [])
+        #expect(observer.seen == [[0, 10]])  // no bindViewModels() needed
         let items = observer.items
-        #expect(observer.seen == [[0, 10]])
+        #expect(observer.seen == [[0, 10]])  // reading adds nothing
         items[1].count = 11
         scheduler.advance()
         #expect(observer.seen == [[0, 10], [0, 11]])
+        observer.flag.isOn = true  // the default value was bound by the assignment too
+        scheduler.advance()
+        #expect(observer.seen == [[0, 10], [0, 11], [0, 11]])
     }
 
     @Test func changesToManyElementsAndAPropertyGiveOneUpdatePerTurn() {
