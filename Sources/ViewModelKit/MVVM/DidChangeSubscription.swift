@@ -1,26 +1,32 @@
 /// The subscription behind `ObjectDidChangePublisher` and `ViewModelPublisher`.
 ///
 /// One coalescing event source per subscription, created on the given scheduler with the given
-/// options. The first demand gets the current object synchronously. Every will-change event, and every did-change report of `@Published` after it stored
-/// (see `WillChangeRelay`), marks the object "pending" and signals the source; the source's
-/// handler (on the scheduler) delivers the object once if there is demand, otherwise keeps it
-/// pending until `request(_:)` brings demand back. The object is held weakly: when the handler
-/// finds it gone it sends `.finished`; a will-change stream that completes while the object lives
-/// finishes the subscription at once. Apart from the first value and that completion, values and
-/// the completion arrive on the scheduler, so calls to the downstream are serialised by it (use a
+/// options. The first demand gets the current object synchronously. After that, every
+/// will-change event, and every did-change report of `@Published` after it stored (see
+/// `WillChangeRelay`), marks the object "pending" and signals the source; the source's handler
+/// (on the scheduler) delivers the object once if there is demand, otherwise keeps it pending
+/// until `request(_:)` brings demand back. The object is held weakly: when the handler finds it
+/// gone it sends `.finished`; a will-change stream that completes while the object lives finishes
+/// the subscription at once. Apart from the first value and that completion, values and the
+/// completion arrive on the scheduler, so calls to the downstream are serialised by it (use a
 /// serial scheduler, and subscribe on its thread).
+///
+/// The per-change path is the `@ViewModel` path's: the relay holds the lock-free `ChangeSignal`
+/// strongly, so a change takes no lock and loads no weak reference, and every change after the
+/// first of a turn returns after one atomic load.
 final class DidChangeSubscription<Object: AnyObject, Context: EventSourceScheduler>: Subscription,
     CustomStringConvertible, @unchecked Sendable
 {
+    // "Pending" (a change waits for a value) and "signalled", lock-free; see `ChangeSignal`.
+    private let signal = ChangeSignal()
     // Guards everything below; never held while calling the downstream or the scheduler.
     private let lock = Lock()
     private weak var object: Object?
     private var deliver: ((Object) -> Subscribers.Demand)?
     private var complete: (() -> Void)?
     private var demand = Subscribers.Demand.none
-    // True at start: the current object is owed to the first demand.
-    private var pending = true
-    // Set by the first request: that one delivers synchronously, later ones through the source.
+    // Set by the first request, which delivers the current object synchronously; later values
+    // go through the source.
     private var requested = false
     private var source: Context.EventSourceType?
     private var relay: Cancellable?
@@ -49,11 +55,12 @@ final class DidChangeSubscription<Object: AnyObject, Context: EventSourceSchedul
         let newSource = scheduler.scheduleEventSource(options: options) { [weak self] _ in
             self?.service()
         }
+        signal.install(newSource)
         lock.withLock { source = newSource }
         guard let willChange else { return }
         let newRelay = WillChangeRelay<WillChange.Output>(
-            onWillChange: { [weak self] in self?.objectWillChange() },
-            onDidChange: { [weak self] in self?.objectWillChange() },
+            onWillChange: { [signal] in signal.willChange() },
+            onDidChange: { [signal] in signal.didChange() },
             onEnd: { [weak self] in self?.willChangeEnded() })
         lock.withLock { relay = newRelay }
         newRelay.attach(to: willChange)
@@ -67,44 +74,21 @@ final class DidChangeSubscription<Object: AnyObject, Context: EventSourceSchedul
             // (CombineViewModel's observe(on:)); later changes go through the source.
             if !requested {
                 requested = true
-                if pending, demand > 0, let object {
-                    pending = false
-                    demand -= 1
-                    guard oneShot else { return .deliver(object, deliver, finish: nil) }
-                    let finish = complete
-                    self.deliver = nil
-                    self.complete = nil
-                    return .deliver(object, deliver, finish: finish)
-                }
+                guard demand > 0 else { return .idle }
+                // Dead already: finish on the scheduler, as for a death noticed later.
+                guard let object else { return source.map(Step.signal) ?? .idle }
+                demand -= 1
+                signal.clearDirty()  // this value shows every change made so far
+                guard oneShot else { return .deliver(object, deliver, finish: nil) }
+                let finish = complete
+                self.deliver = nil
+                self.complete = nil
+                return .deliver(object, deliver, finish: finish)
             }
-            guard pending, demand > 0, let source else { return .idle }
+            guard demand > 0, signal.isDirty, let source else { return .idle }
             return .signal(source)
         }
         perform(step)
-    }
-
-    /// After a value went downstream: finishes a one-shot subscription, or adds the demand the
-    /// subscriber returned (and signals if a change is waiting for it).
-    private func delivered(_ more: Subscribers.Demand, finish: (() -> Void)?) {
-        if let finish {
-            let (oldSource, oldRelay) = lock.withLock { () -> (Context.EventSourceType?, Cancellable?) in
-                defer {
-                    source = nil
-                    relay = nil
-                }
-                return (source, relay)
-            }
-            oldSource?.cancel()
-            oldRelay?.cancel()
-            finish()
-        } else if more > 0 {
-            let toSignal = lock.withLock { () -> Context.EventSourceType? in
-                guard self.deliver != nil else { return nil }
-                demand += more
-                return pending ? source : nil
-            }
-            toSignal?.signal()
-        }
     }
 
     func cancel() {
@@ -124,15 +108,6 @@ final class DidChangeSubscription<Object: AnyObject, Context: EventSourceSchedul
     }
 
     // MARK: - Events
-
-    private func objectWillChange() {
-        let toSignal = lock.withLock { () -> Context.EventSourceType? in
-            guard deliver != nil else { return nil }
-            pending = true
-            return source
-        }
-        toSignal?.signal()
-    }
 
     /// The will-change stream ended. While the object lives (a custom `objectWillChange` that
     /// completed) the subscription finishes at once, on this thread, as CombineViewModel's does.
@@ -162,6 +137,8 @@ final class DidChangeSubscription<Object: AnyObject, Context: EventSourceSchedul
 
     /// The event source handler, on the scheduler.
     private func service() {
+        // Clears "pending" and "signalled" first: a change from now on signals again.
+        let pending = signal.takeForService()
         let step = lock.withLock { () -> Step in
             guard let deliver, let complete else { return .idle }
             guard let object else {
@@ -173,8 +150,11 @@ final class DidChangeSubscription<Object: AnyObject, Context: EventSourceSchedul
                 }
                 return .finish(complete, source, relay)
             }
-            guard pending, demand > 0 else { return .idle }
-            pending = false
+            guard pending else { return .idle }
+            guard requested, demand > 0 else {
+                signal.keepDirty()  // delivered when demand comes back
+                return .idle
+            }
             demand -= 1
             if oneShot {
                 self.deliver = nil
@@ -184,6 +164,30 @@ final class DidChangeSubscription<Object: AnyObject, Context: EventSourceSchedul
             return .deliver(object, deliver, finish: nil)
         }
         perform(step)
+    }
+
+    /// After a value went downstream: finishes a one-shot subscription, or adds the demand the
+    /// subscriber returned (and signals if a change is waiting for it).
+    private func delivered(_ more: Subscribers.Demand, finish: (() -> Void)?) {
+        if let finish {
+            let (oldSource, oldRelay) = lock.withLock { () -> (Context.EventSourceType?, Cancellable?) in
+                defer {
+                    source = nil
+                    relay = nil
+                }
+                return (source, relay)
+            }
+            oldSource?.cancel()
+            oldRelay?.cancel()
+            finish()
+        } else if more > 0 {
+            let toSignal = lock.withLock { () -> Context.EventSourceType? in
+                guard self.deliver != nil else { return nil }
+                demand += more
+                return signal.isDirty ? source : nil
+            }
+            toSignal?.signal()
+        }
     }
 
     /// Carries out what a locked section decided, outside the lock.

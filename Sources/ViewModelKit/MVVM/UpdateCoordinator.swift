@@ -213,6 +213,17 @@ final class ChangeSignal: @unchecked Sendable {
     func clearDirty() {
         state.bitwiseAnd(~Self.dirty, ordering: .acquiringAndReleasing)
     }
+
+    /// A change is waiting (for an update, or for demand).
+    var isDirty: Bool {
+        state.load(ordering: .acquiring) & Self.dirty != 0
+    }
+
+    /// The handler took a change it cannot deliver yet (no demand): marks it waiting again
+    /// without signalling; whoever brings demand back signals the source.
+    func keepDirty() {
+        state.bitwiseOr(Self.dirty, ordering: .acquiringAndReleasing)
+    }
 }
 
 /// What an Observation `onChange` needs of a coordinator.
