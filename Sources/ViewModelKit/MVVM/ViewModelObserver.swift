@@ -1,6 +1,19 @@
 /// Something that draws view models and wants one `updateView()` per loop iteration in which any
-/// of them changed. Declare its view models with `@ViewModel`.
+/// of them changed. Declare its view models with `@ViewModel`. After CombineViewModel's
+/// `ViewModelObserver`.
 ///
+/// ```swift
+/// @MainActor final class ProfileView: ViewModelObserver {
+///     @ViewModel var profile: Profile            // a @MainActor ObservableObject
+///     init(profile: Profile) { self.profile = profile }  // binds, draws once
+///     func updateView() { print(profile.name) }
+/// }
+/// ```
+///
+/// - Isolation: a `@MainActor` class conforms as written (Swift 6 mode, no isolated conformance):
+///   `updateView()` is a `@MainActor` requirement. A nonisolated class conforms too; when its
+///   updates run off the main thread (a `TestScheduler` advanced from a Swift Testing test, a
+///   `DispatchQueue`), write `nonisolated func updateView()` (see `updateView()`).
 /// - Coalescing: all `@ViewModel` properties of one observer share one event source on
 ///   `updateScheduler`, so an observer gets at most one `updateView()` per scheduler turn, however
 ///   many changes, properties or view models were involved (iteration contract, guarantee 1).
@@ -43,8 +56,9 @@ public protocol ViewModelObserver: AnyObject {
     /// conformance. On `LoopScheduler.main` it is indeed called on the main thread, in the main
     /// loop's iteration. An observer on another scheduler (a `TestScheduler` on a test thread, a
     /// `DispatchQueue`) is called on that scheduler's thread: give it a nonisolated class and
-    /// write `nonisolated func updateView()` if other code calls it directly off the main actor
-    /// (a non-annotated witness is inferred `@MainActor` from this requirement).
+    /// write `nonisolated func updateView()`. Without `nonisolated`, Swift infers `@MainActor`
+    /// for the method from this requirement, and the executor checks Swift 6 puts into such
+    /// code (in closures it passes to `map`, for example) stop the process off the main thread.
     @MainActor func updateView()
 }
 
