@@ -40,7 +40,7 @@ test: deps
 test-tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
-	  --filter 'LoopSchedulerTests|ViewModelKitTests'
+	  --filter 'LoopSchedulerTests|ViewModelKitTests|MainActorIdiomTests|CombineViewModelTests'
 
 # Release-built benchmarks, each beside its baseline measured in the same run (see README,
 # "Performance"). `make bench` takes a few minutes; bench-quick runs every case at a small size.

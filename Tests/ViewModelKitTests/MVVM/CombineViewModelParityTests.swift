@@ -75,6 +75,23 @@ private final class MixedView: ViewModelObserver {
     nonisolated func updateView() { frames.append("\(counter.count):\(flag.isOn)") }
 }
 
+/// A nonisolated view whose `updateView()` passes closures to the standard library: off the main
+/// thread it must be `nonisolated`, or Swift's executor checks in those closures stop the process.
+private final class OffMainListView: ViewModelObserver {
+    let updateScheduler: TestScheduler
+    @ViewModels var items: [CounterModel]
+    var frames: [String] = []
+
+    init(_ items: [CounterModel], scheduler: TestScheduler) {
+        updateScheduler = scheduler
+        self.items = items
+    }
+
+    nonisolated func updateView() {
+        frames.append(items.map { "\($0.count)" }.filter { !$0.isEmpty }.joined(separator: ","))
+    }
+}
+
 /// Default values only and no call in init: bound by the first read (the documented rule).
 private final class DefaultsOnlyView: ViewModelObserver {
     let updateScheduler: TestScheduler
@@ -148,6 +165,17 @@ private func deliveries<S: EventSourceScheduler>(
         flag.isOn = true  // the view never read `flag`
         scheduler.advance()
         #expect(view.frames == ["0:false", "0:true"])
+    }
+
+    @Test func nonisolatedUpdateViewWithClosuresRunsOffTheMainThread() {
+        // Swift Testing runs this off the main thread (see ARCHITECTURE.md).
+        let scheduler = TestScheduler()
+        let items = [CounterModel(), CounterModel()]
+        let view = OffMainListView(items, scheduler: scheduler)
+        #expect(view.frames == ["0,0"])
+        items[1].count = 4
+        scheduler.advance()
+        #expect(view.frames == ["0,0", "0,4"])
     }
 
     @Test func defaultValuesAloneBindOnFirstReadOrWithBindViewModels() {
