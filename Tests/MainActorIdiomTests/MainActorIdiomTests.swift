@@ -241,15 +241,19 @@ final class MainActorIdiomTests: XCTestCase {
             let model = TickModel()
             let view = TickView(model: model)
             XCTAssertEqual(view.seen, [0])
+            let flushesBefore = MainLoop.loop.completedFlushCount
             let worker = Thread {
                 for _ in 0..<1_000 { model.tick() }
             }
             worker.start()
             MainLoop.run { view.seen.last == 1_000 }
             MainLoop.drain()
+            let flushes = MainLoop.loop.completedFlushCount - flushesBefore
             XCTAssertEqual(view.seen.last, 1_000)  // the last update saw the last value
-            XCTAssertEqual(view.seen, view.seen.sorted())  // one update per iteration, in order
-            XCTAssertEqual(Set(view.seen).count, view.seen.count)  // no iteration drew twice
+            XCTAssertEqual(view.seen, view.seen.sorted())  // in order
+            // At most one update per flush (a value may be drawn twice: the model stores before
+            // it announces, so an update can see a store whose announcement comes after it).
+            XCTAssertLessThanOrEqual(view.seen.count - 1, flushes)
         }
     }
 }
