@@ -54,6 +54,10 @@ final class TasksView: TerminalScreen, ViewModelObserver {
             store.save(tasks) { [weak self] failure in self?.write("error: \(failure)") }
         }
         drawn = tasks
+        draw(tasks)
+    }
+
+    private func draw(_ tasks: [TaskItem]) {
         write("\(title) (\(tasks.count)):")
         for (index, task) in tasks.enumerated() {
             write(String(format: "%3d. ", index + 1) + Self.safe(task.title))
@@ -84,8 +88,7 @@ final class TasksView: TerminalScreen, ViewModelObserver {
                 return complain("rename needs a task number and a title")
             }
         case "list":
-            if let tasks = drawn { write("\(title) (\(tasks.count)):") }
-            for (index, task) in taskList.tasks.enumerated() { write(String(format: "%3d. ", index + 1) + Self.safe(task.title)) }
+            draw(taskList.tasks)
         case "help":
             write(Self.help)
         case "quit":
