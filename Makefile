@@ -54,7 +54,7 @@ test: deps
 test-tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
-	  --filter 'LoopSchedulerTests|ViewModelKitTests'
+	  --filter 'LoopSchedulerTests|ViewModelKitTests|MainActorIdiomTests|CombineViewModelTests'
 
 # DocC for each module in DOC_MODULES, as a static site under .build/docs (see README,
 # "Documentation"). Fails on any docc warning (broken symbol links, bad doc-comment markup), on a

@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ViewModelKit", targets: ["ViewModelKit"]),
         // GLib integration (issue 18): only programs that import it need libglib2.0.
         .library(name: "GLibLoop", targets: ["GLibLoop"]),
+        .library(name: "LoopSchedulerFoundation", targets: ["LoopSchedulerFoundation"]),
         .executable(name: "podcast-watch", targets: ["podcast-watch"]),
     ],
     targets: [
@@ -45,11 +46,15 @@ let package = Package(
         .target(name: "ViewModelKit", dependencies: ["LoopScheduler"], swiftSettings: viewModelKitTuning),
         // A GSource driving an EventLoop, and the loop run inside g_main_loop_run.
         .target(name: "GLibLoop", dependencies: ["LoopScheduler", "CGLib"]),
+        // Foundation's RunLoop as a Scheduler and EventSourceScheduler (CombineViewModel parity,
+        // issue 11); kept apart so LoopScheduler and ViewModelKit do not link Foundation.
+        .target(name: "LoopSchedulerFoundation", dependencies: ["LoopScheduler"]),
         .target(
             name: "PodcastKit",
             dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3"]),
         .executableTarget(name: "podcast-watch", dependencies: ["PodcastKit"], exclude: ["SampleFeeds"]),
         .executableTarget(name: "counter-example", dependencies: ["ViewModelKit"], path: "Examples/Counter"),
+        .executableTarget(name: "task-list", dependencies: ["ViewModelKit"], path: "Examples/TaskList"),
         // Benchmarks (issue 6): the C baselines (raw libevent, libxml2 SAX floor, loopback server)
         // and the release-built runner, `make bench`.
         .target(name: "CLibeventBaseline", dependencies: ["CLibevent", "CLibxml2"]),
@@ -60,9 +65,7 @@ let package = Package(
         // compares their output with Examples/*/expected-output.txt. The "Getting started" article:
         .executableTarget(
             name: "getting-started-example", dependencies: ["ViewModelKit"], path: "Examples/GettingStarted",
-            exclude: ["expected-output.txt"],
-            // Remove once `@MainActor final class V: ViewModelObserver` compiles (issue 11).
-            swiftSettings: [.define("GETTING_STARTED_ISOLATED_CONFORMANCE")]),
+            exclude: ["expected-output.txt"]),
         // "Plugging into other loops": a C program that owns and runs a libevent base hosting Swift
         // view models, and a poll(2) loop driving EventLoop.main one iteration at a time.
         .executableTarget(
@@ -73,8 +76,13 @@ let package = Package(
             exclude: ["expected-output.txt"]),
 
         .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent"]),
-        .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit"]),
         .testTarget(name: "GLibLoopTests", dependencies: ["GLibLoop", "ViewModelKit", "CGLib"]),
+        .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit", "LoopSchedulerFoundation"]),
+        // thoughtbot/CombineViewModel's own tests, ported with only mechanical changes (issue 11).
+        .testTarget(name: "CombineViewModelTests", dependencies: ["ViewModelKit", "LoopSchedulerFoundation"]),
+        // The Swift 6 @MainActor idiom as users write it (issue 11): Swift 6 mode, complete
+        // strict concurrency, no @testable import; must build without a warning.
+        .testTarget(name: "MainActorIdiomTests", dependencies: ["ViewModelKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "CLibevent"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

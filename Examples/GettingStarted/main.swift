@@ -31,24 +31,6 @@ actor ProfileServer {
 
 // MARK: The view
 
-// Until issue 11 (the MVVM layer's Swift 6 form) lands, a main-actor class conforms to
-// ViewModelObserver through an isolated conformance (`@MainActor ViewModelObserver`). The
-// GETTING_STARTED_ISOLATED_CONFORMANCE define in Package.swift selects that form; remove the
-// define once the article's form (the #else branch) compiles.
-#if GETTING_STARTED_ISOLATED_CONFORMANCE
-@MainActor
-final class ProfileView: @MainActor ViewModelObserver {
-    @ViewModel var profile = ProfileViewModel()
-
-    init() {
-        bindViewModels()  // binds the view model and draws once, now
-    }
-
-    func updateView() {
-        print("\(profile.name): \(profile.followers) followers")
-    }
-}
-#else
 @MainActor
 final class ProfileView: ViewModelObserver {
     @ViewModel var profile = ProfileViewModel()
@@ -61,7 +43,6 @@ final class ProfileView: ViewModelObserver {
         print("\(profile.name): \(profile.followers) followers")
     }
 }
-#endif
 
 // MARK: The loop
 

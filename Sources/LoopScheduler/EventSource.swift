@@ -13,6 +13,17 @@ public protocol EventSource: AnyObject, Cancellable {
     var mergedSignalCount: Int { get }
 }
 
+/// The `EventSource` protocol under a second name, for code inside an `EventSourceScheduler`,
+/// where `EventSource` names that scheduler's concrete source type (CombineViewModel's
+/// `DispatchQueue.EventSource`).
+public typealias EventSourceProtocol = EventSource
+
+extension EventSource {
+    /// CombineViewModel's name for `mergedSignalCount` (its `DispatchQueue.EventSource.eventCount`):
+    /// inside the handler, how many signals this call merged.
+    public var eventCount: Int { mergedSignalCount }
+}
+
 /// A scheduler that can service coalescing event sources.
 ///
 /// Each conformance documents *when* a signalled source is serviced: `LoopScheduler` at the end
@@ -20,7 +31,7 @@ public protocol EventSource: AnyObject, Cancellable {
 /// queued block.
 public protocol EventSourceScheduler: Scheduler {
     /// The concrete source type this scheduler hands out.
-    associatedtype EventSourceType: EventSource
+    associatedtype EventSourceType: EventSourceProtocol
 
     /// Creates a source whose signals run `handler` (with the source itself) on this scheduler.
     /// `options` are honoured the way each scheduler documents (for example a priority).
@@ -30,6 +41,23 @@ public protocol EventSourceScheduler: Scheduler {
 }
 
 extension EventSourceScheduler {
+    /// CombineViewModel's name for the source type: `DispatchQueue.EventSource`,
+    /// `LoopScheduler.EventSource`, `S.EventSource` in generic code. The same type as
+    /// `EventSourceType`.
+    public typealias EventSource = EventSourceType
+
+    /// CombineViewModel's name for the options `scheduleEventSource` and `observe(on:options:)`
+    /// take: here they are the scheduler's own `SchedulerOptions`.
+    public typealias EventSourceOptions = SchedulerOptions
+
+    /// CombineViewModel's spelling, `scheduleEventSource(options:eventHandler:)`: the same as
+    /// `scheduleEventSource(options:_:)`.
+    public func scheduleEventSource(
+        options: SchedulerOptions? = nil, eventHandler: @escaping (EventSourceType) -> Void
+    ) -> EventSourceType {
+        scheduleEventSource(options: options, eventHandler)
+    }
+
     /// Creates a source with no options. See `scheduleEventSource(options:_:)`.
     public func scheduleEventSource(_ handler: @escaping (EventSourceType) -> Void) -> EventSourceType {
         scheduleEventSource(options: nil, handler)

@@ -67,6 +67,21 @@ enum Coalescing {
         }
     }
 
+    /// The publisher form of the same observer: `model.observe(on: LoopScheduler.main).sink`
+    /// (issue 13 compares it with the `@ViewModel` path).
+    final class PublisherItemView {
+        let model: ItemModel
+        var token: AnyCancellable?
+
+        init(model: ItemModel, tally: Tally) {
+            self.model = model
+            token = model.observe(on: LoopScheduler.main).sink { model in
+                tally.update()
+                blackhole(model.value)
+            }
+        }
+    }
+
     struct Figures {
         var nanosecondsPerChange: Double
         var nanosecondsPerUpdate: Double
@@ -106,7 +121,23 @@ enum Coalescing {
                 baseUpdate.append(figures.nanosecondsPerUpdate)
                 return figures.nanosecondsPerChange
             })
-        withExtendedLifetime((oursViews, baseViews)) {}
+        // observe(on: LoopScheduler.main).sink against the @ViewModel path, in the same run.
+        let publisherTally = Tally()
+        let publisherModels = (0..<modelCount).map { _ in ItemModel() }
+        let publisherViews = publisherModels.map { PublisherItemView(model: $0, tally: publisherTally) }
+        var publisherExact = true
+        let (publisher, viewModelPath) = measurePair(
+            runs: settings.runs,
+            {
+                let figures = iterate(models: publisherModels, tally: publisherTally, changes: changesPerModel, iterations: iterations, post: { work in EventLoop.main.execute(work) })
+                publisherExact = publisherExact && figures.exact
+                return figures.nanosecondsPerChange
+            },
+            {
+                iterate(models: oursModels, tally: oursTally, changes: changesPerModel, iterations: iterations, post: { work in EventLoop.main.execute(work) }).nanosecondsPerChange
+            })
+        withExtendedLifetime((oursViews, baseViews, publisherViews)) {}
+        let publisherRatio = viewModelPath.median > 0 ? publisher.median / viewModelPath.median : .infinity
         // The first entry of each came from the warm-up run.
         let oursUpdateStats = Stats(samples: Array(oursUpdate.dropFirst()))
         let baseUpdateStats = Stats(samples: Array(baseUpdate.dropFirst()))
@@ -120,6 +151,11 @@ enum Coalescing {
             Row(name: "4 coalescing, per updateView()", unit: "ns/update", better: .lower, value: oursUpdateStats,
                 baselineName: "DispatchSource handler", baseline: baseUpdateStats,
                 note: "from the end of the changes to the last updateView(), / observers"),
+            Row(name: "4 coalescing, observe(on:).sink per change", unit: "ns/change", better: .lower, value: publisher,
+                baselineName: "@ViewModel path (same run)", baseline: viewModelPath,
+                target: "<= 1.2x the @ViewModel path, exactly \(modelCount) values/iteration",
+                met: publisherRatio <= 1.2 && publisherExact,
+                note: "the same work through model.observe(on: LoopScheduler.main).sink; values per iteration exactly \(modelCount): \(publisherExact ? "yes" : "NO")"),
         ]
     }
 

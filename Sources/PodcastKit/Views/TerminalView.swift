@@ -40,7 +40,7 @@ public final class TerminalView<UpdateScheduler: EventSourceScheduler>: ViewMode
     }
 
     /// Draws one frame from the library's current state.
-    public func updateView() {
+    public nonisolated func updateView() {
         updateCount += 1
         do {
             try write(renderer.render(podcasts: library.snapshots, newest: library.newestEpisodes, totalNew: library.totalNew))
@@ -89,7 +89,7 @@ public final class JSONLinesView<UpdateScheduler: EventSourceScheduler>: ViewMod
     }
 
     /// Writes the events not written yet. Safe to call again: nothing is written twice.
-    public func updateView() {
+    public nonisolated func updateView() {
         updateCount += 1
         let fresh = library.journalEntries(after: lastWritten)
         guard let last = fresh.last else { return }

@@ -46,7 +46,7 @@ private func bind<Owner, P: Publisher>(_ publisher: P, to sink: BindingSink<Owne
 where P.Failure == Never {
     guard let owner = sink.owner else { return cancelledToken() }
     let token = AnyCancellable(sink)
-    owner.subscriptions.insert(token)
+    owner.storeBinding(token)
     publisher.subscribe(sink)
     return token
 }

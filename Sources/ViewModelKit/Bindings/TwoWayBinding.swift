@@ -32,13 +32,11 @@ extension BindingOwner {
         }
         let down = toView <~ modelChanges
         let up = toModel <~ viewChanges
-        subscriptions.remove(down)
-        subscriptions.remove(up)
         let token = AnyCancellable {
             down.cancel()
             up.cancel()
         }
-        subscriptions.insert(token)
+        replaceBindings(down, up, with: token)
         return token
     }
 }

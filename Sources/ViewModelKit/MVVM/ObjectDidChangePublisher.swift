@@ -6,10 +6,16 @@
 ///   `scheduler.scheduleEventSource(options:_:)` (the options are passed through). Will-change
 ///   events signal it; its handler emits the object. On `LoopScheduler` that is once at the end of
 ///   the loop iteration; on `TestScheduler` once on the next advance, at `now`.
-/// - First value: the current object, when the subscriber first requests demand (delivered on the
-///   scheduler, like every value).
+/// - First value: the current object, synchronously, inside the subscriber's first `request(_:)`
+///   (CombineViewModel's behaviour: `sink` sees it before `observe(on:)...sink` returns). Every
+///   later value comes on the scheduler. Subscribe on the scheduler's thread, so that the first
+///   value and the later ones reach the subscriber on one thread.
 /// - Demand: a change seen while demand is zero is remembered and delivered when demand comes
 ///   back; it is never dropped. Several changes while waiting still give one value.
+/// - Completion: when the object's `objectWillChange` completes while the object lives (a custom
+///   publisher, such as a `PassthroughSubject` sent `.finished`), the subscriber gets `.finished`
+///   at once, on the completing thread, and no cancel reaches upstream after it (as
+///   CombineViewModel's).
 /// - Lifetime: the subscription holds the object weakly. When the object dies the publisher
 ///   sends `.finished` on the scheduler's next turn, even with no change pending: its
 ///   `ObservableObjectPublisher` dies with it and finishes the subscription's will-change relay.

@@ -29,6 +29,9 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     private var generation: UInt64 = 0
     // Trackings installed so far (for tests of the pile-up).
     private var installedTrackings = 0
+    /// True once an assignment found every `@ViewModel` of the observer assigned (so later
+    /// assignments skip the reflection). Observer's thread only.
+    var wrappersComplete = false
 
     init(observer: any ViewModelObserver, scheduler: S, options: S.SchedulerOptions?) {
         self.observer = observer
@@ -144,7 +147,7 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
         let wasUpdating = updating.exchange(true, ordering: .acquiringAndReleasing)
         defer { updating.store(wasUpdating, ordering: .releasing) }
         guard observing.load(ordering: .acquiring) else {
-            target.updateView()
+            target.callUpdateView()
             return
         }
         let arm = lock.withLock { () -> UInt64? in
@@ -154,9 +157,9 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
         }
         if let arm {
             // `onChange` is an autoclosure: `arming` runs only if something was tracked.
-            withObservationTracking({ target.updateView() }, onChange: self.arming(arm))
+            withObservationTracking({ target.callUpdateView() }, onChange: self.arming(arm))
         } else {
-            target.updateView()
+            target.callUpdateView()
         }
     }
 }
@@ -209,6 +212,17 @@ final class ChangeSignal: @unchecked Sendable {
     /// A synchronous update is about to draw everything: a pending signal gives no update.
     func clearDirty() {
         state.bitwiseAnd(~Self.dirty, ordering: .acquiringAndReleasing)
+    }
+
+    /// A change is waiting (for an update, or for demand).
+    var isDirty: Bool {
+        state.load(ordering: .acquiring) & Self.dirty != 0
+    }
+
+    /// The handler took a change it cannot deliver yet (no demand): marks it waiting again
+    /// without signalling; whoever brings demand back signals the source.
+    func keepDirty() {
+        state.bitwiseOr(Self.dirty, ordering: .acquiringAndReleasing)
     }
 }
 

@@ -3,12 +3,34 @@
 /// default values, reassignment and Swift Observation support added).
 ///
 /// ```swift
-/// final class CounterView: ViewModelObserver {
-///     @ViewModel var counter = Counter()
+/// @MainActor final class CounterView: ViewModelObserver {
+///     @ViewModel var counter: Counter
+///     init(counter: Counter) {
+///         self.counter = counter  // binds now and draws once: updateView() has run
+///     }
 ///     func updateView() { print(counter.value) }
 /// }
 /// ```
 ///
+/// **When a `@ViewModel` binds (the one rule).** It binds as soon as the observer can be reached,
+/// which is when the property is *assigned* or *read* through the observer, or when
+/// `bindViewModels()` runs:
+/// - Declared without a value (`@ViewModel var counter: Counter`, CombineViewModel's form), it
+///   is assigned in `init` once every stored property is set (after `super.init` in a subclass).
+///   That assignment binds at once and calls `updateView()` once, synchronously, before `init`
+///   goes on, so the observer is drawn and bound even if nothing ever reads the property. An
+///   assignment also binds every other `@ViewModel`/`@ViewModels` of the observer; while one is
+///   still unassigned the synchronous update waits for the assignment that completes the set
+///   (and there is one update on the next turn at the latest). Reading the property before it is
+///   assigned is a programming error and traps with a message.
+/// - With a default value (`@ViewModel var counter = Counter()`), the value is stored before the
+///   observer exists, so nothing can bind it then: it binds with the first assignment of another
+///   `@ViewModel` (above), with `bindViewModels()` at the end of `init` (one initial update;
+///   `bindViewModels(initialUpdate: false)` for none), or at its first read, with the initial
+///   update then. An observer whose view models all have default values must call
+///   `bindViewModels()` in `init` if anything other than a read is to draw it.
+///
+/// Further behaviour:
 /// - Models: an `ObservableObject` is observed through `objectWillChange` (and, for `@Published`
 ///   and `Observable<Value>`, the did-change edge after the store). An `@Observable` (Swift
 ///   Observation) model is observed through `withObservationTracking` around `updateView()`:
@@ -23,26 +45,30 @@
 ///   update on the next turn while a tracking is armed; in the update that a tracked change
 ///   itself triggered nothing is armed yet (Observation installs tracking after `updateView()`
 ///   returns), so such a change is not reported there.
-/// - Assignment (`view.counter = other`) cancels the old subscription, binds the new model and
-///   calls `updateView()` once, synchronously: the documented initial update. A change of the old
-///   model still pending gives no further update; later changes of the old model give none.
-///   An assignment made inside the observer's own `updateView()` does not call it recursively:
-///   it gives exactly one more update on the next turn, like any change made there.
-/// - Initial values (at the declaration or assigned in `init`) cannot bind while the observer is
-///   being initialised: they bind on the first read of the property or of `$property` (with the
-///   initial update then), or all at once with `bindViewModels()` (one initial update for all,
-///   or none with `bindViewModels(initialUpdate: false)`).
+/// - Reassignment (`view.counter = other`) cancels the old subscription, binds the new model and
+///   calls `updateView()` once, synchronously. A change of the old model still pending gives no
+///   further update; later changes of the old model give none. An assignment made inside the
+///   observer's own `updateView()` does not call it recursively: it gives exactly one more update
+///   on the next turn, like any change made there.
 /// - One coordinator per observer: all `@ViewModel` and `@ViewModels` properties share one event
 ///   source, so the observer gets one update per turn whichever of them changed. For a
 ///   collection of models, see `ViewModels`.
 /// - Lifetimes: the wrapper owns its model. Nothing retains the observer; when it dies, its
 ///   wrappers cancel their subscriptions and a pending update calls nothing.
-/// - Threads: read and assign the property on the observer's thread (the scheduler's).
+/// - Threads: read and assign the property on the observer's thread (the scheduler's; the main
+///   actor for a `@MainActor` observer).
 @propertyWrapper
 public struct ViewModel<Model: AnyObject> {
     let storage: ViewModelStorage<Model>
 
-    /// Stores `wrappedValue`; it binds on first access (see the type's documentation).
+    /// No model yet: assign one in the observer's `init` (CombineViewModel's form), which binds
+    /// and draws once, at once. Reading before the assignment traps.
+    public init() {
+        storage = ViewModelStorage(model: nil)
+    }
+
+    /// Stores a default value; it binds with `bindViewModels()`, the first assignment of another
+    /// `@ViewModel` of the observer, or its own first read (see the type's documentation).
     public init(wrappedValue: Model) {
         storage = ViewModelStorage(model: wrappedValue)
     }
@@ -61,7 +87,8 @@ public struct ViewModel<Model: AnyObject> {
     }
 
     /// Reads or assigns the model of an observer's `@ViewModel` property. A read binds an unbound
-    /// initial value (with its initial update); an assignment rebinds and updates once.
+    /// default value (with its initial update); an assignment binds (the observer's other
+    /// wrappers too) and updates once. Traps when read before it was ever given a model.
     public static subscript<EnclosingSelf: ViewModelObserver>(
         _enclosingInstance observer: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Model>,
@@ -70,7 +97,7 @@ public struct ViewModel<Model: AnyObject> {
         get {
             let storage = observer[keyPath: storageKeyPath].storage
             storage.bindIfNeeded(to: observer)
-            return storage.model
+            return storage.currentModel(of: EnclosingSelf.self)
         }
         set {
             observer[keyPath: storageKeyPath].storage.assign(newValue, observer: observer)
@@ -78,7 +105,7 @@ public struct ViewModel<Model: AnyObject> {
     }
 
     /// `$property`: the model's did-change publisher on the observer's `updateScheduler`
-    /// (see `ViewModelPublisher`). Reading it binds an unbound initial value.
+    /// (see `ViewModelPublisher`). Reading it binds an unbound default value.
     public static subscript<EnclosingSelf: ViewModelObserver>(
         _enclosingInstance observer: EnclosingSelf,
         projected projectedKeyPath: KeyPath<EnclosingSelf, ViewModelPublisher<Model>>,
@@ -86,36 +113,49 @@ public struct ViewModel<Model: AnyObject> {
     ) -> ViewModelPublisher<Model> {
         let storage = observer[keyPath: storageKeyPath].storage
         storage.bindIfNeeded(to: observer)
-        return ViewModelPublisher(model: storage.model, scheduler: observer.updateScheduler)
+        return ViewModelPublisher(model: storage.currentModel(of: EnclosingSelf.self), scheduler: observer.updateScheduler)
     }
 }
 
-/// The state behind one `@ViewModel` property: the model, its subscription and the observer's
-/// shared coordinator (held strongly, so the coordinator lives exactly as long as the observer's
-/// wrappers). Used on the observer's thread only.
+/// The state behind one `@ViewModel` property: the model (none until the first assignment for
+/// a property declared without a value), its subscription and the observer's shared coordinator
+/// (held strongly, so the coordinator lives exactly as long as the observer's wrappers). Used on
+/// the observer's thread only.
 final class ViewModelStorage<Model: AnyObject> {
-    private(set) var model: Model
+    private(set) var model: Model?
     private var coordinator: AnyObject?
     private var subscription: AnyCancellable?
     private var bound = false
 
-    init(model: Model) {
+    init(model: Model?) {
         self.model = model
     }
 
-    /// Binds the initial value on first access, with its initial update (none when the first
-    /// access is inside `updateView()`, which is drawing it right now).
+    /// The model; traps with a message if the property was never given one.
+    func currentModel<Observer>(of observer: Observer.Type) -> Model {
+        guard let model else {
+            preconditionFailure(
+                "@ViewModel property of \(Observer.self) (\(Model.self)) read before it was assigned: "
+                    + "assign it in init, once every stored property is set")
+        }
+        return model
+    }
+
+    /// Binds a default value on first access, with its initial update (none when the first
+    /// access is inside `updateView()`, which is drawing it right now). An unassigned property
+    /// has nothing to bind.
     func bindIfNeeded<Observer: ViewModelObserver>(to observer: Observer) {
-        guard !bound else { return }
+        guard !bound, model != nil else { return }
         let coordinator = bind(to: observer)
         if !coordinator.isUpdating { coordinator.updateNow() }
     }
 
-    /// Reassignment: the old subscription goes, the new model binds, one synchronous update (or
-    /// one on the next turn when assigned inside `updateView()`).
+    /// Assignment: the old subscription goes, the new model binds, and so does every other
+    /// wrapper of the observer not bound yet; then one synchronous update (one on the next turn
+    /// when assigned inside `updateView()`, or while another `@ViewModel` is still unassigned).
     func assign<Observer: ViewModelObserver>(_ newModel: Model, observer: Observer) {
         model = newModel
-        bind(to: observer).updateAfterRebind()
+        bind(to: observer).updateAfterAssignment(in: observer)
     }
 
     /// Binds without updating (used by `bindViewModels()`, which updates once at the end).
@@ -125,53 +165,89 @@ final class ViewModelStorage<Model: AnyObject> {
         let old = subscription
         old?.cancel()
         coordinator = shared
-        subscription = shared.bind(model)
+        if let model { subscription = shared.bind(model) }
         bound = true
         return shared
     }
 
     var isBound: Bool { bound }
+    var isAssigned: Bool { model != nil }
+}
+
+extension UpdateCoordinator {
+    /// After an assignment bound a wrapper of `observer`: binds its other wrappers not bound yet,
+    /// then the synchronous update (one on the next turn inside `updateView()`), or, while a
+    /// wrapper declared without a value is still unassigned, one on the next turn unless the
+    /// assignment completing the set draws first.
+    func updateAfterAssignment<Observer: ViewModelObserver>(in observer: Observer) {
+        if !wrappersComplete {
+            if observer.bindUnboundViewModels().unassigned {
+                markDirty()
+                return
+            }
+            wrappersComplete = true
+        }
+        updateAfterRebind()
+    }
 }
 
 /// Lets `bindViewModels()` reach the storages it finds by reflection.
 protocol ViewModelBindable {
     /// Binds if not yet bound, without an update; returns true if it bound now.
     func bindIfUnbound<Observer: ViewModelObserver>(to observer: Observer) -> Bool
+    /// False for a `@ViewModel` declared without a value and not assigned yet.
+    var isAssigned: Bool { get }
 }
 
 extension ViewModel: ViewModelBindable {
     func bindIfUnbound<Observer: ViewModelObserver>(to observer: Observer) -> Bool {
-        guard !storage.isBound else { return false }
+        guard !storage.isBound, storage.isAssigned else { return false }
         storage.bind(to: observer)
         return true
     }
+
+    var isAssigned: Bool { storage.isAssigned }
 }
 
 extension ViewModelObserver {
-    /// Binds every `@ViewModel` and `@ViewModels` property whose initial value is not bound yet (found by
-    /// reflection, superclasses included). Call it at the end of `init` so that initial values
-    /// are observed before anyone reads them. Call on the observer's thread.
+    /// Binds every `@ViewModel` and `@ViewModels` property whose default value is not bound yet
+    /// (found by reflection, superclasses included). Call it at the end of `init` when the
+    /// observer's view models have default values (`@ViewModel var m = M()`) and none is assigned
+    /// in `init`; see `ViewModel` for the rule. Call on the observer's thread.
     ///
     /// - `initialUpdate: true` (the default): if any property was bound now, calls `updateView()`
     ///   once, synchronously, before returning (the documented initial update, one for all of
-    ///   them).
+    ///   them). While a `@ViewModel` declared without a value is still unassigned, that update
+    ///   waits for its assignment instead (or the next turn).
     /// - `initialUpdate: false`: binds without drawing. The first `updateView()` then comes with
     ///   the first change of a bound model, on the scheduler (or when you call it yourself). Use
     ///   it when the observer draws its first frame itself, or cannot draw yet.
     public func bindViewModels(initialUpdate: Bool = true) {
+        let (boundAny, unassigned) = bindUnboundViewModels()
+        guard boundAny && initialUpdate else { return }
+        let coordinator = CoordinatorTable.coordinator(for: self)
+        if unassigned {
+            coordinator.markDirty()
+        } else if !coordinator.isUpdating {
+            coordinator.updateNow()  // never recursively
+        }
+    }
+
+    /// Binds every wrapper not bound yet, without updating; says whether any bound now and
+    /// whether any `@ViewModel` is still unassigned.
+    func bindUnboundViewModels() -> (boundAny: Bool, unassigned: Bool) {
         var boundAny = false
+        var unassigned = false
         var mirror: Mirror? = Mirror(reflecting: self)
         while let current = mirror {
             for child in current.children {
                 if let bindable = child.value as? any ViewModelBindable {
                     boundAny = bindable.bindIfUnbound(to: self) || boundAny
+                    if !bindable.isAssigned { unassigned = true }
                 }
             }
             mirror = current.superclassMirror
         }
-        if boundAny && initialUpdate {
-            let coordinator = CoordinatorTable.coordinator(for: self)
-            if !coordinator.isUpdating { coordinator.updateNow() }  // never recursively
-        }
+        return (boundAny, unassigned)
     }
 }

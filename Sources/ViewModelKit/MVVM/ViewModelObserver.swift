@@ -1,6 +1,19 @@
 /// Something that draws view models and wants one `updateView()` per loop iteration in which any
-/// of them changed. Declare its view models with `@ViewModel`.
+/// of them changed. Declare its view models with `@ViewModel`. After CombineViewModel's
+/// `ViewModelObserver`.
 ///
+/// ```swift
+/// @MainActor final class ProfileView: ViewModelObserver {
+///     @ViewModel var profile: Profile            // a @MainActor ObservableObject
+///     init(profile: Profile) { self.profile = profile }  // binds, draws once
+///     func updateView() { print(profile.name) }
+/// }
+/// ```
+///
+/// - Isolation: a `@MainActor` class conforms as written (Swift 6 mode, no isolated conformance):
+///   `updateView()` is a `@MainActor` requirement. A nonisolated class conforms too; when its
+///   updates run off the main thread (a `TestScheduler` advanced from a Swift Testing test, a
+///   `DispatchQueue`), write `nonisolated func updateView()` (see `updateView()`).
 /// - Coalescing: all `@ViewModel` properties of one observer share one event source on
 ///   `updateScheduler`, so an observer gets at most one `updateView()` per scheduler turn, however
 ///   many changes, properties or view models were involved (iteration contract, guarantee 1).
@@ -37,7 +50,29 @@ public protocol ViewModelObserver: AnyObject {
 
     /// Redraws from the current state of the view models. Called once per scheduler turn in which
     /// any bound view model changed, and once synchronously when a `@ViewModel` is assigned.
-    func updateView()
+    ///
+    /// Isolation: declared `@MainActor`, so that a `@MainActor` view (the Swift 6 idiom,
+    /// `@MainActor final class V: ViewModelObserver`) conforms as it is, with no isolated
+    /// conformance. On `LoopScheduler.main` it is indeed called on the main thread, in the main
+    /// loop's iteration. An observer on another scheduler (a `TestScheduler` on a test thread, a
+    /// `DispatchQueue`) is called on that scheduler's thread: give it a nonisolated class and
+    /// write `nonisolated func updateView()`. Without `nonisolated`, Swift infers `@MainActor`
+    /// for the method from this requirement, and the executor checks Swift 6 puts into such
+    /// code (in closures it passes to `map`, for example) stop the process off the main thread.
+    @MainActor func updateView()
+}
+
+extension ViewModelObserver {
+    /// Calls `updateView()` on the thread the caller is on: the observer's scheduler's thread
+    /// (the main thread for `LoopScheduler.main`, where this is a real main-actor call). For an
+    /// observer on another scheduler the requirement's `@MainActor` is not enforced: that thread
+    /// is the one the observer chose for its updates (see `updateView()`).
+    func callUpdateView() {
+        // A synchronous @MainActor function has the same calling convention as a nonisolated
+        // one; this is what MainActor.assumeIsolated does after its check.
+        let call: @MainActor (Self) -> Void = { $0.updateView() }
+        unsafeBitCast(call, to: ((Self) -> Void).self)(self)
+    }
 }
 
 extension ViewModelObserver {

@@ -2,11 +2,11 @@
 /// observer's `updateScheduler`.
 ///
 /// - For an `ObservableObject` model it behaves exactly as `model.observe(on: updateScheduler)`
-///   (`ObjectDidChangePublisher`): coalesced per turn, current model on first demand, pending
+///   (`ObjectDidChangePublisher`): coalesced per turn, current model at once on first demand, pending
 ///   changes kept while demand is zero, `.finished` when the model dies.
 /// - For any other model (including Swift Observation models, whose changes are only known
-///   through what `updateView()` reads) it emits the current model once, on the scheduler, and
-///   then finishes.
+///   through what `updateView()` reads) it emits the current model once, at once on the first
+///   demand, and then finishes.
 /// - It captures the model current when `$property` was read; a later reassignment is not
 ///   followed (read `$property` again).
 public struct ViewModelPublisher<Model: AnyObject>: Publisher {

@@ -6,8 +6,7 @@
 /// final class LibraryView: ViewModelObserver {
 ///     @ViewModels var podcasts: [Observable<Podcast>]
 ///     init(_ podcasts: [Observable<Podcast>]) {
-///         self.podcasts = podcasts  // initialises the wrapper: not bound yet, no update
-///         bindViewModels()          // binds every element, draws once
+///         self.podcasts = podcasts  // binds every element and draws once, at once
 ///     }
 ///     func updateView() { for podcast in podcasts { print(podcast.title) } }
 /// }
@@ -16,13 +15,12 @@
 /// - Elements: each is bound as a `@ViewModel` model would be (`ObservableObject` through
 ///   `objectWillChange` and the did-change edge, an `@Observable` model through observation
 ///   tracking, any other class never signals). An object that appears twice is bound once.
-/// - Initial update: as `@ViewModel`. Initial values (at the declaration, or assigned in `init`
-///   to a property declared without one) bind on the first read of the property, with one
-///   synchronous `updateView()`, or all at once with `bindViewModels()` (one initial update for
-///   every `@ViewModel`/`@ViewModels`). There is deliberately no `init()`,
-///   so that for a property declared without a value an assignment in `init` initialises the
-///   wrapper. (Declared with a value, `= []` included, an assignment in `init` once the object
-///   is initialised is a real assignment, with its synchronous update, as for `@ViewModel`.)
+/// - Binding and the initial update: the same rule as `@ViewModel` (see there). Declared without
+///   a value, the property starts empty and unassigned, and its assignment in `init` (once every
+///   stored property is set) binds every element and draws once, at once (waiting, like
+///   `@ViewModel`, while another wrapper of the observer is still unassigned). A default value
+///   (`= [a, b]`) binds at `bindViewModels()`, the first assignment of another wrapper, or its
+///   first read.
 /// - Assignment, including in-place mutation (`view.podcasts.append(p)`, which reads and
 ///   assigns): elements no longer present are unbound (their pending and later changes give no
 ///   update), new elements are bound, elements kept stay bound; then one synchronous
@@ -37,9 +35,16 @@
 public struct ViewModels<Model: AnyObject> {
     let storage: ViewModelsStorage<Model>
 
-    /// Stores `wrappedValue`; it binds on first access (see the type's documentation).
+    /// Empty and unassigned: assign the models in the observer's `init`, which binds them and
+    /// draws once, at once.
+    public init() {
+        storage = ViewModelsStorage(models: [], assigned: false)
+    }
+
+    /// Stores a default value; it binds with `bindViewModels()`, the first assignment of another
+    /// wrapper of the observer, or its own first read (see `ViewModel`).
     public init(wrappedValue: [Model]) {
-        storage = ViewModelsStorage(models: wrappedValue)
+        storage = ViewModelsStorage(models: wrappedValue, assigned: true)
     }
 
     /// Unavailable: `@ViewModels` only works on properties of a `ViewModelObserver` class.
@@ -78,15 +83,18 @@ final class ViewModelsStorage<Model: AnyObject> {
     // their identifiers cannot be reused while they are here.
     private var subscriptions: [ObjectIdentifier: AnyCancellable?] = [:]
     private(set) var isBound = false
+    // False for a property declared without a value until its first assignment.
+    private(set) var isAssigned: Bool
 
-    init(models: [Model]) {
+    init(models: [Model], assigned: Bool) {
         self.models = models
+        isAssigned = assigned
     }
 
     /// Binds the initial values on first access, with the initial update (none inside
     /// `updateView()`, which is drawing them right now).
     func bindIfNeeded<Observer: ViewModelObserver>(to observer: Observer) {
-        guard !isBound else { return }
+        guard !isBound, isAssigned else { return }
         let coordinator = bind(to: observer)
         if !coordinator.isUpdating { coordinator.updateNow() }
     }
@@ -95,7 +103,8 @@ final class ViewModelsStorage<Model: AnyObject> {
     func assign<Observer: ViewModelObserver>(_ newModels: [Model], observer: Observer) {
         let old = models
         models = newModels
-        bind(to: observer).updateAfterRebind()
+        isAssigned = true
+        bind(to: observer).updateAfterAssignment(in: observer)
         withExtendedLifetime(old) {}  // removed elements are released after they were unbound
     }
 
@@ -125,8 +134,10 @@ final class ViewModelsStorage<Model: AnyObject> {
 
 extension ViewModels: ViewModelBindable {
     func bindIfUnbound<Observer: ViewModelObserver>(to observer: Observer) -> Bool {
-        guard !storage.isBound else { return false }
+        guard !storage.isBound, storage.isAssigned else { return false }
         storage.bind(to: observer)
         return true
     }
+
+    var isAssigned: Bool { storage.isAssigned }
 }

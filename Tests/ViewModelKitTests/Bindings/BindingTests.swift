@@ -2,7 +2,7 @@ import Testing
 @testable import ViewModelKit
 
 private final class Label: BindingOwner {
-    var subscriptions = Set<AnyCancellable>()
+    nonisolated var subscriptions = Set<AnyCancellable>()
     var text = ""
     var title: String? = nil
     var setCount = 0
@@ -20,7 +20,7 @@ extension Reactive where Base: Label {
 
 /// A text field: the view side of a two-way binding.
 private final class TextField: BindingOwner {
-    var subscriptions = Set<AnyCancellable>()
+    nonisolated var subscriptions = Set<AnyCancellable>()
     let edits = PassthroughSubject<String, Never>()
     var text = "" {
         didSet { edits.send(text) }  // programmatic sets also report, as many toolkits do

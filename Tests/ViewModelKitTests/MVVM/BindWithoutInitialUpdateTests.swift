@@ -13,7 +13,7 @@ private final class QuietObserver: ViewModelObserver {
         bindViewModels(initialUpdate: initialUpdate)
     }
 
-    func updateView() { seen.append(counter.count) }
+    nonisolated func updateView() { seen.append(counter.count) }
 }
 
 @Suite struct BindWithoutInitialUpdateTests {

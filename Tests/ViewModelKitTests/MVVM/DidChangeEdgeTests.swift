@@ -50,7 +50,6 @@ import Testing
         let scheduler = TestScheduler()
         let model = CounterModel()
         let observer = CounterObserver(model, scheduler: scheduler)
-        _ = observer.counter
         var didChangeValues = 0
         let didChange = model.observe(on: scheduler).sink { _ in didChangeValues += 1 }
         let recorder = Recorder<Void, Never>()
@@ -59,7 +58,7 @@ import Testing
         #expect(recorder.events.count == 1 + 5)  // subscription + exactly one per set
         scheduler.advance()
         #expect(observer.seen == [0, 5])
-        #expect(didChangeValues == 1)
+        #expect(didChangeValues == 2)  // the current object on subscribing, then one for the turn
         recorder.cancel()
         didChange.cancel()
     }
@@ -112,8 +111,8 @@ import Testing
         #expect(publisher.didChangeListenerCountForTesting == 0)
         do {
             let observer = CounterObserver(model, scheduler: scheduler)
-            _ = observer.counter
-            #expect(publisher.didChangeListenerCountForTesting == 1)
+            #expect(publisher.didChangeListenerCountForTesting == 1)  // bound by the assignment in init
+            withExtendedLifetime(observer) {}
         }
         #expect(publisher.didChangeListenerCountForTesting == 0)  // the observer died
     }

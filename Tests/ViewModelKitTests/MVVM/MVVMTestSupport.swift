@@ -39,7 +39,7 @@ final class CounterObserver: ViewModelObserver {
         self.counter = counter
     }
 
-    func updateView() {
+    nonisolated func updateView() {
         seen.append(counter.count)
         onUpdate?(self)
     }

@@ -7,7 +7,7 @@ import Testing
         let model = CounterModel()
         var seen: [Int] = []
         let token = model.observe(on: scheduler).sink { seen.append($0.count) }
-        #expect(seen == [])  // values arrive on the scheduler
+        #expect(seen == [0])  // the current object at once, inside the first request (CombineViewModel)
         scheduler.advance()
         #expect(seen == [0])
         for i in 1...10 { model.count = i }

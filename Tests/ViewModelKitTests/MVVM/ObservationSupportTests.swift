@@ -22,7 +22,7 @@ private final class ObservationObserver: ViewModelObserver {
         bindViewModels()
     }
 
-    func updateView() {
+    nonisolated func updateView() {
         seen.append("\(title.value):\(model.count)")
         onUpdate?(self)
     }
@@ -201,7 +201,7 @@ private final class MixedObserver: ViewModelObserver {
         bindViewModels()
     }
 
-    func updateView() {
+    nonisolated func updateView() {
         let count = counter.count
         guard readsModelWhen(count) else {
             seen.append("\(count):-")

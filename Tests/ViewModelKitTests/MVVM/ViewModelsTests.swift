@@ -16,7 +16,7 @@ private final class ListObserver: ViewModelObserver {
         if bind { bindViewModels() }
     }
 
-    func updateView() {
+    nonisolated func updateView() {
         seen.append(items.map(\.count))
         onUpdate?(self)
     }
@@ -31,7 +31,7 @@ private final class ObservationListObserver: ViewModelObserver {
         updateScheduler = scheduler
         bindViewModels()
     }
-    func updateView() { seen.append(items.map(\.count)) }
+    nonisolated func updateView() { seen.append(items.map(\.count)) }
 }
 
 private func models(_ count: Int) -> [CounterModel] {
@@ -51,15 +51,18 @@ private func models(_ count: Int) -> [CounterModel] {
         #expect(observer.seen == [[0, 10, 20]])
     }
 
-    @Test func initialValuesBindOnFirstReadWithOneUpdate() {
+    @Test func assignmentInInitBindsEveryElementAndTheDefaultAndDrawsAtOnce() {
         let scheduler = TestScheduler()
         let observer = ListObserver(models(2), scheduler: scheduler, bind: false)
-        #expect(observer.seen == [])
+        #expect(observer.seen == [[0, 10]])  // no bindViewModels() needed
         let items = observer.items
-        #expect(observer.seen == [[0, 10]])
+        #expect(observer.seen == [[0, 10]])  // reading adds nothing
         items[1].count = 11
         scheduler.advance()
         #expect(observer.seen == [[0, 10], [0, 11]])
+        observer.flag.isOn = true  // the default value was bound by the assignment too
+        scheduler.advance()
+        #expect(observer.seen == [[0, 10], [0, 11], [0, 11]])
     }
 
     @Test func changesToManyElementsAndAPropertyGiveOneUpdatePerTurn() {
@@ -227,7 +230,7 @@ private final class SwappingObserver: ViewModelObserver {
         updateScheduler = scheduler
         bindViewModels()
     }
-    func updateView() {
+    nonisolated func updateView() {
         depth += 1
         maxDepth = max(maxDepth, depth)
         seen.append(counter.count)

@@ -1,0 +1,189 @@
+import Dispatch
+import Foundation
+import LoopScheduler
+
+/// `RunLoop` as a `Scheduler` with Combine's shapes: `SchedulerTimeType` wraps a `Date` and
+/// strides in seconds (`TimeInterval`), as Combine's `RunLoop.SchedulerTimeType`.
+///
+/// - Where actions run. `RunLoop.main` is the main thread. In a LoopMVVM program that thread
+///   runs `EventLoop.main` rather than a Foundation run loop, so `RunLoop.main`'s actions are
+///   queued on `DispatchQueue.main`, which both `EventLoop.main` and `RunLoop.main.run()` drain:
+///   they run on the main thread whichever of the two runs it. Any other run loop gets
+///   Foundation `Timer`s added to it in `options.mode` (default `.default`); its thread must run
+///   that run loop.
+/// - Threads: `schedule` may be called from any thread.
+extension RunLoop: Scheduler {
+    /// A point in time, as Combine's `RunLoop.SchedulerTimeType`: a wall-clock `Date`.
+    public struct SchedulerTimeType: Strideable, Hashable, Sendable {
+        /// The wrapped date.
+        public var date: Date
+
+        /// Wraps `date`.
+        public init(_ date: Date) {
+            self.date = date
+        }
+
+        /// The seconds from `self` to `other`.
+        public func distance(to other: SchedulerTimeType) -> Stride {
+            Stride(other.date.timeIntervalSince(date))
+        }
+
+        /// `self` moved by `n` seconds.
+        public func advanced(by n: Stride) -> SchedulerTimeType {
+            SchedulerTimeType(date.addingTimeInterval(n.magnitude))
+        }
+
+        /// A span of seconds, as Combine's `RunLoop.SchedulerTimeType.Stride`; an integer or
+        /// float literal means seconds.
+        public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric,
+            ExpressibleByFloatLiteral, Hashable, Sendable
+        {
+            /// The span in seconds.
+            public var magnitude: TimeInterval
+
+            /// The span in seconds (Combine's name).
+            public var timeInterval: TimeInterval { magnitude }
+
+            /// A span of `timeInterval` seconds.
+            public init(_ timeInterval: TimeInterval) {
+                magnitude = timeInterval
+            }
+
+            /// `1` means one second.
+            public init(integerLiteral value: Int) {
+                magnitude = TimeInterval(value)
+            }
+
+            /// `0.5` means half a second.
+            public init(floatLiteral value: Double) {
+                magnitude = value
+            }
+
+            /// Whole seconds; `nil` if not exactly representable.
+            public init?<T: BinaryInteger>(exactly source: T) {
+                guard let value = TimeInterval(exactly: source) else { return nil }
+                magnitude = value
+            }
+
+            /// `s` seconds.
+            public static func seconds(_ s: Int) -> Stride { Stride(TimeInterval(s)) }
+            /// `s` seconds.
+            public static func seconds(_ s: Double) -> Stride { Stride(s) }
+            /// `ms` milliseconds.
+            public static func milliseconds(_ ms: Int) -> Stride { Stride(TimeInterval(ms) / 1_000) }
+            /// `us` microseconds.
+            public static func microseconds(_ us: Int) -> Stride { Stride(TimeInterval(us) / 1_000_000) }
+            /// `ns` nanoseconds.
+            public static func nanoseconds(_ ns: Int) -> Stride { Stride(TimeInterval(ns) / 1_000_000_000) }
+
+            /// Orders spans by length.
+            public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
+            /// Sum.
+            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
+            /// Difference.
+            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
+            /// Product of the second counts.
+            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
+            /// Adds in place.
+            public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
+            /// Subtracts in place.
+            public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
+            /// Multiplies in place.
+            public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
+        }
+    }
+
+    /// Per-call options: the run-loop mode a non-main run loop's timers are added in (CombineViewModel's
+    /// `RunLoop.EventSourceOptions(mode:)`). Ignored for `RunLoop.main` (see the type's notes).
+    public struct SchedulerOptions: Sendable {
+        /// The mode, `.default` unless given.
+        public var mode: RunLoop.Mode
+
+        /// Options with `mode`.
+        public init(mode: RunLoop.Mode = .default) {
+            self.mode = mode
+        }
+    }
+
+    /// `Date()`.
+    public var now: SchedulerTimeType { SchedulerTimeType(Date()) }
+
+    /// Zero.
+    public var minimumTolerance: SchedulerTimeType.Stride { SchedulerTimeType.Stride(0) }
+
+    /// Runs `action` on this run loop's thread as soon as possible. Any thread.
+    public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+        let transfer = RunLoopAction(action)
+        if isMain {
+            DispatchQueue.main.async { transfer.action() }
+        } else {
+            addTimer(firing: Date(), interval: 0, mode: options?.mode) { transfer.action() }
+        }
+    }
+
+    /// Runs `action` once at `date` or later; `tolerance` is not used. Any thread.
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping () -> Void
+    ) {
+        let transfer = RunLoopAction(action)
+        if isMain {
+            DispatchQueue.main.asyncAfter(deadline: Self.deadline(for: date.date)) { transfer.action() }
+        } else {
+            addTimer(firing: date.date, interval: 0, mode: options?.mode) { transfer.action() }
+        }
+    }
+
+    /// Runs `action` at `date` and then every `interval` until the token is cancelled (or
+    /// dropped). Any thread.
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping () -> Void
+    ) -> Cancellable {
+        let transfer = RunLoopAction(action)
+        if isMain {
+            let timer = DispatchSource.makeTimerSource(queue: .main)
+            timer.setEventHandler { transfer.action() }
+            let nanoseconds = Int(clamping: Int64((max(interval.magnitude, 0) * 1e9).rounded(.down)))
+            timer.schedule(
+                deadline: Self.deadline(for: date.date), repeating: .nanoseconds(max(nanoseconds, 1)),
+                leeway: .nanoseconds(Int(clamping: Int64(max(tolerance.magnitude, 0) * 1e9))))
+            timer.activate()
+            return AnyCancellable { timer.cancel() }
+        }
+        let timer = addTimer(firing: date.date, interval: max(interval.magnitude, 0.000_001), mode: options?.mode) {
+            transfer.action()
+        }
+        let token = UncheckedTimer(timer)
+        return AnyCancellable { token.timer.invalidate() }
+    }
+
+    private var isMain: Bool { self === RunLoop.main }
+
+    @discardableResult
+    private func addTimer(
+        firing date: Date, interval: TimeInterval, mode: RunLoop.Mode?, _ body: @escaping @Sendable () -> Void
+    ) -> Timer {
+        let timer = Timer(fire: date, interval: interval, repeats: interval > 0) { _ in body() }
+        add(timer, forMode: mode ?? .default)
+        return timer
+    }
+
+    private static func deadline(for date: Date) -> DispatchTime {
+        let delay = max(date.timeIntervalSinceNow, 0)
+        return .now() + .nanoseconds(Int(clamping: Int64((delay * 1e9).rounded(.up))))
+    }
+}
+
+/// Carries a non-Sendable action to the run loop's thread (the scheduler's thread rule makes it
+/// safe, as for every Combine scheduler).
+struct RunLoopAction: @unchecked Sendable {
+    let action: () -> Void
+    init(_ action: @escaping () -> Void) { self.action = action }
+}
+
+/// A `Timer` handed to a cancellation closure (`invalidate()` is thread-safe).
+struct UncheckedTimer: @unchecked Sendable {
+    let timer: Timer
+    init(_ timer: Timer) { self.timer = timer }
+}
