@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "LoopScheduler", targets: ["LoopScheduler"]),
         .library(name: "ViewModelKit", targets: ["ViewModelKit"]),
+        .library(name: "ViewModelKitFoundation", targets: ["ViewModelKitFoundation"]),
         .executable(name: "podcast-watch", targets: ["podcast-watch"]),
     ],
     targets: [
@@ -38,6 +39,9 @@ let package = Package(
 
         .target(name: "LoopScheduler", dependencies: ["CLibevent", "CLoopSupport"]),
         .target(name: "ViewModelKit", dependencies: ["LoopScheduler"], swiftSettings: viewModelKitTuning),
+        // Foundation's Combine extensions (Timer.publish, NotificationCenter/URLSession publishers,
+        // RunLoop/OperationQueue schedulers), apart so that ViewModelKit needs no Foundation.
+        .target(name: "ViewModelKitFoundation", dependencies: ["ViewModelKit"]),
         .target(
             name: "PodcastKit",
             dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3"]),
@@ -51,7 +55,7 @@ let package = Package(
             dependencies: ["LoopScheduler", "ViewModelKit", "PodcastKit", "CLibevent", "CLibeventBaseline"]),
 
         .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent"]),
-        .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit"]),
+        .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit", "ViewModelKitFoundation"]),
         .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "CLibevent"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

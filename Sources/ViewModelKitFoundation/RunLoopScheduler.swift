@@ -1,0 +1,103 @@
+import Foundation
+
+/// `RunLoop` as a `Scheduler`, as Combine's conformance: actions run on the run loop's thread,
+/// in its `.default` mode, when it runs (`RunLoop.run(until:)`, or a thread's own loop).
+///
+/// `schedule` may be called from any thread (run loop sources and timers are thread-safe to
+/// add); the run loop must be running, or be run, for the action to happen. Times are wall-clock
+/// `Date`s; `tolerance` becomes the `Timer`'s tolerance.
+extension RunLoop: ViewModelKit.Scheduler {
+    /// A `Date` instant, as Combine's `RunLoop.SchedulerTimeType`.
+    public typealias SchedulerTimeType = DateSchedulerTime
+
+    /// No options, as Combine's `RunLoop.SchedulerOptions`.
+    public struct SchedulerOptions: Sendable {}
+
+    /// `Date()`.
+    public var now: SchedulerTimeType { RunLoopModeScheduler(self, .default).now }
+
+    /// Zero.
+    public var minimumTolerance: SchedulerTimeType.Stride { RunLoopModeScheduler(self, .default).minimumTolerance }
+
+    /// Runs `action` at the run loop's next turn.
+    public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+        RunLoopModeScheduler(self, .default).schedule(options: options, action)
+    }
+
+    /// Runs `action` once, at `date`, from a one-shot `Timer`.
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping () -> Void
+    ) {
+        RunLoopModeScheduler(self, .default).schedule(after: date, tolerance: tolerance, options: options, action)
+    }
+
+    /// Runs `action` at `date` and every `interval`, from a repeating `Timer`; cancelling the
+    /// token invalidates it.
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping () -> Void
+    ) -> Cancellable {
+        RunLoopModeScheduler(self, .default).schedule(
+            after: date, interval: interval, tolerance: tolerance, options: options, action)
+    }
+}
+
+/// A run loop in one mode, as a scheduler: the engine of `RunLoop`'s conformance (in
+/// `.default`) and of `Timer.publish(every:tolerance:on:in:options:)` (in the mode given).
+struct RunLoopModeScheduler: ViewModelKit.Scheduler, @unchecked Sendable {
+    typealias SchedulerTimeType = DateSchedulerTime
+    typealias SchedulerOptions = RunLoop.SchedulerOptions
+
+    let runLoop: RunLoop
+    let mode: RunLoop.Mode
+
+    init(_ runLoop: RunLoop, _ mode: RunLoop.Mode) {
+        self.runLoop = runLoop
+        self.mode = mode
+    }
+
+    var now: SchedulerTimeType { DateSchedulerTime(Date()) }
+    var minimumTolerance: SchedulerTimeType.Stride { 0 }
+
+    /// A timer due now rather than `perform(_:)`: adding a timer wakes a run loop that waits in
+    /// another thread, and keeps these actions in order with the timed ones.
+    func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+        schedule(after: now, tolerance: 0, options: options, action)
+    }
+
+    func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping () -> Void
+    ) {
+        let work = UncheckedAction(action)
+        let timer = Timer(fire: date.date, interval: 0, repeats: false) { _ in work.action() }
+        timer.tolerance = tolerance.magnitude
+        runLoop.add(timer, forMode: mode)
+    }
+
+    func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping () -> Void
+    ) -> Cancellable {
+        let work = UncheckedAction(action)
+        let timer = Timer(fire: date.date, interval: interval.magnitude, repeats: true) { _ in work.action() }
+        timer.tolerance = tolerance.magnitude
+        runLoop.add(timer, forMode: mode)
+        let invalidate = UncheckedTimer(timer)
+        return AnyCancellable { invalidate.timer.invalidate() }
+    }
+}
+
+/// `Timer` is thread-safe to invalidate but not annotated `Sendable`.
+private struct UncheckedTimer: @unchecked Sendable {
+    let timer: Timer
+    init(_ timer: Timer) { self.timer = timer }
+}
+
+/// A scheduler action handed to Foundation's `@Sendable` callbacks. Combine's actions are not
+/// `Sendable`; each scheduler documents the thread they run on, which makes the hand-over safe.
+struct UncheckedAction: @unchecked Sendable {
+    let action: () -> Void
+    init(_ action: @escaping () -> Void) { self.action = action }
+}
