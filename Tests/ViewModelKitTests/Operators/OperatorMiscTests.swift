@@ -17,7 +17,7 @@ import ViewModelKit
 
     @Test func replaceEmptyPassesValuesAndFailuresUnchanged() {
         let values = Recorder<Int, Never>()
-        [1, 2].publisher.replaceEmpty(with: 42).subscribe(values)
+        [1, 2].publisher.eraseToAnyPublisher().replaceEmpty(with: 42).subscribe(values)
         #expect(values.events == [.subscription, .value(1), .value(2), .finished])
         let failed = Recorder<Int, TestError>()
         Fail<Int, TestError>(error: TestError("f")).replaceEmpty(with: 42).subscribe(failed)
@@ -30,7 +30,7 @@ import ViewModelKit
 
     @Test func replaceNilMapsOptionals() {
         let recorder = Recorder<Int, Never>()
-        [1, nil, 3].publisher.replaceNil(with: 0).subscribe(recorder)
+        [1, nil, 3].publisher.eraseToAnyPublisher().replaceNil(with: 0).subscribe(recorder)
         #expect(recorder.events == [.subscription, .value(1), .value(0), .value(3), .finished])
     }
 
@@ -73,7 +73,7 @@ import ViewModelKit
     @Test func breakpointClosuresSeeEveryEventAndPassItOn() {
         var seen: [String] = []
         let recorder = Recorder<Int, TestError>()
-        [1, 2].publisher.setFailureType(to: TestError.self)
+        [1, 2].publisher.eraseToAnyPublisher().setFailureType(to: TestError.self)
             .breakpoint(
                 receiveSubscription: { _ in seen.append("subscription"); return false },
                 receiveOutput: { seen.append("value \($0)"); return false },
@@ -82,14 +82,14 @@ import ViewModelKit
         #expect(seen == ["subscription", "value 1", "value 2", "completion"])
         #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
         let onError = Recorder<Int, TestError>()
-        [3].publisher.setFailureType(to: TestError.self).breakpointOnError().subscribe(onError)
+        [3].publisher.eraseToAnyPublisher().setFailureType(to: TestError.self).breakpointOnError().subscribe(onError)
         #expect(onError.events == [.subscription, .value(3), .finished])
     }
 
     @Test func assertNoFailurePassesValuesAndFinishes() {
         let log = DemandLog()
         let recorder = Recorder<Int, Never>(initialDemand: .max(1))
-        [1, 2].publisher.setFailureType(to: TestError.self).logRequests(to: log).assertNoFailure().subscribe(recorder)
+        [1, 2].publisher.eraseToAnyPublisher().setFailureType(to: TestError.self).logRequests(to: log).assertNoFailure().subscribe(recorder)
         #expect(recorder.events == [.subscription, .value(1)])
         #expect(log.entries == ["request max(1)"])
     }

@@ -51,13 +51,13 @@ import ViewModelKit
 
     @Test func tryReduceSumsWhenNothingThrows() {
         let recorder = Recorder<Int, any Error>()
-        [1, 2, 3].publisher.tryReduce(10) { $0 + $1 }.subscribe(recorder)
+        [1, 2, 3].publisher.eraseToAnyPublisher().tryReduce(10) { $0 + $1 }.subscribe(recorder)
         #expect(rendered(recorder.events) == ["subscription", "value(16)", "finished"])
     }
 
     @Test func countCountsAndEmptyCountsZero() {
         let recorder = Recorder<Int, Never>()
-        ["a", "b", "c"].publisher.count().subscribe(recorder)
+        ["a", "b", "c"].publisher.eraseToAnyPublisher().count().subscribe(recorder)
         #expect(recorder.events == [.subscription, .value(3), .finished])
         let empty = Recorder<Int, Never>()
         Empty<String, Never>().count().subscribe(empty)
@@ -74,16 +74,16 @@ import ViewModelKit
         let values = [Tagged(key: 2, tag: "a"), Tagged(key: 1, tag: "b"), Tagged(key: 3, tag: "c"),
                       Tagged(key: 1, tag: "d"), Tagged(key: 3, tag: "e")]
         let min = Recorder<Tagged, Never>()
-        values.publisher.min { $0.key < $1.key }.subscribe(min)
+        values.publisher.eraseToAnyPublisher().min { $0.key < $1.key }.subscribe(min)
         #expect(min.events == [.subscription, .value(Tagged(key: 1, tag: "b")), .finished])
         let max = Recorder<Tagged, Never>()
-        values.publisher.max { $0.key < $1.key }.subscribe(max)
+        values.publisher.eraseToAnyPublisher().max { $0.key < $1.key }.subscribe(max)
         #expect(max.events == [.subscription, .value(Tagged(key: 3, tag: "c")), .finished])
         let plainMin = Recorder<Int, Never>()
-        [5, -2, 9].publisher.min().subscribe(plainMin)
+        [5, -2, 9].publisher.eraseToAnyPublisher().min().subscribe(plainMin)
         #expect(plainMin.values == [-2])
         let plainMax = Recorder<Int, Never>()
-        [5, -2, 9].publisher.max().subscribe(plainMax)
+        [5, -2, 9].publisher.eraseToAnyPublisher().max().subscribe(plainMax)
         #expect(plainMax.values == [9])
     }
 
@@ -95,13 +95,13 @@ import ViewModelKit
 
     @Test func tryMaxThrowFails() {
         let recorder = Recorder<Int, any Error>()
-        [1, 2, 3].publisher.tryMax { a, b in
+        [1, 2, 3].publisher.eraseToAnyPublisher().tryMax { a, b in
             if b == 3 { throw TestError("cmp") }
             return a < b
         }.subscribe(recorder)
         #expect(rendered(recorder.events) == ["subscription", "failure(cmp)"])
         let ok = Recorder<Int, any Error>()
-        [4, 8, 2].publisher.tryMin { $0 < $1 }.subscribe(ok)
+        [4, 8, 2].publisher.eraseToAnyPublisher().tryMin { $0 < $1 }.subscribe(ok)
         #expect(rendered(ok.events) == ["subscription", "value(2)", "finished"])
     }
 
@@ -119,16 +119,16 @@ import ViewModelKit
 
     @Test func containsAnswersFalseWhenUpstreamFinishes() {
         let recorder = Recorder<Bool, Never>()
-        [1, 3].publisher.contains(2).subscribe(recorder)
+        [1, 3].publisher.eraseToAnyPublisher().contains(2).subscribe(recorder)
         #expect(recorder.events == [.subscription, .value(false), .finished])
         let whereRecorder = Recorder<Bool, Never>()
-        [1, 3].publisher.contains { $0 > 2 }.subscribe(whereRecorder)
+        [1, 3].publisher.eraseToAnyPublisher().contains { $0 > 2 }.subscribe(whereRecorder)
         #expect(whereRecorder.events == [.subscription, .value(true), .finished])
     }
 
     @Test func tryContainsWhereThrowFails() {
         let recorder = Recorder<Bool, any Error>()
-        [1, 2].publisher.tryContains { _ in throw TestError("p") }.subscribe(recorder)
+        [1, 2].publisher.eraseToAnyPublisher().tryContains { _ in throw TestError("p") }.subscribe(recorder)
         #expect(rendered(recorder.events) == ["subscription", "failure(p)"])
     }
 
@@ -153,7 +153,7 @@ import ViewModelKit
         Empty<Int, Never>().allSatisfy { _ in false }.subscribe(recorder)
         #expect(recorder.events == [.subscription, .value(true), .finished])
         let tried = Recorder<Bool, any Error>()
-        [1, 2].publisher.tryAllSatisfy { $0 > 0 }.subscribe(tried)
+        [1, 2].publisher.eraseToAnyPublisher().tryAllSatisfy { $0 > 0 }.subscribe(tried)
         #expect(rendered(tried.events) == ["subscription", "value(true)", "finished"])
     }
 
@@ -171,10 +171,10 @@ import ViewModelKit
 
     @Test func lastWhereKeepsTheLatestMatch() {
         let recorder = Recorder<Int, Never>()
-        [2, 3, 4, 5].publisher.last { $0.isMultiple(of: 2) }.subscribe(recorder)
+        [2, 3, 4, 5].publisher.eraseToAnyPublisher().last { $0.isMultiple(of: 2) }.subscribe(recorder)
         #expect(recorder.events == [.subscription, .value(4), .finished])
         let none = Recorder<Int, Never>()
-        [1, 3].publisher.last { $0.isMultiple(of: 2) }.subscribe(none)
+        [1, 3].publisher.eraseToAnyPublisher().last { $0.isMultiple(of: 2) }.subscribe(none)
         #expect(none.events == [.subscription, .finished])
     }
 
@@ -183,7 +183,7 @@ import ViewModelKit
         Fail<Int, TestError>(error: TestError("up")).tryFirst { _ in true }.subscribe(recorder)
         #expect(rendered(recorder.events) == ["subscription", "failure(up)"])
         let last = Recorder<Int, any Error>()
-        [1, 2].publisher.tryLast { value in
+        [1, 2].publisher.eraseToAnyPublisher().tryLast { value in
             if value == 2 { throw TestError("two") }
             return true
         }.subscribe(last)

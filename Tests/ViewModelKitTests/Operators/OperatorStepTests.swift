@@ -32,7 +32,7 @@ import ViewModelKit
 
     @Test func tryCompactMapDropsNilAndFailsOnThrow() {
         let recorder = Recorder<Int, any Error>()
-        ["1", "x", "3", "boom", "5"].publisher.tryCompactMap { text -> Int? in
+        ["1", "x", "3", "boom", "5"].publisher.eraseToAnyPublisher().tryCompactMap { text -> Int? in
             if text == "boom" { throw TestError("boom") }
             return Int(text)
         }.subscribe(recorder)
@@ -40,14 +40,14 @@ import ViewModelKit
     }
 
     @Test func tryScanPublishesEachStepAndRestartsPerSubscription() {
-        let publisher = [1, 2, 3].publisher.tryScan(0) { $0 + $1 }
+        let publisher = [1, 2, 3].publisher.eraseToAnyPublisher().tryScan(0) { $0 + $1 }
         for _ in 0..<2 {
             let recorder = Recorder<Int, any Error>()
             publisher.subscribe(recorder)
             #expect(rendered(recorder.events) == ["subscription", "value(1)", "value(3)", "value(6)", "finished"])
         }
         let failing = Recorder<Int, any Error>()
-        [1, 2, 3].publisher.tryScan(0) { sum, value in
+        [1, 2, 3].publisher.eraseToAnyPublisher().tryScan(0) { sum, value in
             if value == 2 { throw TestError("two") }
             return sum + value
         }.subscribe(failing)
@@ -88,13 +88,13 @@ import ViewModelKit
 
     @Test func tryPrefixWhileThrowFails() {
         let recorder = Recorder<Int, any Error>()
-        [1, 2, 3].publisher.tryPrefix { value in
+        [1, 2, 3].publisher.eraseToAnyPublisher().tryPrefix { value in
             if value == 2 { throw TestError("two") }
             return true
         }.subscribe(recorder)
         #expect(rendered(recorder.events) == ["subscription", "value(1)", "failure(two)"])
         let finished = Recorder<Int, any Error>()
-        [1, 2, 3].publisher.tryPrefix { $0 < 2 }.subscribe(finished)
+        [1, 2, 3].publisher.eraseToAnyPublisher().tryPrefix { $0 < 2 }.subscribe(finished)
         #expect(rendered(finished.events) == ["subscription", "value(1)", "finished"])
     }
 
