@@ -85,15 +85,26 @@ final class UntilOutputRelay<Downstream: Subscriber>: UpstreamRelay<Downstream>,
 
     /// Ends the stream from the trigger's side: both subscriptions are cancelled.
     private func end(_ completion: Subscribers.Completion<Failure>) {
+        guard let sources = detach() else { return }
+        sources.upstream?.cancel()
+        sources.trigger?.cancel()
+        deliver(completion)
+    }
+
+    /// Marks the stream ended and hands back both subscriptions; nil if it had already ended.
+    private func detach() -> (upstream: Subscription?, trigger: Subscription?)? {
         lock.lock()
-        guard !ended else { return lock.unlock() }
+        defer { lock.unlock() }
+        guard !ended else { return nil }
         ended = true
-        let sources = (upstream, trigger)
-        upstream = nil
-        trigger = nil
-        lock.unlock()
-        sources.0?.cancel()
-        sources.1?.cancel()
+        defer {
+            upstream = nil
+            trigger = nil
+        }
+        return (upstream, trigger)
+    }
+
+    private func deliver(_ completion: Subscribers.Completion<Failure>) {
         delivery.lock()
         downstream.receive(completion: completion)
         delivery.unlock()
@@ -114,27 +125,14 @@ final class UntilOutputRelay<Downstream: Subscriber>: UpstreamRelay<Downstream>,
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard !ended else { return lock.unlock() }
-        ended = true
-        let source = trigger
-        trigger = nil
-        upstream = nil
-        lock.unlock()
-        source?.cancel()
-        delivery.lock()
-        downstream.receive(completion: completion)
-        delivery.unlock()
+        guard let sources = detach() else { return }
+        sources.trigger?.cancel()
+        deliver(completion)
     }
 
     override func cancel() {
-        lock.lock()
-        ended = true
-        let sources = (upstream, trigger)
-        upstream = nil
-        trigger = nil
-        lock.unlock()
-        sources.0?.cancel()
-        sources.1?.cancel()
+        guard let sources = detach() else { return }
+        sources.upstream?.cancel()
+        sources.trigger?.cancel()
     }
 }
