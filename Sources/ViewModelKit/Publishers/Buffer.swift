@@ -76,6 +76,8 @@ extension Publishers.Buffer {
         private var terminated = false
         /// One thread at a time delivers (see `drain`).
         private var draining = false
+        /// The subscriber has its subscription; nothing is delivered before.
+        private var subscribed = false
 
         init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
             self.size = size
@@ -93,6 +95,9 @@ extension Publishers.Buffer {
             case .byRequest: subscription.request(.unlimited)
             }
             downstream.receive(subscription: self)
+            lock.withLock { subscribed = true }
+            // What arrived meanwhile (values, a completion, an overflow) goes out now.
+            drain()
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
@@ -164,7 +169,7 @@ extension Publishers.Buffer {
         /// nobody draining drains; others leave their work (already recorded) to it.
         private func drain() {
             lock.lock()
-            guard !draining else { return lock.unlock() }
+            guard subscribed, !draining else { return lock.unlock() }
             draining = true
             while !terminated {
                 if let error = failure {

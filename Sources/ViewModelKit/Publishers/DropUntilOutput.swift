@@ -26,11 +26,11 @@ extension Publishers {
             self.other = other
         }
 
-        /// Subscribes `subscriber`, then `other`.
+        /// Subscribes `subscriber`; `other` is subscribed once the subscriber has its subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = UntilOutputRelay(downstream: subscriber, name: "DropUntilOutput", mode: .drop)
+            relay.setTrigger(other) { $0 }
             upstream.subscribe(relay)
-            relay.subscribeTrigger(other) { $0 }
         }
     }
 }

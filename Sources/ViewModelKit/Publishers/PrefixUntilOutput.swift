@@ -23,11 +23,11 @@ extension Publishers {
             self.other = other
         }
 
-        /// Subscribes `subscriber`, then `other`.
+        /// Subscribes `subscriber`; `other` is subscribed once the subscriber has its subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = UntilOutputRelay(downstream: subscriber, name: "PrefixUntilOutput", mode: .prefix)
+            relay.setTrigger(other) { _ in nil }
             upstream.subscribe(relay)
-            relay.subscribeTrigger(other) { _ in nil }
         }
     }
 }

@@ -30,9 +30,28 @@ final class UntilOutputRelay<Downstream: Subscriber>: UpstreamRelay<Downstream>,
         super.init(downstream: downstream, name: name)
     }
 
-    /// Subscribes to `other` as the trigger (after the downstream has its subscription);
-    /// `failure` says how a trigger failure ends the stream (nil: it is ignored).
-    func subscribeTrigger<Other: Publisher>(
+    /// Subscribes to the trigger once the downstream has its subscription (set before upstream
+    /// is subscribed; run once, then released).
+    private var startTrigger: (() -> Void)?
+
+    /// Makes `other` the trigger, subscribed once the downstream has its subscription, so that
+    /// nothing reaches the downstream before it; `failure` says how a trigger failure ends the
+    /// stream (nil: it is ignored). Call before subscribing this relay to upstream.
+    func setTrigger<Other: Publisher>(_ other: Other, failure: @escaping (Other.Failure) -> Failure?) {
+        startTrigger = { [unowned self] in subscribeTrigger(other, failure: failure) }
+    }
+
+    override func receive(subscription: Subscription) {
+        guard attach(subscription) else { return }
+        downstream.receive(subscription: self)
+        let start = lock.withLock { () -> (() -> Void)? in
+            defer { startTrigger = nil }
+            return startTrigger
+        }
+        start?()
+    }
+
+    private func subscribeTrigger<Other: Publisher>(
         _ other: Other, failure: @escaping (Other.Failure) -> Failure?
     ) {
         other.subscribe(

@@ -77,4 +77,17 @@ import ViewModelKit
         #expect(recorder.values == Array(1...200))
         #expect(recorder.events.last == .finished)
     }
+
+    // Upstream is asked before the subscriber has its subscription; a stream that ends (or
+    // overflows) right then must still reach the subscriber after its subscription.
+    @Test func nothingReachesTheSubscriberBeforeItsSubscription() {
+        let finished = Recorder<Int, Never>(initialDemand: nil)
+        [5].publisher.eraseToAnyPublisher().buffer(size: 0, prefetch: .byRequest, whenFull: .dropNewest).subscribe(finished)
+        #expect(finished.events == [.subscription, .finished])
+        let failed = Recorder<Int, TestError>(initialDemand: nil)
+        [5].publisher.setFailureType(to: TestError.self).eraseToAnyPublisher()
+            .buffer(size: 0, prefetch: .byRequest, whenFull: .customError { TestError("full") })
+            .subscribe(failed)
+        #expect(failed.events == [.subscription, .failure(TestError("full"))])
+    }
 }

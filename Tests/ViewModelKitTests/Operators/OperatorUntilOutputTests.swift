@@ -75,4 +75,16 @@ import ViewModelKit
         #expect(recorder.events == [.subscription, .finished])
         #expect(upstream.log.entries == ["request unlimited", "cancel"])
     }
+
+    // The trigger waits for the subscriber's subscription, even when upstream hands its
+    // subscription over later (here on a scheduler's turn).
+    @Test func anImmediateTriggerWaitsForALateSubscription() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        subject.subscribe(on: scheduler).prefix(untilOutputFrom: Just(())).subscribe(recorder)
+        #expect(recorder.events == [])
+        scheduler.advance()
+        #expect(recorder.events == [.subscription, .finished])
+    }
 }
