@@ -71,4 +71,28 @@ import ViewModelKit
         for value in 1...5 { subject.send(value) }
         #expect(recorder.values == [4, 5])
     }
+
+    @Test func mergeWithMoreGivesTheNextArity() {
+        let (a, b, c, d) = (PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>(),
+                            PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>())
+        let three: Publishers.Merge3<PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>> =
+            a.merge(with: b).merge(with: c)
+        let eight = three.merge(with: d, a, b).merge(with: c, d)
+        let recorder = Recorder<Int, Never>()
+        three.merge(with: d).subscribe(recorder)
+        d.send(4)
+        a.send(1)
+        c.send(3)
+        b.send(2)
+        #expect(recorder.values == [4, 1, 3, 2])
+        let eightRecorder = Recorder<Int, Never>()
+        eight.subscribe(eightRecorder)
+        a.send(7)
+        #expect(eightRecorder.values == [7, 7])
+        let _: Publishers.Merge8<
+            PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>,
+            PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>,
+            PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>
+        > = eight
+    }
 }
