@@ -1,9 +1,9 @@
 import Testing
 import ViewModelKit
 
-/// Combine's specialisations of operators on `Just` and `Result.Publisher`: the result types
+/// Combine's specialisations of operators on `Just`, `Result.Publisher` and `Optional.Publisher`: the result types
 /// Combine gives and the outcome they carry.
-@Suite struct JustAndResultSpecialisationTests {
+@Suite struct ValuePublisherSpecialisationTests {
     @Test func justSpecialisationsKeepTheValueAtHand() {
         let just = Just(3)
         let mapped: Just<String> = just.map { "\($0)" }
@@ -74,6 +74,35 @@ import ViewModelKit
         #expect(retyped.result == .success(1))
         let recorder = Recorder<Int, TestError>()
         failure.ignoreOutput().subscribe(recorder)
+        #expect(recorder.events == [.subscription, .finished])
+    }
+
+    @Test func optionalSpecialisationsKeepNilEmpty() {
+        let some = Optional(5).publisher
+        let none = Optional<Int>.none.publisher
+        let mapped: Optional<String>.Publisher = some.map { "\($0)" }
+        #expect(mapped.output == "5")
+        #expect(none.map { $0 + 1 }.output == nil)
+        #expect(some.filter { $0 > 9 }.output == nil)
+        #expect(some.compactMap { $0 * 2 }.output == 10)
+        #expect(some.count().output == 1)
+        #expect(none.count().output == nil)
+        #expect(some.collect().output == [5])
+        #expect(none.collect().output == [])
+        #expect(some.allSatisfy { $0 == 5 }.output == true)
+        #expect(none.allSatisfy { _ in false }.output == nil)
+        #expect(some.contains(5).output == true)
+        #expect(some.reduce(1, +).output == 6)
+        #expect(none.scan(1, +).output == nil)
+        #expect(some.dropFirst().output == nil)
+        #expect(some.prefix(1).output == 5)
+        #expect(some.output(in: 0..<1).output == 5)
+        let replaced: Just<Int> = none.replaceEmpty(with: 7)
+        #expect(replaced.output == 7)
+        let same: [Optional<Int>.Publisher] = [some.min(), some.max(), some.first(), some.last(), some.retry(1), some.removeDuplicates(), some.replaceError(with: 0)]
+        #expect(same.allSatisfy { $0 == some })
+        let recorder = Recorder<Int, Never>()
+        none.map { $0 * 2 }.subscribe(recorder)
         #expect(recorder.events == [.subscription, .finished])
     }
 }
