@@ -155,9 +155,45 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
     public func first() -> Optional<Output>.Publisher {
         .init(sequence.first)
     }
+
+    /// The element at `index`, if the collection has it, as Combine's specialisation.
+    public func output(at index: Elements.Index) -> Optional<Output>.Publisher {
+        .init(sequence.indices.contains(index) ? sequence[index] : nil)
+    }
 }
 
 extension Publishers.Sequence where Elements: Collection {
+    /// The number of elements, as Combine's specialisation.
+    public func count() -> Result<Int, Failure>.Publisher {
+        .init(sequence.count)
+    }
+
+    /// The elements at the positions in `range` (which must be valid indices), as Combine's
+    /// specialisation.
+    public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Output], Failure> {
+        .init(sequence: Array(sequence[range]))
+    }
+}
+
+extension Publishers.Sequence where Elements: RandomAccessCollection, Failure == Never {
+    /// The element at `index`, if the collection has it, as Combine's specialisation.
+    public func output(at index: Elements.Index) -> Optional<Output>.Publisher {
+        .init(sequence.indices.contains(index) ? sequence[index] : nil)
+    }
+
+    /// The number of elements, as Combine's specialisation for collections that cannot fail.
+    public func count() -> Just<Int> {
+        Just(sequence.count)
+    }
+}
+
+extension Publishers.Sequence where Elements: RandomAccessCollection {
+    /// The elements at the positions in `range` (which must be valid indices), as Combine's
+    /// specialisation.
+    public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Output], Failure> {
+        .init(sequence: Array(sequence[range]))
+    }
+
     /// The number of elements, as Combine's specialisation.
     public func count() -> Result<Int, Failure>.Publisher {
         .init(sequence.count)

@@ -64,6 +64,14 @@ import ViewModelKit
         #expect(numbers.first { $0 < 4 }.output == 1)
         #expect(numbers.last { $0 > 3 }.output == 4)
         #expect(events(numbers.ignoreOutput()) == ["subscription", "finished"])
+        let justCount: Just<Int> = numbers.count()
+        #expect(justCount.output == 3)
+        let at: Optional<Int>.Publisher = numbers.output(at: 1)
+        #expect(at.output == 1)
+        #expect(numbers.output(at: 7).output == nil)
+        let slice: Publishers.Sequence<[Int], Never> = numbers.output(in: 1..<3)
+        #expect(slice.sequence == [1, 3])
+        #expect(events(numbers.output(in: 0..<2)) == ["subscription", "value(4)", "value(1)", "finished"])
         #expect(events(Publishers.Sequence<[Int], Never>(sequence: []).max()) == ["subscription", "finished"])
     }
 
