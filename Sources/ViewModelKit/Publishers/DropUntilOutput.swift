@@ -2,12 +2,13 @@ extension Publishers {
     /// Omits values until a second publisher sends its first value, then republishes all, as
     /// Combine's `Publishers.DropUntilOutput`.
     ///
-    /// `other` is subscribed once the subscriber has its subscription and asked for one value;
-    /// that value cancels it. Each omitted upstream value asks upstream for one more, so the
-    /// subscriber's demand counts only values it receives. A failure of `other` cancels upstream
-    /// and fails the stream; if `other` finishes without a value nothing could ever pass, so
-    /// upstream is cancelled and the stream finishes. Upstream and `other` may deliver on
-    /// different threads; the subscriber's calls are serialised.
+    /// In Combine's order, the subscriber gets its subscription, then `other` is subscribed and
+    /// asked for one value (which cancels it), then upstream (demand asked for earlier is passed
+    /// on then). An omitted value uses up its unit of demand, as in Combine. Before `other`'s
+    /// value, its failure cancels upstream and fails the stream, and its finishing without a
+    /// value (nothing could ever pass) cancels upstream and finishes; after it, `other`'s
+    /// completion is ignored. Upstream and `other` may deliver on different threads; the
+    /// subscriber's calls are serialised.
     public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
     where Upstream.Failure == Other.Failure {
         /// The upstream output type.
@@ -26,11 +27,10 @@ extension Publishers {
             self.other = other
         }
 
-        /// Subscribes `subscriber`; `other` is subscribed once the subscriber has its subscription.
+        /// Hands `subscriber` its subscription, then subscribes `other`, then upstream (Combine's order).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = UntilOutputRelay(downstream: subscriber, name: "DropUntilOutput", mode: .drop)
-            relay.setTrigger(other) { $0 }
-            upstream.subscribe(relay)
+            relay.start(upstream: upstream, trigger: other) { $0 }
         }
     }
 }

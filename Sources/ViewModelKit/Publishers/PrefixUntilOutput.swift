@@ -2,10 +2,12 @@ extension Publishers {
     /// Republishes values until a second publisher sends its first value, then finishes, as
     /// Combine's `Publishers.PrefixUntilOutput`.
     ///
-    /// `other` is subscribed once the subscriber has its subscription and asked for one value.
-    /// Its first value cancels both publishers and finishes the stream; its completion (either
-    /// kind) is ignored and values keep passing. Demand passes straight to upstream. Upstream and
-    /// `other` may deliver on different threads; the subscriber's calls are serialised.
+    /// In Combine's order, the subscriber gets its subscription, then `other` is subscribed and
+    /// asked for one value, then upstream (demand asked for earlier is passed on then); so an
+    /// `other` that sends at once finishes the stream before any upstream value. Its first value
+    /// cancels both publishers and finishes the stream; its completion (either kind) is ignored
+    /// and values keep passing. Demand passes straight to upstream. Upstream and `other` may
+    /// deliver on different threads; the subscriber's calls are serialised.
     public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
         /// The upstream output type.
         public typealias Output = Upstream.Output
@@ -23,11 +25,10 @@ extension Publishers {
             self.other = other
         }
 
-        /// Subscribes `subscriber`; `other` is subscribed once the subscriber has its subscription.
+        /// Hands `subscriber` its subscription, then subscribes `other`, then upstream (Combine's order).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = UntilOutputRelay(downstream: subscriber, name: "PrefixUntilOutput", mode: .prefix)
-            relay.setTrigger(other) { _ in nil }
-            upstream.subscribe(relay)
+            relay.start(upstream: upstream, trigger: other) { _ in nil }
         }
     }
 }

@@ -30,25 +30,45 @@ final class UntilOutputRelay<Downstream: Subscriber>: UpstreamRelay<Downstream>,
         super.init(downstream: downstream, name: name)
     }
 
-    /// Subscribes to the trigger once the downstream has its subscription (set before upstream
-    /// is subscribed; run once, then released).
-    private var startTrigger: (() -> Void)?
+    /// Demand the downstream asked for before upstream's subscription arrived.
+    private var pendingDemand = Subscribers.Demand.none
 
-    /// Makes `other` the trigger, subscribed once the downstream has its subscription, so that
-    /// nothing reaches the downstream before it; `failure` says how a trigger failure ends the
-    /// stream (nil: it is ignored). Call before subscribing this relay to upstream.
-    func setTrigger<Other: Publisher>(_ other: Other, failure: @escaping (Other.Failure) -> Failure?) {
-        startTrigger = { [unowned self] in subscribeTrigger(other, failure: failure) }
+    /// Starts the stream in Combine's order: the downstream gets its subscription first, then
+    /// `other` (the trigger) is subscribed, then upstream. So a trigger that fires at once acts
+    /// before any upstream value, and demand asked for early is kept for upstream. `failure`
+    /// says how a trigger failure ends the stream (nil: it is ignored).
+    func start<Upstream: Publisher, Other: Publisher>(
+        upstream: Upstream, trigger other: Other, failure: @escaping (Other.Failure) -> Failure?
+    ) where Upstream.Output == Input, Upstream.Failure == Failure {
+        downstream.receive(subscription: self)
+        subscribeTrigger(other, failure: failure)
+        upstream.subscribe(self)
     }
 
     override func receive(subscription: Subscription) {
-        guard attach(subscription) else { return }
-        downstream.receive(subscription: self)
-        let start = lock.withLock { () -> (() -> Void)? in
-            defer { startTrigger = nil }
-            return startTrigger
+        lock.lock()
+        guard !ended, upstream == nil else {
+            lock.unlock()
+            subscription.cancel()
+            return
         }
-        start?()
+        upstream = subscription
+        let demand = pendingDemand
+        pendingDemand = .none
+        lock.unlock()
+        if demand > 0 { subscription.request(demand) }
+    }
+
+    override func request(_ demand: Subscribers.Demand) {
+        guard demand > 0 else { return }
+        lock.lock()
+        guard !ended else { return lock.unlock() }
+        guard let source = upstream else {
+            pendingDemand += demand
+            return lock.unlock()
+        }
+        lock.unlock()
+        source.request(demand)
     }
 
     private func subscribeTrigger<Other: Publisher>(
@@ -64,7 +84,7 @@ final class UntilOutputRelay<Downstream: Subscriber>: UpstreamRelay<Downstream>,
                 receiveCompletion: { [self] completion in
                     switch completion {
                     case .finished: triggerFinished()
-                    case .failure(let error): if let mapped = failure(error) { end(.failure(mapped)) }
+                    case .failure(let error): triggerFailed(failure(error))
                     }
                 }))
     }
@@ -102,6 +122,13 @@ final class UntilOutputRelay<Downstream: Subscriber>: UpstreamRelay<Downstream>,
         if mode == .drop { end(.finished) }
     }
 
+    /// The trigger failed before firing: the stream fails with `error` (nil: ignored). After it
+    /// fired, its completion means nothing, as in Combine.
+    private func triggerFailed(_ error: Failure?) {
+        guard let error, !lock.withLock({ triggered }) else { return }
+        end(.failure(error))
+    }
+
     /// Ends the stream from the trigger's side: both subscriptions are cancelled.
     private func end(_ completion: Subscribers.Completion<Failure>) {
         guard let sources = detach() else { return }
@@ -132,9 +159,8 @@ final class UntilOutputRelay<Downstream: Subscriber>: UpstreamRelay<Downstream>,
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         let passes = !ended && (mode == .prefix || triggered)
-        let dropped = !ended && !passes
         lock.unlock()
-        if dropped { return .max(1) }
+        // A dropped value uses up its unit of demand, as in Combine.
         guard passes else { return .none }
         delivery.lock()
         defer { delivery.unlock() }

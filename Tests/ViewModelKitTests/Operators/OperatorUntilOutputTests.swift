@@ -39,15 +39,16 @@ import ViewModelKit
         subject.logRequests(to: log).prefix(untilOutputFrom: Just(())).subscribe(recorder)
         subject.send(1)
         #expect(recorder.events == [.subscription, .finished])
-        #expect(log.entries == ["request unlimited", "cancel"])
+        // Upstream is subscribed after the stream has ended: its subscription is cancelled.
+        #expect(log.entries == ["cancel"])
     }
 
-    @Test func dropPassesValuesAfterTheTriggerAndCountsOnlyThose() {
+    @Test func dropPassesValuesAfterTheTriggerAndDroppedValuesUseDemand() {
         let upstream = ManualPublisher<Int, TestError>()
         let trigger = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>(initialDemand: .max(2))
         upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
-        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(1) == .none)
         trigger.send(0)
         trigger.send(0)
         #expect(upstream.send(2) == .none)
@@ -73,18 +74,37 @@ import ViewModelKit
         let recorder = Recorder<Int, Never>()
         upstream.drop(untilOutputFrom: Empty<Int, Never>()).subscribe(recorder)
         #expect(recorder.events == [.subscription, .finished])
-        #expect(upstream.log.entries == ["request unlimited", "cancel"])
+        #expect(upstream.log.entries == ["cancel"])
     }
 
-    // The trigger waits for the subscriber's subscription, even when upstream hands its
-    // subscription over later (here on a scheduler's turn).
-    @Test func anImmediateTriggerWaitsForALateSubscription() {
+    // Combine's order: the subscriber's subscription, then the trigger, then upstream; demand
+    // asked for before upstream's subscription arrives is passed on when it does.
+    @Test func theTriggerIsSubscribedBeforeUpstream() {
+        let prefixed = Recorder<Int, Never>()
+        [1, 2, 3].publisher.prefix(untilOutputFrom: Just(())).subscribe(prefixed)
+        #expect(prefixed.events == [.subscription, .finished])
+        let dropped = Recorder<Int, Never>()
+        [1, 2, 3].publisher.drop(untilOutputFrom: Just(0)).subscribe(dropped)
+        #expect(dropped.events == [.subscription, .value(1), .value(2), .value(3), .finished])
         let scheduler = TestScheduler()
-        let subject = PassthroughSubject<Int, Never>()
-        let recorder = Recorder<Int, Never>()
-        subject.subscribe(on: scheduler).prefix(untilOutputFrom: Just(())).subscribe(recorder)
-        #expect(recorder.events == [])
+        let log = DemandLog()
+        let late = Recorder<Int, Never>(initialDemand: .max(4))
+        Empty<Int, Never>(completeImmediately: false).logRequests(to: log).subscribe(on: scheduler)
+            .drop(untilOutputFrom: Just(0)).subscribe(late)
+        #expect(late.events == [.subscription])
         scheduler.advance()
-        #expect(recorder.events == [.subscription, .finished])
+        #expect(log.entries == ["request max(4)"])
+    }
+
+    @Test func dropIgnoresTheTriggersCompletionAfterItFired() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let trigger = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+        trigger.send(0)
+        trigger.send(completion: .failure(TestError("late")))
+        upstream.send(5)
+        #expect(recorder.events == [.subscription, .value(5)])
+        #expect(trigger.log.entries == ["request max(1)", "cancel"])
     }
 }
