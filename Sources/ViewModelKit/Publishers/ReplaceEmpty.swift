@@ -4,7 +4,9 @@ extension Publishers {
     ///
     /// Values and failures pass straight through. When upstream finishes having sent nothing,
     /// `output` is published once the subscriber has asked for anything, followed by
-    /// `.finished`. Demand otherwise passes straight to upstream.
+    /// `.finished`. Demand, as Combine: once the subscriber has its subscription (and asked for
+    /// what it wants), upstream is asked for `.unlimited`; the subscriber's requests are passed
+    /// on as well.
     public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
         /// The upstream output type.
         public typealias Output = Upstream.Output
@@ -48,6 +50,12 @@ extension Publishers.ReplaceEmpty {
         init(downstream: Downstream, output: Input) {
             self.output = output
             super.init(downstream: downstream, name: "ReplaceEmpty")
+        }
+
+        override func receive(subscription: Subscription) {
+            guard attach(subscription) else { return }
+            downstream.receive(subscription: self)
+            lock.withLock { ended ? nil : upstream }?.request(.unlimited)
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {

@@ -25,7 +25,8 @@ import ViewModelKit
         let log = DemandLog()
         let demand = Recorder<Int, Never>(initialDemand: .max(3))
         Empty<Int, Never>(completeImmediately: false).logRequests(to: log).replaceEmpty(with: 1).subscribe(demand)
-        #expect(log.entries == ["request max(3)"])
+        // As Combine: the subscriber's demand, then `.unlimited` once it is subscribed.
+        #expect(log.entries == ["request max(3)", "request unlimited"])
     }
 
     @Test func replaceNilMapsOptionals() {
