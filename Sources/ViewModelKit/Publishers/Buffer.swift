@@ -150,7 +150,13 @@ extension Publishers.Buffer {
 
         override func request(_ more: Subscribers.Demand) {
             guard more > 0 else { return }
-            lock.withLock { demand += more }
+            let source = lock.withLock { () -> Subscription? in
+                demand += more
+                return prefetch == .byRequest ? upstream : nil
+            }
+            // `.byRequest` passes the subscriber's requests on, as Combine does (upstream was
+            // already asked for `.unlimited`, so this changes nothing but the call log).
+            source?.request(more)
             drain()
         }
 

@@ -29,6 +29,8 @@ import ViewModelKit
             .handleEvents(receiveSubscription: { _ in seenBeforeSubscription = upstream.log.entries })
             .subscribe(recorder)
         #expect(seenBeforeSubscription == ["request unlimited"])
+        recorder.request(.max(2))
+        #expect(upstream.log.entries == ["request unlimited", "request max(2)"])
     }
 
     @Test func dropNewestAndDropOldestWhenFull() {
