@@ -4,7 +4,9 @@ extension Publishers {
     /// `Publishers.MeasureInterval`.
     ///
     /// The values themselves are not republished. Times are read from `scheduler.now` on the
-    /// delivering thread; nothing is scheduled. Demand and completion pass straight through.
+    /// delivering thread (and at subscription); nothing is scheduled. As Combine, the demand the
+    /// subscriber returns from `receive(_:)` is passed upstream as a request, its requests pass
+    /// straight through, and nothing reaches it after it cancelled.
     public struct MeasureInterval<Upstream: Publisher, Context: Scheduler>: Publisher {
         /// The time between values, in the scheduler's stride.
         public typealias Output = Context.SchedulerTimeType.Stride
@@ -30,33 +32,41 @@ extension Publishers {
 }
 
 extension Publishers.MeasureInterval {
-    // `last` is written by `receive(subscription:)` and then only by the serial `receive(_:)`.
-    final class Inner<Downstream: Subscriber>: PassThroughSubscriber
+    // `last` is written when the subscription arrives and then only by the serial `receive(_:)`.
+    final class Inner<Downstream: Subscriber>: UpstreamRelay<Downstream>, Subscriber, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        let downstream: Downstream
         private let scheduler: Context
         private var last: Context.SchedulerTimeType?
 
         init(downstream: Downstream, scheduler: Context) {
-            self.downstream = downstream
             self.scheduler = scheduler
+            super.init(downstream: downstream, name: "MeasureInterval")
         }
 
-        var description: String { "MeasureInterval" }
-
-        func receive(subscription: Subscription) {
+        override func receive(subscription: Subscription) {
+            guard attach(subscription) else { return }
             last = scheduler.now
-            downstream.receive(subscription: subscription)
+            downstream.receive(subscription: self)
         }
 
+        /// As Combine: nothing reaches the subscriber once it cancelled, and the demand it
+        /// returns is passed upstream as a request (this returns `.none`).
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard let source = lock.withLock({ upstream }) else { return .none }
             let now = scheduler.now
             let elapsed = (last ?? now).distance(to: now)
             last = now
-            return downstream.receive(elapsed)
+            let more = downstream.receive(elapsed)
+            if more > 0 { source.request(more) }
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            guard takeUpstream() != nil else { return }
+            downstream.receive(completion: completion)
         }
     }
 }

@@ -71,6 +71,19 @@ import ViewModelKit
         ])
     }
 
+    @Test func measureIntervalPassesReturnedDemandAsARequestAndStopsAtCancel() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<MonotonicInstant.Stride, Never>(initialDemand: .max(2), demandPerValue: .max(1))
+        upstream.measureInterval(using: scheduler).subscribe(recorder)
+        scheduler.advance(by: .seconds(1))
+        #expect(upstream.send(1) == .none)
+        recorder.cancel()
+        #expect(upstream.send(2) == .none)
+        #expect(recorder.events == [.subscription, .value(.seconds(1))])
+        #expect(upstream.log.entries == ["request max(2)", "request max(1)", "cancel"])
+    }
+
     @Test func breakpointClosuresSeeEveryEventAndPassItOn() {
         var seen: [String] = []
         let recorder = Recorder<Int, TestError>()
