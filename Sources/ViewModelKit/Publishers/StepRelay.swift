@@ -12,11 +12,11 @@ enum StepOutcome<Output> {
 /// forms (`tryFilter`, `tryCompactMap`, `tryScan`, `tryRemoveDuplicates(by:)`) and
 /// `prefix(while:)`/`drop(while:)` with their `try` forms.
 ///
-/// Each value goes through `step`, which says what to do with it; a thrown error cancels
-/// upstream and fails the stream, as Combine's `try` operators do. Nothing is forwarded after
-/// the stream has ended. Demand passes straight through (`.skip` adds one). `step` is made per
-/// subscription and called only from the serial receive calls, so the state it captures needs no
-/// lock. `UpstreamFailure` is mapped to the downstream's with `convertFailure`.
+/// Each value goes through `step`, which says what to do with it; a thrown error cancels upstream
+/// and fails the stream, as Combine's `try` operators do. Nothing is forwarded after the stream has
+/// ended or the subscriber cancelled. Demand passes straight through (`.skip` adds one). `step` is
+/// made per subscription and called only from the serial receive calls, so the state it captures
+/// needs no lock. `UpstreamFailure` is mapped to the downstream's with `convertFailure`.
 final class StepRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: UpstreamRelay<Downstream>, Subscriber,
     @unchecked Sendable
 {
@@ -38,7 +38,9 @@ final class StepRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Up
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        if ended { return .none }
+        // After the stream ended, or once the subscriber cancelled (upstream is then forgotten),
+        // nothing more is delivered, as Combine.
+        if ended || lock.withLock({ upstream == nil }) { return .none }
         do {
             switch try step(input) {
             case .emit(let value): return downstream.receive(value)
@@ -59,7 +61,7 @@ final class StepRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Up
     }
 
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        if ended { return }
+        if ended || lock.withLock({ upstream == nil }) { return }
         ended = true
         switch completion {
         case .finished: forward(.finished)

@@ -125,4 +125,16 @@ import ViewModelKit
         #expect(rendered(recorder.events) == ["subscription", "failure(two)"])
         #expect(upstream.log.entries == ["request unlimited", "cancel"])
     }
+
+    @Test func nothingIsDeliveredAfterTheSubscriberCancelled() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(demandPerValue: .max(4))
+        upstream.drop { $0 < 0 }.subscribe(recorder)
+        #expect(upstream.send(1) == .max(4))
+        recorder.cancel()
+        #expect(upstream.send(2) == .none)
+        upstream.send(completion: .finished)
+        #expect(recorder.events == [.subscription, .value(1)])
+        #expect(upstream.log.entries == ["request unlimited", "cancel"])
+    }
 }
