@@ -50,7 +50,8 @@ extension Publishers.CollectByCount {
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            if ended { return .none }
+            // Nothing after the end or once the subscriber cancelled (upstream is then forgotten).
+            if ended || lock.withLock({ upstream == nil }) { return .none }
             group.append(input)
             guard group.count == count else { return .none }
             let full = group
@@ -59,7 +60,7 @@ extension Publishers.CollectByCount {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            if ended { return }
+            if ended || lock.withLock({ upstream == nil }) { return }
             ended = true
             if case .finished = completion, !group.isEmpty {
                 let partial = group

@@ -60,6 +60,8 @@ extension Publishers.ReplaceEmpty {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             sawValue = true
+            // Nothing once the stream ended or the subscriber cancelled.
+            if lock.withLock({ ended }) { return .none }
             return downstream.receive(input)
         }
 

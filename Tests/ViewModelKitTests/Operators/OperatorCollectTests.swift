@@ -3,6 +3,17 @@ import ViewModelKit
 
 /// `collect(_:)` by count and `collect(_:options:)` by time or count, as Combine's.
 @Suite struct CollectByCountTests {
+    @Test func nothingIsDeliveredAfterTheSubscriberCancelled() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<[Int], Never>(demandPerValue: .max(4))
+        upstream.collect(2).subscribe(recorder)
+        #expect(upstream.send(1) == .none)
+        recorder.cancel()
+        #expect(upstream.send(2) == .none)
+        upstream.send(completion: .finished)
+        #expect(recorder.events == [.subscription])
+    }
+
     @Test func groupsAndScalesDemandByCount() {
         let upstream = ManualPublisher<Int, TestError>()
         let recorder = Recorder<[Int], TestError>(initialDemand: .max(2), demandPerValue: .max(1))

@@ -5,6 +5,17 @@ import ViewModelKit
 /// `replaceEmpty`, `replaceNil`, key-path `map`, `measureInterval`, `breakpoint`,
 /// `assertNoFailure`, `encode` and `decode`, as Combine's.
 @Suite struct MiscOperatorTests {
+    @Test func nothingIsDeliveredAfterTheSubscriberCancelled() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(demandPerValue: .max(4))
+        upstream.replaceEmpty(with: 0).subscribe(recorder)
+        #expect(upstream.send(1) == .max(4))
+        recorder.cancel()
+        #expect(upstream.send(2) == .none)
+        upstream.send(completion: .finished)
+        #expect(recorder.events == [.subscription, .value(1)])
+    }
+
     @Test func replaceEmptyWaitsForDemandThenPublishesTheReplacement() {
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>(initialDemand: nil)
