@@ -20,6 +20,7 @@ let package = Package(
         // GLib integration (issue 18): only programs that import it need libglib2.0.
         .library(name: "GLibLoop", targets: ["GLibLoop"]),
         .library(name: "LoopSchedulerFoundation", targets: ["LoopSchedulerFoundation"]),
+        .library(name: "ViewModelKitFoundation", targets: ["ViewModelKitFoundation"]),
         .executable(name: "podcast-watch", targets: ["podcast-watch"]),
     ],
     targets: [
@@ -49,6 +50,9 @@ let package = Package(
         // Foundation's RunLoop as a Scheduler and EventSourceScheduler (CombineViewModel parity,
         // issue 11); kept apart so LoopScheduler and ViewModelKit do not link Foundation.
         .target(name: "LoopSchedulerFoundation", dependencies: ["LoopScheduler"]),
+        // Foundation's Combine extensions (Timer.publish, NotificationCenter/URLSession publishers,
+        // RunLoop/OperationQueue schedulers), apart so that ViewModelKit needs no Foundation.
+        .target(name: "ViewModelKitFoundation", dependencies: ["ViewModelKit", "LoopSchedulerFoundation"]),
         .target(
             name: "PodcastKit",
             dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3"]),
@@ -77,12 +81,13 @@ let package = Package(
 
         .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent"]),
         .testTarget(name: "GLibLoopTests", dependencies: ["GLibLoop", "ViewModelKit", "CGLib"]),
-        .testTarget(name: "ViewModelKitTests", dependencies: ["ViewModelKit", "LoopSchedulerFoundation"]),
         // thoughtbot/CombineViewModel's own tests, ported with only mechanical changes (issue 11).
         .testTarget(name: "CombineViewModelTests", dependencies: ["ViewModelKit", "LoopSchedulerFoundation"]),
         // The Swift 6 @MainActor idiom as users write it (issue 11): Swift 6 mode, complete
         // strict concurrency, no @testable import; must build without a warning.
         .testTarget(name: "MainActorIdiomTests", dependencies: ["ViewModelKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(
+            name: "ViewModelKitTests", dependencies: ["ViewModelKit", "ViewModelKitFoundation", "LoopSchedulerFoundation"]),
         .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "CLibevent"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

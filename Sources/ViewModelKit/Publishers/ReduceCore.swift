@@ -1,10 +1,12 @@
 // The engine of the operators that publish one result when upstream ends (or earlier):
-// `first`, `last`, `collect`. As Combine's reducing operators, it asks upstream for `.unlimited`
-// as soon as it is subscribed, keeps the result, and hands it over (value, then `.finished`) once
-// the subscriber has asked for anything. A failure is passed on at once, without demand.
+// `first`, `last`, `collect`, `reduce`, `count`, `min`/`max`, `contains`, `allSatisfy`,
+// `first(where:)`, `last(where:)` and their `try` forms. As Combine's reducing operators, it asks
+// upstream for `.unlimited` as soon as it is subscribed, keeps the result, and hands it over
+// (value, then `.finished`) once the subscriber has asked for anything. A failure (upstream's, or
+// thrown by the fold in a `try` form) is passed on at once, without demand; a thrown error also
+// cancels upstream. `Failure` is the upstream's; `convertFailure` maps it to the downstream's.
 final class ReduceCore<Input, Result, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
-where Downstream.Failure == Failure {
+    CustomStringConvertible, @unchecked Sendable {
     private let lock = Lock()
     private var downstream: Downstream?
     private var upstream: Subscription?
@@ -14,20 +16,24 @@ where Downstream.Failure == Failure {
     private var delivered = false
     private let name: String
     /// Folds a value in; returns true when the result is final (upstream is then cancelled).
-    private let accumulate: (inout Result, Input) -> Bool
+    /// A thrown error ends the stream with that failure.
+    private let accumulate: (inout Result, Input) throws(Downstream.Failure) -> Bool
     /// The value to publish for the final result, if any.
     private let output: (Result) -> Downstream.Input?
+    private let convertFailure: (Failure) -> Downstream.Failure
 
     init(
         downstream: Downstream, name: String, initial: Result,
-        accumulate: @escaping (inout Result, Input) -> Bool,
-        output: @escaping (Result) -> Downstream.Input?
+        accumulate: @escaping (inout Result, Input) throws(Downstream.Failure) -> Bool,
+        output: @escaping (Result) -> Downstream.Input?,
+        convertFailure: @escaping (Failure) -> Downstream.Failure
     ) {
         self.downstream = downstream
         self.name = name
         self.accumulated = initial
         self.accumulate = accumulate
         self.output = output
+        self.convertFailure = convertFailure
     }
 
     var description: String { name }
@@ -58,7 +64,13 @@ where Downstream.Failure == Failure {
         lock.unlock()
         // The fold runs outside the lock (it is user code). Only the serial receive calls write
         // `accumulated`, and it is read only after `upstreamDone` is set, so it needs no lock.
-        let done = accumulate(&accumulated, input)
+        let done: Bool
+        do {
+            done = try accumulate(&accumulated, input)
+        } catch {
+            fail(error, cancellingUpstream: true)
+            return .none
+        }
         lock.lock()
         var source: Subscription?
         if done {
@@ -80,18 +92,33 @@ where Downstream.Failure == Failure {
             lock.unlock()
             return
         }
-        upstreamDone = true
-        upstream = nil
         if case .failure(let error) = completion {
-            let target = downstream
-            downstream = nil
-            delivered = true
             lock.unlock()
-            target?.receive(completion: .failure(error))
+            fail(convertFailure(error), cancellingUpstream: false)
             return
         }
+        upstreamDone = true
+        upstream = nil
         lock.unlock()
         deliverIfReady()
+    }
+
+    /// Ends the stream with `error` at once (no demand needed); upstream is cancelled when the
+    /// error is the fold's own.
+    private func fail(_ error: Downstream.Failure, cancellingUpstream: Bool) {
+        lock.lock()
+        guard !delivered, let target = downstream else {
+            lock.unlock()
+            return
+        }
+        upstreamDone = true
+        delivered = true
+        downstream = nil
+        let source = upstream
+        upstream = nil
+        lock.unlock()
+        if cancellingUpstream { source?.cancel() }
+        target.receive(completion: .failure(error))
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -134,7 +161,34 @@ where Downstream.Failure == Failure {
     }
 }
 
-extension ReduceCore where Result == Input?, Downstream.Input == Input {
+extension ReduceCore where Downstream.Failure == Failure {
+    /// A core whose failure type is the upstream's, passed on unchanged.
+    convenience init(
+        downstream: Downstream, name: String, initial: Result,
+        accumulate: @escaping (inout Result, Input) -> Bool,
+        output: @escaping (Result) -> Downstream.Input?
+    ) {
+        self.init(
+            downstream: downstream, name: name, initial: initial, accumulate: accumulate, output: output,
+            convertFailure: { $0 })
+    }
+}
+
+extension ReduceCore where Downstream.Failure == any Error {
+    /// The core of a `try` form: the fold may throw, and upstream's failure is passed on as
+    /// `any Error`.
+    convenience init(
+        throwingTo downstream: Downstream, name: String, initial: Result,
+        accumulate: @escaping (inout Result, Input) throws -> Bool,
+        output: @escaping (Result) -> Downstream.Input?
+    ) {
+        self.init(
+            downstream: downstream, name: name, initial: initial, accumulate: accumulate, output: output,
+            convertFailure: { $0 })
+    }
+}
+
+extension ReduceCore where Result == Input?, Downstream.Input == Input, Downstream.Failure == Failure {
     /// The core of `first` (`stopAtFirst`: the first value is final) and `last` (each value
     /// replaces the previous one until upstream finishes): publishes the value kept, if any.
     convenience init(keepingValuesOf downstream: Downstream, name: String, stopAtFirst: Bool) {
