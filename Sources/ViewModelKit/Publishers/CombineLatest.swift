@@ -193,6 +193,11 @@ struct CombineLatestRule: CombiningRule {
         return (.none, queued[queued.count - 1])
     }
 
+    mutating func storeReentrant(_ value: Any, at index: Int) -> Any? {
+        defer { latest[index] = value }
+        return latest[index] as Any?
+    }
+
     mutating func next() -> [Any]? {
         queued.isEmpty ? nil : queued.removeFirst()
     }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How `CombiningCore` keeps its inputs' values and when they form an output: the one thing
 /// that tells `combineLatest` (`CombineLatestRule`) from `zip` (`ZipRule`). Every method runs
 /// under the core's lock, so none may call out.
@@ -6,6 +14,9 @@ protocol CombiningRule {
     /// Takes in a value of input `index` while the downstream has `demand` outstanding. Returns
     /// the demand to hand back to that input, and anything displaced (released after unlocking).
     mutating func store(_ value: Any, at index: Int, demand: Subscribers.Demand) -> (Subscribers.Demand, [Any]?)
+    /// Takes in a value the downstream sent into input `index` from inside its own `receive(_:)`
+    /// (re-entrantly, on the delivering thread). Returns anything displaced.
+    mutating func storeReentrant(_ value: Any, at index: Int) -> Any?
     /// Removes and returns the next combination ready to be delivered, if any.
     mutating func next() -> [Any]?
     /// True when no further combination can be delivered, given which inputs have finished.
@@ -37,6 +48,9 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
     private var demand = Subscribers.Demand.none
     private var failure: Failure?
     private var draining = false
+    /// The `pthread_self()` of the thread calling the downstream, 0 when none: a value arriving on
+    /// that thread was sent from inside the downstream's `receive(_:)`.
+    private var deliveringThread: UInt = 0
     private var terminated = false
     private let combine: ([Any]) -> Downstream.Input
 
@@ -73,6 +87,14 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
         lock.lock()
         guard !terminated else {
             lock.unlock()
+            return .none
+        }
+        if deliveringThread != 0, deliveringThread == UInt(pthread_self()) {
+            // Re-entrant: Combine keeps the value but does not emit for it (emitting would let a
+            // downstream that sends on every value loop for ever).
+            let displaced = rule.storeReentrant(value, at: index)
+            lock.unlock()
+            withExtendedLifetime(displaced) {}
             return .none
         }
         let (more, displaced) = rule.store(value, at: index, demand: demand)
@@ -123,9 +145,11 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
             }
             if demand > 0, let target = downstream, let values = rule.next() {
                 demand -= 1
+                deliveringThread = UInt(pthread_self())
                 lock.unlock()
                 let extra = target.receive(combine(values))
                 lock.lock()
+                deliveringThread = 0
                 if extra > 0, !terminated {
                     demand += extra
                     requested += extra

@@ -179,6 +179,13 @@ struct ZipRule: CombiningRule {
         return (.none, nil)
     }
 
+    /// A value sent from inside the downstream's `receive(_:)` is queued like any other: it pairs
+    /// with at most one value of every other input, so it cannot loop.
+    mutating func storeReentrant(_ value: Any, at index: Int) -> Any? {
+        buffers[index].append(value)
+        return nil
+    }
+
     mutating func next() -> [Any]? {
         guard !buffers.contains(where: { $0.isEmpty }) else { return nil }
         return buffers.indices.map { buffers[$0].removeFirst() }
