@@ -31,7 +31,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     }
 
     /// Keeps an upstream `subscription` (from `publisher.subscribe(subject)`) and requests
-    /// `.unlimited` from it, as Combine's subjects do.
+    /// `.unlimited` from it once any subscriber has requested demand (at once if one already
+    /// has), as Combine's subjects do.
     public func send(subscription: Subscription) {
         core.send(subscription: subscription)
     }

@@ -27,12 +27,19 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// on its first demand, or after it missed a value for lack of demand.
     @exclusivity(unchecked) private var current: Output?
     let replays: Bool
+    /// `ObservableObjectPublisher`'s rule, as Combine's: a subscriber that has ever requested
+    /// demand receives every later value, whatever its demand now.
+    let ignoresDemandOnceRequested: Bool
+    /// Set on the first request from any subscriber: only then are upstream subscriptions (from
+    /// `send(subscription:)`) asked for values, as Combine's subjects do.
+    private let hasAnyDownstreamDemand = Atomic<Bool>(false)
     /// The conduits' description, as Combine names a subject's subscriptions.
     let name: StaticString
 
-    init(replaying initial: Output?, name: StaticString) {
+    init(replaying initial: Output?, name: StaticString, ignoresDemandOnceRequested: Bool = false) {
         current = initial
         replays = initial != nil
+        self.ignoresDemandOnceRequested = ignoresDemandOnceRequested
         self.name = name
     }
 
@@ -72,6 +79,21 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         for case let conduit? in targets {
             conduit.offer(value)
         }
+    }
+
+    /// Stores `value` even after completion (`CurrentValueSubject.value`'s setter, as Combine's),
+    /// then delivers it unless the subject has completed.
+    func store(_ value: Output) {
+        lock.lock()
+        guard completion != nil else {
+            lock.unlock()
+            storeAndSend(value)
+            return
+        }
+        let replaced = current
+        current = value
+        lock.unlock()
+        withExtendedLifetime(replaced) {}  // released outside the lock
     }
 
     /// Delivers `value` without storing it (`ObservableObjectPublisher`).
@@ -119,7 +141,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         withExtendedLifetime(released) {}  // upstream subscriptions are released here, outside the lock
     }
 
-    /// Keeps `subscription` and asks it for unlimited values, as a Combine subject does.
+    /// Keeps `subscription` and asks it for unlimited values once any subscriber has requested
+    /// demand, as a Combine subject does.
     func send(subscription: Subscription) {
         lock.lock()
         if completion != nil {
@@ -128,8 +151,27 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         upstreams.append(subscription)
+        let demanded = hasAnyDownstreamDemand.load(ordering: .acquiring)
         lock.unlock()
-        subscription.request(.unlimited)
+        if demanded { subscription.request(.unlimited) }
+    }
+
+    /// A subscriber requested demand: the first time, the upstream subscriptions are asked for
+    /// unlimited values.
+    @inline(__always)
+    func acknowledgeDownstreamDemand() {
+        if hasAnyDownstreamDemand.load(ordering: .relaxed) { return }
+        acknowledgeFirstDownstreamDemand()
+    }
+
+    @inline(never)
+    private func acknowledgeFirstDownstreamDemand() {
+        lock.lock()
+        if hasAnyDownstreamDemand.load(ordering: .relaxed) { return lock.unlock() }
+        hasAnyDownstreamDemand.store(true, ordering: .releasing)
+        let targets = upstreams
+        lock.unlock()
+        for upstream in targets { upstream.request(.unlimited) }
     }
 
     // MARK: - Subscribers
@@ -299,7 +341,7 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
     func request(_ extra: Subscribers.Demand) {
         // Combine traps on a zero demand; asking for nothing is harmless here.
         guard extra != .none, !terminated.load(ordering: .acquiring) else { return }
-        demand.addDemand(extra)
+        demand.addDemand(core.ignoresDemandOnceRequested ? .unlimited : extra)
         // A replaying subject hands over its current value as soon as there is demand for it.
         if replays, !deliveredCurrent.load(ordering: .acquiring), let value = core.replayValue,
             demand.takeDemand()
@@ -307,6 +349,8 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
             deliveredCurrent.store(true, ordering: .relaxed)
             deliver(value)
         }
+        // After the replay: an upstream asked now may send at once.
+        core.acknowledgeDownstreamDemand()
     }
 
     func finish(_ completion: Subscribers.Completion<Failure>) {

@@ -1,7 +1,8 @@
 extension Publisher {
     /// Feeds this publisher into `subject`, as Combine's `subscribe(_:)` taking a subject.
     ///
-    /// The subject receives the upstream subscription (and requests `.unlimited`), every value
+    /// The subject receives the upstream subscription (and requests `.unlimited` from it once one
+    /// of its own subscribers has requested demand, as Combine's subjects do), every value
     /// and the completion. Cancelling (or dropping) the returned token cancels the upstream
     /// subscription and lets go of the subject.
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
