@@ -13,7 +13,7 @@ let usage = """
       --corpus DIR   feed corpus for case 7 (default: ../shared/corpus, then /work/shared/corpus)
       --feeds N      feeds in case 8 (default 2000, 60 with --quick)
       FILTER         case numbers 1-8 or words of case names (local, cross, timers, coalescing,
-                     chain, memory, parsing, daemon); default all
+                     chain, operators, memory, parsing, daemon); default all
 
     """
 
@@ -65,6 +65,7 @@ let cases: [BenchCase] = [
     BenchCase(number: 3, name: "timers", body: Timers.run),
     BenchCase(number: 4, name: "coalescing", body: Coalescing.run),
     BenchCase(number: 5, name: "publisher chain", body: PublisherChain.run),
+    BenchCase(number: 5, name: "operators merge flatmap combinelatest zip", body: OperatorChains.run),
     BenchCase(number: 6, name: "memory", body: Memory.run),
     BenchCase(number: 7, name: "feed parsing", body: { FeedParsingBench.run($0, corpusRoot: corpus) }),
     BenchCase(number: 8, name: "daemon scale", body: DaemonScale.run),
