@@ -18,6 +18,11 @@ let package = Package(
         .library(name: "LoopScheduler", targets: ["LoopScheduler"]),
         .library(name: "ViewModelKit", targets: ["ViewModelKit"]),
         .executable(name: "podcast-watch", targets: ["podcast-watch"]),
+        // Not API: what the benchmark runner needs beyond the two libraries, so that
+        // `Benchmarks/` (its own package, depending on this one by path) builds it the way a
+        // user's package would build us: release, no flags.
+        .library(name: "LoopBenchSupport", targets: ["PodcastKit", "CLibeventBaseline"]),
+        .library(name: "CLibevent", targets: ["CLibevent"]),
     ],
     targets: [
         // System libraries, found with pkg-config; `make deps` installs the apt providers.

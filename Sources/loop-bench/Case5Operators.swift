@@ -1,3 +1,4 @@
+import Foundation
 import ViewModelKit
 
 /// Case 5b (issues 10 and 13): the combining operators, each beside a hand-written closure
@@ -7,7 +8,11 @@ enum OperatorChains {
     static func run(_ settings: RunSettings) -> [Row] {
         let values = settings.size(4_000_000, quick: 100_000)
         let runs = settings.runs
-        let (chain, _) = measurePair(runs: runs, { PublisherChain.publisherChain(values) }, { 0 })
+        // LOOP_BENCH_ROW=word: only the rows whose name contains it (for profiling one row).
+        let only = ProcessInfo.processInfo.environment["LOOP_BENCH_ROW"]
+        let (chain, _) = only == nil
+            ? measurePair(runs: runs, { PublisherChain.publisherChain(values) }, { 0 })
+            : (Stats(samples: [0]), Stats(samples: []))
         let cases: [(String, String, () -> Double, () -> Double)] = [
             ("5b merge of 4 subjects→sink", "closures: 4 sources calling one sink",
              { merge4(values) }, { closureMerge4(values) }),
@@ -21,7 +26,7 @@ enum OperatorChains {
              { zip2(values) }, { closureZip2(values) }),
         ]
         var rows: [Row] = []
-        for (name, baselineName, ours, floor) in cases {
+        for (name, baselineName, ours, floor) in cases where only.map({ name.contains($0) }) ?? true {
             let (value, baseline) = measurePair(runs: runs, ours, floor)
             let limit = 2 * chain.median
             rows.append(Row(

@@ -10,7 +10,8 @@ let usage = """
       --quick        every case at a small size (CI: checks the benchmarks run, asserts no speed)
       --subject-only skip the baselines (for profiling our side under valgrind --tool=callgrind)
       --json FILE    also write the rows as JSON: [{"name", "unit", "value", "baseline", "ratio", ...}]
-      --corpus DIR   feed corpus for case 7 (default: ../shared/corpus, then /work/shared/corpus)
+      --corpus DIR   feed corpus for case 7 (default: ../shared/corpus, ../../shared/corpus, then
+                     /work/shared/corpus)
       --feeds N      feeds in case 8 (default 2000, 60 with --quick)
       FILTER         case numbers 1-8 or words of case names (local, cross, timers, coalescing,
                      chain, operators, memory, parsing, daemon); default all
@@ -56,7 +57,8 @@ while let argument = arguments.next() {
 }
 
 let corpus = corpusRoot
-    ?? ["../shared/corpus", "/work/shared/corpus"].first { FileManager.default.fileExists(atPath: $0) }
+    // The second entry is the same place seen from Benchmarks/ (`make bench` runs there).
+    ?? ["../shared/corpus", "../../shared/corpus", "/work/shared/corpus"].first { FileManager.default.fileExists(atPath: $0) }
     ?? "../shared/corpus"
 
 let cases: [BenchCase] = [

@@ -17,6 +17,11 @@ protocol CombiningRule {
     /// Takes in a value the downstream sent into input `index` from inside its own `receive(_:)`
     /// (re-entrantly, on the delivering thread). Returns anything displaced.
     mutating func storeReentrant(_ value: Any, at index: Int) -> Any?
+    /// The fast path, tried when the downstream has demand and nobody is delivering: takes in a
+    /// value of input `index` and returns the demand for that input and the combination to
+    /// deliver at once (nil if none forms), without queueing it. Returns nil, storing nothing, if
+    /// the value must go through `store` (something is queued).
+    mutating func takeImmediate(_ value: Any, at index: Int) -> (Subscribers.Demand, [Any]?)?
     /// Removes and returns the next combination ready to be delivered, if any.
     mutating func next() -> [Any]?
     /// True when no further combination can be delivered, given which inputs have finished.
@@ -97,6 +102,20 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
             withExtendedLifetime(displaced) {}
             return .none
         }
+        if !draining, failure == nil, demand > 0, let target = downstream,
+            let immediate = rule.takeImmediate(value, at: index)
+        {
+            let (more, combination) = immediate
+            // Fast path: nothing queued, so a combination formed now is delivered at once.
+            guard let combination else {
+                lock.unlock()
+                return more
+            }
+            draining = true
+            deliverLocked(combination, to: target)
+            drainLocked()
+            return more
+        }
         let (more, displaced) = rule.store(value, at: index, demand: demand)
         lock.unlock()
         withExtendedLifetime(displaced) {}
@@ -138,26 +157,38 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
         lock.lock()
         guard !draining, !terminated else { return lock.unlock() }
         draining = true
+        drainLocked()
+    }
+
+    /// With the lock held and `draining` set: delivers `values` (unlocking around the call) and
+    /// forwards any extra demand the downstream returns; returns with the lock held.
+    private func deliverLocked(_ values: [Any], to target: Downstream) {
+        demand -= 1
+        deliveringThread = UInt(pthread_self())
+        lock.unlock()
+        let extra = target.receive(combine(values))
+        lock.lock()
+        deliveringThread = 0
+        if extra > 0, !terminated {
+            demand += extra
+            requested += extra
+            let upstreams = subscriptions.compactMap { $0 }
+            lock.unlock()
+            for upstream in upstreams { upstream.request(extra) }
+            lock.lock()
+        }
+    }
+
+    /// The drain loop: called with the lock held and `draining` set; returns with the lock
+    /// released.
+    private func drainLocked() {
         while !terminated {
             if let error = failure {
                 end(with: .failure(error))
                 return
             }
             if demand > 0, let target = downstream, let values = rule.next() {
-                demand -= 1
-                deliveringThread = UInt(pthread_self())
-                lock.unlock()
-                let extra = target.receive(combine(values))
-                lock.lock()
-                deliveringThread = 0
-                if extra > 0, !terminated {
-                    demand += extra
-                    requested += extra
-                    let upstreams = subscriptions.compactMap { $0 }
-                    lock.unlock()
-                    for upstream in upstreams { upstream.request(extra) }
-                    lock.lock()
-                }
+                deliverLocked(values, to: target)
                 continue
             }
             if rule.isExhausted(finished: finished) {

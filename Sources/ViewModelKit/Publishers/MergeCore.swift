@@ -136,10 +136,16 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
             return
         }
         children[index].subscription = subscription
-        needsRequests = true
-        let requests = collectRequestsLocked()
+        // Only this child's demand changes: the others are covered already.
+        var initial = Subscribers.Demand.none
+        if demand == .unlimited {
+            initial = .unlimited
+        } else if demand > 0, children[index].buffered == 0, children[index].outstanding == .none {
+            initial = .max(1)
+        }
+        children[index].outstanding = initial
         lock.unlock()
-        for (target, amount) in requests { target.request(amount) }
+        if initial > 0 { subscription.request(initial) }
     }
 
     func childReceive(_ value: Output, id: Int) -> Subscribers.Demand {

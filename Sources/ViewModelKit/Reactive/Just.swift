@@ -25,7 +25,9 @@ extension Just: Sendable where Output: Sendable {}
 
 /// `Just`'s subscription: the value and `.finished` on the first positive demand, once.
 final class JustSubscription<S: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private let lock = Lock()
+    // Inline (one atomic word): a `Just` is often subscribed once per value (`flatMap { Just($0) }`),
+    // where a separately allocated mutex cost more than the rest of the subscription.
+    private let lock = InlineLock()
     private var pending: S.Input?
     private var downstream: S?
 
