@@ -44,25 +44,28 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
     typealias Failure = Downstream.Failure
 
     private let lock = Lock()
-    private var downstream: Downstream?
-    private var subscriptions: [Subscription?]
-    private var finished: [Bool]
-    private var rule: Rule
+    /// The downstream, boxed (see `DownstreamBox`); nil once the stream has ended.
+    @exclusivity(unchecked) private var downstream: DownstreamBox<Downstream>?
+    @exclusivity(unchecked) private var subscriptions: [Subscription?]
+    @exclusivity(unchecked) private var finished: [Bool]
+    @exclusivity(unchecked) private var rule: Rule
     /// All the demand ever forwarded, handed to an input whose subscription arrives late.
-    private var requested = Subscribers.Demand.none
-    private var demand = Subscribers.Demand.none
-    private var failure: Failure?
-    private var draining = false
+    @exclusivity(unchecked) private var requested = Subscribers.Demand.none
+    @exclusivity(unchecked) private var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) private var failure: Failure?
+    /// `failure != nil`, without touching the generic optional on the value path.
+    @exclusivity(unchecked) private var failed = false
+    @exclusivity(unchecked) private var draining = false
     /// The `pthread_self()` of the thread calling the downstream, 0 when none: a value arriving on
     /// that thread was sent from inside the downstream's `receive(_:)`.
-    private var deliveringThread: UInt = 0
-    private var terminated = false
+    @exclusivity(unchecked) private var deliveringThread: UInt = 0
+    @exclusivity(unchecked) private var terminated = false
     private let combine: ([Any]) -> Downstream.Input
 
     /// Creates the core and hands it to `downstream` as its subscription; then subscribe input
     /// number i to `child(i)`.
     init(downstream: Downstream, count: Int, combine: @escaping ([Any]) -> Downstream.Input) {
-        self.downstream = downstream
+        self.downstream = DownstreamBox(downstream)
         self.combine = combine
         subscriptions = Array(repeating: nil, count: count)
         finished = Array(repeating: false, count: count)
@@ -102,7 +105,7 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
             withExtendedLifetime(displaced) {}
             return .none
         }
-        if !draining, failure == nil, demand > 0, let target = downstream,
+        if !draining, !failed, demand > 0, let target = downstream,
             let immediate = rule.takeImmediate(value, at: index)
         {
             let (more, combination) = immediate
@@ -128,7 +131,10 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
             guard !terminated else { return }
             subscriptions[index] = nil
             finished[index] = true
-            if case .failure(let error) = completion, failure == nil { failure = error }
+            if case .failure(let error) = completion, !failed {
+                failed = true
+                failure = error
+            }
         }
         drain()
     }
@@ -162,11 +168,11 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
 
     /// With the lock held and `draining` set: delivers `values` (unlocking around the call) and
     /// forwards any extra demand the downstream returns; returns with the lock held.
-    private func deliverLocked(_ values: [Any], to target: Downstream) {
+    private func deliverLocked(_ values: [Any], to target: DownstreamBox<Downstream>) {
         demand -= 1
         deliveringThread = UInt(pthread_self())
         lock.unlock()
-        let extra = target.receive(combine(values))
+        let extra = target.downstream.receive(combine(values))
         lock.lock()
         deliveringThread = 0
         if extra > 0, !terminated {
@@ -183,7 +189,7 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
     /// released.
     private func drainLocked() {
         while !terminated {
-            if let error = failure {
+            if failed, let error = failure {
                 end(with: .failure(error))
                 return
             }
@@ -207,11 +213,11 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
         lock.unlock()
         for target in targets { target.cancel() }
         withExtendedLifetime(dropped) {}
-        ended?.receive(completion: completion)
+        ended?.downstream.receive(completion: completion)
     }
 
     /// Under the lock: ends the stream, returning what to cancel, notify and release.
-    private func terminate() -> ([Subscription], Downstream?, [[Any]]) {
+    private func terminate() -> ([Subscription], DownstreamBox<Downstream>?, [[Any]]) {
         terminated = true
         let targets = subscriptions.compactMap { $0 }
         subscriptions = subscriptions.map { _ in nil }

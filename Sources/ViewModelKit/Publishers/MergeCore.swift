@@ -22,31 +22,30 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     typealias Failure = Downstream.Failure
 
     private let lock = Lock()
-    /// The downstream, boxed: a class reference is copied and dropped without generic metadata
-    /// lookups, which unspecialised code would otherwise pay on every value.
-    private var sink: MergeDownstream<Downstream>?
-    private var children: ContiguousArray<MergeChildState> = []
-    private var nextID = 0
+    /// The downstream, boxed (see `DownstreamBox`).
+    @exclusivity(unchecked) private var sink: DownstreamBox<Downstream>?
+    @exclusivity(unchecked) private var children: ContiguousArray<MergeChildState> = []
+    @exclusivity(unchecked) private var nextID = 0
     /// Values waiting for demand or for the drain loop, with the id of the child each came from;
     /// `queueHead` is the next to deliver, `queued` how many wait.
-    private var queue: ContiguousArray<Output> = []
-    private var queueIDs: ContiguousArray<Int> = []
-    private var queueHead = 0
-    private var queued = 0
-    private var demand = Subscribers.Demand.none
-    private var sourcesOpen: Bool
-    private var failure: Failure?
-    private var failed = false
-    private var draining = false
-    private var terminated = false
+    @exclusivity(unchecked) private var queue: ContiguousArray<Output> = []
+    @exclusivity(unchecked) private var queueIDs: ContiguousArray<Int> = []
+    @exclusivity(unchecked) private var queueHead = 0
+    @exclusivity(unchecked) private var queued = 0
+    @exclusivity(unchecked) private var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) private var sourcesOpen: Bool
+    @exclusivity(unchecked) private var failure: Failure?
+    @exclusivity(unchecked) private var failed = false
+    @exclusivity(unchecked) private var draining = false
+    @exclusivity(unchecked) private var terminated = false
     /// Something changed that may call for requests to children.
-    private var needsRequests = false
-    private var outer: Subscription?
+    @exclusivity(unchecked) private var needsRequests = false
+    @exclusivity(unchecked) private var outer: Subscription?
     /// FlatMap with a finite `maxPublishers`: each finished child asks the outer for one more.
     private let replenishOuter: Bool
 
     init(downstream: Downstream, sourcesOpen: Bool, replenishOuter: Bool = false) {
-        self.sink = MergeDownstream(downstream)
+        self.sink = DownstreamBox(downstream)
         self.sourcesOpen = sourcesOpen
         self.replenishOuter = replenishOuter
     }
@@ -313,7 +312,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     /// Under the lock: marks the stream ended and takes out what must be cancelled or released
     /// after unlocking.
-    private func terminateLocked() -> ([Subscription], MergeDownstream<Downstream>?, ContiguousArray<Output>) {
+    private func terminateLocked() -> ([Subscription], DownstreamBox<Downstream>?, ContiguousArray<Output>) {
         terminated = true
         var subscriptions = children.compactMap { $0.subscription }
         if let outer { subscriptions.append(outer) }
@@ -356,15 +355,6 @@ struct MergeChildState {
 
     init(id: Int) {
         self.id = id
-    }
-}
-
-/// `MergeCore`'s downstream behind a class reference.
-final class MergeDownstream<Downstream: Subscriber>: @unchecked Sendable {
-    let downstream: Downstream
-
-    init(_ downstream: Downstream) {
-        self.downstream = downstream
     }
 }
 
