@@ -125,6 +125,39 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
         drain()
     }
 
+    /// FlatMap: a child that would deliver `value` and finish as soon as it is subscribed
+    /// (`Just`), handled without a child slot. Only under unlimited demand (otherwise returns
+    /// false and the child is subscribed as usual); the outer is replenished as after a child
+    /// finished. True if handled (also when the stream has ended: the value is dropped, as a
+    /// child would be).
+    func deliverInline(_ value: Output) -> Bool {
+        lock.lock()
+        guard !terminated else {
+            lock.unlock()
+            return true
+        }
+        guard demand == .unlimited else {
+            lock.unlock()
+            return false
+        }
+        let replenish = replenishOuter ? outer : nil
+        if !draining, queued == 0, !failed, let target = sink {
+            draining = true
+            lock.unlock()
+            _ = target.downstream.receive(value)  // demand is unlimited: extra changes nothing
+            lock.lock()
+            drainLocked()
+        } else {
+            queue.append(value)
+            queueIDs.append(-1)
+            queued += 1
+            lock.unlock()
+            drain()
+        }
+        replenish?.request(.max(1))
+        return true
+    }
+
     // MARK: Child events
 
     func childReceive(subscription: Subscription, id: Int) {
