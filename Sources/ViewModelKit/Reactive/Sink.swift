@@ -120,6 +120,7 @@ extension Subscribers {
 extension Publisher {
     /// Attaches a `Subscribers.Sink` with both closures and returns it as an `AnyCancellable`,
     /// as Combine's `sink(receiveCompletion:receiveValue:)`. Dropping the token cancels at once.
+    @inlinable
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
@@ -136,6 +137,7 @@ extension Publisher {
 extension Publisher where Failure == Never {
     /// Attaches a `Subscribers.Sink` that calls `receiveValue` for each value, as Combine's
     /// `sink(receiveValue:)` (available only when the publisher cannot fail).
+    @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
