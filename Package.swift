@@ -22,6 +22,11 @@ let package = Package(
         .library(name: "LoopSchedulerFoundation", targets: ["LoopSchedulerFoundation"]),
         .library(name: "ViewModelKitFoundation", targets: ["ViewModelKitFoundation"]),
         .executable(name: "podcast-watch", targets: ["podcast-watch"]),
+        // Not API: what the benchmark runner needs beyond the two libraries, so that
+        // `Benchmarks/` (its own package, depending on this one by path) builds it the way a
+        // user's package would build us: release, no flags.
+        .library(name: "LoopBenchSupport", targets: ["PodcastKit", "CLibeventBaseline"]),
+        .library(name: "CLibevent", targets: ["CLibevent"]),
     ],
     targets: [
         // System libraries, found with pkg-config; `make deps` installs the apt providers.

@@ -174,18 +174,41 @@ extension Publisher {
 /// - Exhausted when every input has finished and nothing is queued (Combine's documented rule:
 ///   an input that finishes without a value does not end the stream early).
 struct CombineLatestRule: CombiningRule {
-    private var latest: [Any?]
+    /// The latest value of each input; `()` stands in until `present[i]`.
+    private var latest: [Any]
+    private var present: [Bool]
+    /// How many inputs have produced a value.
+    private var filled = 0
     private var queued: [[Any]] = []
+    /// `queued[queueHead...]` wait to be delivered.
+    private var queueHead = 0
 
     init(count: Int) {
-        latest = Array(repeating: nil, count: count)
+        latest = Array(repeating: (), count: count)
+        present = Array(repeating: false, count: count)
+    }
+
+    private var queuedCount: Int { queued.count - queueHead }
+
+    private mutating func put(_ value: Any, at index: Int) -> Bool {
+        latest[index] = value
+        if !present[index] {
+            present[index] = true
+            filled += 1
+        }
+        return filled == latest.count
+    }
+
+    mutating func takeImmediate(_ value: Any, at index: Int) -> (Subscribers.Demand, [Any]?)? {
+        guard queuedCount == 0 else { return nil }
+        guard put(value, at: index) else { return (.max(1), nil) }
+        return (.none, latest)
     }
 
     mutating func store(_ value: Any, at index: Int, demand: Subscribers.Demand) -> (Subscribers.Demand, [Any]?) {
-        latest[index] = value
-        guard !latest.contains(where: { $0 == nil }) else { return (.max(1), nil) }
-        let snapshot = latest.map { $0! }
-        if queued.isEmpty || demand > queued.count {
+        guard put(value, at: index) else { return (.max(1), nil) }
+        let snapshot = latest
+        if queuedCount == 0 || demand > queuedCount {
             queued.append(snapshot)
             return (.none, nil)
         }
@@ -193,19 +216,35 @@ struct CombineLatestRule: CombiningRule {
         return (.none, queued[queued.count - 1])
     }
 
+    mutating func storeReentrant(_ value: Any, at index: Int) -> Any? {
+        let previous = present[index] ? latest[index] : nil
+        _ = put(value, at: index)
+        return previous
+    }
+
     mutating func next() -> [Any]? {
-        queued.isEmpty ? nil : queued.removeFirst()
+        guard queuedCount > 0 else { return nil }
+        let values = queued[queueHead]
+        queueHead += 1
+        if queueHead == queued.count {
+            queued.removeAll(keepingCapacity: true)
+            queueHead = 0
+        }
+        return values
     }
 
     func isExhausted(finished: [Bool]) -> Bool {
-        queued.isEmpty && !finished.contains(false)
+        queuedCount == 0 && !finished.contains(false)
     }
 
     mutating func removeAll() -> [[Any]] {
         defer {
             queued = []
-            latest = latest.map { _ in nil }
+            queueHead = 0
+            latest = latest.map { _ in () }
+            present = present.map { _ in false }
+            filled = 0
         }
-        return queued + [latest.compactMap { $0 }]
+        return Array(queued[queueHead...]) + [latest]
     }
 }

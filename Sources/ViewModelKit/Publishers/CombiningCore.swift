@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How `CombiningCore` keeps its inputs' values and when they form an output: the one thing
 /// that tells `combineLatest` (`CombineLatestRule`) from `zip` (`ZipRule`). Every method runs
 /// under the core's lock, so none may call out.
@@ -6,6 +14,14 @@ protocol CombiningRule {
     /// Takes in a value of input `index` while the downstream has `demand` outstanding. Returns
     /// the demand to hand back to that input, and anything displaced (released after unlocking).
     mutating func store(_ value: Any, at index: Int, demand: Subscribers.Demand) -> (Subscribers.Demand, [Any]?)
+    /// Takes in a value the downstream sent into input `index` from inside its own `receive(_:)`
+    /// (re-entrantly, on the delivering thread). Returns anything displaced.
+    mutating func storeReentrant(_ value: Any, at index: Int) -> Any?
+    /// The fast path, tried when the downstream has demand and nobody is delivering: takes in a
+    /// value of input `index` and returns the demand for that input and the combination to
+    /// deliver at once (nil if none forms), without queueing it. Returns nil, storing nothing, if
+    /// the value must go through `store` (something is queued).
+    mutating func takeImmediate(_ value: Any, at index: Int) -> (Subscribers.Demand, [Any]?)?
     /// Removes and returns the next combination ready to be delivered, if any.
     mutating func next() -> [Any]?
     /// True when no further combination can be delivered, given which inputs have finished.
@@ -28,22 +44,28 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
     typealias Failure = Downstream.Failure
 
     private let lock = Lock()
-    private var downstream: Downstream?
-    private var subscriptions: [Subscription?]
-    private var finished: [Bool]
-    private var rule: Rule
+    /// The downstream, boxed (see `DownstreamBox`); nil once the stream has ended.
+    @exclusivity(unchecked) private var downstream: DownstreamBox<Downstream>?
+    @exclusivity(unchecked) private var subscriptions: [Subscription?]
+    @exclusivity(unchecked) private var finished: [Bool]
+    @exclusivity(unchecked) private var rule: Rule
     /// All the demand ever forwarded, handed to an input whose subscription arrives late.
-    private var requested = Subscribers.Demand.none
-    private var demand = Subscribers.Demand.none
-    private var failure: Failure?
-    private var draining = false
-    private var terminated = false
+    @exclusivity(unchecked) private var requested = Subscribers.Demand.none
+    @exclusivity(unchecked) private var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) private var failure: Failure?
+    /// `failure != nil`, without touching the generic optional on the value path.
+    @exclusivity(unchecked) private var failed = false
+    @exclusivity(unchecked) private var draining = false
+    /// The `pthread_self()` of the thread calling the downstream, 0 when none: a value arriving on
+    /// that thread was sent from inside the downstream's `receive(_:)`.
+    @exclusivity(unchecked) private var deliveringThread: UInt = 0
+    @exclusivity(unchecked) private var terminated = false
     private let combine: ([Any]) -> Downstream.Input
 
     /// Creates the core and hands it to `downstream` as its subscription; then subscribe input
     /// number i to `child(i)`.
     init(downstream: Downstream, count: Int, combine: @escaping ([Any]) -> Downstream.Input) {
-        self.downstream = downstream
+        self.downstream = DownstreamBox(downstream)
         self.combine = combine
         subscriptions = Array(repeating: nil, count: count)
         finished = Array(repeating: false, count: count)
@@ -75,6 +97,28 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
             lock.unlock()
             return .none
         }
+        if deliveringThread != 0, deliveringThread == UInt(pthread_self()) {
+            // Re-entrant: Combine keeps the value but does not emit for it (emitting would let a
+            // downstream that sends on every value loop for ever).
+            let displaced = rule.storeReentrant(value, at: index)
+            lock.unlock()
+            withExtendedLifetime(displaced) {}
+            return .none
+        }
+        if !draining, !failed, demand > 0, let target = downstream,
+            let immediate = rule.takeImmediate(value, at: index)
+        {
+            let (more, combination) = immediate
+            // Fast path: nothing queued, so a combination formed now is delivered at once.
+            guard let combination else {
+                lock.unlock()
+                return more
+            }
+            draining = true
+            deliverLocked(combination, to: target)
+            drainLocked()
+            return more
+        }
         let (more, displaced) = rule.store(value, at: index, demand: demand)
         lock.unlock()
         withExtendedLifetime(displaced) {}
@@ -87,7 +131,10 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
             guard !terminated else { return }
             subscriptions[index] = nil
             finished[index] = true
-            if case .failure(let error) = completion, failure == nil { failure = error }
+            if case .failure(let error) = completion, !failed {
+                failed = true
+                failure = error
+            }
         }
         drain()
     }
@@ -116,24 +163,38 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
         lock.lock()
         guard !draining, !terminated else { return lock.unlock() }
         draining = true
+        drainLocked()
+    }
+
+    /// With the lock held and `draining` set: delivers `values` (unlocking around the call) and
+    /// forwards any extra demand the downstream returns; returns with the lock held.
+    private func deliverLocked(_ values: [Any], to target: DownstreamBox<Downstream>) {
+        demand -= 1
+        deliveringThread = UInt(pthread_self())
+        lock.unlock()
+        let extra = target.downstream.receive(combine(values))
+        lock.lock()
+        deliveringThread = 0
+        if extra > 0, !terminated {
+            demand += extra
+            requested += extra
+            let upstreams = subscriptions.compactMap { $0 }
+            lock.unlock()
+            for upstream in upstreams { upstream.request(extra) }
+            lock.lock()
+        }
+    }
+
+    /// The drain loop: called with the lock held and `draining` set; returns with the lock
+    /// released.
+    private func drainLocked() {
         while !terminated {
-            if let error = failure {
+            if failed, let error = failure {
                 end(with: .failure(error))
                 return
             }
             if demand > 0, let target = downstream, let values = rule.next() {
-                demand -= 1
-                lock.unlock()
-                let extra = target.receive(combine(values))
-                lock.lock()
-                if extra > 0, !terminated {
-                    demand += extra
-                    requested += extra
-                    let upstreams = subscriptions.compactMap { $0 }
-                    lock.unlock()
-                    for upstream in upstreams { upstream.request(extra) }
-                    lock.lock()
-                }
+                deliverLocked(values, to: target)
                 continue
             }
             if rule.isExhausted(finished: finished) {
@@ -152,11 +213,11 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
         lock.unlock()
         for target in targets { target.cancel() }
         withExtendedLifetime(dropped) {}
-        ended?.receive(completion: completion)
+        ended?.downstream.receive(completion: completion)
     }
 
     /// Under the lock: ends the stream, returning what to cancel, notify and release.
-    private func terminate() -> ([Subscription], Downstream?, [[Any]]) {
+    private func terminate() -> ([Subscription], DownstreamBox<Downstream>?, [[Any]]) {
         terminated = true
         let targets = subscriptions.compactMap { $0 }
         subscriptions = subscriptions.map { _ in nil }

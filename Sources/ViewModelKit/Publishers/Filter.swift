@@ -21,6 +21,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the predicate.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
         }
@@ -28,22 +29,24 @@ extension Publishers {
 }
 
 extension Publishers.Filter {
+    @usableFromInline
     final class Inner<Downstream: Subscriber>: PassThroughSubscriber
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        let downstream: Downstream
-        private let isIncluded: (Upstream.Output) -> Bool
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let isIncluded: (Upstream.Output) -> Bool
 
+        @inlinable
         init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
             self.downstream = downstream
             self.isIncluded = isIncluded
         }
 
-        var description: String { "Filter" }
+        @usableFromInline var description: String { "Filter" }
 
-        @inline(__always)
+        @inlinable @inline(__always)
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             isIncluded(input) ? downstream.receive(input) : .max(1)
         }

@@ -59,6 +59,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     func receive(_ input: Input) -> Subscribers.Demand {
         let inner = transform(input)
+        // `Just` under unlimited demand: its value and completion are delivered inline, exactly as
+        // subscribing it would deliver them, without building a subscription per value.
+        if let just = inner as? Just<NewPublisher.Output>, core.deliverInline(just.output) { return .none }
         guard let id = core.addChild() else { return .none }
         inner.subscribe(core.child(id))
         return .none

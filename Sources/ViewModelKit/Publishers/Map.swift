@@ -19,6 +19,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the transformation.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, transform: transform))
         }
@@ -27,22 +28,24 @@ extension Publishers {
 
 extension Publishers.Map {
     /// Maps values in place; holds no state, so it takes no lock.
+    @usableFromInline
     final class Inner<Downstream: Subscriber>: PassThroughSubscriber
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        let downstream: Downstream
-        private let transform: (Upstream.Output) -> Output
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let transform: (Upstream.Output) -> Output
 
+        @inlinable
         init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
             self.downstream = downstream
             self.transform = transform
         }
 
-        var description: String { "Map" }
+        @usableFromInline var description: String { "Map" }
 
-        @inline(__always)
+        @inlinable @inline(__always)
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             downstream.receive(transform(input))
         }

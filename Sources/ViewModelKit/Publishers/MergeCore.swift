@@ -10,32 +10,42 @@
 /// - The stream finishes once no more children can come (`sourcesOpen == false`), every child
 ///   has finished and the buffer is empty. The first failure, from a child or the outer
 ///   publisher, cancels everything else and is delivered at once (buffered values are dropped).
+///
+/// Cost per value: the hot path touches no generic container and sorts nothing. Children sit in
+/// an array ordered by id (found by binary search; requests go out in id order); per-child
+/// accounting is kept only while demand is finite (unlimited demand never becomes finite
+/// again); a value that finds the loop idle, nothing queued and demand outstanding is handed
+/// straight to the downstream without touching the queue; and requests to children are
+/// collected only when something that could need one changed (`needsRequests`).
 final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
     typealias Output = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private struct Child {
-        var subscription: Subscription?
-        var outstanding = Subscribers.Demand.none
-        var buffered = 0
-    }
-
     private let lock = Lock()
-    private var downstream: Downstream?
-    private var children: [Int: Child] = [:]
-    private var nextID = 0
-    private var queue: [(id: Int, value: Output)] = []
-    private var demand = Subscribers.Demand.none
-    private var sourcesOpen: Bool
-    private var failure: Failure?
-    private var draining = false
-    private var terminated = false
-    private var outer: Subscription?
+    /// The downstream, boxed (see `DownstreamBox`).
+    @exclusivity(unchecked) private var sink: DownstreamBox<Downstream>?
+    @exclusivity(unchecked) private var children: ContiguousArray<MergeChildState> = []
+    @exclusivity(unchecked) private var nextID = 0
+    /// Values waiting for demand or for the drain loop, with the id of the child each came from;
+    /// `queueHead` is the next to deliver, `queued` how many wait.
+    @exclusivity(unchecked) private var queue: ContiguousArray<Output> = []
+    @exclusivity(unchecked) private var queueIDs: ContiguousArray<Int> = []
+    @exclusivity(unchecked) private var queueHead = 0
+    @exclusivity(unchecked) private var queued = 0
+    @exclusivity(unchecked) private var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) private var sourcesOpen: Bool
+    @exclusivity(unchecked) private var failure: Failure?
+    @exclusivity(unchecked) private var failed = false
+    @exclusivity(unchecked) private var draining = false
+    @exclusivity(unchecked) private var terminated = false
+    /// Something changed that may call for requests to children.
+    @exclusivity(unchecked) private var needsRequests = false
+    @exclusivity(unchecked) private var outer: Subscription?
     /// FlatMap with a finite `maxPublishers`: each finished child asks the outer for one more.
     private let replenishOuter: Bool
 
     init(downstream: Downstream, sourcesOpen: Bool, replenishOuter: Bool = false) {
-        self.downstream = downstream
+        self.sink = DownstreamBox(downstream)
         self.sourcesOpen = sourcesOpen
         self.replenishOuter = replenishOuter
     }
@@ -44,8 +54,8 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     /// Hands this subscription to the downstream (outside any lock).
     func sendSubscription() {
-        guard let target = lock.withLock({ downstream }) else { return }
-        target.receive(subscription: self)
+        guard let target = lock.withLock({ sink }) else { return }
+        target.downstream.receive(subscription: self)
     }
 
     /// Registers a child slot; `nil` once the stream has ended.
@@ -53,7 +63,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
         lock.withLock {
             guard !terminated else { return nil }
             defer { nextID += 1 }
-            children[nextID] = Child()
+            children.append(MergeChildState(id: nextID))
             return nextID
         }
     }
@@ -67,14 +77,12 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
             return nil
         }
         let old = children
-        let dropped = queue
-        children = [:]
-        queue.removeAll()
+        let dropped = takeQueueLocked()
         let id = nextID
         nextID += 1
-        children[id] = Child()
+        children = [MergeChildState(id: id)]
         lock.unlock()
-        for child in old.values { child.subscription?.cancel() }
+        for child in old { child.subscription?.cancel() }
         withExtendedLifetime(dropped) {}
         return id
     }
@@ -109,36 +117,96 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     func outerFailed(_ error: Failure) {
         lock.withLock {
             outer = nil
-            if failure == nil { failure = error }
+            if !failed {
+                failed = true
+                failure = error
+            }
         }
         drain()
+    }
+
+    /// FlatMap: a child that would deliver `value` and finish as soon as it is subscribed
+    /// (`Just`), handled without a child slot. Only under unlimited demand (otherwise returns
+    /// false and the child is subscribed as usual); the outer is replenished as after a child
+    /// finished. True if handled (also when the stream has ended: the value is dropped, as a
+    /// child would be).
+    func deliverInline(_ value: Output) -> Bool {
+        lock.lock()
+        guard !terminated else {
+            lock.unlock()
+            return true
+        }
+        guard demand == .unlimited else {
+            lock.unlock()
+            return false
+        }
+        let replenish = replenishOuter ? outer : nil
+        if !draining, queued == 0, !failed, let target = sink {
+            draining = true
+            lock.unlock()
+            _ = target.downstream.receive(value)  // demand is unlimited: extra changes nothing
+            lock.lock()
+            drainLocked()
+        } else {
+            queue.append(value)
+            queueIDs.append(-1)
+            queued += 1
+            lock.unlock()
+            drain()
+        }
+        replenish?.request(.max(1))
+        return true
     }
 
     // MARK: Child events
 
     func childReceive(subscription: Subscription, id: Int) {
         lock.lock()
-        guard !terminated, children[id] != nil, children[id]?.subscription == nil else {
+        guard !terminated, let index = indexLocked(of: id), children[index].subscription == nil else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        children[id]?.subscription = subscription
-        let requests = collectRequests()
+        children[index].subscription = subscription
+        // Only this child's demand changes: the others are covered already.
+        var initial = Subscribers.Demand.none
+        if demand == .unlimited {
+            initial = .unlimited
+        } else if demand > 0, children[index].buffered == 0, children[index].outstanding == .none {
+            initial = .max(1)
+        }
+        children[index].outstanding = initial
         lock.unlock()
-        for (target, amount) in requests { target.request(amount) }
+        if initial > 0 { subscription.request(initial) }
     }
 
     func childReceive(_ value: Output, id: Int) -> Subscribers.Demand {
         lock.lock()
-        guard !terminated, var child = children[id] else {
+        guard !terminated, let index = indexLocked(of: id) else {
             lock.unlock()
             return .none
         }
-        child.outstanding -= 1
-        child.buffered += 1
-        children[id] = child
-        queue.append((id, value))
+        let finite = demand != .unlimited
+        if finite { children[index].outstanding -= 1 }
+        if !draining, queued == 0, !failed, demand > 0, let target = sink {
+            // Fast path: nothing waits, so this value goes straight to the downstream.
+            draining = true
+            demand -= 1
+            if finite { needsRequests = true }
+            lock.unlock()
+            let extra = target.downstream.receive(value)
+            lock.lock()
+            if extra > 0 {
+                demand += extra
+                needsRequests = true
+            }
+            drainLocked()
+            return .none
+        }
+        if finite { children[index].buffered += 1 }
+        queue.append(value)
+        queueIDs.append(id)
+        queued += 1
         lock.unlock()
         drain()
         return .none
@@ -146,14 +214,18 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     func childReceive(completion: Subscribers.Completion<Failure>, id: Int) {
         lock.lock()
-        guard !terminated, children.removeValue(forKey: id) != nil else {
+        guard !terminated, let index = indexLocked(of: id) else {
             lock.unlock()
             return
         }
+        children.remove(at: index)
         var replenish: Subscription?
         switch completion {
         case .failure(let error):
-            if failure == nil { failure = error }
+            if !failed {
+                failed = true
+                failure = error
+            }
         case .finished:
             if replenishOuter { replenish = outer }
         }
@@ -166,8 +238,9 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     func request(_ more: Subscribers.Demand) {
         lock.withLock {
-            guard !terminated else { return }
+            guard !terminated, more > 0 else { return }
             demand += more
+            needsRequests = true
         }
         drain()
     }
@@ -175,7 +248,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     func cancel() {
         lock.lock()
         guard !terminated else { return lock.unlock() }
-        let (subscriptions, target, dropped) = terminate()
+        let (subscriptions, target, dropped) = terminateLocked()
         lock.unlock()
         for subscription in subscriptions { subscription.cancel() }
         withExtendedLifetime((target, dropped)) {}
@@ -188,39 +261,59 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
         lock.lock()
         guard !draining, !terminated else { return lock.unlock() }
         draining = true
+        drainLocked()
+    }
+
+    /// The drain loop: called with the lock held and `draining` set; returns with the lock
+    /// released and `draining` cleared (or the stream ended).
+    private func drainLocked() {
         while true {
             if terminated {
                 draining = false
                 lock.unlock()
                 return
             }
-            if let error = failure {
-                let (subscriptions, target, dropped) = terminate()
+            if failed, let error = failure {
+                let (subscriptions, target, dropped) = terminateLocked()
                 lock.unlock()
                 for subscription in subscriptions { subscription.cancel() }
                 withExtendedLifetime(dropped) {}
-                target?.receive(completion: .failure(error))
+                target?.downstream.receive(completion: .failure(error))
                 return
             }
-            if demand > 0, !queue.isEmpty, let target = downstream {
-                let (id, value) = queue.removeFirst()
-                children[id]?.buffered -= 1
+            if demand > 0, queued > 0, let target = sink {
+                let value = queue[queueHead]
+                let id = queueIDs[queueHead]
+                queueHead += 1
+                queued -= 1
+                if queued == 0 {
+                    queue.removeAll(keepingCapacity: true)
+                    queueIDs.removeAll(keepingCapacity: true)
+                    queueHead = 0
+                }
+                if demand != .unlimited, let index = indexLocked(of: id) {
+                    children[index].buffered -= 1
+                    needsRequests = true
+                }
                 demand -= 1
                 lock.unlock()
-                let extra = target.receive(value)
+                let extra = target.downstream.receive(value)
                 lock.lock()
-                demand += extra
+                if extra > 0 {
+                    demand += extra
+                    needsRequests = true
+                }
                 continue
             }
-            if queue.isEmpty, !sourcesOpen, children.isEmpty {
-                let (subscriptions, target, dropped) = terminate()
+            if queued == 0, !sourcesOpen, children.isEmpty {
+                let (subscriptions, target, dropped) = terminateLocked()
                 lock.unlock()
                 for subscription in subscriptions { subscription.cancel() }
                 withExtendedLifetime(dropped) {}
-                target?.receive(completion: .finished)
+                target?.downstream.receive(completion: .finished)
                 return
             }
-            let requests = collectRequests()
+            let requests = collectRequestsLocked()
             draining = false
             lock.unlock()
             for (target, amount) in requests { target.request(amount) }
@@ -228,39 +321,73 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
         }
     }
 
-    /// Under the lock: marks the stream ended and takes out what must be cancelled or released
-    /// after unlocking.
-    private func terminate() -> ([Subscription], Downstream?, [(id: Int, value: Output)]) {
-        terminated = true
-        var subscriptions = children.keys.sorted().compactMap { children[$0]?.subscription }
-        if let outer { subscriptions.append(outer) }
-        outer = nil
-        children = [:]
-        let target = downstream
-        downstream = nil
-        let dropped = queue
-        queue = []
-        return (subscriptions, target, dropped)
+    /// Under the lock: the index of child `id`, if it is still there (children are in id order).
+    private func indexLocked(of id: Int) -> Int? {
+        var low = 0
+        var high = children.count
+        while low < high {
+            let middle = (low + high) / 2
+            if children[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < children.count && children[low].id == id ? low : nil
     }
 
-    /// Under the lock: the requests to send to children so that demand is covered.
-    private func collectRequests() -> [(Subscription, Subscribers.Demand)] {
-        guard demand > 0 else { return [] }
+    /// Under the lock: empties the queue, returning its values (released after unlocking).
+    private func takeQueueLocked() -> ContiguousArray<Output> {
+        defer {
+            queue = []
+            queueIDs = []
+            queueHead = 0
+            queued = 0
+        }
+        return queue
+    }
+
+    /// Under the lock: marks the stream ended and takes out what must be cancelled or released
+    /// after unlocking.
+    private func terminateLocked() -> ([Subscription], DownstreamBox<Downstream>?, ContiguousArray<Output>) {
+        terminated = true
+        var subscriptions = children.compactMap { $0.subscription }
+        if let outer { subscriptions.append(outer) }
+        outer = nil
+        children = []
+        let target = sink
+        sink = nil
+        return (subscriptions, target, takeQueueLocked())
+    }
+
+    /// Under the lock: the requests to send to children so that demand is covered, in child
+    /// order. Only when `needsRequests` (and demand is outstanding).
+    private func collectRequestsLocked() -> [(Subscription, Subscribers.Demand)] {
+        guard needsRequests, demand > 0 else { return [] }
+        needsRequests = false
         var requests: [(Subscription, Subscribers.Demand)] = []
-        for id in children.keys.sorted() {
-            guard var child = children[id], let subscription = child.subscription else { continue }
+        for index in children.indices {
+            guard let subscription = children[index].subscription else { continue }
             if demand == .unlimited {
-                guard child.outstanding != .unlimited else { continue }
-                child.outstanding = .unlimited
+                guard children[index].outstanding != .unlimited else { continue }
+                children[index].outstanding = .unlimited
                 requests.append((subscription, .unlimited))
             } else {
-                guard child.outstanding == .none, child.buffered == 0 else { continue }
-                child.outstanding = .max(1)
+                guard children[index].outstanding == .none, children[index].buffered == 0 else { continue }
+                children[index].outstanding = .max(1)
                 requests.append((subscription, .max(1)))
             }
-            children[id] = child
         }
         return requests
+    }
+}
+
+/// One child's bookkeeping in `MergeCore`. Not generic, so reading and writing it needs no
+/// generic metadata.
+struct MergeChildState {
+    let id: Int
+    var subscription: Subscription?
+    var outstanding = Subscribers.Demand.none
+    var buffered = 0
+
+    init(id: Int) {
+        self.id = id
     }
 }
 

@@ -23,6 +23,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the comparison.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
         }
@@ -32,25 +33,27 @@ extension Publishers {
 extension Publishers.RemoveDuplicates {
     // `last` is touched only from `receive(_:)`, which the upstream never calls concurrently:
     // no lock needed.
+    @usableFromInline
     final class Inner<Downstream: Subscriber>: PassThroughSubscriber
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        let downstream: Downstream
-        private let predicate: (Output, Output) -> Bool
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let predicate: (Output, Output) -> Bool
         // Serial delivery already rules out overlapping access; the dynamic exclusivity check on
         // this field cost more than the comparison it guards.
-        @exclusivity(unchecked) private var last: Output?
+        @usableFromInline @exclusivity(unchecked) var last: Output?
 
+        @inlinable
         init(downstream: Downstream, predicate: @escaping (Output, Output) -> Bool) {
             self.downstream = downstream
             self.predicate = predicate
         }
 
-        var description: String { "RemoveDuplicates" }
+        @usableFromInline var description: String { "RemoveDuplicates" }
 
-        @inline(__always)
+        @inlinable @inline(__always)
         func receive(_ input: Output) -> Subscribers.Demand {
             if let previous = last, predicate(previous, input) {
                 last = input

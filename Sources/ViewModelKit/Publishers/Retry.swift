@@ -14,10 +14,11 @@ extension Publishers {
 
         /// The publisher to resubscribe to.
         public let upstream: Upstream
-        /// How many resubscriptions are allowed; `nil` means without limit.
+        /// How many resubscriptions are allowed; `nil` (or a negative count) means without limit.
         public let retries: Int?
 
-        /// Retries `upstream` up to `retries` times (`nil`: forever). A negative count means no retry.
+        /// Retries `upstream` up to `retries` times (`nil`: forever). A negative count also means
+        /// forever, as in Combine (its count is checked only for reaching zero).
         public init(upstream: Upstream, retries: Int?) {
             self.upstream = upstream
             self.retries = retries
@@ -27,7 +28,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = RelayCore(downstream: subscriber)
             core.sendSubscription()
-            RetryDriver(core: core, upstream: upstream, remaining: retries.map { Swift.max(0, $0) }).run()
+            RetryDriver(core: core, upstream: upstream, remaining: retries.flatMap { $0 < 0 ? nil : $0 }).run()
         }
     }
 }
@@ -95,8 +96,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 }
 
 extension Publisher {
-    /// Resubscribes up to `retries` times after a failure, as Combine's `retry(_:)`.
-    /// See `Publishers.Retry`.
+    /// Resubscribes up to `retries` times after a failure, as Combine's `retry(_:)` (a negative
+    /// count retries forever, as Combine's does). See `Publishers.Retry`.
     public func retry(_ retries: Int) -> Publishers.Retry<Self> {
         Publishers.Retry(upstream: self, retries: retries)
     }

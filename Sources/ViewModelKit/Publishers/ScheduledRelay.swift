@@ -98,6 +98,9 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
 
     // MARK: For subclasses
 
+    /// With `lock` held, on the `.local` route: true if the downstream has demand outstanding.
+    final var hasDemandLocked: Bool { demand > 0 }
+
     /// The downstream, unless the stream has ended.
     final var liveDownstream: Downstream? {
         lock.withLock { downstream }

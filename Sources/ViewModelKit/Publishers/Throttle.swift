@@ -1,14 +1,15 @@
 extension Publishers {
     /// Publishes at most one value per `interval`, as Combine's `Publishers.Throttle`.
     ///
-    /// The upstream is asked for unlimited values. A value that arrives when no emission happened
-    /// in the last `interval` is delivered at once (through `scheduler.schedule`). Values arriving
-    /// inside the interval are held: the first of them (`latest == false`) or the newest
-    /// (`latest == true`) is delivered when the interval since the last emission ends, and that
-    /// starts a new interval. Everything is delivered on the scheduler; a value meeting zero
-    /// downstream demand is dropped. The completion is delivered through `scheduler.schedule`;
-    /// if a value is being held, it is delivered at the end of its interval and the completion
-    /// right after it (unlike `debounce`, which drops its pending value).
+    /// The upstream is asked for unlimited values; a value arriving while the downstream has no
+    /// demand is dropped. The first value kept schedules an emission: at once (through
+    /// `scheduler.schedule`) if nothing was emitted in the last `interval`, else when the interval
+    /// since the last emission ends. Until that emission runs, later values replace the kept one
+    /// (`latest == true`) or are dropped (`latest == false`); the emission delivers whatever is
+    /// kept when it runs, so values 1, 2, 3 sent before the scheduler runs give 3 (or 1).
+    /// Everything is delivered on the scheduler. The completion is delivered through
+    /// `scheduler.schedule`; if an emission is scheduled, the completion follows its value in it
+    /// (unlike `debounce`, which drops its pending value).
     public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
         /// The upstream's output.
         public typealias Output = Upstream.Output
@@ -40,8 +41,13 @@ extension Publishers {
     }
 }
 
-/// `ScheduledRelay` on the local demand route that spaces emissions at least `interval` apart,
-/// holding one value (the first or the newest) per interval.
+/// `ScheduledRelay` on the local demand route that spaces emissions at least `interval` apart.
+///
+/// As Combine's: a value arriving without downstream demand is dropped. Otherwise it is kept
+/// (replacing the kept one if `latest`, else only if none is kept) and, unless an emission is
+/// already scheduled, one is scheduled: at once if nothing was emitted within the last
+/// `interval`, else when the interval since the last emission ends. What is emitted is decided
+/// when that scheduled emission runs, on the scheduler, never in the upstream's `receive`.
 private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: ScheduledRelay<Downstream, Context>,
     @unchecked Sendable
 {
@@ -49,7 +55,7 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
     private let latest: Bool
     private var lastEmission: Context.SchedulerTimeType?
     private var held: Input?
-    private var flushScheduled = false
+    private var emissionScheduled = false
     private var pendingCompletion: Subscribers.Completion<Failure>?
 
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
@@ -61,55 +67,55 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
     override func receive(_ input: Input) -> Subscribers.Demand {
         let now = scheduler.now
         lock.lock()
-        guard !upstreamDone else {
+        guard !upstreamDone, hasDemandLocked else {
             lock.unlock()
             return .none
         }
-        if flushScheduled {
-            var replaced: Input?
-            if latest {
-                replaced = held
-                held = input
-            }
+        var replaced: Input?
+        if held == nil {
+            held = input
+        } else if latest {
+            replaced = held
+            held = input
+        }
+        guard !emissionScheduled else {
             lock.unlock()
             withExtendedLifetime(replaced) {}
             return .none
         }
-        if let last = lastEmission, now < last.advanced(by: interval) {
-            held = input
-            flushScheduled = true
-            let flushTime = last.advanced(by: interval)
-            lock.unlock()
-            scheduler.schedule(after: flushTime, tolerance: scheduler.minimumTolerance, options: nil) { [self] in
-                flush()
-            }
+        emissionScheduled = true
+        let due = lastEmission.map { $0.advanced(by: interval) }
+        lock.unlock()
+        withExtendedLifetime(replaced) {}
+        if let due, now < due {
+            scheduler.schedule(after: due, tolerance: scheduler.minimumTolerance, options: nil) { [self] in emit() }
         } else {
-            lastEmission = now
-            lock.unlock()
-            schedule { [self] in deliver(input) }
+            scheduler.schedule(options: nil) { [self] in emit() }
         }
         return .none
     }
 
-    private func flush() {
+    /// The scheduled emission: takes whatever is kept now, and the completion that followed it.
+    private func emit() {
         let now = scheduler.now
         lock.lock()
-        guard flushScheduled, let value = held else { return lock.unlock() }
-        flushScheduled = false
+        guard emissionScheduled else { return lock.unlock() }
+        emissionScheduled = false
+        let value = held
         held = nil
         lastEmission = now
         let completion = pendingCompletion
         pendingCompletion = nil
         lock.unlock()
-        deliver(value)
+        if let value { deliver(value) }
         if let completion { finish(completion) }
     }
 
     override func receive(completion: Subscribers.Completion<Failure>) {
-        // A held value goes first, at the end of its interval; the completion follows it.
+        // With an emission scheduled, the completion follows the kept value in that emission.
         let followsHeldValue = lock.withLock { () -> Bool in
-            if flushScheduled { pendingCompletion = completion }
-            return flushScheduled
+            if emissionScheduled, !upstreamDone { pendingCompletion = completion }
+            return emissionScheduled
         }
         if followsHeldValue {
             upstreamCompleted()
@@ -120,7 +126,8 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
 
     override func cancel() {
         let dropped = lock.withLock { () -> Input? in
-            flushScheduled = false
+            emissionScheduled = false
+            pendingCompletion = nil
             defer { held = nil }
             return held
         }

@@ -179,6 +179,28 @@ struct ZipRule: CombiningRule {
         return (.none, nil)
     }
 
+    /// Fast path: a value completing a combination is delivered without being buffered.
+    mutating func takeImmediate(_ value: Any, at index: Int) -> (Subscribers.Demand, [Any]?)? {
+        guard buffers[index].isEmpty else { return nil }
+        for other in buffers.indices where other != index && buffers[other].isEmpty {
+            buffers[index].append(value)
+            return (.none, nil)
+        }
+        var combination: [Any] = []
+        combination.reserveCapacity(buffers.count)
+        for other in buffers.indices {
+            combination.append(other == index ? value : buffers[other].removeFirst())
+        }
+        return (.none, combination)
+    }
+
+    /// A value sent from inside the downstream's `receive(_:)` is queued like any other: it pairs
+    /// with at most one value of every other input, so it cannot loop.
+    mutating func storeReentrant(_ value: Any, at index: Int) -> Any? {
+        buffers[index].append(value)
+        return nil
+    }
+
     mutating func next() -> [Any]? {
         guard !buffers.contains(where: { $0.isEmpty }) else { return nil }
         return buffers.indices.map { buffers[$0].removeFirst() }

@@ -8,7 +8,8 @@
 ///   value at once (as Combine does).
 /// - Threading is that of `PassthroughSubject`: `send` from any thread, calls into one subscriber
 ///   serialised, re-entrant sends delivered depth-first on the same thread.
-/// - After completion later sends (and sets of `value`) are ignored; `value` keeps the last value.
+/// - After completion later sends are ignored; setting `value` still stores it (as Combine's) but
+///   delivers nothing.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
     private let core: SubjectCore<Output, Failure>
 
@@ -17,10 +18,11 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         core = SubjectCore(replaying: value, name: "CurrentValueSubject")
     }
 
-    /// The current value. Setting it is the same as `send(_:)`. Thread-safe.
+    /// The current value. Setting it is `send(_:)`, except that after completion it still stores
+    /// (as Combine's; `send(_:)` after completion stores nothing). Thread-safe.
     public var value: Output {
         get { core.currentValue }
-        set { core.storeAndSend(newValue) }
+        set { core.store(newValue) }
     }
 
     /// Attaches `subscriber`; it receives the current value on its first demand.
@@ -38,7 +40,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         core.send(completion: completion)
     }
 
-    /// Keeps an upstream `subscription` and requests `.unlimited` from it, as Combine's subjects do.
+    /// Keeps an upstream `subscription` and requests `.unlimited` from it once any subscriber has
+    /// requested demand, as Combine's subjects do.
     public func send(subscription: Subscription) {
         core.send(subscription: subscription)
     }

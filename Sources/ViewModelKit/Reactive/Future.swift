@@ -39,9 +39,18 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         }
     }
 
+    /// A waiting subscription was cancelled: forget it (and the subscriber it held).
+    fileprivate func forget(_ subscription: FutureSubscriptionBase<Output, Failure>) {
+        let removed = lock.withLock { () -> FutureSubscriptionBase<Output, Failure>? in
+            guard let index = waiting.firstIndex(where: { $0 === subscription }) else { return nil }
+            return waiting.remove(at: index)
+        }
+        withExtendedLifetime(removed) {}  // released outside the lock
+    }
+
     /// Attaches `subscriber`; it gets the result once there is one (and demand, for a value).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let subscription = FutureSubscription(subscriber)
+        let subscription = FutureSubscription(subscriber, parent: self)
         lock.lock()
         let known = result
         if known == nil { waiting.append(subscription) }
@@ -66,9 +75,12 @@ private final class FutureSubscription<S: Subscriber>: FutureSubscriptionBase<S.
     private var downstream: S?
     private var result: Result<S.Input, S.Failure>?
     private var demand = Subscribers.Demand.none
+    /// The future, while this subscription waits on it; dropped on termination.
+    private var parent: Future<S.Input, S.Failure>?
 
-    init(_ downstream: S) {
+    init(_ downstream: S, parent: Future<S.Input, S.Failure>) {
         self.downstream = downstream
+        self.parent = parent
     }
 
     var description: String { "Future" }
@@ -112,14 +124,16 @@ private final class FutureSubscription<S: Subscriber>: FutureSubscriptionBase<S.
                 delivery.unlock()
                 return
             }
-            downstream = nil
+            let released = releaseStateLocked()
             lock.unlock()
             _ = target.receive(value)
             target.receive(completion: .finished)
+            withExtendedLifetime(released) {}
         case .failure(let error):
-            downstream = nil
+            let released = releaseStateLocked()
             lock.unlock()
             target.receive(completion: .failure(error))
+            withExtendedLifetime(released) {}
         }
         delivery.unlock()
         withExtendedLifetime(target) {}
@@ -128,8 +142,20 @@ private final class FutureSubscription<S: Subscriber>: FutureSubscriptionBase<S.
     func cancel() {
         lock.lock()
         let target = downstream
-        downstream = nil
+        let released = releaseStateLocked()
         lock.unlock()
-        withExtendedLifetime(target) {}
+        released.parent?.forget(self)
+        withExtendedLifetime((target, released)) {}
+    }
+
+    /// With `lock` held, on termination: drops the subscriber, the result and the future (as
+    /// Combine's), returning them to be released after unlocking.
+    private func releaseStateLocked() -> (parent: Future<S.Input, S.Failure>?, result: Result<S.Input, S.Failure>?) {
+        defer {
+            downstream = nil
+            result = nil
+            parent = nil
+        }
+        return (parent, result)
     }
 }

@@ -25,13 +25,16 @@ extension Just: Sendable where Output: Sendable {}
 
 /// `Just`'s subscription: the value and `.finished` on the first positive demand, once.
 final class JustSubscription<S: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private let lock = Lock()
-    private var pending: S.Input?
-    private var downstream: S?
+    // Inline (one atomic word): a `Just` is often subscribed once per value (`flatMap { Just($0) }`),
+    // where a separately allocated mutex cost more than the rest of the subscription.
+    private let lock = InlineLock()
+    /// The value and the subscriber until delivery or cancel, behind one class reference: in
+    /// unspecialised code each generic optional (`S?`, `S.Input?`) cost a metadata lookup on
+    /// every read, write and release.
+    @exclusivity(unchecked) private var pending: JustDelivery<S>?
 
     init(_ value: S.Input, _ downstream: S) {
-        self.pending = value
-        self.downstream = downstream
+        pending = JustDelivery(value: value, downstream: downstream)
     }
 
     var description: String { "Just" }
@@ -39,23 +42,32 @@ final class JustSubscription<S: Subscriber>: Subscription, CustomStringConvertib
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
         lock.lock()
-        guard let target = downstream, let value = pending else {
+        guard let delivery = pending else {
             lock.unlock()
             return
         }
-        downstream = nil
         pending = nil
         lock.unlock()
-        _ = target.receive(value)
-        target.receive(completion: .finished)
+        _ = delivery.downstream.receive(delivery.value)
+        delivery.downstream.receive(completion: .finished)
     }
 
     func cancel() {
         lock.lock()
-        let target = downstream
-        downstream = nil
+        let dropped = pending
         pending = nil
         lock.unlock()
-        withExtendedLifetime(target) {}
+        withExtendedLifetime(dropped) {}
+    }
+}
+
+/// What a `JustSubscription` still has to deliver.
+final class JustDelivery<S: Subscriber>: @unchecked Sendable {
+    let value: S.Input
+    let downstream: S
+
+    init(value: S.Input, downstream: S) {
+        self.value = value
+        self.downstream = downstream
     }
 }

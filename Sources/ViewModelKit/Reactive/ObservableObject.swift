@@ -1,3 +1,5 @@
+@_spi(Reflection) import Swift
+
 /// An object whose changes are announced before they happen, as Combine's `ObservableObject`.
 ///
 /// A class that conforms without declaring `objectWillChange` gets a default
@@ -88,22 +90,40 @@ enum DefaultWillChange {
     }
 
     /// Every `@Published` storage of `object`, in declaration order, base class first.
+    ///
+    /// Walks the class's stored fields as the runtime lays them out (the standard library's
+    /// field enumeration), not `Mirror`: a class conforming to `CustomReflectable` may hide its
+    /// children from `Mirror`, and its `@Published` properties must still drive
+    /// `objectWillChange`, as in Combine.
     private static func publishedStorages(of object: AnyObject) -> [PublishedWillChangeSlot] {
-        var chain: [Mirror] = []
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror {
-            chain.append(current)
-            mirror = current.superclassMirror
+        var chain: [AnyClass] = []
+        var current: AnyClass? = type(of: object)
+        while let level = current {
+            chain.append(level)
+            current = _getSuperclass(level)
         }
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         var found: [PublishedWillChangeSlot] = []
+        var seenOffsets = Set<Int>()
+        // `_EachFieldOptions.classType` (bit 0), spelled by value: the library declares it as a
+        // mutable static, which Swift 6 refuses to read.
+        let classFields = _EachFieldOptions(rawValue: 1 << 0)
         for level in chain.reversed() {
-            for child in level.children {
-                if let published = child.value as? PublishedStorageProviding {
-                    found.append(published.willChangeSlot)
+            _ = _forEachField(of: level, options: classFields) { _, offset, fieldType, _ in
+                if let provider = fieldType as? PublishedStorageProviding.Type, seenOffsets.insert(offset).inserted {
+                    found.append(provider.willChangeSlot(at: base + offset))
                 }
+                return true
             }
         }
-        return found
+        return withExtendedLifetime(object) { found }
+    }
+}
+
+extension PublishedStorageProviding {
+    /// The slot of the `@Published` property stored at `address` (a field of a live object).
+    static func willChangeSlot(at address: UnsafeRawPointer) -> PublishedWillChangeSlot {
+        address.assumingMemoryBound(to: Self.self).pointee.willChangeSlot
     }
 }
 

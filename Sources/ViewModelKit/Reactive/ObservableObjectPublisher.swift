@@ -4,8 +4,9 @@ import Synchronization
 /// `ObservableObjectPublisher`: it emits `()` before each change and never fails.
 ///
 /// - `send()` is safe from any thread and delivers on the calling thread, with the same rules as
-///   `PassthroughSubject` (calls into one subscriber serialised, re-entrant sends depth-first,
-///   values dropped for a subscriber without demand).
+///   `PassthroughSubject` (calls into one subscriber serialised, re-entrant sends depth-first),
+///   except demand: as Combine's, a subscriber that has ever requested demand receives every
+///   later `()`, whatever its demand now (one that never requested receives nothing).
 /// - Lifetime: it dies with its object (the default one is owned by the object's `@Published`
 ///   properties; a declared one by the object). When it is deinitialised, its current subscribers
 ///   receive `.finished` on the thread that released it. Combine's never completes; ours does so
@@ -22,7 +23,8 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// Never fails.
     public typealias Failure = Never
 
-    private let core = SubjectCore<Void, Never>(replaying: nil, name: "ObservableObjectPublisher")
+    private let core = SubjectCore<Void, Never>(
+        replaying: nil, name: "ObservableObjectPublisher", ignoresDemandOnceRequested: true)
     // The did-change listeners. The count is read without the lock on every `@Published` set,
     // so that nobody pays more than one atomic load when no MVVM subscription listens.
     private let didChangeListenerCount = Atomic<Int>(0)
@@ -36,7 +38,8 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
         core.send(completion: .finished)
     }
 
-    /// Attaches `subscriber`; it receives `()` for each later `send()` while it has demand, and
+    /// Attaches `subscriber`; once it has requested any demand it receives `()` for each later
+    /// `send()`, and
     /// `.finished` when this publisher is deinitialised.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
         core.attach(subscriber)

@@ -10,12 +10,13 @@
 /// - `request` and `cancel` on its subscriptions are safe from any thread. A subscription keeps
 ///   the subject alive until it is cancelled or completed.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-    private let core = SubjectCore<Output, Failure>(replaying: nil, name: "PassthroughSubject")
+    @usableFromInline let core = SubjectCore<Output, Failure>(replaying: nil, name: "PassthroughSubject")
 
     /// Creates a subject with no subscribers.
     public init() {}
 
     /// Attaches `subscriber`; see the type's documentation for what it receives.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.attach(subscriber)
     }
@@ -31,7 +32,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     }
 
     /// Keeps an upstream `subscription` (from `publisher.subscribe(subject)`) and requests
-    /// `.unlimited` from it, as Combine's subjects do.
+    /// `.unlimited` from it once any subscriber has requested demand (at once if one already
+    /// has), as Combine's subjects do.
     public func send(subscription: Subscription) {
         core.send(subscription: subscription)
     }

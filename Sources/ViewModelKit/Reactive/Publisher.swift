@@ -15,6 +15,7 @@ public protocol Publisher<Output, Failure> {
 
 extension Publisher {
     /// Attaches `subscriber` to this publisher, as Combine's `subscribe(_:)`.
+    @inlinable
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         receive(subscriber: subscriber)
     }

@@ -4,25 +4,33 @@ extension Subscribers {
     ///
     /// - It requests `.unlimited` when it receives its subscription. It accepts one subscription;
     ///   a second one is cancelled.
-    /// - The closures are constants, as in Combine; they are released with the sink. The
-    ///   `AnyCancellable` returned by `sink(...)` and the subscription both let go of the sink when
-    ///   cancelled, which is what breaks a retain cycle through captured objects.
-    /// - On completion or `cancel()` it drops its subscription; a completion after that is
-    ///   ignored. Values keep reaching `receiveValue` only as long as the publisher sends them
-    ///   (publishers stop soon after `cancel()`; one already in flight may still arrive, as in
-    ///   Combine).
+    /// - On completion or `cancel()` it drops its subscription and releases both closures (and
+    ///   whatever they captured), as Combine's: a sink kept alive by its token or its publisher
+    ///   keeps no view model alive once it has ended. Values and completions after that are
+    ///   ignored.
     /// - `cancel()` is safe from any thread and idempotent. The closures run on the thread the
-    ///   publisher delivers on; the value path takes no lock.
+    ///   publisher delivers on; the value path takes the sink's inline lock only to read the
+    ///   closure.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         @unchecked Sendable
     {
-        /// Called with each value.
-        public let receiveValue: (Input) -> Void
-        /// Called once with the completion.
-        public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        /// Called with each value; a no-op once the sink has ended.
+        public var receiveValue: (Input) -> Void {
+            lock.lock()
+            defer { lock.unlock() }
+            return valueBody
+        }
+        /// Called once with the completion; a no-op once the sink has ended.
+        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+            lock.lock()
+            defer { lock.unlock() }
+            return completionBody
+        }
 
-        // Guards the two fields below; never held while calling out. Inline: a sink is one
-        // allocation.
+        @exclusivity(unchecked) private var valueBody: (Input) -> Void
+        @exclusivity(unchecked) private var completionBody: (Subscribers.Completion<Failure>) -> Void
+
+        // Guards the fields; never held while calling out. Inline: a sink is one allocation.
         private let lock = InlineLock()
         @exclusivity(unchecked) private var status = Status.awaiting
         // The subscription while `.subscribed`, kept as an object (8 bytes rather than a 40-byte
@@ -42,8 +50,8 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            self.receiveValue = receiveValue
-            self.receiveCompletion = receiveCompletion
+            self.valueBody = receiveValue
+            self.completionBody = receiveCompletion
         }
 
         /// `"Sink"`, as Combine's description.
@@ -66,21 +74,28 @@ extension Subscribers {
         /// Calls `receiveValue`; always returns `.none` (demand is already unlimited).
         @inline(__always)
         public func receive(_ input: Input) -> Subscribers.Demand {
-            receiveValue(input)
+            lock.lock()
+            let body = valueBody
+            lock.unlock()
+            body(input)
             return .none
         }
 
-        /// Calls `receiveCompletion` once, then drops the subscription.
+        /// Calls `receiveCompletion` once, then drops the subscription and both closures.
         public func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
             let previous = status
             let released = upstream
+            let body = completionBody
+            let valueBody = self.valueBody
             status = .terminal
             upstream = nil
+            self.valueBody = { _ in }
+            completionBody = { _ in }
             lock.unlock()
             if previous == .terminal { return }
-            receiveCompletion(completion)
-            withExtendedLifetime(released) {}
+            body(completion)
+            withExtendedLifetime((released, valueBody)) {}
         }
 
         /// Cancels the subscription. Safe from any thread; idempotent.
@@ -88,12 +103,16 @@ extension Subscribers {
             lock.lock()
             let previous = status
             let held = upstream
+            let released = (valueBody, completionBody)
             status = .terminal
             upstream = nil
+            valueBody = { _ in }
+            completionBody = { _ in }
             lock.unlock()
             if previous == .subscribed, let subscription = held as? Subscription {
                 subscription.cancel()
             }
+            withExtendedLifetime(released) {}  // what the closures captured dies outside the lock
         }
     }
 }
@@ -101,6 +120,7 @@ extension Subscribers {
 extension Publisher {
     /// Attaches a `Subscribers.Sink` with both closures and returns it as an `AnyCancellable`,
     /// as Combine's `sink(receiveCompletion:receiveValue:)`. Dropping the token cancels at once.
+    @inlinable
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
@@ -117,6 +137,7 @@ extension Publisher {
 extension Publisher where Failure == Never {
     /// Attaches a `Subscribers.Sink` that calls `receiveValue` for each value, as Combine's
     /// `sink(receiveValue:)` (available only when the publisher cannot fail).
+    @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }

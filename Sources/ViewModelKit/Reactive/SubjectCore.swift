@@ -14,6 +14,7 @@ import Synchronization
 // Storage: conduits sit in subscription order (Combine delivers in that order) in slots; each
 // conduit knows its slot, so a cancel empties its slot in O(1). Holes are squeezed out once they
 // outnumber the live conduits, which keeps both cancel and send amortised O(1) per subscriber.
+@usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     // Guards the `var`s below; never held while calling out or releasing a subscriber. A pthread
     // mutex in its own allocation (one per subject, so memory does not matter here): it measured
@@ -27,12 +28,19 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// on its first demand, or after it missed a value for lack of demand.
     @exclusivity(unchecked) private var current: Output?
     let replays: Bool
+    /// `ObservableObjectPublisher`'s rule, as Combine's: a subscriber that has ever requested
+    /// demand receives every later value, whatever its demand now.
+    let ignoresDemandOnceRequested: Bool
+    /// Set on the first request from any subscriber: only then are upstream subscriptions (from
+    /// `send(subscription:)`) asked for values, as Combine's subjects do.
+    private let hasAnyDownstreamDemand = Atomic<Bool>(false)
     /// The conduits' description, as Combine names a subject's subscriptions.
     let name: StaticString
 
-    init(replaying initial: Output?, name: StaticString) {
+    init(replaying initial: Output?, name: StaticString, ignoresDemandOnceRequested: Bool = false) {
         current = initial
         replays = initial != nil
+        self.ignoresDemandOnceRequested = ignoresDemandOnceRequested
         self.name = name
     }
 
@@ -72,6 +80,21 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         for case let conduit? in targets {
             conduit.offer(value)
         }
+    }
+
+    /// Stores `value` even after completion (`CurrentValueSubject.value`'s setter, as Combine's),
+    /// then delivers it unless the subject has completed.
+    func store(_ value: Output) {
+        lock.lock()
+        guard completion != nil else {
+            lock.unlock()
+            storeAndSend(value)
+            return
+        }
+        let replaced = current
+        current = value
+        lock.unlock()
+        withExtendedLifetime(replaced) {}  // released outside the lock
     }
 
     /// Delivers `value` without storing it (`ObservableObjectPublisher`).
@@ -119,7 +142,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         withExtendedLifetime(released) {}  // upstream subscriptions are released here, outside the lock
     }
 
-    /// Keeps `subscription` and asks it for unlimited values, as a Combine subject does.
+    /// Keeps `subscription` and asks it for unlimited values once any subscriber has requested
+    /// demand, as a Combine subject does.
     func send(subscription: Subscription) {
         lock.lock()
         if completion != nil {
@@ -128,16 +152,51 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         upstreams.append(subscription)
+        let demanded = hasAnyDownstreamDemand.load(ordering: .acquiring)
         lock.unlock()
-        subscription.request(.unlimited)
+        if demanded { subscription.request(.unlimited) }
+    }
+
+    /// A subscriber requested demand: the first time, the upstream subscriptions are asked for
+    /// unlimited values.
+    @inline(__always)
+    func acknowledgeDownstreamDemand() {
+        if hasAnyDownstreamDemand.load(ordering: .relaxed) { return }
+        acknowledgeFirstDownstreamDemand()
+    }
+
+    @inline(never)
+    private func acknowledgeFirstDownstreamDemand() {
+        lock.lock()
+        if hasAnyDownstreamDemand.load(ordering: .relaxed) { return lock.unlock() }
+        hasAnyDownstreamDemand.store(true, ordering: .releasing)
+        let targets = upstreams
+        lock.unlock()
+        for upstream in targets { upstream.request(.unlimited) }
     }
 
     // MARK: - Subscribers
 
     /// Attaches `subscriber`: it gets a conduit as its subscription, or, if the subject has
     /// already completed, `Subscriptions.empty` followed by the completion.
+    ///
+    /// Inlinable, so that a client specialises the relay closure for its concrete subscriber
+    /// without cross-module optimisation; the rest is out of line.
+    @inlinable
     func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = Conduit(core: self, downstream: subscriber)
+        let conduit: Conduit<Output, Failure>
+        if let direct = subscriber as? Subscribers.Sink<Output, Failure> {
+            conduit = Conduit(core: self, sink: direct)
+        } else {
+            conduit = Conduit(core: self, relay: Conduit.relay(to: subscriber))
+        }
+        attach(conduit, subscriber)
+    }
+
+    /// The out-of-line part of `attach`: registers `conduit` and starts it, or ends at once.
+    @usableFromInline
+    func attach<S: Subscriber>(_ conduit: Conduit<Output, Failure>, _ subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
         guard insert(conduit) else {
             let ended = lock.withLock { completion }
             conduit.abandon()
@@ -198,13 +257,16 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 /// subject's types: the send path makes one direct closure call per value, with no vtable hop
 /// into unspecialised code and no generic-metadata lookups. Values and the completion reach the
 /// closure by address, so it needs no enum or optional of a generic type.
+@usableFromInline
 final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertible, @unchecked Sendable {
     /// What a relay call carries: the address of an `Output` or of a completion.
+    @usableFromInline
     enum Event {
         case value
         case completion
     }
 
+    @usableFromInline
     typealias Relay = (UnsafeRawPointer, Event) -> Subscribers.Demand
 
     // Field order packs the small fields into one word after the lock (malloc size class 80).
@@ -226,19 +288,29 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
     // unspecialised code. Nil once released. Guarded by `delivery`.
     @exclusivity(unchecked) private var sink: Subscribers.Sink<Output, Failure>?
 
-    init<S: Subscriber>(core: SubjectCore<Output, Failure>, downstream: S)
-    where S.Input == Output, S.Failure == Failure {
+    /// A conduit calling a `Subscribers.Sink` directly.
+    @usableFromInline
+    init(core: SubjectCore<Output, Failure>, sink: Subscribers.Sink<Output, Failure>) {
         self.core = core
-        if let direct = downstream as? Subscribers.Sink<Output, Failure> {
-            self.sink = direct
-            return
-        }
-        self.relay = { address, event in
+        self.sink = sink
+    }
+
+    /// A conduit calling its subscriber through `relay`.
+    @usableFromInline
+    init(core: SubjectCore<Output, Failure>, relay: @escaping Relay) {
+        self.core = core
+        self.relay = relay
+    }
+
+    /// The closure that calls `downstream`; built in the client (inlinable), specialised there.
+    @inlinable
+    static func relay<S: Subscriber>(to downstream: S) -> Relay where S.Input == Output, S.Failure == Failure {
+        { address, event in
             switch event {
             case .value:
                 return downstream.receive(address.assumingMemoryBound(to: Output.self).pointee)
             case .completion:
-                Self.complete(downstream, address)
+                complete(downstream, address)
                 return .none
             }
         }
@@ -246,13 +318,13 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
 
     // Out of line: in unspecialised code, naming the completion type costs a metadata lookup,
     // which must not happen on the value path.
-    @inline(never)
-    private static func complete<S: Subscriber>(_ downstream: S, _ address: UnsafeRawPointer)
+    @usableFromInline @inline(never)
+    static func complete<S: Subscriber>(_ downstream: S, _ address: UnsafeRawPointer)
     where S.Input == Output, S.Failure == Failure {
         downstream.receive(completion: address.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
     }
 
-    var description: String { core.name.description }
+    @usableFromInline var description: String { core.name.description }
 
     private var replays: Bool { core.replays }
 
@@ -296,10 +368,10 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
         if terminated.load(ordering: .acquiring) { releaseDownstreamIfPossible() }
     }
 
-    func request(_ extra: Subscribers.Demand) {
+    @usableFromInline func request(_ extra: Subscribers.Demand) {
         // Combine traps on a zero demand; asking for nothing is harmless here.
         guard extra != .none, !terminated.load(ordering: .acquiring) else { return }
-        demand.addDemand(extra)
+        demand.addDemand(core.ignoresDemandOnceRequested ? .unlimited : extra)
         // A replaying subject hands over its current value as soon as there is demand for it.
         if replays, !deliveredCurrent.load(ordering: .acquiring), let value = core.replayValue,
             demand.takeDemand()
@@ -307,6 +379,8 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
             deliveredCurrent.store(true, ordering: .relaxed)
             deliver(value)
         }
+        // After the replay: an upstream asked now may send at once.
+        core.acknowledgeDownstreamDemand()
     }
 
     func finish(_ completion: Subscribers.Completion<Failure>) {
@@ -326,7 +400,7 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
         withExtendedLifetime((body, direct)) {}  // the subscriber is released after unlocking
     }
 
-    func cancel() {
+    @usableFromInline func cancel() {
         guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
         demand.clearDemand()
         core.detach(self)

@@ -1,9 +1,12 @@
 extension Publisher {
     /// Feeds this publisher into `subject`, as Combine's `subscribe(_:)` taking a subject.
     ///
-    /// The subject receives the upstream subscription (and requests `.unlimited`), every value
+    /// The subject receives the upstream subscription (and requests `.unlimited` from it once one
+    /// of its own subscribers has requested demand, as Combine's subjects do), every value
     /// and the completion. Cancelling (or dropping) the returned token cancels the upstream
-    /// subscription and lets go of the subject.
+    /// subscription. The subject is held weakly, as Combine holds it: a connected `Multicast`
+    /// does not keep its subject alive, and once the subject is gone the next value cancels the
+    /// upstream.
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
     where S.Output == Output, S.Failure == Failure {
         let bridge = SubjectSubscriber(subject)
@@ -21,7 +24,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     typealias Failure = Downstream.Failure
 
     private let lock = Lock()
-    private var subject: Downstream?
+    private weak var subject: Downstream?
     private var upstream: Subscription?
     private var terminated = false
 
@@ -45,9 +48,17 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        let target = subject
+        guard let target = subject else {
+            // The subject died: nobody can see values any more.
+            let source = terminated ? nil : upstream
+            upstream = nil
+            terminated = true
+            lock.unlock()
+            source?.cancel()
+            return .none
+        }
         lock.unlock()
-        target?.send(input)
+        target.send(input)
         return .none
     }
 

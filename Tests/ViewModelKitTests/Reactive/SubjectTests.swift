@@ -97,10 +97,12 @@ import ViewModelKit
         #expect(recorder.events == [.subscription, .value(1)])
     }
 
-    @Test func sendSubscriptionRequestsUnlimited() {
+    @Test func sendSubscriptionRequestsUnlimitedOnceASubscriberHasDemand() {
         let subject = PassthroughSubject<Int, Never>()
         let log = DemandLog()
         subject.send(subscription: LoggingSubscription(log))
+        #expect(log.entries == [])
+        subject.subscribe(Recorder<Int, Never>())
         #expect(log.entries == ["request unlimited"])
     }
 

@@ -1,0 +1,85 @@
+import Testing
+import ViewModelKit
+
+/// Issue 10, section 2: `throttle` decides what to emit when its scheduled emission runs, on the
+/// scheduler, as Combine's does; it used to deliver the first value of a burst from the
+/// upstream's `receive`.
+@Suite struct ThrottleSemanticsTests {
+    private func sendBeforeTheSchedulerRuns(latest: Bool) -> [Int] {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        subject.throttle(for: .nanoseconds(10), scheduler: scheduler, latest: latest).subscribe(recorder)
+        subject.send(1)
+        subject.send(2)
+        subject.send(3)
+        scheduler.advance(by: .nanoseconds(30))
+        return recorder.values
+    }
+
+    @Test func latestTrueEmitsOnlyTheNewestValueSentBeforeTheSchedulerRuns() {
+        #expect(sendBeforeTheSchedulerRuns(latest: true) == [3])
+    }
+
+    @Test func latestFalseEmitsOnlyTheFirstValueSentBeforeTheSchedulerRuns() {
+        #expect(sendBeforeTheSchedulerRuns(latest: false) == [1])
+    }
+
+    /// A value arriving without demand is dropped at once, as Combine's: demand that comes later
+    /// does not bring it back.
+    @Test func aValueWithoutDemandIsDroppedEvenIfDemandArrivesBeforeTheInterval() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        var times: [Int64] = []
+        recorder.onValue = { _ in times.append(scheduler.now.nanoseconds) }
+        subject.throttle(for: .nanoseconds(10), scheduler: scheduler, latest: false).subscribe(recorder)
+        subject.send(1)
+        scheduler.advance(by: .nanoseconds(2))
+        subject.send(2)
+        recorder.request(.max(1))
+        scheduler.advance(by: .nanoseconds(20))
+        #expect(recorder.values == [1])
+        subject.send(3)
+        scheduler.advance(by: .nanoseconds(20))
+        #expect(recorder.values == [1, 3])
+        #expect(times == [0, 22])
+    }
+
+    /// Combine's demand sequence: with `.max(2)`, 1 (5 and 6 dropped while 1 waits), then 2 one
+    /// interval later, then nothing.
+    @Test func demandIsSpentWhenTheEmissionRuns() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2))
+        var times: [Int64] = []
+        recorder.onValue = { _ in times.append(scheduler.now.nanoseconds) }
+        subject.throttle(for: .nanoseconds(10), scheduler: scheduler, latest: false).subscribe(recorder)
+        subject.send(1)
+        subject.send(5)
+        subject.send(6)
+        scheduler.advance()
+        subject.send(2)
+        scheduler.advance(by: .nanoseconds(10))
+        subject.send(3)
+        scheduler.advance(by: .nanoseconds(30))
+        #expect(recorder.values == [1, 2])
+        #expect(times == [0, 10])
+    }
+
+    /// Sent from inside the downstream on an immediate scheduler: each re-entrant value is
+    /// scheduled and emitted in turn (Combine's recursion test).
+    @Test func reentrantValuesOnAnImmediateSchedulerAreEachEmitted() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        var remaining = 3
+        recorder.onValue = { _ in
+            guard remaining > 0 else { return }
+            remaining -= 1
+            subject.send(-1)
+        }
+        subject.throttle(for: .seconds(60), scheduler: ImmediateScheduler.shared, latest: true).subscribe(recorder)
+        subject.send(0)
+        #expect(recorder.values == [0, -1, -1, -1])
+    }
+}
