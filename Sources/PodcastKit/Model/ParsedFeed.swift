@@ -27,12 +27,17 @@ public struct ParsedFeed: Sendable, Equatable {
     public var isWellFormed: Bool
     /// The character encoding the document was decoded from (for example `"UTF-8"`).
     public var encoding: String?
+    /// True when the document mixed encodings and was repaired per text run: its UTF-8 runs read
+    /// as UTF-8, each stray byte that is not UTF-8 as windows-1252 (a warning says how many).
+    /// Text is then what the author most likely meant, but a byte could have been misread.
+    public var repairedEncoding: Bool
 
     /// Builds a parse result; every collection defaults to empty.
     public init(
         format: Format, channel: Channel, episodes: [Episode] = [], warnings: [String] = [],
-        isWellFormed: Bool = true, encoding: String? = nil
+        isWellFormed: Bool = true, encoding: String? = nil, repairedEncoding: Bool = false
     ) {
+        self.repairedEncoding = repairedEncoding
         self.format = format
         self.channel = channel
         self.episodes = episodes

@@ -386,7 +386,9 @@ public enum DateParser {
         guard parts.count == 2 || parts.count == 3,
             parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(isDigit) })
         else { return nil }
-        return (integer(parts[0])!, integer(parts[1])!, parts.count == 3 ? integer(parts[2])! : 0)
+        guard let hour = integer(parts[0]), let minute = integer(parts[1]) else { return nil }
+        let second = parts.count == 3 ? integer(parts[2]) : 0
+        return second.map { (hour, minute, $0) }
     }
 
     /// `+hh`, `+hhmm`, `+hh:mm` (also with `-`): the offset east of UTC in seconds.
@@ -398,16 +400,18 @@ public enum DateParser {
         if let colon = body.firstIndex(of: UInt8(ascii: ":")) {
             let h = body[body.startIndex..<colon]
             let m = body[(colon + 1)...]
-            guard (1...2).contains(h.count), m.count == 2, h.allSatisfy(isDigit), m.allSatisfy(isDigit) else { return nil }
-            hours = integer(h)!
-            minutes = integer(m)!
+            guard (1...2).contains(h.count), m.count == 2, let hh = integer(h), let mm = integer(m) else { return nil }
+            hours = hh
+            minutes = mm
         } else {
-            guard body.allSatisfy(isDigit) else { return nil }
             switch body.count {
-            case 1, 2: hours = integer(body)!
+            case 1, 2:
+                guard let hh = integer(body) else { return nil }
+                hours = hh
             case 4:
-                hours = integer(body.prefix(2))!
-                minutes = integer(body.suffix(2))!
+                guard let hh = integer(body.prefix(2)), let mm = integer(body.suffix(2)) else { return nil }
+                hours = hh
+                minutes = mm
             default: return nil
             }
         }

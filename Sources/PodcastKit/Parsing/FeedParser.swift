@@ -4,7 +4,7 @@ import Foundation
 /// Media RSS, `content:`, Dublin Core, Podlove Simple Chapters and Google Play vocabularies) with
 /// libxml2's SAX2 parser in recover mode.
 ///
-/// Pipeline: encoding (`DocumentDecoder`: BOM, XML declaration, HTTP charset, Latin-1-over-UTF-8),
+/// Pipeline: encoding (`DocumentDecoder`: BOM, XML declaration, HTTP charset, Latin-1-over-UTF-8, per-run repair of mixed encodings),
 /// entity repair (`EntityRepair`: HTML named entities, unknown entities and bare `&` kept), then
 /// libxml2 with `XML_PARSE_RECOVER | XML_PARSE_NONET` and no entity substitution or DTD loading:
 /// nothing is ever fetched and no declared entity is expanded. Well-known prefixes (`itunes`,
@@ -63,7 +63,8 @@ public enum FeedParser {
             || (repair.htmlEntities > 0 && !repair.sawDoctype)
         return ParsedFeed(
             format: format, channel: channel, episodes: episodes, warnings: warnings,
-            isWellFormed: decoded.wellFormed && outcome.wellFormed && !repairBroke, encoding: decoded.encoding)
+            isWellFormed: decoded.wellFormed && outcome.wellFormed && !repairBroke, encoding: decoded.encoding,
+            repairedEncoding: decoded.repairedEncoding)
     }
 
     /// Parses a feed document held in `Data`; see `parse(bytes:baseURL:httpContentType:)`.

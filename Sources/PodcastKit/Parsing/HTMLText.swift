@@ -261,7 +261,8 @@ enum HTMLText {
         return nil
     }
 
-    private static func appendUTF8(_ value: UInt32, to out: inout [UInt8]) {
+    /// Appends the UTF-8 form of a scalar below U+10000.
+    static func appendUTF8(_ value: UInt32, to out: inout [UInt8]) {
         switch value {
         case ..<0x80: out.append(UInt8(value))
         case ..<0x800:
