@@ -32,8 +32,13 @@ public struct Episode: Sendable, Equatable, Codable {
     public var season: Int?
     /// `itunes:explicit` of the episode.
     public var explicit: Bool?
-    /// `itunes:author` of the episode.
+    /// Who made the episode: `itunes:author`, else `dc:creator`, else the name in the RSS
+    /// `<author>` mailbox, else the Atom entry's `<author><name>`s (joined with ", "), else, in
+    /// Atom only, the feed's authors (RFC 4287 §4.2.1). An RSS item does not inherit the channel's
+    /// author: `nil` there means "see `Channel.author`".
     public var author: String?
+    /// `itunes:author` of the episode alone, as written.
+    public var itunesAuthor: String?
     /// Inline chapters (Podlove Simple Chapters `psc:chapter`).
     public var chapters: [Chapter]
     /// `podcast:chapters@url` (JSON chapters).
@@ -54,7 +59,7 @@ public struct Episode: Sendable, Equatable, Codable {
         descriptionHTML: String? = nil, published: Date? = nil, duration: Double? = nil,
         enclosures: [Enclosure] = [], subtitle: String? = nil, imageURL: String? = nil,
         episodeType: String? = nil, number: Int? = nil, season: Int? = nil, explicit: Bool? = nil,
-        author: String? = nil, chapters: [Chapter] = [], chaptersURL: String? = nil,
+        author: String? = nil, itunesAuthor: String? = nil, chapters: [Chapter] = [], chaptersURL: String? = nil,
         transcripts: [Transcript] = [], persons: [Person] = [], paymentURL: String? = nil,
         guidIsPermaLink: Bool? = nil
     ) {
@@ -73,6 +78,7 @@ public struct Episode: Sendable, Equatable, Codable {
         self.season = season
         self.explicit = explicit
         self.author = author
+        self.itunesAuthor = itunesAuthor
         self.chapters = chapters
         self.chaptersURL = chaptersURL
         self.transcripts = transcripts

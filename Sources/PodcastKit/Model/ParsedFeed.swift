@@ -61,8 +61,12 @@ public struct Channel: Sendable, Equatable, Codable {
     public var language: String?
     /// `<generator>`.
     public var generator: String?
-    /// `itunes:author`.
+    /// Who makes the show: `itunes:author`, else `dc:creator`, else the RSS channel `<author>`,
+    /// else the Atom feed's `<author><name>`s (joined with ", "), else the name in
+    /// `managingEditor` (`jo@example.com (Jo Smith)` gives "Jo Smith").
     public var author: String?
+    /// `itunes:author` alone, as written (whitespace collapsed).
+    public var itunesAuthor: String?
     /// `itunes:owner` name and e-mail.
     public var ownerName: String?
     /// `itunes:owner/itunes:email`.
@@ -93,7 +97,7 @@ public struct Channel: Sendable, Equatable, Codable {
     /// An empty channel; set what the document gives.
     public init(
         title: String? = nil, link: String? = nil, description: String? = nil, imageURL: String? = nil,
-        language: String? = nil, generator: String? = nil, author: String? = nil,
+        language: String? = nil, generator: String? = nil, author: String? = nil, itunesAuthor: String? = nil,
         ownerName: String? = nil, ownerEmail: String? = nil, categories: [[String]] = [],
         keywords: [String] = [], explicit: Bool? = nil, showType: String? = nil,
         newFeedURL: String? = nil, podcastGUID: String? = nil, fundingURL: String? = nil,
@@ -107,6 +111,7 @@ public struct Channel: Sendable, Equatable, Codable {
         self.language = language
         self.generator = generator
         self.author = author
+        self.itunesAuthor = itunesAuthor
         self.ownerName = ownerName
         self.ownerEmail = ownerEmail
         self.categories = categories

@@ -58,6 +58,8 @@ struct FeedState {
     private var channelDepth = -1
     private var imageDepth = 0
     private var ownerDepth = 0
+    private var authorDepth = 0
+    private var redirectDepth = 0
     private var categoryLevel = 0
 
     // Channel values that need a choice at the end.
@@ -70,6 +72,10 @@ struct FeedState {
     private var atomIcon: String?
     private var atomLogo: String?
     private var googleplayImage: String?
+    private var channelCreator: String?
+    private var channelRSSAuthor: String?
+    private var managingEditor: String?
+    private var feedAtomAuthors: [String] = []
 
     // The item being read.
     private var inItem = false
@@ -101,6 +107,9 @@ struct FeedState {
         var itunesImage: String?
         var thumbnail: String?
         var person: Person?
+        var dcCreator: String?
+        var rssAuthor: String?
+        var atomAuthors: [String] = []
     }
 
     private enum Field {
@@ -110,6 +119,8 @@ struct FeedState {
         case itemTitle, itemLink, guid, atomID, itemDescription, contentEncoded, itemSummary, atomSummary
         case atomContent, mediaDescription, pubDate, dcDate, atomPublished, atomUpdated, duration, itemSubtitle, episodeType
         case episodeNumber, season, itemExplicit, itemAuthor, personName
+        case channelCreator, channelRSSAuthor, managingEditor, feedAuthorName, newLocation
+        case itemCreator, itemRSSAuthor, entryAuthorName
     }
 
     init(documentURL: String?) {
@@ -167,6 +178,8 @@ struct FeedState {
         }
         if depth == imageDepth { imageDepth = 0 }
         if depth == ownerDepth { ownerDepth = 0 }
+        if depth == authorDepth { authorDepth = 0 }
+        if depth == redirectDepth { redirectDepth = 0 }
         if key.namespace == .itunes && key.tag == .category && categoryLevel > 0 { categoryLevel -= 1 }
     }
 
@@ -191,6 +204,12 @@ struct FeedState {
         case .feed:
             format = .atom
             channelDepth = 1
+        case .redirect where key.namespace == .none:
+            // A document that is only `<redirect><newLocation>URL</newLocation></redirect>`: the
+            // old way a feed announced its move. An empty RSS feed that points elsewhere.
+            format = .rss
+            redirectDepth = 1
+            warn("the document is only a <redirect> to a new location")
         default:
             let prefix = element.prefix.map { String(cString: $0) + ":" } ?? ""
             rejectedRoot = prefix + String(cString: element.localname)
@@ -230,6 +249,19 @@ struct FeedState {
             }
             return
         }
+        if authorDepth > 0 {
+            if depth == authorDepth + 1 && ns == .atom && key.tag == .name { begin(.feedAuthorName, depth: depth) }
+            return
+        }
+        if redirectDepth > 0 {
+            if depth == redirectDepth + 1 && key.tag == .newLocation { begin(.newLocation, depth: depth) }
+            return
+        }
+        // `<redirect>` directly under `<rss>` (outside the channel) counts too.
+        if ns == .none && key.tag == .redirect && depth == 2 && format == .rss {
+            redirectDepth = depth
+            return
+        }
         if ns == .itunes && key.tag == .category {
             if categoryLevel == 0 {
                 guard depth == channelDepth + 1 else { return }
@@ -257,6 +289,11 @@ struct FeedState {
         case (.none, .language), (.dc, .language): begin(.language, depth: depth)
         case (.none, .generator), (.atom, .generator): begin(.generator, depth: depth)
         case (.itunes, .author): begin(.channelAuthor, depth: depth)
+        case (.dc, .creator): begin(.channelCreator, depth: depth)
+        case (.none, .author): begin(.channelRSSAuthor, depth: depth)
+        case (.none, .managingEditor): begin(.managingEditor, depth: depth)
+        case (.atom, .author): authorDepth = depth
+        case (.none, .redirect): redirectDepth = depth
         case (.itunes, .owner): ownerDepth = depth
         case (.itunes, .image):
             if itunesImage == nil, let href = element.attribute("href") { itunesImage = nonEmpty(resolve(href)) }
@@ -306,6 +343,10 @@ struct FeedState {
         default:
             break
         }
+        if authorDepth > 0 {
+            if depth == authorDepth + 1 && ns == .atom && key.tag == .name { begin(.entryAuthorName, depth: depth) }
+            return
+        }
         guard depth == itemDepth + 1 else { return }
         switch (ns, key.tag) {
         case (.none, .title), (.atom, .title): begin(.itemTitle, depth: depth, type: Self.textType(element))
@@ -338,6 +379,9 @@ struct FeedState {
         case (.itunes, .season): begin(.season, depth: depth)
         case (.itunes, .explicit): begin(.itemExplicit, depth: depth)
         case (.itunes, .author): begin(.itemAuthor, depth: depth)
+        case (.dc, .creator): begin(.itemCreator, depth: depth)
+        case (.none, .author): begin(.itemRSSAuthor, depth: depth)
+        case (.atom, .author): authorDepth = depth
         case (.podcast, .chapters):
             if episode.chaptersURL == nil, let url = element.attribute("url") { episode.chaptersURL = nonEmpty(resolve(url)) }
         case (.podcast, .transcript):
@@ -427,6 +471,10 @@ struct FeedState {
             ?? draft.atomContent.flatMap { $0.1 == .text ? Self.plain($0) : nil }
             ?? episode.descriptionHTML.flatMap { nonEmpty(HTMLText.plainText(fromHTML: $0)) }
         episode.imageURL = draft.itunesImage ?? draft.thumbnail
+        // Authors: iTunes, Dublin Core, RSS <author>, Atom <author><name> (several joined); an
+        // Atom entry with none inherits the feed's in `result()` (RFC 4287 §4.2.1).
+        episode.author = episode.itunesAuthor ?? draft.dcCreator ?? draft.rssAuthor
+            ?? (draft.atomAuthors.isEmpty ? nil : draft.atomAuthors.joined(separator: ", "))
         if episode.link == nil, episode.guidIsPermaLink == true, let guid = episode.guid,
             guid.lowercased().hasPrefix("http://") || guid.lowercased().hasPrefix("https://")
         {
@@ -522,7 +570,7 @@ struct FeedState {
         case .googleplayDescription: googleplayDescription = value
         case .language: channel.language = nonEmpty(HTMLText.squash(value, keepNewlines: false))
         case .generator: channel.generator = nonEmpty(HTMLText.squash(value, keepNewlines: false))
-        case .channelAuthor: channel.author = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .channelAuthor: channel.itunesAuthor = nonEmpty(HTMLText.squash(value, keepNewlines: false))
         case .ownerName: channel.ownerName = nonEmpty(HTMLText.squash(value, keepNewlines: false))
         case .ownerEmail: channel.ownerEmail = nonEmpty(HTMLText.squash(value, keepNewlines: false))
         case .keywords:
@@ -532,7 +580,7 @@ struct FeedState {
         case .showType:
             let type = value.trimmedASCII.lowercased()
             if type == "episodic" || type == "serial" { channel.showType = type }
-        case .newFeedURL: channel.newFeedURL = nonEmpty(resolve(value))
+        case .newFeedURL: if let url = nonEmpty(resolve(value)) { channel.newFeedURL = url }
         case .podcastGUID: channel.podcastGUID = nonEmptyTrimmed(value)
         case .locked: channel.locked = value.trimmedASCII.lowercased() == "yes"
         case .imageURL: rssImage = nonEmpty(resolve(value))
@@ -584,7 +632,17 @@ struct FeedState {
         case .season:
             if let season = Int(value.trimmedASCII), season > 0 { episode.season = season }
         case .itemExplicit: episode.explicit = Self.explicit(value)
-        case .itemAuthor: episode.author = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .itemAuthor: episode.itunesAuthor = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .itemCreator: if draft.dcCreator == nil { draft.dcCreator = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
+        case .itemRSSAuthor: if draft.rssAuthor == nil { draft.rssAuthor = Self.personName(value) }
+        case .entryAuthorName:
+            if let name = nonEmpty(HTMLText.squash(value, keepNewlines: false)) { draft.atomAuthors.append(name) }
+        case .channelCreator: if channelCreator == nil { channelCreator = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
+        case .channelRSSAuthor: if channelRSSAuthor == nil { channelRSSAuthor = Self.personName(value) }
+        case .managingEditor: managingEditor = Self.personName(value)
+        case .feedAuthorName:
+            if let name = nonEmpty(HTMLText.squash(value, keepNewlines: false)) { feedAtomAuthors.append(name) }
+        case .newLocation: if channel.newFeedURL == nil { channel.newFeedURL = nonEmpty(resolve(value)) }
         case .personName:
             if var person = draft.person {
                 person.name = HTMLText.squash(value, keepNewlines: false)
@@ -669,6 +727,11 @@ struct FeedState {
             ?? channelSubtitle.flatMap(Self.plain)
             ?? googleplayDescription.flatMap { Self.plain(($0, .text)) }
         channel.imageURL = rssImage ?? itunesImage ?? atomIcon ?? atomLogo ?? googleplayImage
+        let atomAuthor = feedAtomAuthors.isEmpty ? nil : feedAtomAuthors.joined(separator: ", ")
+        channel.author = channel.itunesAuthor ?? channelCreator ?? channelRSSAuthor ?? atomAuthor ?? managingEditor
+        if format == .atom, let atomAuthor {
+            for index in episodes.indices where episodes[index].author == nil { episodes[index].author = atomAuthor }
+        }
         var seen = Set<String>(minimumCapacity: episodes.count)
         var duplicates: [Int] = []
         for (index, episode) in episodes.enumerated() {
@@ -708,6 +771,23 @@ struct FeedState {
 
     private static func plain(_ value: String) -> String? {
         plain((value, HTMLText.looksLikeHTML(value) ? .html : .text))
+    }
+
+    /// The name in an RFC 822 mailbox as RSS `<author>` and `managingEditor` write it:
+    /// `jo@example.com (Jo Smith)` and `Jo Smith <jo@example.com>` give "Jo Smith"; a bare address
+    /// or a bare name is kept as written.
+    static func personName(_ value: String) -> String? {
+        let text = HTMLText.squash(value, keepNewlines: false)
+        if let open = text.firstIndex(of: "("), text.hasSuffix(")"), text[..<open].contains("@") {
+            let name = HTMLText.squash(String(text[text.index(after: open)..<text.index(before: text.endIndex)]), keepNewlines: false)
+            if !name.isEmpty { return name }
+        }
+        if let open = text.firstIndex(of: "<"), text.hasSuffix(">"), text[open...].contains("@") {
+            let name = HTMLText.squash(String(text[..<open]), keepNewlines: false)
+                .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            if !name.isEmpty { return name }
+        }
+        return nonEmpty(text)
     }
 
     private static func explicit(_ value: String) -> Bool? {
