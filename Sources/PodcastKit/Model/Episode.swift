@@ -10,7 +10,10 @@ public struct Episode: Sendable, Equatable, Codable {
     public var link: String?
     /// Plain-text description (HTML stripped, entities decoded).
     public var description: String?
-    /// HTML body: `content:encoded`, or HTML found in `description` / Atom `content`.
+    /// HTML body: `content:encoded`, or HTML found in `description` / Atom `content`, as the feed
+    /// wrote it except that relative `href`/`src` URLs are resolved (`xml:base`, document URL).
+    /// **Unsafe to show as is** (it may hold `<script>`, `onclick`, `javascript:` URLs): any HTML
+    /// view must use `sanitizedDescriptionHTML`.
     public var descriptionHTML: String?
     /// Publication instant (`pubDate`, `dc:date`, Atom `published`, else `updated`); `nil` when
     /// missing or unparseable, never "now".
@@ -85,6 +88,13 @@ public struct Episode: Sendable, Equatable, Codable {
         self.persons = persons
         self.paymentURL = paymentURL
         self.guidIsPermaLink = guidIsPermaLink
+    }
+
+    /// `descriptionHTML` through `HTMLSanitizer.sanitize`: the allow-listed, balanced HTML every
+    /// HTML view of ours (the web dashboard) must use. Computed on each access (linear in the
+    /// HTML's length); `nil` when there is no HTML body.
+    public var sanitizedDescriptionHTML: String? {
+        descriptionHTML.map(HTMLSanitizer.sanitize)
     }
 
     /// The enclosure to download: the first whose MIME type is `audio/*` or `video/*`, else the

@@ -110,6 +110,9 @@ struct FeedState {
         var dcCreator: String?
         var rssAuthor: String?
         var atomAuthors: [String] = []
+        var guidPermaLinkExplicit = false
+        /// The permalink guid resolved where it stood, when it may serve as the link.
+        var guidLink: String?
     }
 
     private enum Field {
@@ -131,6 +134,10 @@ struct FeedState {
 
     private func resolve(_ reference: String) -> String {
         URLResolver.resolve(reference, against: currentBase)
+    }
+
+    private func resolveMarkup(_ html: String) -> String {
+        HTMLURLResolution.resolve(html, against: currentBase)
     }
 
     // MARK: - Events
@@ -353,7 +360,9 @@ struct FeedState {
         case (.none, .link): begin(.itemLink, depth: depth)
         case (.atom, .link): atomLink(element, inItem: true)
         case (.none, .guid):
-            draft.guidIsPermaLink = element.attribute("isPermaLink", isLowercased: "true") ?? true
+            let permaLink = element.attribute("isPermaLink", isLowercased: "true")
+            draft.guidIsPermaLink = permaLink ?? true
+            draft.guidPermaLinkExplicit = permaLink == true
             begin(.guid, depth: depth)
         case (.atom, .id): begin(.atomID, depth: depth)
         case (.none, .description): begin(.itemDescription, depth: depth, markup: true)
@@ -475,7 +484,7 @@ struct FeedState {
         // Atom entry with none inherits the feed's in `result()` (RFC 4287 §4.2.1).
         episode.author = episode.itunesAuthor ?? draft.dcCreator ?? draft.rssAuthor
             ?? (draft.atomAuthors.isEmpty ? nil : draft.atomAuthors.joined(separator: ", "))
-        if episode.link == nil, episode.guidIsPermaLink == true, let guid = episode.guid,
+        if episode.link == nil, episode.guidIsPermaLink == true, let guid = draft.guidLink ?? episode.guid,
             guid.lowercased().hasPrefix("http://") || guid.lowercased().hasPrefix("https://")
         {
             episode.link = guid
@@ -593,17 +602,23 @@ struct FeedState {
             if let guid = nonEmptyTrimmed(value) {
                 episode.guid = guid
                 episode.guidIsPermaLink = draft.guidIsPermaLink
+                // A relative permalink is a link only when the feed says so: `isPermaLink="true"`
+                // written out, or an `xml:base` in scope to resolve it against.
+                if draft.guidIsPermaLink, draft.guidPermaLinkExplicit || !bases.isEmpty {
+                    draft.guidLink = resolve(guid)
+                }
             }
         case .atomID:
             if let id = nonEmptyTrimmed(value) {
                 episode.guid = id
                 episode.guidIsPermaLink = false
             }
-        case .itemDescription: draft.rssDescription = value
-        case .contentEncoded: draft.contentEncoded = value
-        case .itemSummary: draft.itunesSummary = value
-        case .atomSummary: draft.atomSummary = (value, fieldType)
-        case .atomContent: draft.atomContent = (value, fieldType)
+        // HTML bodies get their relative URLs resolved against the base in scope here.
+        case .itemDescription: draft.rssDescription = resolveMarkup(value)
+        case .contentEncoded: draft.contentEncoded = resolveMarkup(value)
+        case .itemSummary: draft.itunesSummary = resolveMarkup(value)
+        case .atomSummary: draft.atomSummary = (fieldType == .text ? value : resolveMarkup(value), fieldType)
+        case .atomContent: draft.atomContent = (fieldType == .text ? value : resolveMarkup(value), fieldType)
         case .mediaDescription: if draft.mediaDescription == nil { draft.mediaDescription = value }
         case .pubDate, .dcDate, .atomPublished, .atomUpdated:
             // Preference: pubDate, dc:date, Atom published (0.3 issued), Atom updated (0.3 modified).
