@@ -87,6 +87,8 @@ struct FeedState {
     // The field whose text is being collected.
     private var field: Field?
     private var fieldType = TextType.text
+    /// The field's text is base64 (Atom content of a non-text media type, Atom 0.3 `mode="base64"`).
+    private var fieldBase64 = false
     private var captureDepth = 0
     private var captureMarkup = false
     private var markupNames: [String] = []
@@ -285,13 +287,13 @@ struct FeedState {
         // of <image>, <textinput> and RSS 1.0's root-level siblings out.
         guard depth == channelDepth + 1, stack[depth - 2].tag == (format == .atom ? .feed : .channel) else { return }
         switch (ns, key.tag) {
-        case (.none, .title), (.atom, .title): begin(.channelTitle, depth: depth, type: Self.textType(element))
+        case (.none, .title), (.atom, .title): beginText(.channelTitle, depth: depth, element)
         case (.none, .link): begin(.channelLink, depth: depth)
         case (.atom, .link): atomLink(element, inItem: false)
         case (.none, .description): begin(.channelDescription, depth: depth, markup: true)
         case (.itunes, .summary): begin(.channelSummary, depth: depth, markup: true)
         case (.atom, .subtitle), (.atom, .tagline):
-            begin(.channelSubtitle, depth: depth, markup: true, type: Self.textType(element))
+            beginText(.channelSubtitle, depth: depth, element)
         case (.googleplay, .description): begin(.googleplayDescription, depth: depth)
         case (.none, .language), (.dc, .language): begin(.language, depth: depth)
         case (.none, .generator), (.atom, .generator): begin(.generator, depth: depth)
@@ -356,7 +358,7 @@ struct FeedState {
         }
         guard depth == itemDepth + 1 else { return }
         switch (ns, key.tag) {
-        case (.none, .title), (.atom, .title): begin(.itemTitle, depth: depth, type: Self.textType(element))
+        case (.none, .title), (.atom, .title): beginText(.itemTitle, depth: depth, element)
         case (.none, .link): begin(.itemLink, depth: depth)
         case (.atom, .link): atomLink(element, inItem: true)
         case (.none, .guid):
@@ -368,10 +370,10 @@ struct FeedState {
         case (.none, .description): begin(.itemDescription, depth: depth, markup: true)
         case (.content, .encoded): begin(.contentEncoded, depth: depth, markup: true)
         case (.itunes, .summary): begin(.itemSummary, depth: depth, markup: true)
-        case (.atom, .summary): begin(.atomSummary, depth: depth, markup: true, type: Self.textType(element))
+        case (.atom, .summary): beginText(.atomSummary, depth: depth, element)
         case (.atom, .content):
             if element.attribute("src") == nil {
-                begin(.atomContent, depth: depth, markup: true, type: Self.textType(element))
+                beginText(.atomContent, depth: depth, element)
             }
         case (.none, .pubdate): begin(.pubDate, depth: depth)
         case (.dc, .date): begin(.dcDate, depth: depth)
@@ -505,7 +507,18 @@ struct FeedState {
         // markupNames is usually empty already; removeAll would still go through replaceSubrange.
         if !markupNames.isEmpty { markupNames.removeAll(keepingCapacity: true) }
         wrapperDepth = 0
+        fieldBase64 = false
         text.removeAll()
+    }
+
+    /// Starts an Atom text construct (or an RSS title): its type decides how markup inside is
+    /// kept. XHTML is re-serialised (so escaped text stays text and `<script>` can be dropped when
+    /// rendering plain text); base64 content is decoded at the end.
+    private mutating func beginText(_ newField: Field, depth: Int, _ element: XMLStartElement) {
+        let (type, base64) = Self.textType(element)
+        begin(newField, depth: depth, markup: type == .xhtml || newField == .atomSummary || newField == .atomContent
+              || newField == .channelSubtitle, type: type)
+        fieldBase64 = base64
     }
 
     private static let voidElements: Set<String> = [
@@ -569,7 +582,15 @@ struct FeedState {
 
     private mutating func finish(_ finished: Field) {
         if finishFromBytes(finished) { return }
-        let value = HTMLText.decode(text.bytes)
+        var value = HTMLText.decode(text.bytes)
+        if fieldBase64 {
+            if let decoded = Self.base64Text(value) {
+                value = decoded
+            } else {
+                warn("item \(itemIndex): base64 content that is not UTF-8 text dropped")
+                value = ""
+            }
+        }
         switch finished {
         case .channelTitle: channel.title = nonEmpty(Self.title(value, fieldType))
         case .channelLink: if let url = nonEmpty(resolve(value)) { channel.link = url }
@@ -765,12 +786,30 @@ struct FeedState {
         if warnings.count < 100 { warnings.append(message) }
     }
 
-    private static func textType(_ element: XMLStartElement) -> TextType {
-        switch element.attribute("type")?.trimmedASCII.lowercased() {
-        case "html", "text/html": return .html
-        case "xhtml", "application/xhtml+xml": return .xhtml
-        default: return .text
+    /// How an Atom text construct's content is to be read (RFC 4287 §3.1.1, §4.1.3.3; Atom 0.3
+    /// `mode`): `text`/`html`/`xhtml`, any `text/*` as text, an XML media type as text, any other
+    /// media type (`application/octet-stream`, `image/png`...) as base64; `mode="base64"` too.
+    private static func textType(_ element: XMLStartElement) -> (TextType, base64: Bool) {
+        let base64Mode = element.attribute("mode", isLowercased: "base64") == true
+        guard let type = element.attribute("type")?.trimmedASCII.lowercased() else { return (.text, base64Mode) }
+        switch type {
+        case "html", "text/html": return (.html, base64Mode)
+        case "xhtml", "application/xhtml+xml": return (.xhtml, false)
+        case "text", "": return (.text, base64Mode)
+        default:
+            let xml = type.hasSuffix("+xml") || type.hasSuffix("/xml")
+            let binary = type.contains("/") && !type.hasPrefix("text/") && !xml
+            return (.text, base64Mode || binary)
         }
+    }
+
+    /// Base64 text (whitespace allowed) decoded, when the result is UTF-8 text.
+    static func base64Text(_ value: String) -> String? {
+        let compact = value.filter { !$0.isWhitespace }
+        guard let data = Data(base64Encoded: compact, options: .ignoreUnknownCharacters) else { return nil }
+        let bytes = [UInt8](data)
+        let valid = bytes.withUnsafeBufferPointer { UTF8Check.isValid($0) }
+        return valid ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
     private static func title(_ value: String, _ type: TextType) -> String {
