@@ -4,7 +4,7 @@ SWIFT ?= swift
 PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test test-tsan bench bench-quick clean
+.PHONY: deps build run test test-tsan bench bench-quick fuzz fuzz-smoke clean
 
 # Installs only what pkg-config cannot find, so a prepared machine is left alone.
 deps:
@@ -34,6 +34,7 @@ test: deps
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory test-tsan
 	$(MAKE) --no-print-directory bench-quick
+	$(MAKE) --no-print-directory fuzz-smoke
 
 # The loop, the reactive core and the MVVM layer under ThreadSanitizer (separate scratch dir: a
 # TSan build does not mix with the plain one).
@@ -50,5 +51,14 @@ bench: deps
 bench-quick: deps
 	LOOPMVVM_CMO=1 $(SWIFT) run -c release loop-bench --quick --json .build/loop-bench-quick.json
 
+# Coverage-guided fuzzing (libFuzzer + AddressSanitizer, a separate package under Fuzz/) of the
+# date, duration, feed and OPML parsers: `make fuzz` runs each 60 s, `make fuzz-smoke` (part of
+# `make test`) a few seconds each. A crash fails the target and leaves its input in Fuzz/crashes/.
+fuzz: deps
+	SWIFT=$(SWIFT) Fuzz/run.sh 60
+
+fuzz-smoke: deps
+	SWIFT=$(SWIFT) Fuzz/run.sh 4
+
 clean:
-	rm -rf .build .build-tsan
+	rm -rf .build .build-tsan Fuzz/.build

@@ -18,6 +18,9 @@ let package = Package(
         .library(name: "LoopScheduler", targets: ["LoopScheduler"]),
         .library(name: "ViewModelKit", targets: ["ViewModelKit"]),
         .executable(name: "podcast-watch", targets: ["podcast-watch"]),
+        // The daemon's library (feed and OPML parsing, store, fetcher); the fuzz package under
+        // Fuzz/ links it.
+        .library(name: "PodcastKit", targets: ["PodcastKit"]),
     ],
     targets: [
         // System libraries, found with pkg-config; `make deps` installs the apt providers.
