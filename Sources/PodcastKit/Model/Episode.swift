@@ -4,9 +4,11 @@ import Foundation
 public struct Episode: Sendable, Equatable, Codable {
     /// RSS `<guid>` / Atom `<id>` as written (trimmed); `nil` if absent.
     public var guid: String?
-    /// `<title>`, whitespace collapsed.
+    /// `<title>`, else `dc:title`, else `media:title`, whitespace collapsed.
     public var title: String?
-    /// `<link>` (RSS) or `link rel="alternate"` (Atom), resolved.
+    /// `<link>` (RSS) or `link rel="alternate"` (Atom), resolved; else RSS 1.0's `rdf:about`,
+    /// else a permalink `guid` that is (or, under `xml:base` or with `isPermaLink="true"`,
+    /// resolves to) an http(s) URL.
     public var link: String?
     /// Plain-text description (HTML stripped, entities decoded).
     public var description: String?
@@ -15,7 +17,8 @@ public struct Episode: Sendable, Equatable, Codable {
     /// **Unsafe to show as is** (it may hold `<script>`, `onclick`, `javascript:` URLs): any HTML
     /// view must use `sanitizedDescriptionHTML`.
     public var descriptionHTML: String?
-    /// Publication instant (`pubDate`, `dc:date`, Atom `published`, else `updated`); `nil` when
+    /// Publication instant, the first of `pubDate`, `dc:date`, `dcterms:issued`, Atom
+    /// `published`, `dcterms:created`, Atom `updated`, `dcterms:modified` that parses; `nil` when
     /// missing or unparseable, never "now".
     public var published: Date?
     /// `itunes:duration` in seconds (fractions kept); `nil` when missing or invalid.
@@ -25,7 +28,7 @@ public struct Episode: Sendable, Equatable, Codable {
     public var enclosures: [Enclosure]
     /// `itunes:subtitle`.
     public var subtitle: String?
-    /// `itunes:image@href` of the episode.
+    /// `itunes:image@href` (or `url=`) of the episode, else `media:thumbnail`.
     public var imageURL: String?
     /// `itunes:episodeType`: `full`, `trailer` or `bonus`.
     public var episodeType: String?

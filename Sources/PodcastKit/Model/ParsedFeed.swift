@@ -49,16 +49,19 @@ public struct ParsedFeed: Sendable, Equatable {
 
 /// Channel (RSS) or feed (Atom) metadata, with the iTunes and `podcast:` namespace fields.
 public struct Channel: Sendable, Equatable, Codable {
-    /// `<title>`, whitespace collapsed; `nil` if absent.
+    /// `<title>`, else `dc:title`, whitespace collapsed; `nil` if absent.
     public var title: String?
     /// Channel `<link>` (RSS) or `link rel="alternate"` (Atom).
     public var link: String?
     /// Plain-text description: `<description>`, else `itunes:summary`, Atom `subtitle`.
     public var description: String?
-    /// Cover art: `image/url`, else `itunes:image@href`, Atom `icon`/`logo`.
+    /// Cover art: `image/url`, else `itunes:image@href` (or its `url=` misspelling), Atom `icon`/`logo`.
     public var imageURL: String?
-    /// `<language>`.
+    /// `<language>` (or `dc:language`), else the `xml:lang` of the channel or root element, else
+    /// the HTTP `Content-Language` given to the parser (its first tag).
     public var language: String?
+    /// `itunes:subtitle` of the channel: a one-line summary of the show.
+    public var subtitle: String?
     /// `<generator>`.
     public var generator: String?
     /// Who makes the show: `itunes:author`, else `dc:creator`, else the RSS channel `<author>`,
@@ -97,7 +100,7 @@ public struct Channel: Sendable, Equatable, Codable {
     /// An empty channel; set what the document gives.
     public init(
         title: String? = nil, link: String? = nil, description: String? = nil, imageURL: String? = nil,
-        language: String? = nil, generator: String? = nil, author: String? = nil, itunesAuthor: String? = nil,
+        language: String? = nil, subtitle: String? = nil, generator: String? = nil, author: String? = nil, itunesAuthor: String? = nil,
         ownerName: String? = nil, ownerEmail: String? = nil, categories: [[String]] = [],
         keywords: [String] = [], explicit: Bool? = nil, showType: String? = nil,
         newFeedURL: String? = nil, podcastGUID: String? = nil, fundingURL: String? = nil,
@@ -109,6 +112,7 @@ public struct Channel: Sendable, Equatable, Codable {
         self.description = description
         self.imageURL = imageURL
         self.language = language
+        self.subtitle = subtitle
         self.generator = generator
         self.author = author
         self.itunesAuthor = itunesAuthor

@@ -76,6 +76,9 @@ struct FeedState {
     private var channelRSSAuthor: String?
     private var managingEditor: String?
     private var feedAtomAuthors: [String] = []
+    private var rootLanguage: String?
+    private var channelLanguage: String?
+    private var channelDCTitle: String?
 
     // The item being read.
     private var inItem = false
@@ -113,6 +116,9 @@ struct FeedState {
         var rssAuthor: String?
         var atomAuthors: [String] = []
         var guidPermaLinkExplicit = false
+        var rdfAbout: String?
+        var dcTitle: String?
+        var mediaTitle: String?
         /// The permalink guid resolved where it stood, when it may serve as the link.
         var guidLink: String?
     }
@@ -126,6 +132,23 @@ struct FeedState {
         case episodeNumber, season, itemExplicit, itemAuthor, personName
         case channelCreator, channelRSSAuthor, managingEditor, feedAuthorName, newLocation
         case itemCreator, itemRSSAuthor, entryAuthorName
+        case dcIssued, dcCreated, dcModified, dcTitle, mediaTitle, channelDCTitle, channelITunesSubtitle
+    }
+
+    /// Which date field wins when an item has several (lower first): `pubDate`, `dc:date`,
+    /// `dcterms:issued`, Atom `published` (0.3 `issued`), `dcterms:created`, Atom `updated`
+    /// (0.3 `modified`), `dcterms:modified`. `nil` for fields that are not dates.
+    private static func dateRank(_ field: Field) -> Int? {
+        switch field {
+        case .pubDate: return 0
+        case .dcDate: return 1
+        case .dcIssued: return 2
+        case .atomPublished: return 3
+        case .dcCreated: return 4
+        case .atomUpdated: return 5
+        case .dcModified: return 6
+        default: return nil
+        }
     }
 
     init(documentURL: String?) {
@@ -208,11 +231,14 @@ struct FeedState {
         switch key.tag {
         case .rss:
             format = .rss
+            rootLanguage = element.xmlLang.flatMap(nonEmptyTrimmed)
         case .rdf:
             format = .rdf
+            rootLanguage = element.xmlLang.flatMap(nonEmptyTrimmed)
         case .feed:
             format = .atom
             channelDepth = 1
+            rootLanguage = element.xmlLang.flatMap(nonEmptyTrimmed)
         case .redirect where key.namespace == .none:
             // A document that is only `<redirect><newLocation>URL</newLocation></redirect>`: the
             // old way a feed announced its move. An empty RSS feed that points elsewhere.
@@ -236,10 +262,13 @@ struct FeedState {
         } else {
             if ns == .none && key.tag == .item {
                 beginItem(depth: depth)
+                // RSS 1.0: the item's `rdf:about` is its URL, the link when there is no <link>.
+                if format == .rdf, let about = element.attribute("about") { draft.rdfAbout = nonEmpty(resolve(about)) }
                 return
             }
             if ns == .none && key.tag == .channel && depth == 2 {
                 channelDepth = 2
+                channelLanguage = element.xmlLang.flatMap(nonEmptyTrimmed)
                 return
             }
         }
@@ -298,6 +327,8 @@ struct FeedState {
         case (.none, .language), (.dc, .language): begin(.language, depth: depth)
         case (.none, .generator), (.atom, .generator): begin(.generator, depth: depth)
         case (.itunes, .author): begin(.channelAuthor, depth: depth)
+        case (.itunes, .subtitle): begin(.channelITunesSubtitle, depth: depth)
+        case (.dc, .title): begin(.channelDCTitle, depth: depth)
         case (.dc, .creator): begin(.channelCreator, depth: depth)
         case (.none, .author): begin(.channelRSSAuthor, depth: depth)
         case (.none, .managingEditor): begin(.managingEditor, depth: depth)
@@ -305,7 +336,8 @@ struct FeedState {
         case (.none, .redirect): redirectDepth = depth
         case (.itunes, .owner): ownerDepth = depth
         case (.itunes, .image):
-            if itunesImage == nil, let href = element.attribute("href") { itunesImage = nonEmpty(resolve(href)) }
+            // `url=` is a common typo of `href=`; read it when `href` is missing.
+            if itunesImage == nil, let href = element.attribute("href") ?? element.attribute("url") { itunesImage = nonEmpty(resolve(href)) }
         case (.googleplay, .image):
             if googleplayImage == nil, let href = element.attribute("href") { googleplayImage = nonEmpty(resolve(href)) }
         case (.atom, .icon): begin(.atomIcon, depth: depth)
@@ -346,6 +378,9 @@ struct FeedState {
         case (.media, .description):
             begin(.mediaDescription, depth: depth, markup: true)
             return
+        case (.media, .title):
+            begin(.mediaTitle, depth: depth)
+            return
         case (.psc, .chapter):
             addChapter(element)
             return
@@ -377,6 +412,10 @@ struct FeedState {
             }
         case (.none, .pubdate): begin(.pubDate, depth: depth)
         case (.dc, .date): begin(.dcDate, depth: depth)
+        case (.dc, .issued): begin(.dcIssued, depth: depth)
+        case (.dc, .created): begin(.dcCreated, depth: depth)
+        case (.dc, .modified): begin(.dcModified, depth: depth)
+        case (.dc, .title): begin(.dcTitle, depth: depth)
         case (.atom, .published), (.atom, .issued): begin(.atomPublished, depth: depth)
         case (.atom, .updated), (.atom, .modified): begin(.atomUpdated, depth: depth)
         case (.none, .enclosure):
@@ -384,7 +423,9 @@ struct FeedState {
         case (.itunes, .duration): begin(.duration, depth: depth)
         case (.itunes, .subtitle): begin(.itemSubtitle, depth: depth)
         case (.itunes, .image):
-            if draft.itunesImage == nil, let href = element.attribute("href") { draft.itunesImage = nonEmpty(resolve(href)) }
+            if draft.itunesImage == nil, let href = element.attribute("href") ?? element.attribute("url") {
+                draft.itunesImage = nonEmpty(resolve(href))
+            }
         case (.itunes, .episodeType): begin(.episodeType, depth: depth)
         case (.itunes, .episode): begin(.episodeNumber, depth: depth)
         case (.itunes, .season): begin(.season, depth: depth)
@@ -482,6 +523,8 @@ struct FeedState {
             ?? draft.atomContent.flatMap { $0.1 == .text ? Self.plain($0) : nil }
             ?? episode.descriptionHTML.flatMap { nonEmpty(HTMLText.plainText(fromHTML: $0)) }
         episode.imageURL = draft.itunesImage ?? draft.thumbnail
+        if episode.title == nil { episode.title = draft.dcTitle ?? draft.mediaTitle }
+        if episode.link == nil, let about = draft.rdfAbout { episode.link = about }
         // Authors: iTunes, Dublin Core, RSS <author>, Atom <author><name> (several joined); an
         // Atom entry with none inherits the feed's in `result()` (RFC 4287 §4.2.1).
         episode.author = episode.itunesAuthor ?? draft.dcCreator ?? draft.rssAuthor
@@ -641,10 +684,8 @@ struct FeedState {
         case .atomSummary: draft.atomSummary = (fieldType == .text ? value : resolveMarkup(value), fieldType)
         case .atomContent: draft.atomContent = (fieldType == .text ? value : resolveMarkup(value), fieldType)
         case .mediaDescription: if draft.mediaDescription == nil { draft.mediaDescription = value }
-        case .pubDate, .dcDate, .atomPublished, .atomUpdated:
-            // Preference: pubDate, dc:date, Atom published (0.3 issued), Atom updated (0.3 modified).
-            let rank = finished == .pubDate ? 0 : finished == .dcDate ? 1 : finished == .atomPublished ? 2 : 3
-            guard rank < draft.dateRank else { break }
+        case .pubDate, .dcDate, .atomPublished, .atomUpdated, .dcIssued, .dcCreated, .dcModified:
+            guard let rank = Self.dateRank(finished), rank < draft.dateRank else { break }
             let trimmed = value.trimmedASCII
             if let date = DateParser.parse(trimmed) {
                 episode.published = date
@@ -678,6 +719,10 @@ struct FeedState {
         case .managingEditor: managingEditor = Self.personName(value)
         case .feedAuthorName:
             if let name = nonEmpty(HTMLText.squash(value, keepNewlines: false)) { feedAtomAuthors.append(name) }
+        case .dcTitle: if draft.dcTitle == nil { draft.dcTitle = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
+        case .mediaTitle: if draft.mediaTitle == nil { draft.mediaTitle = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
+        case .channelDCTitle: if channelDCTitle == nil { channelDCTitle = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
+        case .channelITunesSubtitle: channel.subtitle = nonEmpty(HTMLText.squash(value, keepNewlines: false))
         case .newLocation: if channel.newFeedURL == nil { channel.newFeedURL = nonEmpty(resolve(value)) }
         case .personName:
             if var person = draft.person {
@@ -694,7 +739,7 @@ struct FeedState {
     /// a value needing a warning, an uncommon date shape), which gives the same result.
     private mutating func finishFromBytes(_ finished: Field) -> Bool {
         switch finished {
-        case .pubDate, .dcDate, .atomPublished, .atomUpdated, .duration, .episodeNumber, .season,
+        case .pubDate, .dcDate, .atomPublished, .atomUpdated, .dcIssued, .dcCreated, .dcModified, .duration, .episodeNumber, .season,
             .itemExplicit, .channelExplicit, .episodeType, .showType, .locked:
             break
         default:
@@ -703,8 +748,8 @@ struct FeedState {
         guard let b = ASCIIBytes.trimmedIfASCII(text.bytes) else { return false }
         do {
             switch finished {
-            case .pubDate, .dcDate, .atomPublished, .atomUpdated:
-                let rank = finished == .pubDate ? 0 : finished == .dcDate ? 1 : finished == .atomPublished ? 2 : 3
+            case .pubDate, .dcDate, .atomPublished, .atomUpdated, .dcIssued, .dcCreated, .dcModified:
+                guard let rank = Self.dateRank(finished) else { return false }
                 guard rank < draft.dateRank else { return true }
                 guard let seconds = DateParser.fastRFC822(b) else { return false }
                 episode.published = Date(timeIntervalSince1970: TimeInterval(seconds))
@@ -763,6 +808,8 @@ struct FeedState {
             ?? channelSubtitle.flatMap(Self.plain)
             ?? googleplayDescription.flatMap { Self.plain(($0, .text)) }
         channel.imageURL = rssImage ?? itunesImage ?? atomIcon ?? atomLogo ?? googleplayImage
+        if channel.title == nil { channel.title = channelDCTitle }
+        if channel.language == nil { channel.language = channelLanguage ?? rootLanguage }
         let atomAuthor = feedAtomAuthors.isEmpty ? nil : feedAtomAuthors.joined(separator: ", ")
         channel.author = channel.itunesAuthor ?? channelCreator ?? channelRSSAuthor ?? atomAuthor ?? managingEditor
         if format == .atom, let atomAuthor {

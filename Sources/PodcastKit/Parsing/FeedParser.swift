@@ -20,10 +20,14 @@ public enum FeedParser {
     ///     `nil` leaves relative references as written.
     ///   - httpContentType: the HTTP `Content-Type` header value; its `charset` is used when the
     ///     document has no BOM and no XML declaration encoding.
+    ///   - httpContentLanguage: the HTTP `Content-Language` header value; its first language tag
+    ///     is the channel's language when the document names none (`<language>`, `xml:lang`).
     /// - Returns: the feed; `isWellFormed == false` and `warnings` when libxml2 had to recover.
     /// - Throws: `FeedParseError` for an empty document, a root element that is not a feed, or
     ///   no recoverable root element.
-    public static func parse(bytes: [UInt8], baseURL: String?, httpContentType: String? = nil) throws(FeedParseError) -> ParsedFeed {
+    public static func parse(
+        bytes: [UInt8], baseURL: String?, httpContentType: String? = nil, httpContentLanguage: String? = nil
+    ) throws(FeedParseError) -> ParsedFeed {
         let decoded = DocumentDecoder(bytes: bytes, httpContentType: httpContentType)
         var repair = EntityRepair()
         let document = repair.repair(decoded.utf8) ?? decoded.utf8
@@ -54,7 +58,11 @@ public enum FeedParser {
         if !mapped.isEmpty {
             warnings.append("undeclared namespace prefixes read by their usual meaning: \(mapped.joined(separator: ", "))")
         }
-        let (channel, episodes) = builder.result()
+        var (channel, episodes) = builder.result()
+        if channel.language == nil, let header = httpContentLanguage {
+            let first = header.split(separator: ",").first.map { String($0).trimmedASCII } ?? ""
+            if !first.isEmpty, first.utf8.allSatisfy({ $0 < 0x80 && $0 > 0x20 }) { channel.language = first }
+        }
         warnings += builder.warnings
 
         // HTML entities are declared by the DTDs of RSS 0.91-era feeds, so with a DOCTYPE they
@@ -69,7 +77,11 @@ public enum FeedParser {
 
     /// Parses a feed document held in `Data`; see `parse(bytes:baseURL:httpContentType:)`.
     /// `url` is the document's URL (its `absoluteString` is the base for relative references).
-    public static func parse(data: Data, url: URL?, httpContentType: String? = nil) throws(FeedParseError) -> ParsedFeed {
-        try parse(bytes: [UInt8](data), baseURL: url?.absoluteString, httpContentType: httpContentType)
+    public static func parse(
+        data: Data, url: URL?, httpContentType: String? = nil, httpContentLanguage: String? = nil
+    ) throws(FeedParseError) -> ParsedFeed {
+        try parse(
+            bytes: [UInt8](data), baseURL: url?.absoluteString, httpContentType: httpContentType,
+            httpContentLanguage: httpContentLanguage)
     }
 }
