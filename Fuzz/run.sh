@@ -4,8 +4,9 @@
 #   Fuzz/run.sh 5       what `make test` runs (a smoke run, so the targets never rot)
 # Seeds: Fuzz/Seeds/, the test fixtures, and ../shared/corpus beside the clone when present
 # (SHARED_CORPUS overrides). New inputs accumulate in Fuzz/.build/corpus/<target>. A crash
-# stops the run with exit 1 and leaves the input in Fuzz/crashes/; add it to the suite as a
-# test case (see docs/DESIGN-NOTES.md, "Fuzzing"), fix, and re-run.
+# stops the run with exit 1 and leaves the input in Fuzz/crashes/: move it to
+# Fuzz/Regressions/<target>/ (FuzzRegressionTests replays every file there in `swift test`),
+# fix, and re-run. The regressions are seeds too.
 set -eu
 seconds=${1:-60}
 fuzz=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +27,7 @@ table_seeds() {
   dir=$work/seeds-$1
   rm -rf "$dir"; mkdir -p "$dir"
   cp "$fuzz/Seeds/$1/"* "$dir/"
+  cp "$fuzz/Regressions/$1/"* "$dir/"
   if [ -f "$shared/$2" ]; then
     tail -n +2 "$shared/$2" | cut -f1 | awk -v dir="$dir" '{ f = dir "/row" NR; printf "%s", $0 > f; close(f) }'
   fi
@@ -34,10 +36,10 @@ table_seeds date dates.tsv
 table_seeds duration durations.tsv
 feed_seeds=$work/seeds-feed
 rm -rf "$feed_seeds"; mkdir -p "$feed_seeds"
-cp "$fixtures/"*.rss "$fixtures/"*.xml "$fixtures/"*.rdf "$fixtures/"*.html "$feed_seeds/"
+cp "$fixtures/"*.rss "$fixtures/"*.xml "$fixtures/"*.rdf "$fixtures/"*.html "$fuzz/Regressions/feed/"* "$feed_seeds/"
 opml_seeds=$work/seeds-opml
 rm -rf "$opml_seeds"; mkdir -p "$opml_seeds"
-cp "$fuzz/Seeds/opml/"* "$fixtures/"*.opml "$opml_seeds/"
+cp "$fuzz/Seeds/opml/"* "$fuzz/Regressions/opml/"* "$fixtures/"*.opml "$opml_seeds/"
 shared_feeds=""
 for sub in feedparser podcastparser feedkit; do
   [ -d "$shared/$sub" ] && shared_feeds="$shared_feeds $shared/$sub"

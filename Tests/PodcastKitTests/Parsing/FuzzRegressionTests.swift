@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import PodcastKit
+
+/// Every input a fuzz target once crashed on (`Fuzz/Regressions/<target>/`, one file each) goes
+/// through the same parser and the same invariants as in its fuzz target, in the ordinary suite.
+/// A trap here is a crash of the test process, as it was of the daemon.
+struct FuzzRegressionTests {
+    static let folder = TestData.packageRoot.appendingPathComponent("Fuzz/Regressions")
+
+    static func inputs(_ target: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(target).path)) ?? []
+        return names.filter { $0 != "README" }.sorted().map { "\(target)/\($0)" }
+    }
+
+    static func bytes(_ path: String) throws -> [UInt8] {
+        try TestData.bytes(folder.appendingPathComponent(path))
+    }
+
+    @Test func regressionsArePresent() {
+        #expect(Self.inputs("date").contains("date/issue9-ten-digit-year"))
+        #expect(Self.inputs("feed").contains("feed/issue9-ten-digit-year.rss"))
+    }
+
+    @Test(arguments: inputs("date"))
+    func date(_ path: String) throws {
+        let text = String(decoding: try Self.bytes(path), as: UTF8.self)
+        if let seconds = DateParser.parseSeconds(text) {
+            #expect(seconds >= -62_135_596_800 && seconds < 253_402_300_800)
+        }
+    }
+
+    @Test(arguments: inputs("duration"))
+    func duration(_ path: String) throws {
+        if let seconds = DurationParser.parse(String(decoding: try Self.bytes(path), as: UTF8.self)) {
+            #expect(seconds.isFinite && seconds >= 0)
+        }
+    }
+
+    @Test(arguments: inputs("feed"))
+    func feed(_ path: String) throws {
+        guard let feed = try? FeedParser.parse(bytes: Self.bytes(path), baseURL: "http://example.com/dir/feed.xml") else { return }
+        for episode in feed.episodes {
+            #expect(episode.sanitizedDescriptionHTML?.lowercased().contains("<script") != true)
+        }
+    }
+
+    @Test(arguments: inputs("opml"))
+    func opml(_ path: String) throws {
+        guard let outlines = try? OPML.parse(bytes: Self.bytes(path)) else { return }
+        _ = try? OPML.parse(bytes: Array(OPML.export(outlines).utf8))
+    }
+}
