@@ -3,10 +3,10 @@ import Foundation
 /// A tolerant, hand-written parser for the dates found in feeds, accepting what feedparser's date
 /// handlers accept where real feeds use it: RFC 822 / RFC 2822 (`pubDate`) with its variants
 /// (two- and three-digit years, long month names, missing seconds or time, extra commas, a weekday
-/// in another language, `GMT-0400`, a parenthesised comment, RFC 822 military zones, asctime,
-/// `yyyy/mm/dd`, a 12-hour clock with `AM`/`PM`); ISO 8601 / W3C-DTF / RFC 3339 (`dc:date`, Atom
-/// `updated`) with and without separators, ordinal dates, a space before the time or the zone, and
-/// a zone name; Greek and Hungarian month names; the two Korean shapes (KST).
+/// in another language, `GMT-0400`, a parenthesised comment, the military zones feedparser reads,
+/// asctime, `yyyy/mm/dd`, a 12-hour clock with `AM`/`PM`); ISO 8601 / W3C-DTF / RFC 3339
+/// (`dc:date`, Atom `updated`) with and without separators, ordinal dates, a space before the time
+/// or the zone, and a zone name; Greek and Hungarian month names; the two Korean shapes (KST).
 ///
 /// Rules: no zone means UTC; fractional seconds are dropped; an out-of-range field (hour 34, day
 /// 99, minute `xx`, a 10-digit year) or trailing junk makes the whole date invalid (no roll-over);
@@ -425,9 +425,10 @@ public enum DateParser {
         "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7,
         "at": -4, "et": -5, "ct": -6, "mt": -7, "pt": -8, "akst": -9, "akdt": -8, "hst": -10,
         "met": 1, "cet": 1, "cest": 2, "mest": 2, "bst": 1, "west": 1, "eet": 2, "eest": 3,
-        // RFC 822 §5.1 military zones, with RFC 822's signs (as feedparser reads them; J is unused).
-        "a": -1, "b": -2, "c": -3, "d": -4, "e": -5, "f": -6, "g": -7, "h": -8, "i": -9, "k": -10, "l": -11,
-        "m": -12, "n": 1, "o": 2, "p": 3, "q": 4, "r": 5, "s": 6, "t": 7, "u": 8, "v": 9, "w": 10, "x": 11, "y": 12,
+        "ast": -4, "adt": -3,
+        // RFC 822 §5.1 military zones with RFC 822's signs, only the four feedparser reads (RFC
+        // 2822 warns the signs were often written reversed; the other letters stay unknown).
+        "a": -1, "m": -12, "n": 1, "y": 12,
     ]
 
     private static func namedZone(_ token: ArraySlice<UInt8>) -> Int? {

@@ -26,9 +26,10 @@ struct DateFormatSurveyTests {
         ("Mon, 01 Jan 2024 11:00 pm", 1_704_150_000),
         ("Mon, 01 Jan 2024 12:30 a.m.", 1_704_069_000),
         ("2003-12-31 10:14 PM", 1_072_908_840),
-        // RFC 822 military zones, with RFC 822's signs (E = -0500, N = +0100).
-        ("Fri, 01 Mar 2024 10:00:00 E", 1_709_305_200),
+        // RFC 822 military zones feedparser reads, with RFC 822's signs (A = -0100, N = +0100).
+        ("Fri, 01 Mar 2024 10:00:00 A", 1_709_290_800),
         ("Fri, 01 Mar 2024 10:00:00 N", 1_709_283_600),
+        ("Fri, 01 Mar 2024 10:00:00 AST", 1_709_301_600),
         // Localised dates feedparser reads: Greek, Hungarian, Korean (KST).
         ("Κυρ, 11 Ιούλ 2004 12:00:00 EST", 1_089_565_200),
         ("2004-július-13T9:15-05:00", 1_089_728_100),
@@ -49,6 +50,8 @@ struct DateFormatSurveyTests {
         "Mon, 01 Jan 2004 10:00:00 +99999999999",
         "9999999999-01-01",
         "2004-01-9999999999",
+        // Military letters feedparser does not read stay unknown.
+        "Fri, 01 Mar 2024 10:00:00 E", "Fri, 01 Mar 2024 10:00:00 T",
         // Ordinal days out of range (2003 has 365 days).
         "2003-366", "2003-000", "2004-367",
         // 12-hour clock misuse, markers in the wrong place, trailing junk.
