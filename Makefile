@@ -52,7 +52,7 @@ bench-quick: deps
 	LOOPMVVM_CMO=1 $(SWIFT) run -c release loop-bench --quick --json .build/loop-bench-quick.json
 
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer, a separate package under Fuzz/) of the
-# date, duration, feed and OPML parsers: `make fuzz` runs each 60 s, `make fuzz-smoke` (part of
+# date, duration, feed and OPML parsers and the HTML sanitiser: `make fuzz` runs each 60 s, `make fuzz-smoke` (part of
 # `make test`) a few seconds each. A crash fails the target and leaves its input in Fuzz/crashes/.
 fuzz: deps
 	SWIFT=$(SWIFT) Fuzz/run.sh 60

@@ -34,6 +34,9 @@ table_seeds() {
 }
 table_seeds date dates.tsv
 table_seeds duration durations.tsv
+html_seeds=$work/seeds-html
+rm -rf "$html_seeds"; mkdir -p "$html_seeds"
+cp "$fuzz/Seeds/html/"* "$fuzz/Regressions/html/"* "$html_seeds/"
 feed_seeds=$work/seeds-feed
 rm -rf "$feed_seeds"; mkdir -p "$feed_seeds"
 cp "$fixtures/"*.rss "$fixtures/"*.xml "$fixtures/"*.rdf "$fixtures/"*.html "$fuzz/Regressions/feed/"* "$feed_seeds/"
@@ -66,4 +69,5 @@ run duration 128 "$work/seeds-duration"
 # shellcheck disable=SC2086
 run feed 65536 "$feed_seeds" $shared_feeds
 run opml 16384 "$opml_seeds"
+run html 8192 "$html_seeds"
 exit $status

@@ -21,7 +21,7 @@ enum HTMLURLResolution {
     }
 
     private static func rewrite(_ bytes: UnsafeBufferPointer<UInt8>, base: String) -> [UInt8]? {
-        guard let p = bytes.baseAddress, memchr(p, Int32(UInt8(ascii: "<")), bytes.count) != nil else { return nil }
+        guard mayHoldRelativeURL(bytes) else { return nil }
         var tokenizer = HTMLTokenizer(bytes)
         var out: [UInt8] = []
         var copied = 0
@@ -56,5 +56,35 @@ enum HTMLURLResolution {
         guard copied > 0 else { return nil }
         out.append(contentsOf: bytes[copied...])
         return out
+    }
+
+    /// A quick pre-scan (memchr for `=`) that rules out most show notes without tokenising them:
+    /// true when some `name = value` has a URL attribute name and a value without a scheme. It
+    /// may say yes for text that only looks like an attribute; the tokeniser then decides.
+    static func mayHoldRelativeURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let n = bytes.count
+        var offset = 0
+        while offset < n, let hit = memchr(base + offset, Int32(UInt8(ascii: "=")), n - offset) {
+            let equals = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            offset = equals + 1
+            // The name before `=` (spaces allowed between).
+            var end = equals
+            while end > 0, HTMLTokenizer.isSpace(bytes[end - 1]) { end -= 1 }
+            var start = end
+            while start > 0, HTMLTokenizer.isLetter(bytes[start - 1]), end - start < 10 { start -= 1 }
+            guard end - start >= 3, urlAttributes.contains(String(decoding: bytes[start..<end].map { $0 | 0x20 }, as: UTF8.self))
+            else { continue }
+            // The value after it: relative unless it starts with a scheme (or is a bare fragment).
+            var v = equals + 1
+            while v < n, HTMLTokenizer.isSpace(bytes[v]) || bytes[v] == UInt8(ascii: "\"") || bytes[v] == UInt8(ascii: "'") { v += 1 }
+            guard v < n, bytes[v] != UInt8(ascii: "#") else { continue }
+            var k = v
+            while k < n, HTMLTokenizer.isLetter(bytes[k]) || (bytes[k] >= 48 && bytes[k] <= 57) || bytes[k] == 43 || bytes[k] == 45 || bytes[k] == 46 {
+                k += 1
+            }
+            if !(k > v && k < n && bytes[k] == UInt8(ascii: ":") && HTMLTokenizer.isLetter(bytes[v])) { return true }
+        }
+        return false
     }
 }

@@ -20,6 +20,7 @@ struct FuzzRegressionTests {
     @Test func regressionsArePresent() {
         #expect(Self.inputs("date").contains("date/issue9-ten-digit-year"))
         #expect(Self.inputs("feed").contains("feed/issue9-ten-digit-year.rss"))
+        #expect(Self.inputs("html").contains("html/javascript-in-text"))
     }
 
     @Test(arguments: inputs("date"))
@@ -43,6 +44,14 @@ struct FuzzRegressionTests {
         for episode in feed.episodes {
             #expect(episode.sanitizedDescriptionHTML?.lowercased().contains("<script") != true)
         }
+    }
+
+    @Test(arguments: inputs("html"))
+    func html(_ path: String) throws {
+        let safe = HTMLSanitizer.sanitize(String(decoding: try Self.bytes(path), as: UTF8.self))
+        #expect(!safe.lowercased().contains("<script"))
+        #expect(!safe.lowercased().contains("=\"javascript:"))
+        #expect(HTMLSanitizer.sanitize(safe) == safe)
     }
 
     @Test(arguments: inputs("opml"))
