@@ -53,7 +53,8 @@ run() {
   target=$1; max_len=$2; shift 2
   mkdir -p "$work/$target"
   echo "fuzz: $target for ${seconds}s"
-  if ! ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 "$bin/fuzz-$target" \
+  # SWIFT_BACKTRACE off: the Swift runtime's crash handler trips ASan; libFuzzer reports instead.
+  if ! SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 "$bin/fuzz-$target" \
       -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" -detect_leaks=0 \
       -print_final_stats=1 -artifact_prefix="$fuzz/crashes/$target-" \
       "$work/$target" "$@" >"$work/$target.log" 2>&1; then

@@ -17,14 +17,20 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// Every `href="…"`, `src="…"`, `poster="…"`, `cite="…"` in sanitiser output (double-quoted,
-/// lower-cased here) starts with `http:`, `https:` or `mailto:`.
+/// Every `href="…"`, `src="…"`, `poster="…"`, `cite="…"` inside a tag of sanitiser output
+/// (lower-cased here) starts with `http:`, `https:` or `mailto:`. Text can hold the same words
+/// (its quotes are not escaped), but never a raw `<`, so a match is inside a tag exactly when the
+/// nearest `<` or `>` before it is a `<`.
 func urlAttributesAreSafe(_ html: String) -> Bool {
     for name in [" href=\"", " src=\"", " poster=\"", " cite=\""] {
         var rest = html[...]
         while let range = rest.range(of: name) {
+            let before = html[..<range.lowerBound]
+            let insideTag = before.last(where: { $0 == "<" || $0 == ">" }) == "<"
             let value = rest[range.upperBound...]
-            guard value.hasPrefix("http:") || value.hasPrefix("https:") || value.hasPrefix("mailto:") else { return false }
+            if insideTag && !(value.hasPrefix("http:") || value.hasPrefix("https:") || value.hasPrefix("mailto:")) {
+                return false
+            }
             rest = value
         }
     }

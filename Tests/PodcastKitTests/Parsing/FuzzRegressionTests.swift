@@ -21,6 +21,7 @@ struct FuzzRegressionTests {
         #expect(Self.inputs("date").contains("date/issue9-ten-digit-year"))
         #expect(Self.inputs("feed").contains("feed/issue9-ten-digit-year.rss"))
         #expect(Self.inputs("html").contains("html/javascript-in-text"))
+        #expect(Self.inputs("html").contains("html/href-in-escaped-text"))
     }
 
     @Test(arguments: inputs("date"))
