@@ -7,10 +7,11 @@
 ///   `embed`, `svg`, `math`, forms' `textarea`/`select`, `template`, `noscript` and friends are
 ///   dropped with their content; any other element is dropped and its text kept.
 /// - No event handler (`on…`), no `style`, no `id` (no clobbering the page's own ids).
-/// - URL attributes (`href`, `src`, `poster`, `cite`) are kept only when, entities decoded and
-///   whitespace/control characters removed, their scheme is `http`, `https` or `mailto`; a
-///   relative URL is dropped too (resolve first: `Episode.descriptionHTML` already is). Links get
-///   `rel="nofollow noopener noreferrer"`.
+/// - URL attributes (`href`, `src`, `poster`, `cite`) are kept only when, entities decoded,
+///   surrounding whitespace trimmed and control characters, tabs and line breaks removed (as a
+///   browser reads them; the cleaned value is what is written), their scheme is `http`, `https`
+///   or `mailto`; a relative URL is dropped too (resolve first: `Episode.descriptionHTML` already
+///   is). Links get `rel="nofollow noopener noreferrer"`.
 /// - Output is well-formed and balanced: names lower-case, attribute values double-quoted and
 ///   escaped, stray `<`, `>` and bare `&` in text escaped, comments dropped, unclosed elements
 ///   closed at the end and stray end tags dropped, so a fragment can never close or escape the
@@ -85,8 +86,11 @@ public enum HTMLSanitizer {
                     guard allowed.contains(attributeName) || globalAttributes.contains(attributeName),
                         attributeName != "rel", seen.insert(attributeName).inserted
                     else { continue }
-                    let value = attribute.value.map { decodeEntities(bytes[$0]) } ?? ""
-                    if urlAttributes.contains(attributeName) && !isSafeURL(value) { continue }
+                    var value = attribute.value.map { decodeEntities(bytes[$0]) } ?? ""
+                    if urlAttributes.contains(attributeName) {
+                        guard let url = safeURL(value) else { continue }
+                        value = url
+                    }
                     out.append(0x20)
                     out.append(contentsOf: attributeName.utf8)
                     out.append(contentsOf: "=\"".utf8)
@@ -117,22 +121,23 @@ public enum HTMLSanitizer {
         return out
     }
 
-    /// True when `value` is an absolute `http`, `https` or `mailto` URL, judged as a browser
-    /// would read it (ASCII whitespace and control characters inside ignored, any case).
-    static func isSafeURL(_ value: String) -> Bool {
+    /// `value` as a browser reads a URL attribute (surrounding whitespace trimmed, control
+    /// characters, tabs and line breaks removed) when that is an absolute `http`, `https` or
+    /// `mailto` URL; `nil` otherwise (another scheme, or a relative reference).
+    static func safeURL(_ value: String) -> String? {
+        let cleaned = String(decoding: value.trimmedASCII.utf8.filter { $0 >= 0x20 && $0 != 0x7F }, as: UTF8.self)
         var scheme: [UInt8] = []
-        for byte in value.utf8 {
-            if byte <= 0x20 || byte == 0x7F { continue }
+        for byte in cleaned.utf8 {
             if byte == UInt8(ascii: ":") {
-                return allowedSchemes.contains(String(decoding: scheme, as: UTF8.self))
+                return allowedSchemes.contains(String(decoding: scheme, as: UTF8.self)) ? cleaned : nil
             }
-            guard HTMLTokenizer.isLetter(byte) || (byte >= 48 && byte <= 57) || byte == 43 || byte == 45 || byte == 46 else {
-                return false  // `/`, `?`, `#` before any `:`: a relative reference
-            }
+            // A space, `/`, `?`, `#` before any `:`: no scheme, a relative reference.
+            guard HTMLTokenizer.isLetter(byte) || (scheme.count > 0 && ((byte >= 48 && byte <= 57) || byte == 43 || byte == 45 || byte == 46))
+            else { return nil }
             scheme.append(byte | 0x20)
-            if scheme.count > 10 { return false }
+            if scheme.count > 10 { return nil }
         }
-        return false
+        return nil
     }
 
     /// Text with its character references decoded (HTML named entities included).

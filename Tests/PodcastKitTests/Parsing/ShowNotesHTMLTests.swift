@@ -58,6 +58,10 @@ struct ShowNotesHTMLTests {
         ("<p onclick=\"steal()\">Hi<script>alert(1)</script> there</p>", "<p>Hi there</p>"),
         ("<a href=\"javascript:alert(1)\">x</a>", "<a rel=\"nofollow noopener noreferrer\">x</a>"),
         ("<a href=\" JaVa\tScRiPt:alert(1)\">x</a>", "<a rel=\"nofollow noopener noreferrer\">x</a>"),
+        // Found by fuzz-html: a control character inside the scheme is removed, as browsers do,
+        // and the cleaned URL is what is written; a space inside it makes it relative (dropped).
+        ("<img src=\"h\u{01}ttps://e.com/\n\ti.png \">", "<img src=\"https://e.com/i.png\">"),
+        ("<a href=\"ht tps://e.com\">x</a>", "<a rel=\"nofollow noopener noreferrer\">x</a>"),
         ("<a href=\"javascript&#58;alert(1)\">x</a>", "<a rel=\"nofollow noopener noreferrer\">x</a>"),
         ("<img src=\"data:image/png;base64,AAAA\" alt=\"d\">", "<img alt=\"d\">"),
         ("<a href=\"https://ex.com/?a=1&amp;b=2\" target=_blank>ok</a>",
