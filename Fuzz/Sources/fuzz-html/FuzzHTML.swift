@@ -20,7 +20,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// Every `href="…"`, `src="…"`, `poster="…"`, `cite="…"` inside a tag of sanitiser output
 /// (lower-cased here) starts with `http:`, `https:` or `mailto:`. Text can hold the same words
 /// (its quotes are not escaped), but never a raw `<`, so a match is inside a tag exactly when the
-/// nearest `<` or `>` before it is a `<`.
+/// nearest `<` or `>` before it is a `<`. Prefixes are compared as bytes: a combining mark after
+/// the `:` makes a different Character, not a different scheme.
 func urlAttributesAreSafe(_ html: String) -> Bool {
     for name in [" href=\"", " src=\"", " poster=\"", " cite=\""] {
         var rest = html[...]
@@ -28,7 +29,7 @@ func urlAttributesAreSafe(_ html: String) -> Bool {
             let before = html[..<range.lowerBound]
             let insideTag = before.last(where: { $0 == "<" || $0 == ">" }) == "<"
             let value = rest[range.upperBound...]
-            if insideTag && !(value.hasPrefix("http:") || value.hasPrefix("https:") || value.hasPrefix("mailto:")) {
+            if insideTag && !["http:", "https:", "mailto:"].contains(where: { value.utf8.starts(with: $0.utf8) }) {
                 return false
             }
             rest = value
