@@ -17,22 +17,32 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// Every `href="…"`, `src="…"`, `poster="…"`, `cite="…"` inside a tag of sanitiser output
-/// (lower-cased here) starts with `http:`, `https:` or `mailto:`. Text can hold the same words
-/// (its quotes are not escaped), but never a raw `<`, so a match is inside a tag exactly when the
-/// nearest `<` or `>` before it is a `<`. Prefixes are compared as bytes: a combining mark after
-/// the `:` makes a different Character, not a different scheme.
+/// Every `href`, `src`, `poster` and `cite` attribute in sanitiser output starts with `http:`,
+/// `https:` or `mailto:` (compared as bytes, lower-cased by the caller).
 func urlAttributesAreSafe(_ html: String) -> Bool {
-    for name in [" href=\"", " src=\"", " poster=\"", " cite=\""] {
-        var rest = html[...]
-        while let range = rest.range(of: name) {
-            let before = html[..<range.lowerBound]
-            let insideTag = before.last(where: { $0 == "<" || $0 == ">" }) == "<"
-            let value = rest[range.upperBound...]
-            if insideTag && !["http:", "https:", "mailto:"].contains(where: { value.utf8.starts(with: $0.utf8) }) {
-                return false
+    // Sanitiser output: text never holds a raw `<`; inside a tag every value is double-quoted and
+    // holds no raw `"`. So a tag is `<name`, then `name="value"` pairs, then `>`.
+    let b = Array(html.utf8)
+    var i = 0
+    while i < b.count {
+        guard b[i] == UInt8(ascii: "<") else { i += 1; continue }
+        while i < b.count, b[i] != UInt8(ascii: ">") {
+            if b[i] == UInt8(ascii: "=") {
+                var nameStart = i
+                while nameStart > 0, b[nameStart - 1] != 0x20 { nameStart -= 1 }
+                let name = String(decoding: b[nameStart..<i], as: UTF8.self)
+                guard i + 1 < b.count, b[i + 1] == UInt8(ascii: "\"") else { return false }
+                var end = i + 2
+                while end < b.count, b[end] != UInt8(ascii: "\"") { end += 1 }
+                let value = b[(i + 2)..<min(end, b.count)]
+                if ["href", "src", "poster", "cite"].contains(name),
+                    !["http:", "https:", "mailto:"].contains(where: { value.starts(with: $0.utf8) })
+                {
+                    return false
+                }
+                i = end
             }
-            rest = value
+            i += 1
         }
     }
     return true
