@@ -11,7 +11,7 @@ PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:l
 TOOLS := Xvfb:xvfb import:imagemagick convert:imagemagick xwininfo:x11-utils xauth:xauth
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test test-tsan test-gtk docs examples lint format bench bench-quick clean
+.PHONY: deps build run test test-tsan test-gtk docs examples lint format bench bench-quick fuzz fuzz-smoke clean
 
 # Installs only what pkg-config cannot find, so a prepared machine is left alone.
 deps:
@@ -48,6 +48,7 @@ test: deps
 	$(MAKE) --no-print-directory test-tsan
 	$(MAKE) --no-print-directory test-gtk
 	$(MAKE) --no-print-directory bench-quick
+	$(MAKE) --no-print-directory fuzz-smoke
 
 # The loop, the reactive core and the MVVM layer under ThreadSanitizer (separate scratch dir: a
 # TSan build does not mix with the plain one).
@@ -127,5 +128,14 @@ bench: deps
 bench-quick: deps
 	$(SWIFT) run -c release loop-bench --quick --json .build/loop-bench-quick.json
 
+# Coverage-guided fuzzing (libFuzzer + AddressSanitizer, a separate package under Fuzz/) of the
+# date, duration, feed and OPML parsers and the HTML sanitiser: `make fuzz` runs each 60 s, `make fuzz-smoke` (part of
+# `make test`) a few seconds each. A crash fails the target and leaves its input in Fuzz/crashes/.
+fuzz: deps
+	SWIFT=$(SWIFT) Fuzz/run.sh 60
+
+fuzz-smoke: deps
+	SWIFT=$(SWIFT) Fuzz/run.sh 4
+
 clean:
-	rm -rf .build .build-tsan Examples/GTKCounter/.build Benchmarks/.build
+	rm -rf .build .build-tsan Examples/GTKCounter/.build Benchmarks/.build Fuzz/.build

@@ -27,6 +27,9 @@ let package = Package(
         // user's package would build us: release, no flags.
         .library(name: "LoopBenchSupport", targets: ["PodcastKit", "CLibeventBaseline"]),
         .library(name: "CLibevent", targets: ["CLibevent"]),
+        // The daemon's library (feed and OPML parsing, store, fetcher); the fuzz package under
+        // Fuzz/ links it.
+        .library(name: "PodcastKit", targets: ["PodcastKit"]),
     ],
     targets: [
         // System libraries, found with pkg-config; `make deps` installs the apt providers.

@@ -4,15 +4,21 @@ import Foundation
 public struct Episode: Sendable, Equatable, Codable {
     /// RSS `<guid>` / Atom `<id>` as written (trimmed); `nil` if absent.
     public var guid: String?
-    /// `<title>`, whitespace collapsed.
+    /// `<title>`, else `dc:title`, else `media:title`, whitespace collapsed.
     public var title: String?
-    /// `<link>` (RSS) or `link rel="alternate"` (Atom), resolved.
+    /// `<link>` (RSS) or `link rel="alternate"` (Atom), resolved; else RSS 1.0's `rdf:about`,
+    /// else a permalink `guid` that is (or, under `xml:base` or with `isPermaLink="true"`,
+    /// resolves to) an http(s) URL.
     public var link: String?
     /// Plain-text description (HTML stripped, entities decoded).
     public var description: String?
-    /// HTML body: `content:encoded`, or HTML found in `description` / Atom `content`.
+    /// HTML body: `content:encoded`, or HTML found in `description` / Atom `content`, as the feed
+    /// wrote it except that relative `href`/`src` URLs are resolved (`xml:base`, document URL).
+    /// **Unsafe to show as is** (it may hold `<script>`, `onclick`, `javascript:` URLs): any HTML
+    /// view must use `sanitizedDescriptionHTML`.
     public var descriptionHTML: String?
-    /// Publication instant (`pubDate`, `dc:date`, Atom `published`, else `updated`); `nil` when
+    /// Publication instant, the first of `pubDate`, `dc:date`, `dcterms:issued`, Atom
+    /// `published`, `dcterms:created`, Atom `updated`, `dcterms:modified` that parses; `nil` when
     /// missing or unparseable, never "now".
     public var published: Date?
     /// `itunes:duration` in seconds (fractions kept); `nil` when missing or invalid.
@@ -22,7 +28,7 @@ public struct Episode: Sendable, Equatable, Codable {
     public var enclosures: [Enclosure]
     /// `itunes:subtitle`.
     public var subtitle: String?
-    /// `itunes:image@href` of the episode.
+    /// `itunes:image@href` (or `url=`) of the episode, else `media:thumbnail`.
     public var imageURL: String?
     /// `itunes:episodeType`: `full`, `trailer` or `bonus`.
     public var episodeType: String?
@@ -32,8 +38,13 @@ public struct Episode: Sendable, Equatable, Codable {
     public var season: Int?
     /// `itunes:explicit` of the episode.
     public var explicit: Bool?
-    /// `itunes:author` of the episode.
+    /// Who made the episode: `itunes:author`, else `dc:creator`, else the name in the RSS
+    /// `<author>` mailbox, else the Atom entry's `<author><name>`s (joined with ", "), else, in
+    /// Atom only, the feed's authors (RFC 4287 §4.2.1). An RSS item does not inherit the channel's
+    /// author: `nil` there means "see `Channel.author`".
     public var author: String?
+    /// `itunes:author` of the episode alone, as written.
+    public var itunesAuthor: String?
     /// Inline chapters (Podlove Simple Chapters `psc:chapter`).
     public var chapters: [Chapter]
     /// `podcast:chapters@url` (JSON chapters).
@@ -54,7 +65,7 @@ public struct Episode: Sendable, Equatable, Codable {
         descriptionHTML: String? = nil, published: Date? = nil, duration: Double? = nil,
         enclosures: [Enclosure] = [], subtitle: String? = nil, imageURL: String? = nil,
         episodeType: String? = nil, number: Int? = nil, season: Int? = nil, explicit: Bool? = nil,
-        author: String? = nil, chapters: [Chapter] = [], chaptersURL: String? = nil,
+        author: String? = nil, itunesAuthor: String? = nil, chapters: [Chapter] = [], chaptersURL: String? = nil,
         transcripts: [Transcript] = [], persons: [Person] = [], paymentURL: String? = nil,
         guidIsPermaLink: Bool? = nil
     ) {
@@ -73,12 +84,20 @@ public struct Episode: Sendable, Equatable, Codable {
         self.season = season
         self.explicit = explicit
         self.author = author
+        self.itunesAuthor = itunesAuthor
         self.chapters = chapters
         self.chaptersURL = chaptersURL
         self.transcripts = transcripts
         self.persons = persons
         self.paymentURL = paymentURL
         self.guidIsPermaLink = guidIsPermaLink
+    }
+
+    /// `descriptionHTML` through `HTMLSanitizer.sanitize`: the allow-listed, balanced HTML every
+    /// HTML view of ours (the web dashboard) must use. Computed on each access (linear in the
+    /// HTML's length); `nil` when there is no HTML body.
+    public var sanitizedDescriptionHTML: String? {
+        descriptionHTML.map(HTMLSanitizer.sanitize)
     }
 
     /// The enclosure to download: the first whose MIME type is `audio/*` or `video/*`, else the

@@ -27,12 +27,17 @@ public struct ParsedFeed: Sendable, Equatable {
     public var isWellFormed: Bool
     /// The character encoding the document was decoded from (for example `"UTF-8"`).
     public var encoding: String?
+    /// True when the document mixed encodings and was repaired per text run: its UTF-8 runs read
+    /// as UTF-8, each stray byte that is not UTF-8 as windows-1252 (a warning says how many).
+    /// Text is then what the author most likely meant, but a byte could have been misread.
+    public var repairedEncoding: Bool
 
     /// Builds a parse result; every collection defaults to empty.
     public init(
         format: Format, channel: Channel, episodes: [Episode] = [], warnings: [String] = [],
-        isWellFormed: Bool = true, encoding: String? = nil
+        isWellFormed: Bool = true, encoding: String? = nil, repairedEncoding: Bool = false
     ) {
+        self.repairedEncoding = repairedEncoding
         self.format = format
         self.channel = channel
         self.episodes = episodes
@@ -44,20 +49,27 @@ public struct ParsedFeed: Sendable, Equatable {
 
 /// Channel (RSS) or feed (Atom) metadata, with the iTunes and `podcast:` namespace fields.
 public struct Channel: Sendable, Equatable, Codable {
-    /// `<title>`, whitespace collapsed; `nil` if absent.
+    /// `<title>`, else `dc:title`, whitespace collapsed; `nil` if absent.
     public var title: String?
     /// Channel `<link>` (RSS) or `link rel="alternate"` (Atom).
     public var link: String?
     /// Plain-text description: `<description>`, else `itunes:summary`, Atom `subtitle`.
     public var description: String?
-    /// Cover art: `image/url`, else `itunes:image@href`, Atom `icon`/`logo`.
+    /// Cover art: `image/url`, else `itunes:image@href` (or its `url=` misspelling), Atom `icon`/`logo`.
     public var imageURL: String?
-    /// `<language>`.
+    /// `<language>` (or `dc:language`), else the `xml:lang` of the channel or root element, else
+    /// the HTTP `Content-Language` given to the parser (its first tag).
     public var language: String?
+    /// `itunes:subtitle` of the channel: a one-line summary of the show.
+    public var subtitle: String?
     /// `<generator>`.
     public var generator: String?
-    /// `itunes:author`.
+    /// Who makes the show: `itunes:author`, else `dc:creator`, else the RSS channel `<author>`,
+    /// else the Atom feed's `<author><name>`s (joined with ", "), else the name in
+    /// `managingEditor` (`jo@example.com (Jo Smith)` gives "Jo Smith").
     public var author: String?
+    /// `itunes:author` alone, as written (whitespace collapsed).
+    public var itunesAuthor: String?
     /// `itunes:owner` name and e-mail.
     public var ownerName: String?
     /// `itunes:owner/itunes:email`.
@@ -88,7 +100,7 @@ public struct Channel: Sendable, Equatable, Codable {
     /// An empty channel; set what the document gives.
     public init(
         title: String? = nil, link: String? = nil, description: String? = nil, imageURL: String? = nil,
-        language: String? = nil, generator: String? = nil, author: String? = nil,
+        language: String? = nil, subtitle: String? = nil, generator: String? = nil, author: String? = nil, itunesAuthor: String? = nil,
         ownerName: String? = nil, ownerEmail: String? = nil, categories: [[String]] = [],
         keywords: [String] = [], explicit: Bool? = nil, showType: String? = nil,
         newFeedURL: String? = nil, podcastGUID: String? = nil, fundingURL: String? = nil,
@@ -100,8 +112,10 @@ public struct Channel: Sendable, Equatable, Codable {
         self.description = description
         self.imageURL = imageURL
         self.language = language
+        self.subtitle = subtitle
         self.generator = generator
         self.author = author
+        self.itunesAuthor = itunesAuthor
         self.ownerName = ownerName
         self.ownerEmail = ownerEmail
         self.categories = categories

@@ -1,13 +1,18 @@
 import Foundation
 
-/// A tolerant, hand-written parser for the dates found in feeds: RFC 822 / RFC 2822 (`pubDate`),
-/// ISO 8601 / W3C-DTF / RFC 3339 (`dc:date`, Atom `updated`), and the common deviations seen in real
-/// podcast feeds (asctime, `yyyy/mm/dd`, long month names, missing seconds or time, extra commas,
-/// a weekday in another language, `GMT-0400`, a parenthesised comment).
+/// A tolerant, hand-written parser for the dates found in feeds, accepting what feedparser's date
+/// handlers accept where real feeds use it: RFC 822 / RFC 2822 (`pubDate`) with its variants
+/// (two- and three-digit years, long month names, missing seconds or time, extra commas, a weekday
+/// in another language, `GMT-0400`, a parenthesised comment, the military zones feedparser reads,
+/// asctime, `yyyy/mm/dd`, a 12-hour clock with `AM`/`PM`); ISO 8601 / W3C-DTF / RFC 3339
+/// (`dc:date`, Atom `updated`) with and without separators, ordinal dates, a space before the time
+/// or the zone, and a zone name; Greek and Hungarian month names; the two Korean shapes (KST).
 ///
 /// Rules: no zone means UTC; fractional seconds are dropped; an out-of-range field (hour 34, day
-/// 99, minute `xx`) or trailing junk makes the whole date invalid (no roll-over); invalid is `nil`,
-/// never "now". Dates before 1970 are valid. No `DateFormatter`, no locale, no global state.
+/// 99, minute `xx`, a 10-digit year) or trailing junk makes the whole date invalid (no roll-over);
+/// invalid is `nil`, never "now" and never a guess. Dates before 1970 are valid. No
+/// `DateFormatter`, no locale, no global state; no input traps (every number is range-checked
+/// before arithmetic).
 public enum DateParser {
     /// The instant `text` denotes, or `nil` when it is empty or not a date. Any thread.
     public static func parse(_ text: String) -> Date? {
@@ -23,9 +28,8 @@ public enum DateParser {
         stripComments(&bytes)
         DurationParser.trimASCIIWhitespace(&bytes)
         guard !bytes.isEmpty else { return nil }
-        if bytes.count >= 4, bytes[0..<4].allSatisfy(isDigit), bytes.count == 4 || bytes[4] == UInt8(ascii: "-") {
-            return parseISO(bytes)
-        }
+        if bytes.contains(where: { $0 >= 0x80 }), let korean = parseKorean(bytes) { return korean }
+        if looksISO(bytes) { return parseISO(bytes) }
         return parseRFC(bytes)
     }
 
@@ -95,64 +99,161 @@ public enum DateParser {
 
     // MARK: - ISO 8601 / W3C-DTF
 
+    /// True when `b` starts like an ISO 8601 date: `YYYY`, `YYYY-…`, or the basic forms
+    /// `YYYYMMDD` / `YYYYDDD` (alone or followed by a time).
+    private static func looksISO(_ b: [UInt8]) -> Bool {
+        guard b.count >= 4, b[0..<4].allSatisfy(isDigit) else { return false }
+        if b.count == 4 || b[4] == UInt8(ascii: "-") { return true }
+        var run = 4
+        while run < b.count, isDigit(b[run]) { run += 1 }
+        return (run == 7 || run == 8) && (run == b.count || isTimeSeparator(b[run]))
+    }
+
+    private static func isTimeSeparator(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "T") || byte == UInt8(ascii: "t") || byte == 0x20
+    }
+
+    /// ISO 8601 as feeds write it: W3C-DTF (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`), ordinal dates
+    /// (`YYYY-DDD`), the basic forms (`YYYYMMDD`, `YYYYDDD`, `THHMMSS`), a three-digit month
+    /// (`2003-012-31`), a month name (`2004-July-13`, also Hungarian), `T`, `t` or spaces before
+    /// the time, and a zone written directly or after spaces (`Z`, `±hh[:mm]`, `±hhmm`, a zone
+    /// name such as `GMT`, `GMT+01:00`), optionally preceded by `AM`/`PM`.
     private static func parseISO(_ b: [UInt8]) -> Int64? {
         var i = 0
-        func number(min: Int, max: Int) -> Int? {
-            var value = 0
-            var count = 0
-            while i < b.count, isDigit(b[i]), count < max {
-                value = value * 10 + Int(b[i] - 48)
-                i += 1
-                count += 1
-            }
-            return count >= min ? value : nil
+        let n = b.count
+        func run(_ from: Int) -> Int {
+            var end = from
+            while end < n, isDigit(b[end]) { end += 1 }
+            return end - from
         }
-        guard let year = number(min: 4, max: 4) else { return nil }
-        var month = 1, day = 1, hour = 0, minute = 0, second = 0, offset = 0
-        if i < b.count {
-            guard b[i] == UInt8(ascii: "-") else { return nil }
+        func number(_ count: Int) -> Int? {
+            guard count >= 1, count <= 9, i + count <= n, let value = integer(b[i..<(i + count)]) else { return nil }
+            i += count
+            return value
+        }
+        guard let year = number(4) else { return nil }
+        var month = 1, day = 1
+        var ordinal: Int? = nil
+        if i < n && b[i] == UInt8(ascii: "-") {
             i += 1
-            guard let m = number(min: 1, max: 3) else { return nil }
-            month = m
-            if i < b.count {
-                guard b[i] == UInt8(ascii: "-") else { return nil }
+            let digits = run(i)
+            if digits == 3 && (i + 3 == n || b[i + 3] != UInt8(ascii: "-")) {
+                ordinal = number(3)
+            } else if digits == 0 {
+                // A month name: `2004-July-13`, `2004-július-13`.
+                var end = i
+                while end < n, b[end] != UInt8(ascii: "-"), !isTimeSeparator(b[end]) { end += 1 }
+                guard let m = monthNumber(b[i..<end]) else { return nil }
+                month = m
+                i = end
+                guard i < n, b[i] == UInt8(ascii: "-") else { return nil }
                 i += 1
-                guard let d = number(min: 1, max: 2) else { return nil }
+                let dayDigits = run(i)
+                guard dayDigits <= 2, let d = number(dayDigits) else { return nil }
                 day = d
+            } else {
+                guard digits <= 3, let m = number(digits) else { return nil }
+                month = m
+                if i < n && b[i] == UInt8(ascii: "-") {
+                    i += 1
+                    let dayDigits = run(i)
+                    guard dayDigits <= 2, let d = number(dayDigits) else { return nil }
+                    day = d
+                }
+            }
+        } else if i < n {
+            switch run(i) {
+            case 3: ordinal = number(3)
+            case 4:
+                guard let m = number(2), let d = number(2) else { return nil }
+                month = m
+                day = d
+            default: return nil
             }
         }
-        if i < b.count {
-            guard b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " ") else { return nil }
-            i += 1
-            guard let h = number(min: 1, max: 2), i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
-            i += 1
-            guard let mi = number(min: 2, max: 2) else { return nil }
-            hour = h
-            minute = mi
-            if i < b.count, b[i] == UInt8(ascii: ":") {
+        if let ordinal {
+            guard ordinal >= 1, ordinal <= (daysInMonth(year, 2) == 29 ? 366 : 365) else { return nil }
+            // Day `ordinal` of the year: assemble from 1 January and add the days.
+            guard let start = assemble(year: year, month: 1, day: 1, hour: 0, minute: 0, second: 0, offset: 0) else { return nil }
+            let rest = Array(b[i...])
+            var timeOnly = Array("2000-01-01".utf8)
+            timeOnly.append(contentsOf: rest)
+            guard let base = parseISO(timeOnly) else { return nil }
+            let midnight2000 = daysFromCivil(2000, 1, 1) * 86_400
+            let seconds = start + Int64(ordinal - 1) * 86_400 + (base - midnight2000)
+            guard seconds >= daysFromCivil(1, 1, 1) * 86_400, seconds < daysFromCivil(10000, 1, 1) * 86_400 else { return nil }
+            return seconds
+        }
+        var hour = 0, minute = 0, second = 0, offset = 0
+        if i < n {
+            guard isTimeSeparator(b[i]) else { return nil }
+            while i < n, isTimeSeparator(b[i]) { i += 1 }
+            let digits = run(i)
+            if i + digits < n, b[i + digits] == UInt8(ascii: ":") {
+                guard (1...2).contains(digits), let h = number(digits) else { return nil }
                 i += 1
-                guard let s = number(min: 2, max: 2) else { return nil }
-                second = s
-                if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
+                guard run(i) == 2, let mi = number(2) else { return nil }
+                hour = h
+                minute = mi
+                if i < n, b[i] == UInt8(ascii: ":") {
                     i += 1
-                    guard i < b.count, isDigit(b[i]) else { return nil }
-                    while i < b.count, isDigit(b[i]) { i += 1 }
+                    guard run(i) == 2, let s = number(2) else { return nil }
+                    second = s
                 }
+            } else {
+                // Basic format: HHMM or HHMMSS.
+                guard digits == 4 || digits == 6, let h = number(2), let mi = number(2) else { return nil }
+                hour = h
+                minute = mi
+                if digits == 6, let s = number(2) { second = s }
             }
-            if i < b.count {
-                if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
-                    i += 1
-                } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
-                    guard let zone = numericOffset(b[i...]) else { return nil }
-                    offset = zone
-                    i = b.count
-                } else {
-                    return nil
-                }
+            if i < n, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
+                i += 1
+                guard i < n, isDigit(b[i]) else { return nil }
+                while i < n, isDigit(b[i]) { i += 1 }
             }
-            guard i == b.count else { return nil }
+            // Whatever follows the time: spaces, an AM/PM marker, a zone.
+            var tokens = Array(b[i...]).split(separator: 0x20)[...]
+            if let first = tokens.first, let meridiem = meridiem(first) {
+                guard let h = twelveHour(hour, pm: meridiem) else { return nil }
+                hour = h
+                tokens = tokens.dropFirst()
+            }
+            if let zoneToken = tokens.first {
+                guard tokens.count == 1, let zone = zone(zoneToken) else { return nil }
+                offset = zone
+            }
         }
         return assemble(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: offset)
+    }
+
+    /// A zone written as one token: `Z`, `±hh[:mm]`, `±hhmm`, a name (`GMT`, `EST`, `Etc/GMT`, a
+    /// military letter) or a name with an offset (`GMT-0400`, `UTC+01:00`). Seconds east of UTC.
+    private static func zone(_ token: ArraySlice<UInt8>) -> Int? {
+        guard let first = token.first else { return nil }
+        if first == UInt8(ascii: "+") || first == UInt8(ascii: "-") { return numericOffset(token) }
+        if let named = namedZone(token) { return named }
+        if let signIndex = token.firstIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }),
+            namedZone(token[token.startIndex..<signIndex]) == 0
+        {
+            return numericOffset(token[signIndex...])
+        }
+        return nil
+    }
+
+    /// `true` for PM, `false` for AM (`am`, `pm`, `a.m.`, `p.m.`, any case), else `nil`.
+    private static func meridiem(_ token: ArraySlice<UInt8>) -> Bool? {
+        let letters = token.filter { $0 != UInt8(ascii: ".") }.map { $0 | 0x20 }
+        guard letters.count == 2, letters[1] == UInt8(ascii: "m") else { return nil }
+        if letters[0] == UInt8(ascii: "a") { return false }
+        if letters[0] == UInt8(ascii: "p") { return true }
+        return nil
+    }
+
+    /// A 12-hour clock hour (1...12) on the 24-hour clock; `nil` when out of range.
+    private static func twelveHour(_ hour: Int, pm: Bool) -> Int? {
+        guard (1...12).contains(hour) else { return nil }
+        return hour % 12 + (pm ? 12 : 0)
     }
 
     // MARK: - RFC 822 and relatives
@@ -173,10 +274,20 @@ public enum DateParser {
         var numbers: [ArraySlice<UInt8>] = []
         var slashDate: (Int, Int, Int)? = nil
         var time: (Int, Int, Int)? = nil
+        var pm: Bool? = nil
         var offset: Int? = nil
         for (position, token) in tokens.enumerated() {
             let first = token[token.startIndex]
-            if token.allSatisfy(isLetter) || (token.last == UInt8(ascii: ".") && token.dropLast().allSatisfy(isLetter)) {
+            if let marker = meridiem(token) {
+                guard pm == nil, time != nil else { return nil }
+                pm = marker
+                continue
+            }
+            // A word: ASCII letters (perhaps ending in `.`), or any text with non-ASCII letters
+            // (a Greek or Hungarian month, a weekday in another language).
+            let isWord = token.allSatisfy(isLetter) || (token.last == UInt8(ascii: ".") && token.dropLast().allSatisfy(isLetter))
+                || (token.contains(where: { $0 >= 0x80 }) && !token.contains(where: isDigit))
+            if isWord {
                 let word = token.last == UInt8(ascii: ".") ? token.dropLast() : token
                 if let m = monthNumber(word) {
                     guard month == nil else { return nil }
@@ -203,14 +314,8 @@ public enum DateParser {
             } else if first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
                 guard offset == nil, let zone = numericOffset(token) else { return nil }
                 offset = zone
-            } else if isLetter(first), let signIndex = token.firstIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }),
-                namedZone(token[token.startIndex..<signIndex]) == 0
-            {
-                // `GMT-0400`, `UTC+01:00`
-                guard offset == nil, let zone = numericOffset(token[signIndex...]) else { return nil }
-                offset = zone
-            } else if let zone = namedZone(token) {
-                // `Etc/GMT` and other names with punctuation
+            } else if let zone = zone(token) {
+                // `GMT-0400`, `UTC+01:00`, `Etc/GMT`
                 guard offset == nil else { return nil }
                 offset = zone
             } else {
@@ -218,35 +323,46 @@ public enum DateParser {
             }
         }
 
-        var year: Int
-        var day: Int
+        let year: Int
+        let day: Int
+        let monthNumber: Int
         if let (y, m, d) = slashDate {
             guard month == nil, numbers.isEmpty else { return nil }
             year = y
-            month = m
+            monthNumber = m
             day = d
         } else {
-            guard month != nil, numbers.count == 2 else { return nil }
-            if numbers[0].count <= 2 && numbers[1].count >= 3 {
-                day = integer(numbers[0])!
-                year = integer(numbers[1])!
-            } else if numbers[1].count <= 2 && numbers[0].count == 4 {
-                year = integer(numbers[0])!
-                day = integer(numbers[1])!
-            } else if numbers[0].count <= 2 && numbers[1].count <= 2 {
-                day = integer(numbers[0])!
-                year = integer(numbers[1])!
+            guard let month, numbers.count == 2 else { return nil }
+            monthNumber = month
+            let (first, second) = (numbers[0], numbers[1])
+            // Digit counts decide which number is the day; `integer` refuses more than 9 digits
+            // (a 10-digit year is simply not a date).
+            let dayDigits: ArraySlice<UInt8>
+            let yearDigits: ArraySlice<UInt8>
+            if first.count <= 2 && second.count >= 3 {
+                (dayDigits, yearDigits) = (first, second)
+            } else if second.count <= 2 && first.count == 4 {
+                (dayDigits, yearDigits) = (second, first)
+            } else if first.count <= 2 && second.count <= 2 {
+                (dayDigits, yearDigits) = (first, second)
             } else {
                 return nil
             }
-            if numbers[1].count <= 2 && numbers[0].count <= 2 {
-                year += year < 50 ? 2000 : 1900  // RFC 2822 obsolete two-digit year
-            } else if year < 1000 && (numbers[0].count == 3 || numbers[1].count == 3) {
-                year += 1900
+            guard let d = integer(dayDigits), var y = integer(yearDigits) else { return nil }
+            if yearDigits.count <= 2 {
+                y += y < 50 ? 2000 : 1900  // RFC 2822 obsolete two-digit year
+            } else if yearDigits.count == 3 {
+                y += 1900
             }
+            year = y
+            day = d
         }
-        let (hour, minute, second) = time ?? (0, 0, 0)
-        return assemble(year: year, month: month!, day: day, hour: hour, minute: minute, second: second, offset: offset ?? 0)
+        var (hour, minute, second) = time ?? (0, 0, 0)
+        if let pm {
+            guard let h = twelveHour(hour, pm: pm) else { return nil }
+            hour = h
+        }
+        return assemble(year: year, month: monthNumber, day: day, hour: hour, minute: minute, second: second, offset: offset ?? 0)
     }
 
     /// `h:mm`, `hh:mm:ss`, `hh:mm:ss.fff`, optionally followed directly by `Z` or a numeric zone.
@@ -270,7 +386,9 @@ public enum DateParser {
         guard parts.count == 2 || parts.count == 3,
             parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(isDigit) })
         else { return nil }
-        return (integer(parts[0])!, integer(parts[1])!, parts.count == 3 ? integer(parts[2])! : 0)
+        guard let hour = integer(parts[0]), let minute = integer(parts[1]) else { return nil }
+        let second = parts.count == 3 ? integer(parts[2]) : 0
+        return second.map { (hour, minute, $0) }
     }
 
     /// `+hh`, `+hhmm`, `+hh:mm` (also with `-`): the offset east of UTC in seconds.
@@ -282,16 +400,18 @@ public enum DateParser {
         if let colon = body.firstIndex(of: UInt8(ascii: ":")) {
             let h = body[body.startIndex..<colon]
             let m = body[(colon + 1)...]
-            guard (1...2).contains(h.count), m.count == 2, h.allSatisfy(isDigit), m.allSatisfy(isDigit) else { return nil }
-            hours = integer(h)!
-            minutes = integer(m)!
+            guard (1...2).contains(h.count), m.count == 2, let hh = integer(h), let mm = integer(m) else { return nil }
+            hours = hh
+            minutes = mm
         } else {
-            guard body.allSatisfy(isDigit) else { return nil }
             switch body.count {
-            case 1, 2: hours = integer(body)!
+            case 1, 2:
+                guard let hh = integer(body) else { return nil }
+                hours = hh
             case 4:
-                hours = integer(body.prefix(2))!
-                minutes = integer(body.suffix(2))!
+                guard let hh = integer(body.prefix(2)), let mm = integer(body.suffix(2)) else { return nil }
+                hours = hh
+                minutes = mm
             default: return nil
             }
         }
@@ -305,6 +425,10 @@ public enum DateParser {
         "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7,
         "at": -4, "et": -5, "ct": -6, "mt": -7, "pt": -8, "akst": -9, "akdt": -8, "hst": -10,
         "met": 1, "cet": 1, "cest": 2, "mest": 2, "bst": 1, "west": 1, "eet": 2, "eest": 3,
+        "ast": -4, "adt": -3,
+        // RFC 822 §5.1 military zones with RFC 822's signs, only the four feedparser reads (RFC
+        // 2822 warns the signs were often written reversed; the other letters stay unknown).
+        "a": -1, "m": -12, "n": 1, "y": 12,
     ]
 
     private static func namedZone(_ token: ArraySlice<UInt8>) -> Int? {
@@ -319,13 +443,69 @@ public enum DateParser {
         "november", "december",
     ]
 
+    /// Hungarian month names and abbreviations, accents folded (feedparser reads Hungarian dates).
+    private static let hungarianMonths: [String: Int] = [
+        "januar": 1, "februar": 2, "febr": 2, "marcius": 3, "marc": 3, "aprilis": 4, "majus": 5, "maj": 5,
+        "junius": 6, "julius": 7, "augusztus": 8, "szeptember": 9, "szept": 9, "oktober": 10, "okt": 10,
+    ]
+
+    /// Greek month names (nominative and genitive), accents folded, final sigma as `σ`; a
+    /// token of three or more letters that begins one of them names that month (`Ιούλ`, `Μαΐ`).
+    private static let greekMonths: [(String, Int)] = [
+        "ιανουαριοσ", "φεβρουαριοσ", "μαρτιοσ", "απριλιοσ", "μαιοσ", "ιουνιοσ", "ιουλιοσ", "αυγουστοσ",
+        "σεπτεμβριοσ", "οκτωβριοσ", "νοεμβριοσ", "δεκεμβριοσ",
+    ].enumerated().flatMap { index, name in [(name, index + 1), (String(name.dropLast()) + "υ", index + 1)] }
+
+    /// The month (1...12) an English, Hungarian or Greek month name or abbreviation denotes.
     private static func monthNumber(_ token: ArraySlice<UInt8>) -> Int? {
-        guard token.count >= 3, token.count <= 9 else { return nil }
-        let word = String(decoding: token.map { $0 | 0x20 }, as: UTF8.self)
-        if let index = months.firstIndex(of: word) { return index + 1 }
-        if let index = fullMonths.firstIndex(of: word) { return index + 1 }
-        if word == "sept" { return 9 }
-        return nil
+        guard token.count >= 3, token.count <= 30 else { return nil }
+        if token.allSatisfy(isLetter) {
+            let word = String(decoding: token.map { $0 | 0x20 }, as: UTF8.self)
+            if let index = months.firstIndex(of: word) { return index + 1 }
+            if let index = fullMonths.firstIndex(of: word) { return index + 1 }
+            if word == "sept" { return 9 }
+            return hungarianMonths[word]
+        }
+        guard token.contains(where: { $0 >= 0x80 }) else { return nil }
+        let folded = String(decoding: token, as: UTF8.self)
+            .folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        if let hungarian = hungarianMonths[folded] { return hungarian }
+        let greek = folded.replacingOccurrences(of: "ς", with: "σ")
+        guard greek.count >= 3 else { return nil }
+        return greekMonths.first { $0.0.hasPrefix(greek) }?.1
+    }
+
+    // MARK: - Korean
+
+    /// The two Korean shapes feedparser reads, both in Korea Standard Time (+09:00):
+    /// `2004년 05월 28일 01:31:15` and `2004-05-25 오후 11:23:17` (오전 = AM, 오후 = PM).
+    private static func parseKorean(_ b: [UInt8]) -> Int64? {
+        let tokens = String(decoding: b, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" })
+        func digits(_ text: Substring, _ counts: ClosedRange<Int>) -> Bool {
+            counts.contains(text.utf8.count) && text.utf8.allSatisfy(isDigit)
+        }
+        var date: String
+        var pm: Bool? = nil
+        if tokens.count == 4, tokens[0].hasSuffix("년"), tokens[1].hasSuffix("월"), tokens[2].hasSuffix("일") {
+            let (y, m, d) = (tokens[0].dropLast(), tokens[1].dropLast(), tokens[2].dropLast())
+            guard digits(y, 4...4), digits(m, 1...2), digits(d, 1...2) else { return nil }
+            date = "\(y)-\(m)-\(d)"
+        } else if tokens.count == 3, tokens[1] == "오전" || tokens[1] == "오후", tokens[0].utf8.allSatisfy({ $0 < 0x80 }) {
+            date = String(tokens[0])
+            pm = tokens[1] == "오후"
+        } else {
+            return nil
+        }
+        let clock = tokens[tokens.count - 1].split(separator: ":", omittingEmptySubsequences: false)
+        guard clock.count == 2 || clock.count == 3, digits(clock[0], 1...2), clock.dropFirst().allSatisfy({ digits($0, 2...2) }),
+            var hour = Int(clock[0])
+        else { return nil }
+        if let pm {
+            guard let h = twelveHour(hour, pm: pm) else { return nil }
+            hour = h
+        }
+        date += "T\(hour):" + clock.dropFirst().joined(separator: ":") + "+09:00"
+        return parseISO(Array(date.utf8))
     }
 
     // MARK: - Helpers

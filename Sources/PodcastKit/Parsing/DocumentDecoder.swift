@@ -6,11 +6,16 @@ import Glibc
 /// Turns the raw bytes of an XML document into UTF-8 for libxml2, choosing the encoding from, in
 /// order: the byte order mark, the XML declaration, the HTTP `charset` (a transport hint), UTF-8.
 ///
-/// Deliberate leniencies (each one leaves a warning; the last two also mark the document as not
-/// well-formed):
+/// Deliberate leniencies (each one leaves a warning; the undeclared and UTF-8-labelled cases also
+/// mark the document as not well-formed):
 /// - A Latin-1 family declaration (`ISO-8859-1`, `windows-1252`, `US-ASCII`) over bytes that are
 ///   valid UTF-8 with non-ASCII content is read as UTF-8: the label is the common mistake.
-/// - Undeclared bytes that are not UTF-8 are read as windows-1252.
+/// - Mixed encodings, repaired per run (`repairedEncoding`): when a Latin-1 family, UTF-8 or no
+///   declaration covers bytes that are mostly UTF-8 (at least as many valid multi-byte sequences
+///   as stray bytes) with some bytes that are not, each valid UTF-8 sequence is read as UTF-8 and
+///   each stray byte as windows-1252 (so "Brøndby" stays "Brøndby" beside one stray `0xE9`).
+/// - Otherwise undeclared bytes that are not UTF-8 are read as windows-1252, and UTF-8-labelled
+///   bytes that are mostly not UTF-8 get U+FFFD for each bad byte.
 /// - An unknown encoding name is reported and the bytes are read as if undeclared.
 struct DocumentDecoder {
     /// The document as UTF-8, without a byte order mark.
@@ -19,6 +24,8 @@ struct DocumentDecoder {
     var encoding: String
     var warnings: [String] = []
     var wellFormed = true
+    /// True when the text was repaired per run (UTF-8 runs as UTF-8, stray bytes as windows-1252).
+    var repairedEncoding = false
     // Set by the buffer pass when the output is the input itself from this offset (past a
     // UTF-8 BOM): `init(bytes:)` then shares the caller's array instead of copying it.
     private var passthroughFrom: Int?
@@ -86,8 +93,22 @@ struct DocumentDecoder {
             explicit = false
         }
 
+        // One validation pass serves every branch below (it is most of the cost for a UTF-8 feed).
+        let utf8Family = choice == "UTF-8" || Self.latin1Family.contains(choice)
+        let isValidUTF8 = utf8Family && UTF8Check.isValid(body)
+        if utf8Family, !isValidUTF8, let mixed = UTF8Check.mixedRepair(body) {
+            utf8 = mixed.bytes
+            encoding = "UTF-8"
+            repairedEncoding = true
+            // A Latin-1 label makes every byte legal; a UTF-8 label or none does not.
+            if !Self.latin1Family.contains(choice) { wellFormed = false }
+            let label = explicit ? "labelled \(choice)" : "undeclared"
+            warnings.append(
+                "mixed encodings (\(label)): read the UTF-8 runs as UTF-8 and \(mixed.strayBytes) stray byte\(mixed.strayBytes == 1 ? "" : "s") as windows-1252")
+            return
+        }
         if choice == "UTF-8" {
-            if UTF8Check.isValid(body) {
+            if isValidUTF8 {
                 utf8 = []
                 passthroughFrom = bomLength
                 encoding = "UTF-8"
@@ -104,7 +125,7 @@ struct DocumentDecoder {
             }
             return
         }
-        if Self.latin1Family.contains(choice), UTF8Check.isValid(body) {
+        if Self.latin1Family.contains(choice), isValidUTF8 {
             utf8 = []
             passthroughFrom = bomLength
             if body.contains(where: { $0 >= 0x80 }) {
@@ -279,6 +300,41 @@ enum UTF8Check {
             i += length
         }
         return nil
+    }
+
+    /// The per-run repair of mostly-UTF-8 text with stray bytes: valid UTF-8 sequences copied,
+    /// every other byte read as windows-1252 (its five undefined bytes as U+FFFD). `nil` when the
+    /// text is not mostly UTF-8: fewer valid multi-byte sequences than stray bytes, or none.
+    static func mixedRepair(_ b: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8], strayBytes: Int)? {
+        var multibyte = 0
+        var stray = 0
+        var i = 0
+        while let bad = firstInvalid(b, from: i) {
+            multibyte += multibyteCount(UnsafeBufferPointer(rebasing: b[i..<bad]))
+            stray += 1
+            i = bad + 1
+        }
+        multibyte += multibyteCount(UnsafeBufferPointer(rebasing: b[i...]))
+        guard stray > 0, multibyte >= stray else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count + stray * 2)
+        i = 0
+        while let bad = firstInvalid(b, from: i) {
+            out.append(contentsOf: b[i..<bad])
+            var scalar = HTMLText.windows1252(UInt32(b[bad]))
+            if (0x80...0x9F).contains(scalar) { scalar = 0xFFFD }
+            HTMLText.appendUTF8(scalar, to: &out)
+            i = bad + 1
+        }
+        out.append(contentsOf: b[i...])
+        return (out, stray)
+    }
+
+    /// How many multi-byte sequences valid UTF-8 holds (its lead bytes).
+    private static func multibyteCount(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in b where byte >= 0xC0 { count += 1 }
+        return count
     }
 
     /// A copy with every invalid sequence replaced by U+FFFD (one per bad byte).

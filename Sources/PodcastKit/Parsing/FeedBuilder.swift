@@ -58,6 +58,8 @@ struct FeedState {
     private var channelDepth = -1
     private var imageDepth = 0
     private var ownerDepth = 0
+    private var authorDepth = 0
+    private var redirectDepth = 0
     private var categoryLevel = 0
 
     // Channel values that need a choice at the end.
@@ -70,6 +72,13 @@ struct FeedState {
     private var atomIcon: String?
     private var atomLogo: String?
     private var googleplayImage: String?
+    private var channelCreator: String?
+    private var channelRSSAuthor: String?
+    private var managingEditor: String?
+    private var feedAtomAuthors: [String] = []
+    private var rootLanguage: String?
+    private var channelLanguage: String?
+    private var channelDCTitle: String?
 
     // The item being read.
     private var inItem = false
@@ -81,6 +90,8 @@ struct FeedState {
     // The field whose text is being collected.
     private var field: Field?
     private var fieldType = TextType.text
+    /// The field's text is base64 (Atom content of a non-text media type, Atom 0.3 `mode="base64"`).
+    private var fieldBase64 = false
     private var captureDepth = 0
     private var captureMarkup = false
     private var markupNames: [String] = []
@@ -101,6 +112,15 @@ struct FeedState {
         var itunesImage: String?
         var thumbnail: String?
         var person: Person?
+        var dcCreator: String?
+        var rssAuthor: String?
+        var atomAuthors: [String] = []
+        var guidPermaLinkExplicit = false
+        var rdfAbout: String?
+        var dcTitle: String?
+        var mediaTitle: String?
+        /// The permalink guid resolved where it stood, when it may serve as the link.
+        var guidLink: String?
     }
 
     private enum Field {
@@ -110,6 +130,25 @@ struct FeedState {
         case itemTitle, itemLink, guid, atomID, itemDescription, contentEncoded, itemSummary, atomSummary
         case atomContent, mediaDescription, pubDate, dcDate, atomPublished, atomUpdated, duration, itemSubtitle, episodeType
         case episodeNumber, season, itemExplicit, itemAuthor, personName
+        case channelCreator, channelRSSAuthor, managingEditor, feedAuthorName, newLocation
+        case itemCreator, itemRSSAuthor, entryAuthorName
+        case dcIssued, dcCreated, dcModified, dcTitle, mediaTitle, channelDCTitle, channelITunesSubtitle
+    }
+
+    /// Which date field wins when an item has several (lower first): `pubDate`, `dc:date`,
+    /// `dcterms:issued`, Atom `published` (0.3 `issued`), `dcterms:created`, Atom `updated`
+    /// (0.3 `modified`), `dcterms:modified`. `nil` for fields that are not dates.
+    private static func dateRank(_ field: Field) -> Int? {
+        switch field {
+        case .pubDate: return 0
+        case .dcDate: return 1
+        case .dcIssued: return 2
+        case .atomPublished: return 3
+        case .dcCreated: return 4
+        case .atomUpdated: return 5
+        case .dcModified: return 6
+        default: return nil
+        }
     }
 
     init(documentURL: String?) {
@@ -120,6 +159,10 @@ struct FeedState {
 
     private func resolve(_ reference: String) -> String {
         URLResolver.resolve(reference, against: currentBase)
+    }
+
+    private func resolveMarkup(_ html: String) -> String {
+        HTMLURLResolution.resolve(html, against: currentBase)
     }
 
     // MARK: - Events
@@ -167,6 +210,8 @@ struct FeedState {
         }
         if depth == imageDepth { imageDepth = 0 }
         if depth == ownerDepth { ownerDepth = 0 }
+        if depth == authorDepth { authorDepth = 0 }
+        if depth == redirectDepth { redirectDepth = 0 }
         if key.namespace == .itunes && key.tag == .category && categoryLevel > 0 { categoryLevel -= 1 }
     }
 
@@ -186,11 +231,20 @@ struct FeedState {
         switch key.tag {
         case .rss:
             format = .rss
+            rootLanguage = element.xmlLang.flatMap(nonEmptyTrimmed)
         case .rdf:
             format = .rdf
+            rootLanguage = element.xmlLang.flatMap(nonEmptyTrimmed)
         case .feed:
             format = .atom
             channelDepth = 1
+            rootLanguage = element.xmlLang.flatMap(nonEmptyTrimmed)
+        case .redirect where key.namespace == .none:
+            // A document that is only `<redirect><newLocation>URL</newLocation></redirect>`: the
+            // old way a feed announced its move. An empty RSS feed that points elsewhere.
+            format = .rss
+            redirectDepth = 1
+            warn("the document is only a <redirect> to a new location")
         default:
             let prefix = element.prefix.map { String(cString: $0) + ":" } ?? ""
             rejectedRoot = prefix + String(cString: element.localname)
@@ -208,10 +262,13 @@ struct FeedState {
         } else {
             if ns == .none && key.tag == .item {
                 beginItem(depth: depth)
+                // RSS 1.0: the item's `rdf:about` is its URL, the link when there is no <link>.
+                if format == .rdf, let about = element.attribute("about") { draft.rdfAbout = nonEmpty(resolve(about)) }
                 return
             }
             if ns == .none && key.tag == .channel && depth == 2 {
                 channelDepth = 2
+                channelLanguage = element.xmlLang.flatMap(nonEmptyTrimmed)
                 return
             }
         }
@@ -230,6 +287,19 @@ struct FeedState {
             }
             return
         }
+        if authorDepth > 0 {
+            if depth == authorDepth + 1 && ns == .atom && key.tag == .name { begin(.feedAuthorName, depth: depth) }
+            return
+        }
+        if redirectDepth > 0 {
+            if depth == redirectDepth + 1 && key.tag == .newLocation { begin(.newLocation, depth: depth) }
+            return
+        }
+        // `<redirect>` directly under `<rss>` (outside the channel) counts too.
+        if ns == .none && key.tag == .redirect && depth == 2 && format == .rss {
+            redirectDepth = depth
+            return
+        }
         if ns == .itunes && key.tag == .category {
             if categoryLevel == 0 {
                 guard depth == channelDepth + 1 else { return }
@@ -246,20 +316,28 @@ struct FeedState {
         // of <image>, <textinput> and RSS 1.0's root-level siblings out.
         guard depth == channelDepth + 1, stack[depth - 2].tag == (format == .atom ? .feed : .channel) else { return }
         switch (ns, key.tag) {
-        case (.none, .title), (.atom, .title): begin(.channelTitle, depth: depth, type: Self.textType(element))
+        case (.none, .title), (.atom, .title): beginText(.channelTitle, depth: depth, element)
         case (.none, .link): begin(.channelLink, depth: depth)
         case (.atom, .link): atomLink(element, inItem: false)
         case (.none, .description): begin(.channelDescription, depth: depth, markup: true)
         case (.itunes, .summary): begin(.channelSummary, depth: depth, markup: true)
         case (.atom, .subtitle), (.atom, .tagline):
-            begin(.channelSubtitle, depth: depth, markup: true, type: Self.textType(element))
+            beginText(.channelSubtitle, depth: depth, element)
         case (.googleplay, .description): begin(.googleplayDescription, depth: depth)
         case (.none, .language), (.dc, .language): begin(.language, depth: depth)
         case (.none, .generator), (.atom, .generator): begin(.generator, depth: depth)
         case (.itunes, .author): begin(.channelAuthor, depth: depth)
+        case (.itunes, .subtitle): begin(.channelITunesSubtitle, depth: depth)
+        case (.dc, .title): begin(.channelDCTitle, depth: depth)
+        case (.dc, .creator): begin(.channelCreator, depth: depth)
+        case (.none, .author): begin(.channelRSSAuthor, depth: depth)
+        case (.none, .managingEditor): begin(.managingEditor, depth: depth)
+        case (.atom, .author): authorDepth = depth
+        case (.none, .redirect): redirectDepth = depth
         case (.itunes, .owner): ownerDepth = depth
         case (.itunes, .image):
-            if itunesImage == nil, let href = element.attribute("href") { itunesImage = nonEmpty(resolve(href)) }
+            // `url=` is a common typo of `href=`; read it when `href` is missing.
+            if itunesImage == nil, let href = element.attribute("href") ?? element.attribute("url") { itunesImage = nonEmpty(resolve(href)) }
         case (.googleplay, .image):
             if googleplayImage == nil, let href = element.attribute("href") { googleplayImage = nonEmpty(resolve(href)) }
         case (.atom, .icon): begin(.atomIcon, depth: depth)
@@ -300,31 +378,44 @@ struct FeedState {
         case (.media, .description):
             begin(.mediaDescription, depth: depth, markup: true)
             return
+        case (.media, .title):
+            begin(.mediaTitle, depth: depth)
+            return
         case (.psc, .chapter):
             addChapter(element)
             return
         default:
             break
         }
+        if authorDepth > 0 {
+            if depth == authorDepth + 1 && ns == .atom && key.tag == .name { begin(.entryAuthorName, depth: depth) }
+            return
+        }
         guard depth == itemDepth + 1 else { return }
         switch (ns, key.tag) {
-        case (.none, .title), (.atom, .title): begin(.itemTitle, depth: depth, type: Self.textType(element))
+        case (.none, .title), (.atom, .title): beginText(.itemTitle, depth: depth, element)
         case (.none, .link): begin(.itemLink, depth: depth)
         case (.atom, .link): atomLink(element, inItem: true)
         case (.none, .guid):
-            draft.guidIsPermaLink = element.attribute("isPermaLink", isLowercased: "true") ?? true
+            let permaLink = element.attribute("isPermaLink", isLowercased: "true")
+            draft.guidIsPermaLink = permaLink ?? true
+            draft.guidPermaLinkExplicit = permaLink == true
             begin(.guid, depth: depth)
         case (.atom, .id): begin(.atomID, depth: depth)
         case (.none, .description): begin(.itemDescription, depth: depth, markup: true)
         case (.content, .encoded): begin(.contentEncoded, depth: depth, markup: true)
         case (.itunes, .summary): begin(.itemSummary, depth: depth, markup: true)
-        case (.atom, .summary): begin(.atomSummary, depth: depth, markup: true, type: Self.textType(element))
+        case (.atom, .summary): beginText(.atomSummary, depth: depth, element)
         case (.atom, .content):
             if element.attribute("src") == nil {
-                begin(.atomContent, depth: depth, markup: true, type: Self.textType(element))
+                beginText(.atomContent, depth: depth, element)
             }
         case (.none, .pubdate): begin(.pubDate, depth: depth)
         case (.dc, .date): begin(.dcDate, depth: depth)
+        case (.dc, .issued): begin(.dcIssued, depth: depth)
+        case (.dc, .created): begin(.dcCreated, depth: depth)
+        case (.dc, .modified): begin(.dcModified, depth: depth)
+        case (.dc, .title): begin(.dcTitle, depth: depth)
         case (.atom, .published), (.atom, .issued): begin(.atomPublished, depth: depth)
         case (.atom, .updated), (.atom, .modified): begin(.atomUpdated, depth: depth)
         case (.none, .enclosure):
@@ -332,12 +423,17 @@ struct FeedState {
         case (.itunes, .duration): begin(.duration, depth: depth)
         case (.itunes, .subtitle): begin(.itemSubtitle, depth: depth)
         case (.itunes, .image):
-            if draft.itunesImage == nil, let href = element.attribute("href") { draft.itunesImage = nonEmpty(resolve(href)) }
+            if draft.itunesImage == nil, let href = element.attribute("href") ?? element.attribute("url") {
+                draft.itunesImage = nonEmpty(resolve(href))
+            }
         case (.itunes, .episodeType): begin(.episodeType, depth: depth)
         case (.itunes, .episode): begin(.episodeNumber, depth: depth)
         case (.itunes, .season): begin(.season, depth: depth)
         case (.itunes, .explicit): begin(.itemExplicit, depth: depth)
         case (.itunes, .author): begin(.itemAuthor, depth: depth)
+        case (.dc, .creator): begin(.itemCreator, depth: depth)
+        case (.none, .author): begin(.itemRSSAuthor, depth: depth)
+        case (.atom, .author): authorDepth = depth
         case (.podcast, .chapters):
             if episode.chaptersURL == nil, let url = element.attribute("url") { episode.chaptersURL = nonEmpty(resolve(url)) }
         case (.podcast, .transcript):
@@ -427,7 +523,13 @@ struct FeedState {
             ?? draft.atomContent.flatMap { $0.1 == .text ? Self.plain($0) : nil }
             ?? episode.descriptionHTML.flatMap { nonEmpty(HTMLText.plainText(fromHTML: $0)) }
         episode.imageURL = draft.itunesImage ?? draft.thumbnail
-        if episode.link == nil, episode.guidIsPermaLink == true, let guid = episode.guid,
+        if episode.title == nil { episode.title = draft.dcTitle ?? draft.mediaTitle }
+        if episode.link == nil, let about = draft.rdfAbout { episode.link = about }
+        // Authors: iTunes, Dublin Core, RSS <author>, Atom <author><name> (several joined); an
+        // Atom entry with none inherits the feed's in `result()` (RFC 4287 §4.2.1).
+        episode.author = episode.itunesAuthor ?? draft.dcCreator ?? draft.rssAuthor
+            ?? (draft.atomAuthors.isEmpty ? nil : draft.atomAuthors.joined(separator: ", "))
+        if episode.link == nil, episode.guidIsPermaLink == true, let guid = draft.guidLink ?? episode.guid,
             guid.lowercased().hasPrefix("http://") || guid.lowercased().hasPrefix("https://")
         {
             episode.link = guid
@@ -448,7 +550,18 @@ struct FeedState {
         // markupNames is usually empty already; removeAll would still go through replaceSubrange.
         if !markupNames.isEmpty { markupNames.removeAll(keepingCapacity: true) }
         wrapperDepth = 0
+        fieldBase64 = false
         text.removeAll()
+    }
+
+    /// Starts an Atom text construct (or an RSS title): its type decides how markup inside is
+    /// kept. XHTML is re-serialised (so escaped text stays text and `<script>` can be dropped when
+    /// rendering plain text); base64 content is decoded at the end.
+    private mutating func beginText(_ newField: Field, depth: Int, _ element: XMLStartElement) {
+        let (type, base64) = Self.textType(element)
+        begin(newField, depth: depth, markup: type == .xhtml || newField == .atomSummary || newField == .atomContent
+              || newField == .channelSubtitle, type: type)
+        fieldBase64 = base64
     }
 
     private static let voidElements: Set<String> = [
@@ -512,7 +625,15 @@ struct FeedState {
 
     private mutating func finish(_ finished: Field) {
         if finishFromBytes(finished) { return }
-        let value = HTMLText.decode(text.bytes)
+        var value = HTMLText.decode(text.bytes)
+        if fieldBase64 {
+            if let decoded = Self.base64Text(value) {
+                value = decoded
+            } else {
+                warn("item \(itemIndex): base64 content that is not UTF-8 text dropped")
+                value = ""
+            }
+        }
         switch finished {
         case .channelTitle: channel.title = nonEmpty(Self.title(value, fieldType))
         case .channelLink: if let url = nonEmpty(resolve(value)) { channel.link = url }
@@ -522,7 +643,7 @@ struct FeedState {
         case .googleplayDescription: googleplayDescription = value
         case .language: channel.language = nonEmpty(HTMLText.squash(value, keepNewlines: false))
         case .generator: channel.generator = nonEmpty(HTMLText.squash(value, keepNewlines: false))
-        case .channelAuthor: channel.author = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .channelAuthor: channel.itunesAuthor = nonEmpty(HTMLText.squash(value, keepNewlines: false))
         case .ownerName: channel.ownerName = nonEmpty(HTMLText.squash(value, keepNewlines: false))
         case .ownerEmail: channel.ownerEmail = nonEmpty(HTMLText.squash(value, keepNewlines: false))
         case .keywords:
@@ -532,7 +653,7 @@ struct FeedState {
         case .showType:
             let type = value.trimmedASCII.lowercased()
             if type == "episodic" || type == "serial" { channel.showType = type }
-        case .newFeedURL: channel.newFeedURL = nonEmpty(resolve(value))
+        case .newFeedURL: if let url = nonEmpty(resolve(value)) { channel.newFeedURL = url }
         case .podcastGUID: channel.podcastGUID = nonEmptyTrimmed(value)
         case .locked: channel.locked = value.trimmedASCII.lowercased() == "yes"
         case .imageURL: rssImage = nonEmpty(resolve(value))
@@ -545,22 +666,26 @@ struct FeedState {
             if let guid = nonEmptyTrimmed(value) {
                 episode.guid = guid
                 episode.guidIsPermaLink = draft.guidIsPermaLink
+                // A relative permalink is a link only when the feed says so: `isPermaLink="true"`
+                // written out, or an `xml:base` in scope to resolve it against.
+                if draft.guidIsPermaLink, draft.guidPermaLinkExplicit || !bases.isEmpty {
+                    draft.guidLink = resolve(guid)
+                }
             }
         case .atomID:
             if let id = nonEmptyTrimmed(value) {
                 episode.guid = id
                 episode.guidIsPermaLink = false
             }
-        case .itemDescription: draft.rssDescription = value
-        case .contentEncoded: draft.contentEncoded = value
-        case .itemSummary: draft.itunesSummary = value
-        case .atomSummary: draft.atomSummary = (value, fieldType)
-        case .atomContent: draft.atomContent = (value, fieldType)
+        // HTML bodies get their relative URLs resolved against the base in scope here.
+        case .itemDescription: draft.rssDescription = resolveMarkup(value)
+        case .contentEncoded: draft.contentEncoded = resolveMarkup(value)
+        case .itemSummary: draft.itunesSummary = resolveMarkup(value)
+        case .atomSummary: draft.atomSummary = (fieldType == .text ? value : resolveMarkup(value), fieldType)
+        case .atomContent: draft.atomContent = (fieldType == .text ? value : resolveMarkup(value), fieldType)
         case .mediaDescription: if draft.mediaDescription == nil { draft.mediaDescription = value }
-        case .pubDate, .dcDate, .atomPublished, .atomUpdated:
-            // Preference: pubDate, dc:date, Atom published (0.3 issued), Atom updated (0.3 modified).
-            let rank = finished == .pubDate ? 0 : finished == .dcDate ? 1 : finished == .atomPublished ? 2 : 3
-            guard rank < draft.dateRank else { break }
+        case .pubDate, .dcDate, .atomPublished, .atomUpdated, .dcIssued, .dcCreated, .dcModified:
+            guard let rank = Self.dateRank(finished), rank < draft.dateRank else { break }
             let trimmed = value.trimmedASCII
             if let date = DateParser.parse(trimmed) {
                 episode.published = date
@@ -584,7 +709,21 @@ struct FeedState {
         case .season:
             if let season = Int(value.trimmedASCII), season > 0 { episode.season = season }
         case .itemExplicit: episode.explicit = Self.explicit(value)
-        case .itemAuthor: episode.author = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .itemAuthor: episode.itunesAuthor = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .itemCreator: if draft.dcCreator == nil { draft.dcCreator = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
+        case .itemRSSAuthor: if draft.rssAuthor == nil { draft.rssAuthor = Self.personName(value) }
+        case .entryAuthorName:
+            if let name = nonEmpty(HTMLText.squash(value, keepNewlines: false)) { draft.atomAuthors.append(name) }
+        case .channelCreator: if channelCreator == nil { channelCreator = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
+        case .channelRSSAuthor: if channelRSSAuthor == nil { channelRSSAuthor = Self.personName(value) }
+        case .managingEditor: managingEditor = Self.personName(value)
+        case .feedAuthorName:
+            if let name = nonEmpty(HTMLText.squash(value, keepNewlines: false)) { feedAtomAuthors.append(name) }
+        case .dcTitle: if draft.dcTitle == nil { draft.dcTitle = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
+        case .mediaTitle: if draft.mediaTitle == nil { draft.mediaTitle = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
+        case .channelDCTitle: if channelDCTitle == nil { channelDCTitle = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
+        case .channelITunesSubtitle: channel.subtitle = nonEmpty(HTMLText.squash(value, keepNewlines: false))
+        case .newLocation: if channel.newFeedURL == nil { channel.newFeedURL = nonEmpty(resolve(value)) }
         case .personName:
             if var person = draft.person {
                 person.name = HTMLText.squash(value, keepNewlines: false)
@@ -600,7 +739,7 @@ struct FeedState {
     /// a value needing a warning, an uncommon date shape), which gives the same result.
     private mutating func finishFromBytes(_ finished: Field) -> Bool {
         switch finished {
-        case .pubDate, .dcDate, .atomPublished, .atomUpdated, .duration, .episodeNumber, .season,
+        case .pubDate, .dcDate, .atomPublished, .atomUpdated, .dcIssued, .dcCreated, .dcModified, .duration, .episodeNumber, .season,
             .itemExplicit, .channelExplicit, .episodeType, .showType, .locked:
             break
         default:
@@ -609,8 +748,8 @@ struct FeedState {
         guard let b = ASCIIBytes.trimmedIfASCII(text.bytes) else { return false }
         do {
             switch finished {
-            case .pubDate, .dcDate, .atomPublished, .atomUpdated:
-                let rank = finished == .pubDate ? 0 : finished == .dcDate ? 1 : finished == .atomPublished ? 2 : 3
+            case .pubDate, .dcDate, .atomPublished, .atomUpdated, .dcIssued, .dcCreated, .dcModified:
+                guard let rank = Self.dateRank(finished) else { return false }
                 guard rank < draft.dateRank else { return true }
                 guard let seconds = DateParser.fastRFC822(b) else { return false }
                 episode.published = Date(timeIntervalSince1970: TimeInterval(seconds))
@@ -669,6 +808,13 @@ struct FeedState {
             ?? channelSubtitle.flatMap(Self.plain)
             ?? googleplayDescription.flatMap { Self.plain(($0, .text)) }
         channel.imageURL = rssImage ?? itunesImage ?? atomIcon ?? atomLogo ?? googleplayImage
+        if channel.title == nil { channel.title = channelDCTitle }
+        if channel.language == nil { channel.language = channelLanguage ?? rootLanguage }
+        let atomAuthor = feedAtomAuthors.isEmpty ? nil : feedAtomAuthors.joined(separator: ", ")
+        channel.author = channel.itunesAuthor ?? channelCreator ?? channelRSSAuthor ?? atomAuthor ?? managingEditor
+        if format == .atom, let atomAuthor {
+            for index in episodes.indices where episodes[index].author == nil { episodes[index].author = atomAuthor }
+        }
         var seen = Set<String>(minimumCapacity: episodes.count)
         var duplicates: [Int] = []
         for (index, episode) in episodes.enumerated() {
@@ -687,12 +833,30 @@ struct FeedState {
         if warnings.count < 100 { warnings.append(message) }
     }
 
-    private static func textType(_ element: XMLStartElement) -> TextType {
-        switch element.attribute("type")?.trimmedASCII.lowercased() {
-        case "html", "text/html": return .html
-        case "xhtml", "application/xhtml+xml": return .xhtml
-        default: return .text
+    /// How an Atom text construct's content is to be read (RFC 4287 §3.1.1, §4.1.3.3; Atom 0.3
+    /// `mode`): `text`/`html`/`xhtml`, any `text/*` as text, an XML media type as text, any other
+    /// media type (`application/octet-stream`, `image/png`...) as base64; `mode="base64"` too.
+    private static func textType(_ element: XMLStartElement) -> (TextType, base64: Bool) {
+        let base64Mode = element.attribute("mode", isLowercased: "base64") == true
+        guard let type = element.attribute("type")?.trimmedASCII.lowercased() else { return (.text, base64Mode) }
+        switch type {
+        case "html", "text/html": return (.html, base64Mode)
+        case "xhtml", "application/xhtml+xml": return (.xhtml, false)
+        case "text", "": return (.text, base64Mode)
+        default:
+            let xml = type.hasSuffix("+xml") || type.hasSuffix("/xml")
+            let binary = type.contains("/") && !type.hasPrefix("text/") && !xml
+            return (.text, base64Mode || binary)
         }
+    }
+
+    /// Base64 text (whitespace allowed) decoded, when the result is UTF-8 text.
+    static func base64Text(_ value: String) -> String? {
+        let compact = value.filter { !$0.isWhitespace }
+        guard let data = Data(base64Encoded: compact, options: .ignoreUnknownCharacters) else { return nil }
+        let bytes = [UInt8](data)
+        let valid = bytes.withUnsafeBufferPointer { UTF8Check.isValid($0) }
+        return valid ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
     private static func title(_ value: String, _ type: TextType) -> String {
@@ -708,6 +872,23 @@ struct FeedState {
 
     private static func plain(_ value: String) -> String? {
         plain((value, HTMLText.looksLikeHTML(value) ? .html : .text))
+    }
+
+    /// The name in an RFC 822 mailbox as RSS `<author>` and `managingEditor` write it:
+    /// `jo@example.com (Jo Smith)` and `Jo Smith <jo@example.com>` give "Jo Smith"; a bare address
+    /// or a bare name is kept as written.
+    static func personName(_ value: String) -> String? {
+        let text = HTMLText.squash(value, keepNewlines: false)
+        if let open = text.firstIndex(of: "("), text.hasSuffix(")"), text[..<open].contains("@") {
+            let name = HTMLText.squash(String(text[text.index(after: open)..<text.index(before: text.endIndex)]), keepNewlines: false)
+            if !name.isEmpty { return name }
+        }
+        if let open = text.firstIndex(of: "<"), text.hasSuffix(">"), text[open...].contains("@") {
+            let name = HTMLText.squash(String(text[..<open]), keepNewlines: false)
+                .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            if !name.isEmpty { return name }
+        }
+        return nonEmpty(text)
     }
 
     private static func explicit(_ value: String) -> Bool? {

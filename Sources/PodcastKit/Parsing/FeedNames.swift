@@ -50,7 +50,7 @@ enum FeedTag: UInt8 {
     case author, summary, subtitle, tagline, content, encoded, duration, explicit, owner, name, email
     case category, keywords, type, newFeedURL, locked, funding, group, thumbnail, episode, season
     case episodeType, chapters, chapter, transcript, person, published, updated, issued, modified
-    case created, id, icon, logo, source, textinput, creator, div
+    case created, id, icon, logo, source, textinput, creator, div, managingEditor, redirect, newLocation
 
     private static let byName: [String: FeedTag] = [
         "rss": .rss, "channel": .channel, "item": .item, "feed": .feed, "entry": .entry, "rdf": .rdf,
@@ -65,6 +65,7 @@ enum FeedTag: UInt8 {
         "transcript": .transcript, "person": .person, "published": .published, "updated": .updated,
         "issued": .issued, "modified": .modified, "created": .created, "id": .id, "icon": .icon,
         "logo": .logo, "source": .source, "textinput": .textinput, "creator": .creator, "div": .div,
+        "managingeditor": .managingEditor, "redirect": .redirect, "newlocation": .newLocation,
     ]
 
     static func from(localName: String) -> FeedTag {

@@ -4,7 +4,7 @@ import Foundation
 /// Media RSS, `content:`, Dublin Core, Podlove Simple Chapters and Google Play vocabularies) with
 /// libxml2's SAX2 parser in recover mode.
 ///
-/// Pipeline: encoding (`DocumentDecoder`: BOM, XML declaration, HTTP charset, Latin-1-over-UTF-8),
+/// Pipeline: encoding (`DocumentDecoder`: BOM, XML declaration, HTTP charset, Latin-1-over-UTF-8, per-run repair of mixed encodings),
 /// entity repair (`EntityRepair`: HTML named entities, unknown entities and bare `&` kept), then
 /// libxml2 with `XML_PARSE_RECOVER | XML_PARSE_NONET` and no entity substitution or DTD loading:
 /// nothing is ever fetched and no declared entity is expanded. Well-known prefixes (`itunes`,
@@ -20,10 +20,14 @@ public enum FeedParser {
     ///     `nil` leaves relative references as written.
     ///   - httpContentType: the HTTP `Content-Type` header value; its `charset` is used when the
     ///     document has no BOM and no XML declaration encoding.
+    ///   - httpContentLanguage: the HTTP `Content-Language` header value; its first language tag
+    ///     is the channel's language when the document names none (`<language>`, `xml:lang`).
     /// - Returns: the feed; `isWellFormed == false` and `warnings` when libxml2 had to recover.
     /// - Throws: `FeedParseError` for an empty document, a root element that is not a feed, or
     ///   no recoverable root element.
-    public static func parse(bytes: [UInt8], baseURL: String?, httpContentType: String? = nil) throws(FeedParseError) -> ParsedFeed {
+    public static func parse(
+        bytes: [UInt8], baseURL: String?, httpContentType: String? = nil, httpContentLanguage: String? = nil
+    ) throws(FeedParseError) -> ParsedFeed {
         let decoded = DocumentDecoder(bytes: bytes, httpContentType: httpContentType)
         var repair = EntityRepair()
         let document = repair.repair(decoded.utf8) ?? decoded.utf8
@@ -54,7 +58,11 @@ public enum FeedParser {
         if !mapped.isEmpty {
             warnings.append("undeclared namespace prefixes read by their usual meaning: \(mapped.joined(separator: ", "))")
         }
-        let (channel, episodes) = builder.result()
+        var (channel, episodes) = builder.result()
+        if channel.language == nil, let header = httpContentLanguage {
+            let first = header.split(separator: ",").first.map { String($0).trimmedASCII } ?? ""
+            if !first.isEmpty, first.utf8.allSatisfy({ $0 < 0x80 && $0 > 0x20 }) { channel.language = first }
+        }
         warnings += builder.warnings
 
         // HTML entities are declared by the DTDs of RSS 0.91-era feeds, so with a DOCTYPE they
@@ -63,12 +71,17 @@ public enum FeedParser {
             || (repair.htmlEntities > 0 && !repair.sawDoctype)
         return ParsedFeed(
             format: format, channel: channel, episodes: episodes, warnings: warnings,
-            isWellFormed: decoded.wellFormed && outcome.wellFormed && !repairBroke, encoding: decoded.encoding)
+            isWellFormed: decoded.wellFormed && outcome.wellFormed && !repairBroke, encoding: decoded.encoding,
+            repairedEncoding: decoded.repairedEncoding)
     }
 
     /// Parses a feed document held in `Data`; see `parse(bytes:baseURL:httpContentType:)`.
     /// `url` is the document's URL (its `absoluteString` is the base for relative references).
-    public static func parse(data: Data, url: URL?, httpContentType: String? = nil) throws(FeedParseError) -> ParsedFeed {
-        try parse(bytes: [UInt8](data), baseURL: url?.absoluteString, httpContentType: httpContentType)
+    public static func parse(
+        data: Data, url: URL?, httpContentType: String? = nil, httpContentLanguage: String? = nil
+    ) throws(FeedParseError) -> ParsedFeed {
+        try parse(
+            bytes: [UInt8](data), baseURL: url?.absoluteString, httpContentType: httpContentType,
+            httpContentLanguage: httpContentLanguage)
     }
 }

@@ -97,8 +97,8 @@ enum HTMLText {
                 i += 1
                 continue
             }
-            if c == UInt8(ascii: "&"), let (scalar, length) = entity(b, i) {
-                out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
+            if c == UInt8(ascii: "&"), let (scalar, length) = entity(b, i), let decoded = Unicode.Scalar(scalar) {
+                out.append(contentsOf: Array(String(Character(decoded)).utf8))
                 i += length
                 continue
             }
@@ -106,6 +106,26 @@ enum HTMLText {
             i += 1
         }
         return squash(String(decoding: out, as: UTF8.self), keepNewlines: true)
+    }
+
+    /// `text` with its character references and HTML named entities decoded (`&amp;` → `&`,
+    /// `&#58;` → `:`); anything else, tags included, unchanged.
+    static func decodeEntities(_ text: String) -> String {
+        let b = Array(text.utf8)
+        guard b.contains(UInt8(ascii: "&")) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            if b[i] == UInt8(ascii: "&"), let (scalar, length) = entity(b, i), let decoded = Unicode.Scalar(scalar) {
+                out.append(contentsOf: Array(String(Character(decoded)).utf8))
+                i += length
+                continue
+            }
+            out.append(b[i])
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes the character reference or HTML named entity at `i` (`&...;`).
@@ -261,7 +281,8 @@ enum HTMLText {
         return nil
     }
 
-    private static func appendUTF8(_ value: UInt32, to out: inout [UInt8]) {
+    /// Appends the UTF-8 form of a scalar below U+10000.
+    static func appendUTF8(_ value: UInt32, to out: inout [UInt8]) {
         switch value {
         case ..<0x80: out.append(UInt8(value))
         case ..<0x800:

@@ -59,12 +59,17 @@ struct XMLStartElement {
     }
 
     /// The `xml:base` attribute, if present.
-    var xmlBase: String? {
+    var xmlBase: String? { xmlAttribute("base") }
+
+    /// The `xml:lang` attribute, if present.
+    var xmlLang: String? { xmlAttribute("lang") }
+
+    private func xmlAttribute(_ name: StaticString) -> String? {
         guard let attributes, attributeCount > 0 else { return nil }
         for index in 0..<attributeCount {
             let base = index * 5
             guard let local = attributes[base], let prefix = attributes[base + 1],
-                strcmp(prefix, "xml") == 0, strcmp(local, "base") == 0
+                strcmp(prefix, "xml") == 0, strcmp(local, name.utf8Start) == 0
             else { continue }
             return Self.value(attributes[base + 3], attributes[base + 4])
         }

@@ -88,7 +88,7 @@ enum PodcastparserView {
         d["explicit"] = c.explicit
         d["language"] = c.language
         d["generator"] = c.generator
-        d["itunes_author"] = c.author
+        d["itunes_author"] = c.itunesAuthor
         if c.ownerName != nil || c.ownerEmail != nil {
             var owner: [String: Any] = [:]
             owner["name"] = c.ownerName
@@ -129,7 +129,7 @@ enum PodcastparserView {
             episode["number"] = e.number
             episode["season"] = e.season
             episode["explicit"] = e.explicit
-            episode["itunes_author"] = e.author
+            episode["itunes_author"] = e.itunesAuthor
             if !e.chapters.isEmpty {
                 episode["chapters"] = e.chapters.map { chapter -> [String: Any] in
                     var value: [String: Any] = ["start": Int64(chapter.start), "title": chapter.title]
