@@ -27,6 +27,9 @@ public enum Command: Equatable, Sendable {
     case remove(url: String)
     /// `remove --id N`: the feed numbered N in `list`.
     case removeID(id: Int64)
+    /// `enable URL | --id N` (`enabled` true) and `disable URL | --id N`: turn polling of one
+    /// feed on or off, keeping its episodes and history. `key` is a URL as `remove` takes it.
+    case setEnabled(key: FeedSelector, enabled: Bool)
     /// `list [--json]`.
     case list(json: Bool)
     /// `import FILE.opml`.
@@ -48,6 +51,7 @@ public enum Command: Equatable, Sendable {
         case .version: return "version"
         case .add: return "add"
         case .remove, .removeID: return "remove"
+        case .setEnabled(_, let enabled): return enabled ? "enable" : "disable"
         case .list: return "list"
         case .importOPML: return "import"
         case .export: return "export"
@@ -56,6 +60,16 @@ public enum Command: Equatable, Sendable {
         case .demo: return "demo"
         }
     }
+}
+
+/// How `enable` and `disable` name a feed: its URL (current or before a move, as `remove URL`
+/// takes it), or `--id N`, the number `list` shows. An operand is never read as an id, so a file
+/// named "1" stays a file.
+public enum FeedSelector: Equatable, Sendable {
+    /// A URL or path as typed.
+    case url(String)
+    /// `--id N`.
+    case id(Int64)
 }
 
 /// Options of `podcast-watch run`.

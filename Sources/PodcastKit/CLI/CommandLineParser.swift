@@ -61,7 +61,7 @@ public enum CommandLineParser {
     }
 
     /// The command names, in the order the usage lists them.
-    public static let commands = ["add", "remove", "list", "import", "export", "run", "show", "demo"]
+    public static let commands = ["add", "remove", "enable", "disable", "list", "import", "export", "run", "show", "demo"]
 
     private static func parseCommand(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
         switch name {
@@ -94,6 +94,17 @@ public enum CommandLineParser {
                 return .removeID(id: id)
             }
             return .remove(url: try exactlyOne(args.operands, what: "URL", command: name))
+        case "enable", "disable":
+            let args = try scan(tokens, command: name, valued: ["--id"], flags: [])
+            let enabled = name == "enable"
+            if let v = args.values["--id"] {
+                try noOperands(args.operands, command: name)
+                guard let id = Int64(v), id >= 1 else {
+                    throw UsageError("option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
+                }
+                return .setEnabled(key: .id(id), enabled: enabled)
+            }
+            return .setEnabled(key: .url(try exactlyOne(args.operands, what: "URL", command: name)), enabled: enabled)
         case "list":
             let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
             try noOperands(args.operands, command: name)

@@ -10,6 +10,8 @@ public enum UsageText {
         switch command {
         case "add": return add
         case "remove": return remove
+        case "enable": return enableDisable(first: "enable", second: "disable")
+        case "disable": return enableDisable(first: "disable", second: "enable")
         case "list": return list
         case "import": return importOPML
         case "export": return export
@@ -38,6 +40,8 @@ public enum UsageText {
           add URL [--title T] [--interval SECONDS|15m|2h|1d]
                                                       subscribe to a feed
           remove URL | --id N                         unsubscribe
+          enable URL | --id N                         poll a disabled feed again
+          disable URL | --id N                        stop polling a feed, keep it
           list [--json]                               list the subscriptions
           import FILE.opml                            subscribe to the feeds of an OPML file
           export                                      print the subscriptions as OPML 2.0
@@ -90,7 +94,24 @@ public enum UsageText {
         Unsubscribe from URL (as given to add, or its current URL after a move).
         A path is a path, even one that looks like a number: use --id N for the
         feed numbered N in 'podcast-watch list'.
-        Exit status 1 if no such feed is subscribed.
+        Exit status 1 if no such feed is subscribed. Feed numbers are never
+        reused: a removed feed's number stays retired.
+
+        """
+
+    // One text for both commands, each naming itself first (the short usage shows line one).
+    static func enableDisable(first: String, second: String) -> String {
+        "Usage: podcast-watch \(first) URL | --id N\n       podcast-watch \(second) URL | --id N\n" + enableBody
+    }
+
+    static let enableBody = """
+
+        Turn polling of one feed on or off, keeping its episodes and history.
+        'disable' stops polling; 'enable' resumes it at once, and also brings
+        back a feed the server disabled with 410 Gone (its failures are reset).
+        A running 'podcast-watch run' picks the change up on SIGHUP.
+        URL is as 'remove' takes it; --id N is the number 'podcast-watch list'
+        shows. Exit status 1 if no such feed is subscribed.
 
         """
 
@@ -99,10 +120,14 @@ public enum UsageText {
 
         List the subscriptions: title, URL, status, last check.
 
+        A feed turned off says by whom ('disable' or 410 Gone) and how to resume
+        it; a feed whose hook failed after every retry shows 'hook failing'.
+
           --json   one JSON object per line, keys in this order: id, url, title,
                    status, interval, last_check, last_success, last_error,
-                   episodes, new_episodes (interval: the feed's own, in seconds;
-                   null when it uses the default)
+                   episodes, new_episodes, enabled, hook_error (interval: the
+                   feed's own, in seconds; null when it uses the default;
+                   hook_error: null unless the last hook run failed)
 
         """
 
