@@ -131,6 +131,11 @@ final class DaemonSession {
             console.err("podcast-watch: cannot load the subscriptions: \(error)\n")
             return .stateError
         }
+        // Under a service manager or in a pipe nothing else would say why nothing happens; the
+        // daemon keeps running, and a SIGHUP after `add` picks the feeds up.
+        if !options.once && !console.isTerminal && daemon.library.podcasts.isEmpty {
+            console.err("podcast-watch: no subscriptions yet; add one with 'podcast-watch add URL', then send SIGHUP (kill -HUP \(getpid())) to poll it\n")
+        }
         // The view: a live table on a terminal, JSON lines otherwise.
         // Created after start, so the first (synchronous) frame already lists the feeds.
         // Each frame or batch of lines confirms the announcements it showed (at-least-once).
