@@ -89,6 +89,15 @@ public struct RunOptions: Equatable, Sendable {
     /// `--force` (with `--once`): also poll feeds that are backing off (after failures or a
     /// `Retry-After`) before their next poll time.
     public var force: Bool = false
+    /// `--hook-retries N`: further attempts after a hook failed (exit status not 0, killed,
+    /// timed out), 15 s, 30 s, 60 s... apart. Default 3, at most 10.
+    public var hookRetries: Int = HookRunner.Policy.daemonDefault.retries
+    /// `--hook-timeout S`: seconds a hook may run before it is killed (its whole process group).
+    /// Default 600 s.
+    public var hookTimeoutSeconds: Int = 600
+    /// `--hook-log FILE`: where hooks' stdout and stderr go. `nil`: `hooks.log` in the state
+    /// directory while the live table is on (hooks would scramble it), else run's stderr.
+    public var hookLog: String?
 
     /// The default number of episodes announced on a feed's first sync.
     public static let defaultFirstSyncAnnounce = 3

@@ -118,7 +118,8 @@ public enum CommandLineParser {
             return .export
         case "run":
             let args = try scan(
-                tokens, command: name, valued: ["--interval", "--hook", "--first-sync-announce"],
+                tokens, command: name,
+                valued: ["--interval", "--hook", "--first-sync-announce", "--hook-retries", "--hook-timeout", "--hook-log"],
                 flags: ["--once", "--json", "--force"])
             try noOperands(args.operands, command: name)
             var options = RunOptions(once: args.flags.contains("--once"), json: args.flags.contains("--json"))
@@ -140,6 +141,22 @@ public enum CommandLineParser {
                     throw UsageError("option '--first-sync-announce' needs a whole number >= 0, not '\(v)'", command: name)
                 }
                 options.firstSyncAnnounce = n
+            }
+            if let v = args.values["--hook-retries"] {
+                guard let n = Int(v), (0...10).contains(n) else {
+                    throw UsageError("option '--hook-retries' needs a whole number from 0 to 10, not '\(v)'", command: name)
+                }
+                options.hookRetries = n
+            }
+            if let v = args.values["--hook-timeout"] {
+                options.hookTimeoutSeconds = try parseInterval(v, option: "--hook-timeout", command: name)
+            }
+            if let v = args.values["--hook-log"] {
+                guard !v.isEmpty else { throw UsageError("option '--hook-log' needs a file", command: name) }
+                options.hookLog = v
+            }
+            if options.hook == nil, let given = ["--hook-retries", "--hook-timeout", "--hook-log"].first(where: { args.values[$0] != nil }) {
+                throw UsageError("option '\(given)' only applies with '--hook'", command: name)
             }
             return .run(options)
         case "show":

@@ -5,8 +5,17 @@ extension CommandRunner {
     func runDaemon(_ store: FeedStore?, _ options: RunOptions) throws -> ExitCode {
         guard let store else { return .stateError }
         let crash = environment["PODCAST_WATCH_CRASH_AFTER_COMMITS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
-        return DaemonSession(store: store, options: options, console: console, crashAfterCommits: crash).run()
+        var options = options
+        if let log = options.hookLog, !log.hasPrefix("/") { options.hookLog = currentDirectory + "/" + log }
+        let stateDirectory = (store.database.path as NSString).deletingLastPathComponent
+        return DaemonSession(
+            store: store, options: options, console: console, crashAfterCommits: crash,
+            hookLogDefault: stateDirectory + "/" + CommandRunner.hookLogName
+        ).run()
     }
+
+    /// The hook log's file name in the state directory (see `RunOptions.hookLog`).
+    static let hookLogName = "hooks.log"
 
     /// `demo`: subscribes a throwaway state directory to every feed file in the samples folder
     /// and runs one `run --once` pass over them, with `run`'s rules (a first sync announces the

@@ -25,6 +25,7 @@ final class DaemonSession {
     private let options: RunOptions
     private let console: Console
     private let crashAfterCommits: Int?
+    private let hookLogDefault: String?
     private var exitCode: ExitCode = .success
     private var finished = false
     private var outputFailed = false
@@ -37,7 +38,10 @@ final class DaemonSession {
     /// `crashAfterCommits` (from `$PODCAST_WATCH_CRASH_AFTER_COMMITS`, for crash-safety tests
     /// only): the process SIGKILLs itself right after its Nth poll committed, before announcing
     /// anything about it.
-    init(store: FeedStore, options: RunOptions, console: Console, crashAfterCommits: Int? = nil) {
+    /// `hookLogDefault`: the hook log while the live table is on and `--hook-log` is not given
+    /// (`hooks.log` in the state directory).
+    init(store: FeedStore, options: RunOptions, console: Console, crashAfterCommits: Int? = nil, hookLogDefault: String? = nil) {
+        self.hookLogDefault = hookLogDefault
         self.store = store
         self.options = options
         self.console = console
@@ -64,9 +68,39 @@ final class DaemonSession {
         // the reference "will always be nil".)
 
         var hooks: HookRunner?
+        // Retry delays and timeouts: one-shot loop timers, each kept until it fired.
+        var hookTimers: [Int: EventRegistration] = [:]
+        var hookTimerSerial = 0
+        var hookLogFD: Int32 = -1
+        defer { if hookLogFD >= 0 { close(hookLogFD) } }
         if let command = options.hook {
-            let runner = HookRunner(command: command)
-            DaemonSession.reportTerminations(of: runner, to: console) { runner in self.finishIfIdle(loop, hooks: runner) }
+            let policy = HookRunner.Policy(
+                retries: options.hookRetries, firstRetryDelay: HookRunner.Policy.daemonDefault.firstRetryDelay,
+                timeout: Double(options.hookTimeoutSeconds))
+            let runner = HookRunner(command: command, policy: policy)
+            runner.after = { seconds, action in
+                hookTimerSerial += 1
+                let key = hookTimerSerial
+                hookTimers[key] = loop.scheduleTimer(after: .milliseconds(Int(seconds * 1000))) {
+                    hookTimers[key] = nil
+                    action()
+                }
+            }
+            // Hooks write to the terminal the live table redraws: their output goes to a log.
+            let logPath = options.hookLog ?? (console.isTerminal && !options.json ? hookLogDefault : nil)
+            if let logPath {
+                hookLogFD = open(logPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o600)
+                guard hookLogFD >= 0 else {
+                    console.err("podcast-watch: cannot open the hook log \(logPath): \(String(cString: strerror(errno)))\n")
+                    return .stateError
+                }
+                runner.outputFD = hookLogFD
+            }
+            let store = self.store
+            DaemonSession.reportTerminations(of: runner, to: console, record: { id, error in
+                // The feed may have been removed meanwhile: nothing to record then.
+                try? store.setHookError(error, id: id)
+            }) { runner in self.finishIfIdle(loop, hooks: runner) }
             daemon.hooks = runner
             hooks = runner
         }
@@ -222,6 +256,8 @@ final class DaemonSession {
         daemon.stop()
         fetcher.cancelAll()
         for registration in registrations { registration.cancel() }
+        for timer in hookTimers.values { timer.cancel() }
+        hookTimers.removeAll()
         // A last synchronous draw, so nothing reported stays unwritten (idempotent for JSON),
         // and what it shows is confirmed before the store closes.
         if !outputFailed {
@@ -238,17 +274,30 @@ final class DaemonSession {
         return exitCode
     }
 
-    /// Sets `runner.onTermination` to report failed hooks on `console` and then call `finished`
-    /// with the runner. The closure holds the runner weakly: the runner owns the closure, so a
-    /// strong capture was a cycle that leaked one runner per session.
-    static func reportTerminations(of runner: HookRunner, to console: Console, finished: @escaping (HookRunner) -> Void) {
-        runner.onTermination = { [weak runner] episode, how in
-            switch how {
-            case .exited(0): break
-            case .exited(let code): console.err("podcast-watch: hook exited with status \(code) for \"\(episode.title ?? episode.url ?? "?")\"\n")
-            case .signalled(let sig): console.err("podcast-watch: hook killed by signal \(sig) for \"\(episode.title ?? episode.url ?? "?")\"\n")
-            case .spawnFailed(let err): console.err("podcast-watch: cannot run the hook: \(String(cString: strerror(err)))\n")
+    /// Sets `runner.onTermination` to call `finished` with the runner once a hook ended, and
+    /// `runner.onOutcome` to report failed attempts on `console` (one line each: the retry to
+    /// come, or the final failure) and hand each final result to `record` (feed id, `nil` for
+    /// success or the failure's text) for the store. The closures hold the runner weakly: the
+    /// runner owns them, so a strong capture was a cycle that leaked one runner per session.
+    static func reportTerminations(
+        of runner: HookRunner, to console: Console, record: ((Int64, String?) -> Void)? = nil,
+        finished: @escaping (HookRunner) -> Void
+    ) {
+        let attempts = runner.policy.retries + 1
+        runner.onOutcome = { episode, outcome in
+            // Feed text: neutralised before it reaches a terminal or the journal.
+            let name = TerminalText.line(episode.title ?? episode.url ?? "?")
+            switch outcome {
+            case .succeeded:
+                if let id = episode.feedID { record?(id, nil) }
+            case .retrying(let how, let attempt, let delay):
+                console.err("podcast-watch: hook \(how.description) for \"\(name)\" (attempt \(attempt) of \(attempts)); retrying in \(HookRunner.Policy.format(delay)) s\n")
+            case .failed(let how, let tried):
+                console.err("podcast-watch: hook \(how.description) for \"\(name)\"\(tried > 1 ? "; gave up after \(tried) attempts" : "")\n")
+                if let id = episode.feedID { record?(id, "\(how.description) for \"\(name)\"\(tried > 1 ? " (\(tried) attempts)" : "")") }
             }
+        }
+        runner.onTermination = { [weak runner] _, _ in
             if let runner { finished(runner) }
         }
     }
@@ -257,7 +306,7 @@ final class DaemonSession {
     private func finishIfIdle(_ loop: EventLoop, hooks: HookRunner?) {
         guard finished else { return }
         if let output, output.pendingBytes > 0 || outputDeferred { return }  // --once ends with its output written
-        if let hooks, hooks.runningCount + hooks.queuedCount > 0 { return }
+        if let hooks, hooks.runningCount + hooks.queuedCount + hooks.retryingCount > 0 { return }
         loop.stop()
     }
 }

@@ -153,7 +153,8 @@ public enum UsageText {
 
     static let run = """
         Usage: podcast-watch run [--once [--force]] [--interval S] [--hook CMD] [--json]
-                                 [--first-sync-announce N]
+                                 [--first-sync-announce N] [--hook-timeout S]
+                                 [--hook-retries N] [--hook-log FILE]
 
         Poll every subscribed feed and report new episodes. On a terminal: a live
         table of the feeds and the newest episodes. Otherwise (or with --json): one
@@ -177,6 +178,16 @@ public enum UsageText {
                                      EPISODE_DURATION (seconds), EPISODE_MIME_TYPE,
                                      EPISODE_LENGTH. Example:
                                      --hook 'notify-send "$PODCAST_TITLE" "$EPISODE_TITLE"'
+          --hook-timeout S           kill a hook (and what it started) still
+                                     running after S (default 600 s = 10m)
+          --hook-retries N           retry a hook that exits non-zero, is killed
+                                     or times out N times, 15 s, 30 s, 60 s...
+                                     apart (default 3, at most 10). The last
+                                     failure shows in 'list' as 'hook failing'
+          --hook-log FILE            append hooks' output to FILE (default: on a
+                                     terminal, hooks.log in the state directory,
+                                     so it never scrambles the table; else
+                                     run's stderr)
           --json                     JSON lines even on a terminal
           --first-sync-announce N    on a feed's first sync, announce only the
                                      newest N episodes (default 3); the rest are
