@@ -1,7 +1,7 @@
 # Two commands for a fresh clone: `make run` (podcast-watch on the bundled sample feeds) and
 # `make test` (the whole suite). Both install missing Debian packages first.
 SWIFT ?= swift
-PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev
+PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev libsystemd:libsystemd-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build run test test-tsan bench bench-quick clean

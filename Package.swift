@@ -33,6 +33,10 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite3", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        // sd_notify for `run` under systemd (Type=notify, the watchdog).
+        .systemLibrary(
+            name: "CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
         // Declarations libdispatch exports for run loops (the main-queue eventfd).
         .target(name: "CLoopSupport"),
 
@@ -40,7 +44,7 @@ let package = Package(
         .target(name: "ViewModelKit", dependencies: ["LoopScheduler"], swiftSettings: viewModelKitTuning),
         .target(
             name: "PodcastKit",
-            dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3"]),
+            dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3", "CSystemd"]),
         .executableTarget(name: "podcast-watch", dependencies: ["PodcastKit"], exclude: ["SampleFeeds"]),
         .executableTarget(name: "counter-example", dependencies: ["ViewModelKit"], path: "Examples/Counter"),
         // Benchmarks (issue 6): the C baselines (raw libevent, libxml2 SAX floor, loopback server)

@@ -10,7 +10,7 @@ extension CommandRunner {
         let stateDirectory = (store.database.path as NSString).deletingLastPathComponent
         return DaemonSession(
             store: store, options: options, console: console, crashAfterCommits: crash,
-            hookLogDefault: stateDirectory + "/" + CommandRunner.hookLogName
+            hookLogDefault: stateDirectory + "/" + CommandRunner.hookLogName, environment: environment
         ).run()
     }
 

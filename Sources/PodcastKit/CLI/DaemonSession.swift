@@ -26,6 +26,7 @@ final class DaemonSession {
     private let console: Console
     private let crashAfterCommits: Int?
     private let hookLogDefault: String?
+    private let notifier: ServiceNotifier
     private var exitCode: ExitCode = .success
     private var finished = false
     private var outputFailed = false
@@ -40,8 +41,13 @@ final class DaemonSession {
     /// anything about it.
     /// `hookLogDefault`: the hook log while the live table is on and `--hook-log` is not given
     /// (`hooks.log` in the state directory).
-    init(store: FeedStore, options: RunOptions, console: Console, crashAfterCommits: Int? = nil, hookLogDefault: String? = nil) {
+    /// `environment`: where `NOTIFY_SOCKET` and `WATCHDOG_USEC` come from (`ServiceNotifier`).
+    init(
+        store: FeedStore, options: RunOptions, console: Console, crashAfterCommits: Int? = nil, hookLogDefault: String? = nil,
+        environment: [String: String] = [:]
+    ) {
         self.hookLogDefault = hookLogDefault
+        self.notifier = ServiceNotifier(environment: environment)
         self.store = store
         self.options = options
         self.console = console
@@ -135,6 +141,7 @@ final class DaemonSession {
         do {
             // A --once pass cut short did not poll every feed: that is not success (130 / 143).
             let stop = { [weak daemon] (signal: Int32) in
+                self.notifier.stoppingOnce()
                 self.stoppedBySignal = true
                 if self.options.once && !self.finished && self.exitCode == .success {
                     self.exitCode = signal == SIGINT ? .interrupted : .terminated
@@ -144,9 +151,18 @@ final class DaemonSession {
             }
             registrations.append(try loop.onSignal(SIGINT) { stop(SIGINT) })
             registrations.append(try loop.onSignal(SIGTERM) { stop(SIGTERM) })
+            let notifier = self.notifier
             registrations.append(try loop.onSignal(SIGHUP) { [weak daemon] in
+                notifier.reloading()
                 do { try daemon?.reload() } catch { console.err("podcast-watch: reload failed: \(error)\n") }
+                notifier.ready(status: DaemonSession.status(daemon?.library.podcasts.count ?? 0))
             })
+            // Petted from the loop, so a loop stuck for WATCHDOG_USEC gets the service restarted.
+            if let interval = notifier.watchdogInterval {
+                registrations.append(loop.scheduleRepeatingTimer(every: .microseconds(Int(min(interval, UInt64(Int.max / 1000))))) {
+                    notifier.petWatchdog()
+                })
+            }
             registrations.append(try loop.onSignal(SIGUSR1) { [weak daemon] in daemon?.pollAllNow() })
             if let hooks {
                 registrations.append(try loop.onSignal(SIGCHLD) { hooks.reap() })
@@ -165,6 +181,8 @@ final class DaemonSession {
             console.err("podcast-watch: cannot load the subscriptions: \(error)\n")
             return .stateError
         }
+        // Polling has begun (the first due feeds are being fetched): the service is up.
+        notifier.ready(status: DaemonSession.status(daemon.library.podcasts.count))
         // Under a service manager or in a pipe nothing else would say why nothing happens; the
         // daemon keeps running, and a SIGHUP after `add` picks the feeds up.
         if !options.once && !console.isTerminal && daemon.library.podcasts.isEmpty {
@@ -253,6 +271,7 @@ final class DaemonSession {
             console.err("podcast-watch: event loop failed: \(error)\n")
             exitCode = .internalError
         }
+        notifier.stoppingOnce()
         daemon.stop()
         fetcher.cancelAll()
         for registration in registrations { registration.cancel() }
@@ -300,6 +319,11 @@ final class DaemonSession {
         runner.onTermination = { [weak runner] _, _ in
             if let runner { finished(runner) }
         }
+    }
+
+    /// The service manager's status line (`systemctl status`).
+    static func status(_ feeds: Int) -> String {
+        feeds == 0 ? "No subscriptions; add one and send SIGHUP" : "Polling \(feeds) feed\(feeds == 1 ? "" : "s")"
     }
 
     // In --once mode: stop when every feed was polled and no hook is running or queued.

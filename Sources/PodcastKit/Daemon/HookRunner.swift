@@ -262,7 +262,10 @@ public final class HookRunner {
         // Our environment with the episode's variables replacing any of the same name.
         let extra = HookRunner.environment(for: episode)
         let names = Set(extra.map(\.0))
-        var env = ProcessInfo.processInfo.environment.filter { !names.contains($0.key) }.map { "\($0.key)=\($0.value)" }
+        // The service manager's variables are ours: a hook must not report READY or pet our watchdog.
+        let managerOnly: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
+        var env = ProcessInfo.processInfo.environment.filter { !names.contains($0.key) && !managerOnly.contains($0.key) }
+            .map { "\($0.key)=\($0.value)" }
         env += extra.map { "\($0.0)=\($0.1)" }
         let argv = [shell, "-c", command]
 
