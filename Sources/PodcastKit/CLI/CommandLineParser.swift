@@ -8,7 +8,10 @@ public enum CommandLineParser {
     /// Parses `arguments` (without the program name, i.e. `CommandLine.arguments.dropFirst()`).
     /// Throws `UsageError` for an unknown command or option, a missing or malformed value, or a
     /// wrong number of operands.
-    public static func parse<S: Sequence>(_ arguments: S) throws(UsageError) -> Invocation
+    ///
+    /// `runDefaults`: option tokens (from `RunConfig`) read before `run`'s own, so an option
+    /// given on the command line wins over the file's.
+    public static func parse<S: Sequence>(_ arguments: S, runDefaults: [String] = []) throws(UsageError) -> Invocation
     where S.Element == String {
         var state: String?
         var wantsHelp = false
@@ -56,7 +59,7 @@ public enum CommandLineParser {
         }
         if wantsVersion { return Invocation(stateDirectory: state, command: .version) }
         guard let commandName else { throw UsageError("no command given") }
-        let command = try parseCommand(commandName, rest)
+        let command = try parseCommand(commandName, commandName == "run" ? runDefaults + rest : rest)
         return Invocation(stateDirectory: state, command: command)
     }
 

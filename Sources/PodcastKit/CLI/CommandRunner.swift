@@ -33,12 +33,31 @@ public final class CommandRunner {
     /// Parses and runs `arguments` (without the program name). Never traps on bad input: usage
     /// errors print the message and the command's short usage on stderr and return `.usage`.
     public func run(_ arguments: [String]) -> ExitCode {
-        let invocation: Invocation
+        var invocation: Invocation
         do {
             invocation = try CommandLineParser.parse(arguments)
         } catch {
             console.err("podcast-watch: \(error.message)\n" + UsageText.short(for: error.command))
             return .usage
+        }
+        // `run` reads its config file; the command line's options win over it.
+        if case .run = invocation.command, let path = RunConfig.path(environment: environment) {
+            let config: RunConfig?
+            do {
+                config = try RunConfig.load(path: path, required: environment["PODCAST_WATCH_CONFIG"].map { !$0.isEmpty } ?? false)
+            } catch {
+                console.err("podcast-watch: \(error.message)\n")
+                return .usage
+            }
+            if let config {
+                do {
+                    invocation = try CommandLineParser.parse(arguments, runDefaults: config.runTokens)
+                } catch {
+                    console.err("podcast-watch: \(error.message) (with \(path))\n" + UsageText.short(for: error.command))
+                    return .usage
+                }
+                if invocation.stateDirectory == nil { invocation.stateDirectory = config.stateDirectory }
+            }
         }
         return execute(invocation)
     }

@@ -195,6 +195,16 @@ public enum UsageText {
                                      new episode. The table's NEW column counts
                                      the episodes announced since start.
 
+        Config file: $PODCAST_WATCH_CONFIG, else $XDG_CONFIG_HOME/podcast-watch/config,
+        else ~/.config/podcast-watch/config. One 'key = value' per line, '#' starts
+        a comment line; keys: state, interval, hook, hook-timeout, hook-retries,
+        hook-log, first-sync-announce (values as for the options). Options given
+        here win. An unknown key or a bad value is exit status 2 naming the line.
+
+        Under systemd (Type=notify): READY=1 once polling began, RELOADING=1 and
+        READY=1 around SIGHUP, STOPPING=1 on shutdown, WATCHDOG=1 when
+        WATCHDOG_USEC is set; stderr lines carry <3>..<7> levels for the journal.
+
         Signals: SIGINT/SIGTERM stop cleanly (status 0; with --once, before every
         feed was polled: 130 for SIGINT, 143 for SIGTERM), SIGHUP reloads the
         subscriptions, SIGUSR1 polls every feed now.
