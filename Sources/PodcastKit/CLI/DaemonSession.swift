@@ -102,10 +102,8 @@ final class DaemonSession {
                 }
                 runner.outputFD = hookLogFD
             }
-            let store = self.store
-            DaemonSession.reportTerminations(of: runner, to: console, record: { id, error in
-                // The feed may have been removed meanwhile: nothing to record then.
-                try? store.setHookError(error, id: id)
+            DaemonSession.reportTerminations(of: runner, to: console, record: { [weak daemon] id, error in
+                daemon?.noteHookOutcome(feedID: id, error: error)
             }) { runner in self.finishIfIdle(loop, hooks: runner) }
             daemon.hooks = runner
             hooks = runner

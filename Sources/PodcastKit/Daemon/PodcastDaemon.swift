@@ -704,10 +704,23 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         // for a feed never polled, so a restart does not hide a failing feed.
         var status: Podcast.Status = old?.status ?? (record.lastCheck == nil ? .waiting : Podcast.Status(record.health))
         if !record.enabled { status = .disabled }
-        return Podcast(
+        var podcast = Podcast(
             id: record.id, url: record.url, title: record.title ?? record.feedTitle, status: status,
             lastCheck: record.lastCheck, nextPoll: old?.nextPoll ?? record.nextPoll, newCount: old?.newCount ?? 0,
             lastError: record.lastError)
+        podcast.hookError = record.hookError
+        return podcast
+    }
+
+    /// Records the outcome of feed `id`'s hook (after its retries; `nil` for success) in the
+    /// store and the library, so `list` and the live table show a failing hook. A feed
+    /// removed meanwhile is ignored. Loop thread.
+    public func noteHookOutcome(feedID id: Int64, error: String?) {
+        try? store.setHookError(error, id: id)
+        guard slots[id] != nil, var podcast = library.podcast(id: id), podcast.hookError != error else { return }
+        slots[id]!.record.hookError = error
+        podcast.hookError = error
+        library.upsert(podcast)
     }
 }
 
