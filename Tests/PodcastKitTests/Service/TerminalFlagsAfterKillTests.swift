@@ -20,21 +20,8 @@ final class TerminalFlagsAfterKillTests: XCTestCase {
         let captured = CapturedConsole()
         XCTAssertEqual(CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"]).run(["--state", dir.path, "add", feed]), .success)
 
-        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-        XCTAssertGreaterThanOrEqual(master, 0)
-        defer { close(master) }
-        // Swift's Glibc module does not declare the XSI pty calls: look them up.
-        typealias FDCall = @convention(c) (Int32) -> Int32
-        typealias NameCall = @convention(c) (Int32, UnsafeMutablePointer<CChar>, Int) -> Int32
-        let libc = dlopen(nil, RTLD_NOW)
-        let unlockpt = unsafeBitCast(try XCTUnwrap(dlsym(libc, "unlockpt")), to: FDCall.self)
-        let ptsnameR = unsafeBitCast(try XCTUnwrap(dlsym(libc, "ptsname_r")), to: NameCall.self)
-        XCTAssertEqual(unlockpt(master), 0)
-        var name = [CChar](repeating: 0, count: 128)
-        XCTAssertEqual(ptsnameR(master, &name, name.count), 0)
-        let slave = open(String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
-        XCTAssertGreaterThanOrEqual(slave, 0)
-        defer { close(slave) }
+        let (master, slave) = try openPseudoTerminal()
+        defer { close(master); close(slave) }
         let before = fcntl(slave, F_GETFL)
         XCTAssertEqual(before & O_NONBLOCK, 0)
 
