@@ -48,6 +48,10 @@ let package = Package(
         .systemLibrary(
             name: "CGLib", pkgConfig: "glib-2.0",
             providers: [.apt(["libglib2.0-dev"])]),
+        // sd_notify for `run` under systemd (Type=notify, the watchdog).
+        .systemLibrary(
+            name: "CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
         // Declarations libdispatch exports for run loops (the main-queue eventfd).
         .target(name: "CLoopSupport"),
 
@@ -63,7 +67,7 @@ let package = Package(
         .target(name: "ViewModelKitFoundation", dependencies: ["ViewModelKit", "LoopSchedulerFoundation"]),
         .target(
             name: "PodcastKit",
-            dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3"]),
+            dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3", "CSystemd"]),
         .executableTarget(name: "podcast-watch", dependencies: ["PodcastKit"], exclude: ["SampleFeeds"]),
         .executableTarget(name: "counter-example", dependencies: ["ViewModelKit"], path: "Examples/Counter"),
         .executableTarget(name: "task-list", dependencies: ["ViewModelKit"], path: "Examples/TaskList"),

@@ -27,6 +27,9 @@ public enum Command: Equatable, Sendable {
     case remove(url: String)
     /// `remove --id N`: the feed numbered N in `list`.
     case removeID(id: Int64)
+    /// `enable URL | --id N` (`enabled` true) and `disable URL | --id N`: turn polling of one
+    /// feed on or off, keeping its episodes and history. `key` is a URL as `remove` takes it.
+    case setEnabled(key: FeedSelector, enabled: Bool)
     /// `list [--json]`.
     case list(json: Bool)
     /// `import FILE.opml`.
@@ -48,6 +51,7 @@ public enum Command: Equatable, Sendable {
         case .version: return "version"
         case .add: return "add"
         case .remove, .removeID: return "remove"
+        case .setEnabled(_, let enabled): return enabled ? "enable" : "disable"
         case .list: return "list"
         case .importOPML: return "import"
         case .export: return "export"
@@ -56,6 +60,16 @@ public enum Command: Equatable, Sendable {
         case .demo: return "demo"
         }
     }
+}
+
+/// How `enable` and `disable` name a feed: its URL (current or before a move, as `remove URL`
+/// takes it), or `--id N`, the number `list` shows. An operand is never read as an id, so a file
+/// named "1" stays a file.
+public enum FeedSelector: Equatable, Sendable {
+    /// A URL or path as typed.
+    case url(String)
+    /// `--id N`.
+    case id(Int64)
 }
 
 /// Options of `podcast-watch run`.
@@ -75,6 +89,15 @@ public struct RunOptions: Equatable, Sendable {
     /// `--force` (with `--once`): also poll feeds that are backing off (after failures or a
     /// `Retry-After`) before their next poll time.
     public var force: Bool = false
+    /// `--hook-retries N`: further attempts after a hook failed (exit status not 0, killed,
+    /// timed out), 15 s, 30 s, 60 s... apart. Default 3, at most 10.
+    public var hookRetries: Int = HookRunner.Policy.daemonDefault.retries
+    /// `--hook-timeout S`: seconds a hook may run before it is killed (its whole process group).
+    /// Default 600 s.
+    public var hookTimeoutSeconds: Int = 600
+    /// `--hook-log FILE`: where hooks' stdout and stderr go. `nil`: `hooks.log` in the state
+    /// directory while the live table is on (hooks would scramble it), else run's stderr.
+    public var hookLog: String?
 
     /// The default number of episodes announced on a feed's first sync.
     public static let defaultFirstSyncAnnounce = 3

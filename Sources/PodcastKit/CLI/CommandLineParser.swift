@@ -8,7 +8,10 @@ public enum CommandLineParser {
     /// Parses `arguments` (without the program name, i.e. `CommandLine.arguments.dropFirst()`).
     /// Throws `UsageError` for an unknown command or option, a missing or malformed value, or a
     /// wrong number of operands.
-    public static func parse<S: Sequence>(_ arguments: S) throws(UsageError) -> Invocation
+    ///
+    /// `runDefaults`: option tokens (from `RunConfig`) read before `run`'s own, so an option
+    /// given on the command line wins over the file's.
+    public static func parse<S: Sequence>(_ arguments: S, runDefaults: [String] = []) throws(UsageError) -> Invocation
     where S.Element == String {
         var state: String?
         var wantsHelp = false
@@ -56,12 +59,12 @@ public enum CommandLineParser {
         }
         if wantsVersion { return Invocation(stateDirectory: state, command: .version) }
         guard let commandName else { throw UsageError("no command given") }
-        let command = try parseCommand(commandName, rest)
+        let command = try parseCommand(commandName, commandName == "run" ? runDefaults + rest : rest)
         return Invocation(stateDirectory: state, command: command)
     }
 
     /// The command names, in the order the usage lists them.
-    public static let commands = ["add", "remove", "list", "import", "export", "run", "show", "demo"]
+    public static let commands = ["add", "remove", "enable", "disable", "list", "import", "export", "run", "show", "demo"]
 
     private static func parseCommand(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
         switch name {
@@ -94,6 +97,17 @@ public enum CommandLineParser {
                 return .removeID(id: id)
             }
             return .remove(url: try exactlyOne(args.operands, what: "URL", command: name))
+        case "enable", "disable":
+            let args = try scan(tokens, command: name, valued: ["--id"], flags: [])
+            let enabled = name == "enable"
+            if let v = args.values["--id"] {
+                try noOperands(args.operands, command: name)
+                guard let id = Int64(v), id >= 1 else {
+                    throw UsageError("option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
+                }
+                return .setEnabled(key: .id(id), enabled: enabled)
+            }
+            return .setEnabled(key: .url(try exactlyOne(args.operands, what: "URL", command: name)), enabled: enabled)
         case "list":
             let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
             try noOperands(args.operands, command: name)
@@ -107,7 +121,8 @@ public enum CommandLineParser {
             return .export
         case "run":
             let args = try scan(
-                tokens, command: name, valued: ["--interval", "--hook", "--first-sync-announce"],
+                tokens, command: name,
+                valued: ["--interval", "--hook", "--first-sync-announce", "--hook-retries", "--hook-timeout", "--hook-log"],
                 flags: ["--once", "--json", "--force"])
             try noOperands(args.operands, command: name)
             var options = RunOptions(once: args.flags.contains("--once"), json: args.flags.contains("--json"))
@@ -129,6 +144,22 @@ public enum CommandLineParser {
                     throw UsageError("option '--first-sync-announce' needs a whole number >= 0, not '\(v)'", command: name)
                 }
                 options.firstSyncAnnounce = n
+            }
+            if let v = args.values["--hook-retries"] {
+                guard let n = Int(v), (0...10).contains(n) else {
+                    throw UsageError("option '--hook-retries' needs a whole number from 0 to 10, not '\(v)'", command: name)
+                }
+                options.hookRetries = n
+            }
+            if let v = args.values["--hook-timeout"] {
+                options.hookTimeoutSeconds = try parseInterval(v, option: "--hook-timeout", command: name)
+            }
+            if let v = args.values["--hook-log"] {
+                guard !v.isEmpty else { throw UsageError("option '--hook-log' needs a file", command: name) }
+                options.hookLog = v
+            }
+            if options.hook == nil, let given = ["--hook-retries", "--hook-timeout", "--hook-log"].first(where: { args.values[$0] != nil }) {
+                throw UsageError("option '\(given)' only applies with '--hook'", command: name)
             }
             return .run(options)
         case "show":

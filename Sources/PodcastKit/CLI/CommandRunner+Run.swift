@@ -11,8 +11,17 @@ extension CommandRunner {
         #else
         let crash: Int? = nil
         #endif
-        return DaemonSession(store: store, options: options, console: console, crashAfterCommits: crash).run()
+        var options = options
+        if let log = options.hookLog, !log.hasPrefix("/") { options.hookLog = currentDirectory + "/" + log }
+        let stateDirectory = (store.database.path as NSString).deletingLastPathComponent
+        return DaemonSession(
+            store: store, options: options, console: console, crashAfterCommits: crash,
+            hookLogDefault: stateDirectory + "/" + CommandRunner.hookLogName, environment: environment
+        ).run()
     }
+
+    /// The hook log's file name in the state directory (see `RunOptions.hookLog`).
+    static let hookLogName = "hooks.log"
 
     /// `demo`: subscribes a throwaway state directory to every feed file in the samples folder
     /// and runs one `run --once` pass over them, with `run`'s rules (a first sync announces the

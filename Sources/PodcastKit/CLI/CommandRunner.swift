@@ -33,12 +33,31 @@ public final class CommandRunner {
     /// Parses and runs `arguments` (without the program name). Never traps on bad input: usage
     /// errors print the message and the command's short usage on stderr and return `.usage`.
     public func run(_ arguments: [String]) -> ExitCode {
-        let invocation: Invocation
+        var invocation: Invocation
         do {
             invocation = try CommandLineParser.parse(arguments)
         } catch {
             console.err("podcast-watch: \(error.message)\n" + UsageText.short(for: error.command))
             return .usage
+        }
+        // `run` reads its config file; the command line's options win over it.
+        if case .run = invocation.command, let path = RunConfig.path(environment: environment) {
+            let config: RunConfig?
+            do {
+                config = try RunConfig.load(path: path, required: environment["PODCAST_WATCH_CONFIG"].map { !$0.isEmpty } ?? false)
+            } catch {
+                console.err("podcast-watch: \(error.message)\n")
+                return .usage
+            }
+            if let config {
+                do {
+                    invocation = try CommandLineParser.parse(arguments, runDefaults: config.runTokens)
+                } catch {
+                    console.err("podcast-watch: \(error.message) (with \(path))\n" + UsageText.short(for: error.command))
+                    return .usage
+                }
+                if invocation.stateDirectory == nil { invocation.stateDirectory = config.stateDirectory }
+            }
         }
         return execute(invocation)
     }
@@ -62,6 +81,8 @@ public final class CommandRunner {
             return withStore(stateOption, create: false) { store in try remove(store, url) }
         case .removeID(let id):
             return withStore(stateOption, create: false) { store in try remove(store, id: id) }
+        case .setEnabled(let key, let enabled):
+            return withStore(stateOption, create: false) { store in try setEnabled(store, key, enabled) }
         case .list(let json):
             return withStore(stateOption, create: false) { store in try list(store, json: json) }
         case .importOPML(let path):
@@ -233,12 +254,39 @@ public final class CommandRunner {
         return .feedFailed
     }
 
-    private func remove(_ store: FeedStore?, _ key: String) throws -> ExitCode {
-        // The key as typed, then normalised like `add` (a path is relative to the current
-        // directory); current URLs first, then URLs the feed had before a move. Never an id.
-        if let store, let feed = try store.feed(anyURL: key)
+    // The key as typed, then normalised like `add` (a path is relative to the current
+    // directory); current URLs first, then URLs the feed had before a move. Never an id.
+    private func feed(_ store: FeedStore, url key: String) throws -> FeedRecord? {
+        try store.feed(anyURL: key)
             ?? (try? FeedLocation.normalize(key, currentDirectory: currentDirectory, home: environment["HOME"])).flatMap({ try store.feed(anyURL: $0) })
-        {
+    }
+
+    private func setEnabled(_ store: FeedStore?, _ key: FeedSelector, _ enabled: Bool) throws -> ExitCode {
+        let found: FeedRecord?
+        switch key {
+        case .id(let id): found = try store?.feed(id: id)
+        case .url(let url): found = try store.flatMap { try feed($0, url: url) }
+        }
+        guard let store, let feed = found else {
+            switch key {
+            case .id(let id): console.err("podcast-watch: no feed #\(id) (see 'podcast-watch list')\n")
+            case .url(let url): console.err("podcast-watch: not subscribed: \(url) (see 'podcast-watch list')\n")
+            }
+            return .feedFailed
+        }
+        let name = "feed #\(feed.id) \(TerminalText.line(feed.displayTitle)) <\(TerminalText.line(MaskedURL.string(feed.url)))>"
+        if feed.enabled == enabled && (!enabled || feed.status != .gone) {
+            console.out("Already \(enabled ? "enabled" : "disabled"): \(name)\n")
+            return .success
+        }
+        try store.setEnabled(enabled, id: feed.id)
+        // A running daemon reads subscriptions at start and on SIGHUP only.
+        console.out("\(enabled ? "Enabled" : "Disabled") \(name); a running 'podcast-watch run' picks this up on SIGHUP\n")
+        return .success
+    }
+
+    private func remove(_ store: FeedStore?, _ key: String) throws -> ExitCode {
+        if let store, let feed = try feed(store, url: key) {
             try store.remove(id: feed.id)
             console.out("Unsubscribed from \(TerminalText.line(MaskedURL.string(feed.url))) (\(TerminalText.line(feed.displayTitle)))\n")
             return .success
@@ -258,13 +306,17 @@ public final class CommandRunner {
                     ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
                     ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
                     ("episodes", .int(episodes)), ("new_episodes", .int(feed.newEpisodeCount)),
+                    ("enabled", .bool(feed.enabled)), ("hook_error", .string(feed.hookError)),
                 ]).serialized + "\n")
             } else {
                 let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
-                let status = feed.health.rawValue
+                // "disabled" alone does not say whether the user or a 410 turned it off.
+                let status = !feed.enabled && feed.status != .gone ? "disabled (by 'disable'; 'podcast-watch enable --id \(feed.id)' resumes)"
+                    : feed.status == .gone ? "disabled (410 Gone; 'podcast-watch enable --id \(feed.id)' retries it)" : feed.health.rawValue
                 // Titles, URLs and errors come from feeds and servers: neutralised for the terminal.
                 try emit("\(feed.id)  \(TerminalText.line(feed.displayTitle))\n    \(TerminalText.line(MaskedURL.string(feed.url)))\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n")
                 if let error = feed.lastError { try emit("    last error: \(TerminalText.line(error))\n") }
+                if let error = feed.hookError { try emit("    hook failing: \(TerminalText.line(error))\n") }
             }
         }
         if feeds.isEmpty && !json { console.err("No subscriptions. Add one with: podcast-watch add URL\n") }

@@ -54,15 +54,18 @@ public struct Console: Sendable {
     }
 
     /// The process's stdout and stderr, unbuffered (each call is one or more `write(2)`s, so a
-    /// JSON line is never split by buffering). Terminal detection by `isatty(1)`, width by
+    /// JSON line is never split by buffering). stderr lines get a journald level prefix when
+    /// stderr is the journal (`JournalLines`). Terminal detection by `isatty(1)`, width by
     /// `TIOCGWINSZ`, else `$COLUMNS`, else 80. A failed `write(2)` on stdout throws.
     public static var standard: Console {
+        let journal = JournalLines.isJournal(fd: 2, environment: ProcessInfo.processInfo.environment)
         var console = Console(
             write: { text throws(OutputError) in
                 let code = writeAll(1, text)
                 if code != 0 { throw OutputError(code: code) }
             },
-            err: { _ = writeAll(2, $0) }, isTerminal: isatty(1) == 1, width: terminalWidth())
+            err: { text in _ = writeAll(2, journal ? JournalLines.format(text) : text) },
+            isTerminal: isatty(1) == 1, width: terminalWidth())
         console.descriptor = 1
         var info = stat()
         if fstat(1, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {

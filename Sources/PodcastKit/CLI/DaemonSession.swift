@@ -25,6 +25,8 @@ final class DaemonSession {
     private let options: RunOptions
     private let console: Console
     private let crashAfterCommits: Int?
+    private let hookLogDefault: String?
+    private let notifier: ServiceNotifier
     private var exitCode: ExitCode = .success
     private var finished = false
     private var outputFailed = false
@@ -37,7 +39,15 @@ final class DaemonSession {
     /// `crashAfterCommits` (from `$PODCAST_WATCH_CRASH_AFTER_COMMITS`, for crash-safety tests
     /// only, and read in debug builds only): the process SIGKILLs itself right after its Nth poll
     /// committed, before announcing anything about it. Release builds compile the failpoint out.
-    init(store: FeedStore, options: RunOptions, console: Console, crashAfterCommits: Int? = nil) {
+    /// `hookLogDefault`: the hook log while the live table is on and `--hook-log` is not given
+    /// (`hooks.log` in the state directory).
+    /// `environment`: where `NOTIFY_SOCKET` and `WATCHDOG_USEC` come from (`ServiceNotifier`).
+    init(
+        store: FeedStore, options: RunOptions, console: Console, crashAfterCommits: Int? = nil, hookLogDefault: String? = nil,
+        environment: [String: String] = [:]
+    ) {
+        self.hookLogDefault = hookLogDefault
+        self.notifier = ServiceNotifier(environment: environment)
         self.store = store
         self.options = options
         self.console = console
@@ -64,9 +74,37 @@ final class DaemonSession {
         // the reference "will always be nil".)
 
         var hooks: HookRunner?
+        // Retry delays and timeouts: one-shot loop timers, each kept until it fired.
+        var hookTimers: [Int: EventRegistration] = [:]
+        var hookTimerSerial = 0
+        var hookLogFD: Int32 = -1
+        defer { if hookLogFD >= 0 { close(hookLogFD) } }
         if let command = options.hook {
-            let runner = HookRunner(command: command)
-            DaemonSession.reportTerminations(of: runner, to: console) { runner in self.finishIfIdle(loop, hooks: runner) }
+            let policy = HookRunner.Policy(
+                retries: options.hookRetries, firstRetryDelay: HookRunner.Policy.daemonDefault.firstRetryDelay,
+                timeout: Double(options.hookTimeoutSeconds))
+            let runner = HookRunner(command: command, policy: policy)
+            runner.after = { seconds, action in
+                hookTimerSerial += 1
+                let key = hookTimerSerial
+                hookTimers[key] = loop.scheduleTimer(after: .milliseconds(Int(seconds * 1000))) {
+                    hookTimers[key] = nil
+                    action()
+                }
+            }
+            // Hooks write to the terminal the live table redraws: their output goes to a log.
+            let logPath = options.hookLog ?? (console.isTerminal && !options.json ? hookLogDefault : nil)
+            if let logPath {
+                hookLogFD = open(logPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o600)
+                guard hookLogFD >= 0 else {
+                    console.err("podcast-watch: cannot open the hook log \(logPath): \(String(cString: strerror(errno)))\n")
+                    return .stateError
+                }
+                runner.outputFD = hookLogFD
+            }
+            DaemonSession.reportTerminations(of: runner, to: console, record: { [weak daemon] id, error in
+                daemon?.noteHookOutcome(feedID: id, error: error)
+            }) { runner in self.finishIfIdle(loop, hooks: runner) }
             daemon.hooks = runner
             hooks = runner
         }
@@ -103,6 +141,7 @@ final class DaemonSession {
         do {
             // A --once pass cut short did not poll every feed: that is not success (130 / 143).
             let stop = { [weak daemon] (signal: Int32) in
+                self.notifier.stoppingOnce()
                 self.stoppedBySignal = true
                 if self.options.once && !self.finished && self.exitCode == .success {
                     self.exitCode = signal == SIGINT ? .interrupted : .terminated
@@ -112,9 +151,18 @@ final class DaemonSession {
             }
             registrations.append(try loop.onSignal(SIGINT) { stop(SIGINT) })
             registrations.append(try loop.onSignal(SIGTERM) { stop(SIGTERM) })
+            let notifier = self.notifier
             registrations.append(try loop.onSignal(SIGHUP) { [weak daemon] in
+                notifier.reloading()
                 do { try daemon?.reload() } catch { console.err("podcast-watch: reload failed: \(error)\n") }
+                notifier.ready(status: DaemonSession.status(daemon?.library.podcasts.count ?? 0))
             })
+            // Petted from the loop, so a loop stuck for WATCHDOG_USEC gets the service restarted.
+            if let interval = notifier.watchdogInterval {
+                registrations.append(loop.scheduleRepeatingTimer(every: .microseconds(Int(min(interval, UInt64(Int.max / 1000))))) {
+                    notifier.petWatchdog()
+                })
+            }
             registrations.append(try loop.onSignal(SIGUSR1) { [weak daemon] in daemon?.pollAllNow() })
             if let hooks {
                 registrations.append(try loop.onSignal(SIGCHLD) { hooks.reap() })
@@ -132,6 +180,13 @@ final class DaemonSession {
         } catch {
             console.err("podcast-watch: cannot load the subscriptions: \(error)\n")
             return .stateError
+        }
+        // Polling has begun (the first due feeds are being fetched): the service is up.
+        notifier.ready(status: DaemonSession.status(daemon.library.podcasts.count))
+        // Under a service manager or in a pipe nothing else would say why nothing happens; the
+        // daemon keeps running, and a SIGHUP after `add` picks the feeds up.
+        if !options.once && !console.isTerminal && daemon.library.podcasts.isEmpty {
+            console.err("podcast-watch: no subscriptions yet; add one with 'podcast-watch add URL', then send SIGHUP (kill -HUP \(getpid())) to poll it\n")
         }
         // The view: a live table on a terminal, JSON lines otherwise.
         // Created after start, so the first (synchronous) frame already lists the feeds.
@@ -216,9 +271,12 @@ final class DaemonSession {
             console.err("podcast-watch: event loop failed: \(error)\n")
             exitCode = .internalError
         }
+        notifier.stoppingOnce()
         daemon.stop()
         fetcher.cancelAll()
         for registration in registrations { registration.cancel() }
+        for timer in hookTimers.values { timer.cancel() }
+        hookTimers.removeAll()
         // A last synchronous draw, so nothing reported stays unwritten (idempotent for JSON),
         // and what it shows is confirmed before the store closes.
         if !outputFailed {
@@ -235,26 +293,44 @@ final class DaemonSession {
         return exitCode
     }
 
-    /// Sets `runner.onTermination` to report failed hooks on `console` and then call `finished`
-    /// with the runner. The closure holds the runner weakly: the runner owns the closure, so a
-    /// strong capture was a cycle that leaked one runner per session.
-    static func reportTerminations(of runner: HookRunner, to console: Console, finished: @escaping (HookRunner) -> Void) {
-        runner.onTermination = { [weak runner] episode, how in
-            switch how {
-            case .exited(0): break
-            case .exited(let code): console.err("podcast-watch: hook exited with status \(code) for \"\(episode.title ?? episode.url ?? "?")\"\n")
-            case .signalled(let sig): console.err("podcast-watch: hook killed by signal \(sig) for \"\(episode.title ?? episode.url ?? "?")\"\n")
-            case .spawnFailed(let err): console.err("podcast-watch: cannot run the hook: \(String(cString: strerror(err)))\n")
+    /// Sets `runner.onTermination` to call `finished` with the runner once a hook ended, and
+    /// `runner.onOutcome` to report failed attempts on `console` (one line each: the retry to
+    /// come, or the final failure) and hand each final result to `record` (feed id, `nil` for
+    /// success or the failure's text) for the store. The closures hold the runner weakly: the
+    /// runner owns them, so a strong capture was a cycle that leaked one runner per session.
+    static func reportTerminations(
+        of runner: HookRunner, to console: Console, record: ((Int64, String?) -> Void)? = nil,
+        finished: @escaping (HookRunner) -> Void
+    ) {
+        let attempts = runner.policy.retries + 1
+        runner.onOutcome = { episode, outcome in
+            // Feed text: neutralised before it reaches a terminal or the journal.
+            let name = TerminalText.line(episode.title ?? episode.url ?? "?")
+            switch outcome {
+            case .succeeded:
+                if let id = episode.feedID { record?(id, nil) }
+            case .retrying(let how, let attempt, let delay):
+                console.err("podcast-watch: hook \(how.description) for \"\(name)\" (attempt \(attempt) of \(attempts)); retrying in \(HookRunner.Policy.format(delay)) s\n")
+            case .failed(let how, let tried):
+                console.err("podcast-watch: hook \(how.description) for \"\(name)\"\(tried > 1 ? "; gave up after \(tried) attempts" : "")\n")
+                if let id = episode.feedID { record?(id, "\(how.description) for \"\(name)\"\(tried > 1 ? " (\(tried) attempts)" : "")") }
             }
+        }
+        runner.onTermination = { [weak runner] _, _ in
             if let runner { finished(runner) }
         }
+    }
+
+    /// The service manager's status line (`systemctl status`).
+    static func status(_ feeds: Int) -> String {
+        feeds == 0 ? "No subscriptions; add one and send SIGHUP" : "Polling \(feeds) feed\(feeds == 1 ? "" : "s")"
     }
 
     // In --once mode: stop when every feed was polled and no hook is running or queued.
     private func finishIfIdle(_ loop: EventLoop, hooks: HookRunner?) {
         guard finished else { return }
         if let output, output.pendingBytes > 0 || outputDeferred { return }  // --once ends with its output written
-        if let hooks, hooks.runningCount + hooks.queuedCount > 0 { return }
+        if let hooks, hooks.runningCount + hooks.queuedCount + hooks.retryingCount > 0 { return }
         loop.stop()
     }
 }

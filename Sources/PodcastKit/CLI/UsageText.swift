@@ -10,6 +10,8 @@ public enum UsageText {
         switch command {
         case "add": return add
         case "remove": return remove
+        case "enable": return enableDisable(first: "enable", second: "disable")
+        case "disable": return enableDisable(first: "disable", second: "enable")
         case "list": return list
         case "import": return importOPML
         case "export": return export
@@ -38,6 +40,8 @@ public enum UsageText {
           add URL [--title T] [--interval SECONDS|15m|2h|1d]
                                                       subscribe to a feed
           remove URL | --id N                         unsubscribe
+          enable URL | --id N                         poll a disabled feed again
+          disable URL | --id N                        stop polling a feed, keep it
           list [--json]                               list the subscriptions
           import FILE.opml                            subscribe to the feeds of an OPML file
           export                                      print the subscriptions as OPML 2.0
@@ -90,7 +94,24 @@ public enum UsageText {
         Unsubscribe from URL (as given to add, or its current URL after a move).
         A path is a path, even one that looks like a number: use --id N for the
         feed numbered N in 'podcast-watch list'.
-        Exit status 1 if no such feed is subscribed.
+        Exit status 1 if no such feed is subscribed. Feed numbers are never
+        reused: a removed feed's number stays retired.
+
+        """
+
+    // One text for both commands, each naming itself first (the short usage shows line one).
+    static func enableDisable(first: String, second: String) -> String {
+        "Usage: podcast-watch \(first) URL | --id N\n       podcast-watch \(second) URL | --id N\n" + enableBody
+    }
+
+    static let enableBody = """
+
+        Turn polling of one feed on or off, keeping its episodes and history.
+        'disable' stops polling; 'enable' resumes it at once, and also brings
+        back a feed the server disabled with 410 Gone (its failures are reset).
+        A running 'podcast-watch run' picks the change up on SIGHUP.
+        URL is as 'remove' takes it; --id N is the number 'podcast-watch list'
+        shows. Exit status 1 if no such feed is subscribed.
 
         """
 
@@ -99,10 +120,14 @@ public enum UsageText {
 
         List the subscriptions: title, URL, status, last check.
 
+        A feed turned off says by whom ('disable' or 410 Gone) and how to resume
+        it; a feed whose hook failed after every retry shows 'hook failing'.
+
           --json   one JSON object per line, keys in this order: id, url, title,
                    status, interval, last_check, last_success, last_error,
-                   episodes, new_episodes (interval: the feed's own, in seconds;
-                   null when it uses the default)
+                   episodes, new_episodes, enabled, hook_error (interval: the
+                   feed's own, in seconds; null when it uses the default;
+                   hook_error: null unless the last hook run failed)
 
         """
 
@@ -128,7 +153,8 @@ public enum UsageText {
 
     static let run = """
         Usage: podcast-watch run [--once [--force]] [--interval S] [--hook CMD] [--json]
-                                 [--first-sync-announce N]
+                                 [--first-sync-announce N] [--hook-timeout S]
+                                 [--hook-retries N] [--hook-log FILE]
 
         Poll every subscribed feed and report new episodes. On a terminal: a live
         table of the feeds and the newest episodes. Otherwise (or with --json): one
@@ -152,12 +178,32 @@ public enum UsageText {
                                      EPISODE_DURATION (seconds), EPISODE_MIME_TYPE,
                                      EPISODE_LENGTH. Example:
                                      --hook 'notify-send "$PODCAST_TITLE" "$EPISODE_TITLE"'
+          --hook-timeout S           kill a hook (and what it started) still
+                                     running after S (default 600 s = 10m)
+          --hook-retries N           retry a hook that exits non-zero, is killed
+                                     or times out N times, 15 s, 30 s, 60 s...
+                                     apart (default 3, at most 10). The last
+                                     failure shows in 'list' as 'hook failing'
+          --hook-log FILE            append hooks' output to FILE (default: on a
+                                     terminal, hooks.log in the state directory,
+                                     so it never scrambles the table; else
+                                     run's stderr)
           --json                     JSON lines even on a terminal
           --first-sync-announce N    on a feed's first sync, announce only the
                                      newest N episodes (default 3); the rest are
                                      stored silently. Later polls announce every
                                      new episode. The table's NEW column counts
                                      the episodes announced since start.
+
+        Config file: $PODCAST_WATCH_CONFIG, else $XDG_CONFIG_HOME/podcast-watch/config,
+        else ~/.config/podcast-watch/config. One 'key = value' per line, '#' starts
+        a comment line; keys: state, interval, hook, hook-timeout, hook-retries,
+        hook-log, first-sync-announce (values as for the options). Options given
+        here win. An unknown key or a bad value is exit status 2 naming the line.
+
+        Under systemd (Type=notify): READY=1 once polling began, RELOADING=1 and
+        READY=1 around SIGHUP, STOPPING=1 on shutdown, WATCHDOG=1 when
+        WATCHDOG_USEC is set; stderr lines carry <3>..<7> levels for the journal.
 
         Signals: SIGINT/SIGTERM stop cleanly (status 0; with --once, before every
         feed was polled: 130 for SIGINT, 143 for SIGTERM), SIGHUP reloads the

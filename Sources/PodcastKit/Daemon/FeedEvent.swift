@@ -107,6 +107,17 @@ public struct EpisodeAnnouncement: Equatable, Sendable {
     public var mimeType: String?
     /// The primary enclosure's declared size in bytes.
     public var length: Int64?
+    /// The store's id of the feed (so a hook's outcome can be recorded on it); `nil` when the
+    /// announcement does not come from a stored feed. Bookkeeping only: `==` ignores it, as
+    /// the outputs (JSON line, hook environment) do.
+    public var feedID: Int64? = nil
+
+    /// Equal when every announced field is (`feedID` aside).
+    public static func == (a: EpisodeAnnouncement, b: EpisodeAnnouncement) -> Bool {
+        a.time == b.time && a.feedURL == b.feedURL && a.podcastTitle == b.podcastTitle && a.title == b.title
+            && a.guid == b.guid && a.url == b.url && a.link == b.link && a.published == b.published
+            && a.duration == b.duration && a.mimeType == b.mimeType && a.length == b.length
+    }
 
     /// An announcement.
     public init(

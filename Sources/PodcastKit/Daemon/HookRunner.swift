@@ -17,9 +17,18 @@ import Foundation
 /// `/proc/self/fd`), so the hook cannot hold or touch curl's sockets, the SQLite files or the
 /// loop's descriptors. At most `maxConcurrent` hooks run at once; the rest wait in order.
 ///
+/// With `outputFD` (`run --hook-log`), the child's stdout and stderr both go to that file
+/// instead, after a header line naming the episode, so hooks never scramble the live table.
+///
+/// Each hook runs in a process group of its own, so a `Policy.timeout` kills the shell and
+/// whatever it started (SIGKILL to the group). A hook that exits non-zero, is killed or times
+/// out is retried `Policy.retries` times, `Policy.delay(beforeRetry:)` apart (15 s, 30 s, 60 s
+/// for the daemon's default); `onOutcome` reports each retry and the final result once.
+///
 /// Threading: not thread-safe; use it from one thread (the loop's). Children are collected by
 /// `reap()`, which never blocks: call it when `SIGCHLD` arrives (`EventLoop.onSignal`) and/or
 /// from a periodic timer. It only waits for its own pids, so other children are left alone.
+/// Retry delays and timeouts run through `after`, on the same thread.
 public final class HookRunner {
     /// How a hook ended.
     public enum Termination: Equatable, Sendable {
@@ -29,6 +38,61 @@ public final class HookRunner {
         case signalled(Int32)
         /// It could not be started (`posix_spawn` errno).
         case spawnFailed(Int32)
+        /// It ran past `Policy.timeout` (seconds) and was killed.
+        case timedOut(Double)
+
+        /// Whether this counts as success (exit status 0).
+        public var succeeded: Bool { self == .exited(0) }
+
+        /// For messages: "exited with status 3", "killed by signal 9", "timed out after 600 s".
+        public var description: String {
+            switch self {
+            case .exited(let code): return "exited with status \(code)"
+            case .signalled(let sig): return "killed by signal \(sig)"
+            case .spawnFailed(let err): return "could not be started: \(String(cString: strerror(err)))"
+            case .timedOut(let seconds): return "timed out after \(HookRunner.Policy.format(seconds)) s and was killed"
+            }
+        }
+    }
+
+    /// Retries and timeout. The daemon uses `daemonDefault`; a bare runner retries nothing and
+    /// lets hooks run as long as they like.
+    public struct Policy: Equatable, Sendable {
+        /// Further attempts after a failed one (0: none).
+        public var retries: Int
+        /// Seconds before the first retry; each later one waits twice as long as the one before.
+        public var firstRetryDelay: Double
+        /// Seconds a hook may run before it is killed; `nil`: no limit.
+        public var timeout: Double?
+
+        /// A policy; `retries` is clamped to 0...10, delays to at least 0.
+        public init(retries: Int = 0, firstRetryDelay: Double = 15, timeout: Double? = nil) {
+            self.retries = min(max(0, retries), 10)
+            self.firstRetryDelay = max(0, firstRetryDelay)
+            self.timeout = timeout
+        }
+
+        /// `run`'s default: 3 retries 15 s, 30 s and 60 s after the failures, 10 minutes per run.
+        public static let daemonDefault = Policy(retries: 3, firstRetryDelay: 15, timeout: 600)
+
+        /// Seconds to wait before retry `n` (1-based): `firstRetryDelay × 2^(n-1)`.
+        public func delay(beforeRetry n: Int) -> Double {
+            firstRetryDelay * Double(1 << min(max(0, n - 1), 20))
+        }
+
+        static func format(_ seconds: Double) -> String {
+            seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
+        }
+    }
+
+    /// What became of one announcement's hook, reported through `onOutcome`.
+    public enum Outcome: Equatable, Sendable {
+        /// Attempt `attempt` (1-based) failed; the next starts after `delay` seconds.
+        case retrying(Termination, attempt: Int, delay: Double)
+        /// The hook succeeded on attempt `attempts`.
+        case succeeded(attempts: Int)
+        /// Every attempt failed; the last one ended this way.
+        case failed(Termination, attempts: Int)
     }
 
     /// The shell command line, as given to `--hook`.
@@ -36,33 +100,56 @@ public final class HookRunner {
     /// How many hooks may run at the same time.
     public let maxConcurrent: Int
     /// Called on the reaping thread when a hook ends (including spawn failures), with the
-    /// announcement it ran for.
+    /// announcement it ran for. Once per attempt.
     public var onTermination: ((EpisodeAnnouncement, Termination) -> Void)?
+    /// Called after every attempt with what follows: a retry, or the final result (once per
+    /// announcement). Runs after `onTermination`.
+    public var onOutcome: ((EpisodeAnnouncement, Outcome) -> Void)?
+    /// Retries and timeout.
+    public let policy: Policy
+    /// Runs an action after a delay in seconds, on this runner's thread: the loop's timer in the
+    /// daemon, a virtual clock in tests. Without it, no retry and no timeout happens.
+    public var after: ((Double, @escaping () -> Void) -> Void)?
+    /// Where the hooks' stdout and stderr go instead of our stderr (`--hook-log`); the runner
+    /// does not own it (the caller closes it after the last hook).
+    public var outputFD: Int32?
 
     /// False forces the `/proc/self/fd` fallback (tests of the older-libc path).
     var usesCloseFrom = true
-    private var running: [pid_t: EpisodeAnnouncement] = [:]
-    private var queue: [(episode: EpisodeAnnouncement, issued: (() -> Void)?)] = []
+    private struct Running {
+        var episode: EpisodeAnnouncement
+        var attempt: Int
+        var serial: Int
+        var timedOut = false
+    }
+    private var running: [pid_t: Running] = [:]
+    private var queue: [(episode: EpisodeAnnouncement, issued: (() -> Void)?, attempt: Int)] = []
+    private var serials = 0
+    private var retriesWaiting = 0
+    private var stopped = false
     private let shell: String
 
     /// A runner for `command`. `shell` is the interpreter given `-c command` (tests may point it
     /// elsewhere); `maxConcurrent` is clamped to at least 1.
-    public init(command: String, maxConcurrent: Int = 4, shell: String = "/bin/sh") {
+    public init(command: String, maxConcurrent: Int = 4, shell: String = "/bin/sh", policy: Policy = Policy()) {
         self.command = command
         self.maxConcurrent = max(1, maxConcurrent)
         self.shell = shell
+        self.policy = policy
     }
 
     /// Hooks started and not yet reaped.
     public var runningCount: Int { running.count }
     /// Hooks waiting for a free slot.
     public var queuedCount: Int { queue.count }
+    /// Failed hooks waiting out their retry delay.
+    public var retryingCount: Int { retriesWaiting }
 
     /// Starts the hook for `episode`, or queues it when `maxConcurrent` are running. `issued`
     /// runs once the hook was handed to the system: spawned, or reported as `.spawnFailed` (it
     /// never runs for a hook dropped by `dropQueued()`). It may run before `run` returns.
     public func run(for episode: EpisodeAnnouncement, issued: (() -> Void)? = nil) {
-        queue.append((episode, issued))
+        queue.append((episode, issued, 1))
         startQueued()
     }
 
@@ -70,29 +157,52 @@ public final class HookRunner {
     /// starts queued hooks in the freed slots. Returns how many were collected.
     @discardableResult
     public func reap() -> Int {
-        var finished: [(EpisodeAnnouncement, Termination)] = []
-        for (pid, episode) in running {
+        var finished: [(Running, Termination)] = []
+        for (pid, entry) in running {
             var status: Int32 = 0
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid {
                 running[pid] = nil
-                finished.append((episode, HookRunner.termination(status)))
+                let how = entry.timedOut ? Termination.timedOut(policy.timeout ?? 0) : HookRunner.termination(status)
+                finished.append((entry, how))
             } else if r < 0 && errno == ECHILD {
                 running[pid] = nil  // someone else reaped it; nothing to report but the slot
-                finished.append((episode, .exited(-1)))
+                finished.append((entry, .exited(-1)))
             }
         }
         startQueued()
-        for (episode, how) in finished { onTermination?(episode, how) }
+        for (entry, how) in finished { ended(entry.episode, attempt: entry.attempt, how) }
         return finished.count
     }
 
-    /// Drops the hooks still waiting for a slot (at shutdown) and returns how many there were.
-    /// Running hooks are left to finish on their own.
+    /// Drops the hooks still waiting for a slot or a retry (at shutdown) and returns how many
+    /// there were. Running hooks are left to finish on their own; none is retried any more.
     @discardableResult
     public func dropQueued() -> Int {
+        stopped = true
         defer { queue.removeAll() }
-        return queue.count
+        return queue.count + retriesWaiting
+    }
+
+    // Reports one attempt's end and decides what follows it.
+    private func ended(_ episode: EpisodeAnnouncement, attempt: Int, _ how: Termination) {
+        onTermination?(episode, how)
+        if how.succeeded {
+            onOutcome?(episode, .succeeded(attempts: attempt))
+        } else if attempt <= policy.retries, let after, !stopped {
+            let delay = policy.delay(beforeRetry: attempt)
+            retriesWaiting += 1
+            onOutcome?(episode, .retrying(how, attempt: attempt, delay: delay))
+            after(delay) { [weak self] in
+                guard let self else { return }
+                self.retriesWaiting -= 1
+                guard !self.stopped else { return }
+                self.queue.append((episode, nil, attempt + 1))
+                self.startQueued()
+            }
+        } else {
+            onOutcome?(episode, .failed(how, attempts: attempt))
+        }
     }
 
     /// The variables a hook sees in addition to the daemon's environment. Absent values are
@@ -115,22 +225,47 @@ public final class HookRunner {
 
     private func startQueued() {
         while running.count < maxConcurrent, !queue.isEmpty {
-            let (episode, issued) = queue.removeFirst()
-            switch spawn(episode) {
-            case .success(let pid): running[pid] = episode
-            case .failure(let err): onTermination?(episode, .spawnFailed(err.code))
+            let (episode, issued, attempt) = queue.removeFirst()
+            switch spawn(episode, attempt: attempt) {
+            case .success(let pid):
+                serials += 1
+                let serial = serials
+                running[pid] = Running(episode: episode, attempt: attempt, serial: serial)
+                if let timeout = policy.timeout, let after {
+                    after(timeout) { [weak self] in self?.expire(pid, serial: serial) }
+                }
+            case .failure(let err): ended(episode, attempt: attempt, .spawnFailed(err.code))
             }
             issued?()
         }
     }
 
+    // The timeout of the hook started as `serial`: kill its process group if it still runs (the
+    // serial guards against a reaped pid reused by a later hook).
+    private func expire(_ pid: pid_t, serial: Int) {
+        guard running[pid]?.serial == serial else { return }
+        running[pid]!.timedOut = true
+        kill(-pid, SIGKILL)
+        kill(pid, SIGKILL)  // in case the group could not be made
+    }
+
     private struct SpawnError: Error { var code: Int32 }
 
-    private func spawn(_ episode: EpisodeAnnouncement) -> Result<pid_t, SpawnError> {
+    private func spawn(_ episode: EpisodeAnnouncement, attempt: Int) -> Result<pid_t, SpawnError> {
+        if let outputFD {
+            // A header per run, so the log says which episode each output belongs to (feed
+            // text neutralised: the log is read on a terminal).
+            let name = TerminalText.line(episode.title ?? episode.url ?? "?")
+            let header = "--- \(OrderedJSON.iso8601(Date())) hook for \"\(name)\" (\(TerminalText.line(MaskedURL.string(episode.feedURL)))), attempt \(attempt)\n"
+            _ = header.utf8CString.withUnsafeBufferPointer { write(outputFD, $0.baseAddress!, $0.count - 1) }
+        }
         // Our environment with the episode's variables replacing any of the same name.
         let extra = HookRunner.environment(for: episode)
         let names = Set(extra.map(\.0))
-        var env = ProcessInfo.processInfo.environment.filter { !names.contains($0.key) }.map { "\($0.key)=\($0.value)" }
+        // The service manager's variables are ours: a hook must not report READY or pet our watchdog.
+        let managerOnly: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
+        var env = ProcessInfo.processInfo.environment.filter { !names.contains($0.key) && !managerOnly.contains($0.key) }
+            .map { "\($0.key)=\($0.value)" }
         env += extra.map { "\($0.0)=\($0.1)" }
         let argv = [shell, "-c", command]
 
@@ -138,7 +273,12 @@ public final class HookRunner {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        if let outputFD {
+            posix_spawn_file_actions_adddup2(&actions, outputFD, 1)
+            posix_spawn_file_actions_adddup2(&actions, outputFD, 2)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        }
         // Whatever the daemon has open (libcurl does not mark its sockets close-on-exec).
         HookRunner.closeInheritedDescriptors(&actions, usingCloseFrom: usesCloseFrom)
 
@@ -152,7 +292,9 @@ public final class HookRunner {
         sigemptyset(&defaults)
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCHLD, SIGPIPE] { sigaddset(&defaults, sig) }
         posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // A group of its own (pgid = its pid), so a timeout kills what the shell started too.
+        posix_spawnattr_setpgroup(&attr, 0)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         var pid: pid_t = 0
         let rc = withCStrings(argv) { cArgv in

@@ -623,10 +623,12 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     // MARK: Delivery
 
     private static func announcement(_ e: StoredEpisode, feed: FeedRecord, time: Date) -> EpisodeAnnouncement {
-        EpisodeAnnouncement(
+        var a = EpisodeAnnouncement(
             time: time, feedURL: feed.url, podcastTitle: feed.knownTitle, title: e.title, guid: e.guid,
             url: e.enclosure?.url, link: e.link, published: e.published, duration: e.duration,
             mimeType: e.enclosure?.mimeType, length: e.enclosure?.length)
+        a.feedID = feed.id
+        return a
     }
 
     // Issues one announcement to every output, and tracks it until all of them have it.
@@ -704,10 +706,23 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         // for a feed never polled, so a restart does not hide a failing feed.
         var status: Podcast.Status = old?.status ?? (record.lastCheck == nil ? .waiting : Podcast.Status(record.health))
         if !record.enabled { status = .disabled }
-        return Podcast(
+        var podcast = Podcast(
             id: record.id, url: record.url, title: record.title ?? record.feedTitle, status: status,
             lastCheck: record.lastCheck, nextPoll: old?.nextPoll ?? record.nextPoll, newCount: old?.newCount ?? 0,
             lastError: record.lastError)
+        podcast.hookError = record.hookError
+        return podcast
+    }
+
+    /// Records the outcome of feed `id`'s hook (after its retries; `nil` for success) in the
+    /// store and the library, so `list` and the live table show a failing hook. A feed
+    /// removed meanwhile is ignored. Loop thread.
+    public func noteHookOutcome(feedID id: Int64, error: String?) {
+        try? store.setHookError(error, id: id)
+        guard slots[id] != nil, var podcast = library.podcast(id: id), podcast.hookError != error else { return }
+        slots[id]!.record.hookError = error
+        podcast.hookError = error
+        library.upsert(podcast)
     }
 }
 

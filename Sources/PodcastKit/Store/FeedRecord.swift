@@ -54,6 +54,10 @@ public struct FeedRecord: Sendable, Equatable, Identifiable {
     public var status: FeedStatus
     /// New episodes announced since the count was last reset.
     public var newEpisodeCount: Int
+    /// Why the hook failed for this feed's last announced episode, after every retry
+    /// (`HookRunner.RetryPolicy`): "exited with status 1 (4 attempts)"; `nil` when the last hook
+    /// run succeeded or none failed.
+    public var hookError: String? = nil
 
     /// The user's title, else the channel's, else the URL.
     public var displayTitle: String { title ?? feedTitle ?? MaskedURL.string(url) }

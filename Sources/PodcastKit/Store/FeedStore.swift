@@ -74,7 +74,11 @@ public final class FeedStore {
         let interval = intervalSeconds.map { Int64(min(max(1, $0), PollPolicy.maximumIntervalSeconds)) }
         let cleanTitle = EpisodeIdentity.nonBlank(title)
         try database.run(
-            "INSERT INTO feeds (url, title, added, interval_seconds) VALUES (?1, ?2, ?3, ?4)",
+            // The id above every id ever given (schema v4's high-water mark): never a removed one.
+            """
+            INSERT INTO feeds (id, url, title, added, interval_seconds)
+            VALUES ((SELECT high + 1 FROM feed_id_high_water), ?1, ?2, ?3, ?4)
+            """,
             .text(normalized), SQLValue(cleanTitle), .date(added), SQLValue(interval))
         let id = database.lastInsertRowID
         guard let record = try feed(id: id) else { throw StoreError.noSuchFeed(String(id)) }
@@ -151,12 +155,29 @@ public final class FeedStore {
         return nil
     }
 
-    /// Enables or disables polling of feed `id`. Re-enabling a `gone` feed sets it back to `ok`.
+    /// Enables or disables polling of feed `id` (`podcast-watch enable` / `disable`). Enabling
+    /// a feed that was off makes it due at once (`next_poll` NULL); enabling a `gone` feed (a 410)
+    /// also sets it back to `ok` with no failures counted, so its backoff starts afresh. Its
+    /// episodes and history are kept either way. Throws `.noSuchFeed` when there is no feed `id`.
     public func setEnabled(_ enabled: Bool, id: Int64) throws {
         try requireChange(
             database.run(
-                "UPDATE feeds SET enabled = ?1, status = CASE WHEN ?1 AND status = 'gone' THEN 'ok' ELSE status END WHERE id = ?2",
+                """
+                UPDATE feeds SET
+                    next_poll = CASE WHEN ?1 AND NOT enabled THEN NULL ELSE next_poll END,
+                    failure_count = CASE WHEN ?1 AND status = 'gone' THEN 0 ELSE failure_count END,
+                    status = CASE WHEN ?1 AND status = 'gone' THEN 'ok' ELSE status END,
+                    enabled = ?1
+                WHERE id = ?2
+                """,
                 .integer(enabled ? 1 : 0), .integer(id)), id)
+    }
+
+    /// Records the outcome of the hook for feed `id`'s latest announcement: `error` after its
+    /// last retry failed, `nil` once a hook run succeeded. Throws `.noSuchFeed` when there is
+    /// no feed `id` (removed while its hook ran: the caller may ignore that).
+    public func setHookError(_ error: String?, id: Int64) throws {
+        try requireChange(database.run("UPDATE feeds SET hook_error = ?1 WHERE id = ?2", SQLValue(error), .integer(id)), id)
     }
 
     /// Sets feed `id`'s poll interval, in seconds (clamped to 1 s ... `PollPolicy.maximumIntervalSeconds`); `nil` goes back to the default.
@@ -254,7 +275,7 @@ public final class FeedStore {
 
     static let feedColumns = """
         id, url, title, feed_title, link, image_url, added, interval_seconds, enabled, etag, last_modified, \
-        last_check, last_success, failure_count, last_error, last_http_status, next_poll, status, new_episode_count
+        last_check, last_success, failure_count, last_error, last_http_status, next_poll, status, new_episode_count, hook_error
         """
 
     static func readFeed(_ s: Statement) -> FeedRecord {
@@ -264,7 +285,7 @@ public final class FeedStore {
             enabled: s.bool(8) ?? true, etag: s.string(9), lastModified: s.string(10), lastCheck: s.date(11),
             lastSuccess: s.date(12), failureCount: s.int(13) ?? 0, lastError: s.string(14), lastHTTPStatus: s.int(15),
             nextPoll: s.date(16), status: FeedStatus(rawValue: s.string(17) ?? "ok") ?? .ok,
-            newEpisodeCount: s.int(18) ?? 0)
+            newEpisodeCount: s.int(18) ?? 0, hookError: s.string(19))
     }
 
     static let episodeColumns = """

@@ -71,5 +71,26 @@ enum StoreSchema {
         ALTER TABLE feeds DROP COLUMN interval_seconds;
         ALTER TABLE feeds RENAME COLUMN own_interval TO interval_seconds;
         """,
+        // 3 → 4: feed ids are never reused (scripts key on them). SQLite's plain rowid takes
+        // max(id) + 1, so removing the newest feed handed its id to the next `add`. A high-water
+        // mark rather than AUTOINCREMENT: turning the key into AUTOINCREMENT means rebuilding
+        // `feeds`, which episodes and the URL history reference with ON DELETE CASCADE. `add`
+        // takes `high + 1`; the trigger raises the mark on every insert, whatever its source.
+        // (A feed removed before this version may have had its id given away already.)
+        """
+        CREATE TABLE feed_id_high_water (
+            singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+            high INTEGER NOT NULL
+        );
+        INSERT INTO feed_id_high_water VALUES (1, coalesce((SELECT max(id) FROM feeds), 0));
+        CREATE TRIGGER feeds_raise_id_high_water AFTER INSERT ON feeds BEGIN
+            UPDATE feed_id_high_water SET high = max(high, NEW.id);
+        END;
+        """,
+        // 4 → 5: the outcome of the last hook run per feed (after its retries), so `list` and
+        // the views show a failing hook. NULL: no hook failed since the last success.
+        """
+        ALTER TABLE feeds ADD COLUMN hook_error TEXT;
+        """,
     ]
 }

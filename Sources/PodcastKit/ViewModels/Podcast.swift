@@ -46,6 +46,9 @@ public struct Podcast: Equatable, Sendable, Identifiable {
     public var newCount: Int
     /// The last poll's error, `nil` after a success.
     public var lastError: String?
+    /// Why the hook failed for this feed's latest announcement after every retry
+    /// (`FeedRecord.hookError`); `nil` when it succeeded or none failed.
+    public var hookError: String? = nil
 
     /// A snapshot.
     public init(

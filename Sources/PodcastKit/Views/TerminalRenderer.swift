@@ -55,6 +55,8 @@ public struct TerminalRenderer: Sendable {
             let count = podcasts.filter { $0.status == status }.count
             if count > 0 { header += ", \(count) \(status.rawValue)" }
         }
+        let hooksFailing = podcasts.filter { $0.hookError != nil }.count
+        if hooksFailing > 0 { header += ", \(hooksFailing) hook failing" }
         var top = [fit(header, width), ""]
         let titleWidth = width - 30  // 2 + 8 (time) + 2 + 11 (status) + 2 + 5 (new)
         top.append(row(pad("TITLE", titleWidth), pad("CHECKED", 8), pad("STATUS", 11), leftPad("NEW", 5)))
@@ -64,6 +66,7 @@ public struct TerminalRenderer: Sendable {
             let checked = p.lastCheck.map(clock) ?? "never"
             var block = [row(pad(p.displayTitle, titleWidth), pad(checked, 8), pad(p.status.rawValue, 11), leftPad(String(p.newCount), 5))]
             if p.isFailing, let error = p.lastError { block.append("  ! " + fit(error, width - 4)) }
+            if let error = p.hookError { block.append("  ! hook " + fit(error, width - 9)) }
             return block
         }
         let newestLines: [String] = newest.prefix(newestLimit).map { e in

@@ -51,8 +51,8 @@ func temporaryDirectory() -> String {
         let (code, out, _) = run("--state", state, "list", "--json")
         #expect(code == .success)
         #expect(out == """
-            {"id":1,"url":"file://\(feeds)/show.xml","title":"Local","status":"ok","interval":600,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0}
-            {"id":2,"url":"http://example.com/f","title":null,"status":"ok","interval":null,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0}
+            {"id":1,"url":"file://\(feeds)/show.xml","title":"Local","status":"ok","interval":600,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0,"enabled":true,"hook_error":null}
+            {"id":2,"url":"http://example.com/f","title":null,"status":"ok","interval":null,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0,"enabled":true,"hook_error":null}
 
             """)
         #expect(run("--state", state, "remove", "show.xml") == (.success, "Unsubscribed from file://\(feeds)/show.xml (Local)\n", ""))

@@ -23,7 +23,10 @@ struct HookRunnerLifetimeTests {
         var finished: [ObjectIdentifier] = []
         DaemonSession.reportTerminations(of: runner, to: Console(out: { _ in }, err: { errors.append($0) })) { finished.append(ObjectIdentifier($0)) }
         let episode = EpisodeAnnouncement(time: Date(), feedURL: "f", podcastTitle: nil, title: "T", guid: nil, url: nil)
+        // The failure is reported with its outcome (after any retries); the end of each run
+        // calls `finished`.
         runner.onTermination?(episode, .exited(3))
+        runner.onOutcome?(episode, .failed(.exited(3), attempts: 1))
         #expect(errors.text == "podcast-watch: hook exited with status 3 for \"T\"\n")
         #expect(finished == [ObjectIdentifier(runner)])
     }

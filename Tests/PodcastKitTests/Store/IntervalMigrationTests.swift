@@ -17,7 +17,7 @@ import Testing
                 """)
         }
         let store = try FeedStore(path: path)
-        #expect(try store.database.userVersion == 3)
+        #expect(try store.database.userVersion == StoreSchema.migrations.count)
         #expect(try store.feeds().map(\.intervalSeconds) == [nil, 600])
         #expect(try store.feeds().map(\.etag) == [nil, "\"e\""])
         #expect(try store.episodes(feedID: 2).map(\.guid) == ["x"])  // no cascade from the column swap
