@@ -81,10 +81,7 @@ final class SchedulerTimerQueue: @unchecked Sendable {
                 guard let first = heap.first, first.deadline <= now, first.sequence < limit else { return nil }
                 _ = heap.pop()
                 if let interval = first.interval {
-                    // Next tick on the original phase, skipping ticks missed while the loop was busy.
-                    let step = max(interval.nanoseconds, 1)
-                    let late = now.nanoseconds - first.deadline.nanoseconds
-                    first.deadline = first.deadline.advanced(by: .init(nanoseconds: (late / step + 1) * step))
+                    first.deadline = SchedulerTimerQueue.nextTick(after: first.deadline, every: interval, now: now)
                     heap.push(first)
                     return first.action
                 }
@@ -97,12 +94,31 @@ final class SchedulerTimerQueue: @unchecked Sendable {
         lock.withLock { armLocked() }
     }
 
+    /// The first tick of a repeating entry after `now`, on the original phase (ticks missed while
+    /// the loop was busy are skipped). Saturating: an interval of "never" gives the end of time.
+    static func nextTick(
+        after deadline: MonotonicInstant, every interval: MonotonicInstant.Stride, now: MonotonicInstant
+    ) -> MonotonicInstant {
+        // In 128 bits the phase arithmetic is exact; only the result is clamped.
+        let step = Int128(max(interval.nanoseconds, 1))
+        let late = max(Int128(now.nanoseconds) - Int128(deadline.nanoseconds), 0)
+        let next = Int128(deadline.nanoseconds) + (late / step + 1) * step
+        return MonotonicInstant(nanoseconds: Int64(clamping: next))
+    }
+
+    /// Longest wait the libevent timer is armed for. A later deadline (up to "never", the end of
+    /// time) is reached by re-arming: `fire` finds nothing due and arms again. Keeps every
+    /// `timeval` small whatever the deadline.
+    static let longestArm = MonotonicInstant.Stride.seconds(3_600)
+
     /// Arms the libevent timer for the earliest live entry if it is not armed early enough.
     private func armLocked() {
         guard let first = heap.first else { return }
         if let armed = armedDeadline, armed <= first.deadline { return }
-        armedDeadline = first.deadline
-        var tv = MonotonicInstant.now().distance(to: first.deadline).timevalRoundedUp
+        let now = MonotonicInstant.now()
+        let wait = min(now.distance(to: first.deadline), SchedulerTimerQueue.longestArm)
+        armedDeadline = now.advanced(by: wait)
+        var tv = wait.timevalRoundedUp
         event_add(event, &tv)
     }
 }
