@@ -61,7 +61,23 @@ public final class EventLoop: @unchecked Sendable {
     private let ownerThread = Atomic<UInt>(0)
     /// The thread inside `run()`/`runOnce`, 0 when none.
     private let runningThread = Atomic<UInt>(0)
+    /// A `stop()` not consumed yet: the stop state machine. `stop()` (any thread) moves it from
+    /// `false` to `true`; exactly one consumer moves it back, with an exchange: the check after a
+    /// flush pass (which breaks the loop) or `runOnce` on its way out (which then returns
+    /// `false`). Nothing else clears it, so a stop that races with the end of an iteration ends
+    /// the next iteration instead of vanishing.
     private let stopRequested = Atomic<Bool>(false)
+    /// Stops consumed by the after-pass check, so that `runOnce` learns its iteration was
+    /// stopped. Touched only by the thread running the loop's callbacks.
+    private var stopsTaken = 0
+    /// Inside `runOnce`: the flush pass ends the iteration (see `runOnce`). Running thread only.
+    private var drivenOnce = false
+    /// Inside `runOnce`: an end-of-iteration flush pass was requested because work kept queueing
+    /// more work. Running thread only.
+    private var iterationEndRequested = false
+    /// Called by `runOnce` after its iteration, before it returns (tests place a racing `stop()`
+    /// there). Running thread only.
+    var exitHookForTesting: (() -> Void)?
 
     /// Work from `execute` and `LoopScheduler.schedule` (see `JobQueue`).
     private let jobQueue = JobQueue()
@@ -153,7 +169,7 @@ public final class EventLoop: @unchecked Sendable {
         flush = FlushCoordinator(
             base: base, flushPriority: count - 1, urgentPriority: 0,
             maximumDelay: maximumFlushDelay,
-            afterPass: { [unowned self] in self.breakIfStopRequested() })
+            afterPass: { [unowned self] in self.afterFlushPass() })
         timers = SchedulerTimerQueue(loop: self)
         wakeBox.body = { [unowned self] _, _ in self.drainJobs() }
     }
@@ -255,14 +271,17 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Runs one iteration: every ready callback, then the flush. With `blocking`, first waits
-    /// until at least one event is ready (libevent `EVLOOP_ONCE`); without, returns at once if
-    /// nothing is ready (`EVLOOP_NONBLOCK`). For a host loop that drives this one.
+    /// Runs one iteration (see the type's doc) and returns: with `blocking`, first waits until at
+    /// least one event is ready (libevent `EVLOOP_ONCE`); without, returns at once if nothing is
+    /// ready (`EVLOOP_NONBLOCK`). For a host loop that drives this one.
     ///
-    /// One call is one `event_base_loop` call, which may make more than one pass over the active
-    /// queues (libevent re-polls after each 256-callback cap, and a flush requested during a flush
-    /// runs on the next pass): count flushes with `completedFlushCount`, not `runOnce` calls.
-    /// - Returns: `false` if the iteration was ended by `stop()` or libevent failed, else `true`;
+    /// The iteration runs every ready callback, and what they make ready in turn, then ends with
+    /// the flush pass: work queued by a flush handler (an `updateView()` that schedules more
+    /// work) and a flush requested during the flush belong to the next call, which does not
+    /// block first. Work that keeps queueing work cannot hold one call for ever: the iteration
+    /// then ends with a flush pass about `maximumFlushDelay` after it started (guarantee 5).
+    /// - Returns: `false` if `stop()` ended the iteration (a stop that arrives while the call
+    ///   returns ends the next call), or libevent failed; else `true`.
     ///   `while loop.runOnce(blocking: true) {}` runs until `stop()`.
     /// - Precondition: not re-entrant, not on the wrong thread (the same rules as `run()`).
     @discardableResult
@@ -273,9 +292,17 @@ public final class EventLoop: @unchecked Sendable {
             preconditionFailure("EventLoop.runOnce: \(error)")
         }
         defer { exitRun() }
+        drivenOnce = true
+        iterationEndRequested = false
+        let taken = stopsTaken
         let flags = blocking ? EVLOOP_ONCE | EVLOOP_NO_EXIT_ON_EMPTY : EVLOOP_ONCE | EVLOOP_NONBLOCK
         let result = event_base_loop(base, flags)
-        let stopped = stopRequested.load(ordering: .acquiring)
+        drivenOnce = false
+        // A stop that came after the flush pass ends this call: consume it here (exactly once).
+        let stopped =
+            stopsTaken != taken
+            || (stopRequested.load(ordering: .relaxed) && stopRequested.exchange(false, ordering: .acquiringAndReleasing))
+        exitHookForTesting?()
         return result >= 0 && !stopped
     }
 
@@ -300,12 +327,17 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func exitRun() {
-        stopRequested.store(false, ordering: .releasing)
+        // The stop request is not touched here: only a consumer clears it (see `stopRequested`).
         runningThread.store(0, ordering: .releasing)
     }
 
-    private func breakIfStopRequested() {
-        if stopRequested.load(ordering: .acquiring) {
+    /// After each flush pass (loop thread): consume a stop and break the loop; inside `runOnce`,
+    /// break anyway: the pass ends the iteration.
+    private func afterFlushPass() {
+        if stopRequested.load(ordering: .relaxed), stopRequested.exchange(false, ordering: .acquiringAndReleasing) {
+            stopsTaken &+= 1
+            event_base_loopbreak(base)
+        } else if drivenOnce {
             event_base_loopbreak(base)
         }
     }
@@ -335,6 +367,13 @@ public final class EventLoop: @unchecked Sendable {
     private func drainJobs() {
         noteLoopThread()
         jobQueue.drain()
+        // Inside `runOnce`, work that queued more work would keep this iteration going: ask for
+        // the flush pass that ends it (after the work, or at the flush deadline if the work never
+        // stops).
+        if drivenOnce, !iterationEndRequested, jobQueue.hasWorkWaiting {
+            iterationEndRequested = true
+            flush.requestPass()
+        }
     }
 
     // MARK: Flush facility

@@ -173,7 +173,8 @@ final class FlushCoordinator: @unchecked Sendable {
     // MARK: Requests
 
     /// Requests a flush pass with no source signalled (used by `stop()` so the loop breaks after
-    /// the iteration's flush). Any thread.
+    /// the iteration's flush, and by `runOnce` to end an iteration that work keeps extending).
+    /// Any thread.
     func requestPass() {
         activateFlush()
     }
@@ -200,7 +201,13 @@ final class FlushCoordinator: @unchecked Sendable {
 
     private func runFlushIfPending() {
         let sort = lock.withLock { () -> Bool? in
-            guard pending, !flushing else { return nil }
+            guard pending, !flushing else {
+                // A pass with nothing signalled (`requestPass`): its deadline timer is not needed
+                // any more. Under the lock, so it cannot delete the timer of a request that a
+                // signal makes after this check (that one sets `pending` first, under the lock).
+                if !pending { event_del(deadlineTimer) }
+                return nil
+            }
             pending = false
             flushing = true
             flushThread.store(currentThreadID(), ordering: .relaxed)

@@ -94,6 +94,11 @@ final class JobQueue: @unchecked Sendable {
         return true
     }
 
+    /// Whether work was queued since the last `drain` took its batch. Loop thread only.
+    var hasWorkWaiting: Bool {
+        local.pointee.wakePending || sharedHasWork.load(ordering: .acquiring)
+    }
+
     /// Runs everything queued so far, local entries first (they precede every shared entry).
     /// Loop thread only; not re-entrant (work cannot run the loop again).
     func drain() {
