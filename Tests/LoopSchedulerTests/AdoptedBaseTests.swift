@@ -77,3 +77,38 @@ import Testing
         guardTimer.cancel()
     }
 }
+
+extension AdoptedBaseTests {
+    /// Issue 19, bug 3: the adopting docs' teardown order (drop the loop and its sources, then
+    /// free the base) done from one of the loop's own flush handlers while C code runs
+    /// `event_base_loop`. The flush's after-pass hook reached the loop through `unowned` and the
+    /// process aborted; now the loop is gone when the handler returns and the C loop carries on.
+    @Test func adoptedLoopTornDownFromItsOwnFlushHandler() throws {
+        EventLoop.enableThreadSupport()
+        let base = try #require(event_base_new())
+        defer { event_base_free(base) }
+        final class Holder {
+            var loop: EventLoop?
+            var source: LoopEventSource?
+            weak var weakLoop: EventLoop?
+        }
+        let holder = Holder()
+        var handled = 0
+        try {
+            let loop = try EventLoop(adopting: base)
+            holder.loop = loop
+            holder.weakLoop = loop
+            holder.source = loop.makeEventSource { _ in
+                handled += 1
+                holder.source = nil
+                holder.loop = nil
+            }
+            holder.source?.signal()
+        }()
+        #expect(event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK) == 0)
+        #expect(handled == 1)
+        #expect(holder.weakLoop == nil)
+        // The base is still usable by its owner.
+        #expect(event_base_loop(base, EVLOOP_NONBLOCK) == 1)
+    }
+}

@@ -57,21 +57,9 @@ public final class EventLoop: @unchecked Sendable {
     /// Number of priorities the base has.
     let priorityCount: Int32
 
-    /// The thread the loop belongs to (see the type's doc).
-    private let ownerThread = Atomic<UInt>(0)
-    /// The thread inside `run()`/`runOnce`, 0 when none.
-    private let runningThread = Atomic<UInt>(0)
-    /// A `stop()` not consumed yet: the stop state machine. `stop()` (any thread) moves it from
-    /// `false` to `true`; exactly one consumer moves it back, with an exchange: the check after a
-    /// flush pass (which breaks the loop) or `runOnce` on its way out (which then returns
-    /// `false`). Nothing else clears it, so a stop that races with the end of an iteration ends
-    /// the next iteration instead of vanishing.
-    private let stopRequested = Atomic<Bool>(false)
-    /// Stops consumed by the after-pass check, so that `runOnce` learns its iteration was
-    /// stopped. Touched only by the thread running the loop's callbacks.
-    private var stopsTaken = 0
-    /// Inside `runOnce`: the flush pass ends the iteration (see `runOnce`). Running thread only.
-    private var drivenOnce = false
+    /// Threads and the stop request, shared with the flush and the timer queue (see
+    /// `LoopRunState` for why it is not the loop itself).
+    let state: LoopRunState
     /// Inside `runOnce`: an end-of-iteration flush pass was requested because work kept queueing
     /// more work. Running thread only.
     private var iterationEndRequested = false
@@ -163,13 +151,14 @@ public final class EventLoop: @unchecked Sendable {
         // Ours: 1 of 3. Adopted: libevent's default (count / 2) unless that is the lowest queue,
         // which the flush needs for itself.
         normalPriority = count == 1 ? 0 : min(count / 2, count - 2)
-        ownerThread.store(currentThreadID(), ordering: .relaxed)
+        let state = LoopRunState(base: base, isMain: isMain)
+        self.state = state
 
         wakeEvent = makeLibeventEvent(base: base, fd: -1, flags: 0, priority: normalPriority, box: wakeBox)
         flush = FlushCoordinator(
             base: base, flushPriority: count - 1, urgentPriority: 0,
             maximumDelay: maximumFlushDelay,
-            afterPass: { [unowned self] in self.afterFlushPass() })
+            afterPass: { state.afterFlushPass() })
         timers = SchedulerTimerQueue(loop: self)
         wakeBox.body = { [unowned self] _, _ in self.drainJobs() }
     }
@@ -235,19 +224,19 @@ public final class EventLoop: @unchecked Sendable {
     public var inEventLoop: Bool {
         // The main loop's owner is the main thread for ever (set at creation, checked there and
         // by enterRun), so one comparison serves both kinds without gettid/getpid syscalls.
-        return ownerThread.load(ordering: .acquiring) == currentThreadID()
+        return state.ownerThread.load(ordering: .acquiring) == currentThreadID()
     }
 
     /// Notes that a callback runs on this thread: adopted bases are run by foreign code.
     @inline(__always)
     func noteLoopThread() {
-        if !isMain { ownerThread.store(currentThreadID(), ordering: .releasing) }
+        state.noteLoopThread()
     }
 
     /// Traps unless the caller may register events: on the loop's thread, or any thread while
     /// the loop is not inside `run()`/`runOnce` (then nothing races with libevent's callbacks).
     func preconditionRegistrationThread(_ function: StaticString = #function) {
-        let running = runningThread.load(ordering: .acquiring)
+        let running = state.runningThread.load(ordering: .acquiring)
         precondition(
             running == 0 || running == currentThreadID(),
             "EventLoop.\(function) must be called on the loop's thread; use execute(_:) to get there")
@@ -292,16 +281,14 @@ public final class EventLoop: @unchecked Sendable {
             preconditionFailure("EventLoop.runOnce: \(error)")
         }
         defer { exitRun() }
-        drivenOnce = true
+        state.drivenOnce = true
         iterationEndRequested = false
-        let taken = stopsTaken
+        let taken = state.stopsTaken
         let flags = blocking ? EVLOOP_ONCE | EVLOOP_NO_EXIT_ON_EMPTY : EVLOOP_ONCE | EVLOOP_NONBLOCK
         let result = event_base_loop(base, flags)
-        drivenOnce = false
+        state.drivenOnce = false
         // A stop that came after the flush pass ends this call: consume it here (exactly once).
-        let stopped =
-            stopsTaken != taken
-            || (stopRequested.load(ordering: .relaxed) && stopRequested.exchange(false, ordering: .acquiringAndReleasing))
+        let stopped = state.stopsTaken != taken || state.takeStopRequest()
         exitHookForTesting?()
         return result >= 0 && !stopped
     }
@@ -309,7 +296,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Makes `run()` return (and ends a `runOnce` iteration) after the current iteration's flush.
     /// Any thread; wakes a sleeping loop.
     public func stop() {
-        stopRequested.store(true, ordering: .releasing)
+        state.stopRequested.store(true, ordering: .releasing)
         flush.requestPass()
     }
 
@@ -317,29 +304,18 @@ public final class EventLoop: @unchecked Sendable {
         let me = currentThreadID()
         // The main loop's owner thread was captured on the main thread at creation and never
         // changes: a comparison instead of two syscalls per iteration.
-        if isMain && ownerThread.load(ordering: .relaxed) != me { throw EventLoopError.wrongThread }
-        let (exchanged, current) = runningThread.compareExchange(
+        if isMain && state.ownerThread.load(ordering: .relaxed) != me { throw EventLoopError.wrongThread }
+        let (exchanged, current) = state.runningThread.compareExchange(
             expected: 0, desired: me, ordering: .acquiringAndReleasing)
         if !exchanged {
             throw current == me ? EventLoopError.reentrantRun : EventLoopError.wrongThread
         }
-        ownerThread.store(me, ordering: .releasing)
+        state.ownerThread.store(me, ordering: .releasing)
     }
 
     private func exitRun() {
-        // The stop request is not touched here: only a consumer clears it (see `stopRequested`).
-        runningThread.store(0, ordering: .releasing)
-    }
-
-    /// After each flush pass (loop thread): consume a stop and break the loop; inside `runOnce`,
-    /// break anyway: the pass ends the iteration.
-    private func afterFlushPass() {
-        if stopRequested.load(ordering: .relaxed), stopRequested.exchange(false, ordering: .acquiringAndReleasing) {
-            stopsTaken &+= 1
-            event_base_loopbreak(base)
-        } else if drivenOnce {
-            event_base_loopbreak(base)
-        }
+        // The stop request is not touched here: only a consumer clears it (see `LoopRunState`).
+        state.runningThread.store(0, ordering: .releasing)
     }
 
     // MARK: Work from any thread
@@ -359,7 +335,7 @@ public final class EventLoop: @unchecked Sendable {
         // Inside run()/runOnce on this very thread (a relaxed load suffices: only this thread
         // stores its own id there), the loop thread's lock-free queue keeps the FIFO order.
         let activate =
-            runningThread.load(ordering: .relaxed) == currentThreadID()
+            state.runningThread.load(ordering: .relaxed) == currentThreadID()
             ? jobQueue.pushFromLoopThread(work) : jobQueue.push(work)
         if activate { event_active(wakeEvent, 0, 0) }
     }
@@ -370,7 +346,7 @@ public final class EventLoop: @unchecked Sendable {
         // Inside `runOnce`, work that queued more work would keep this iteration going: ask for
         // the flush pass that ends it (after the work, or at the flush deadline if the work never
         // stops).
-        if drivenOnce, !iterationEndRequested, jobQueue.hasWorkWaiting {
+        if state.drivenOnce, !iterationEndRequested, jobQueue.hasWorkWaiting {
             iterationEndRequested = true
             flush.requestPass()
         }

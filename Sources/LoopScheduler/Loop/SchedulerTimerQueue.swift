@@ -29,10 +29,11 @@ final class SchedulerTimerQueue: @unchecked Sendable {
     private var armedDeadline: MonotonicInstant?
     private let event: OpaquePointer
     private let box: CallbackBox
-    private unowned let loop: EventLoop
+    // Not the loop: an action may drop the last reference to it (see `LoopRunState`).
+    private let runState: LoopRunState
 
     init(loop: EventLoop) {
-        self.loop = loop
+        runState = loop.state
         let box = CallbackBox { _, _ in }
         self.box = box
         event = makeLibeventEvent(base: loop.base, fd: -1, flags: 0, priority: loop.normalPriority, box: box)
@@ -69,7 +70,7 @@ final class SchedulerTimerQueue: @unchecked Sendable {
     /// The libevent timer fired: run every entry that is due and was queued before this call
     /// started (later ones wait for the next iteration, so a zero-interval loop cannot livelock).
     private func fire() {
-        loop.noteLoopThread()
+        runState.noteLoopThread()
         let limit = lock.withLock { () -> UInt64 in
             armedDeadline = nil
             return nextSequence
