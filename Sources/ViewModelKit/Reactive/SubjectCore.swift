@@ -268,10 +268,25 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
     func offer(_ value: Output) {
         if terminated.load(ordering: .relaxed) { return }
         guard demand.takeDemand() else {
-            if replays { deliveredCurrent.store(false, ordering: .relaxed) }
+            if replays { missed(value) }
             return
         }
         deliver(value)
+    }
+
+    /// A replaying subscription had no demand for `value`. Under the delivery lock, so that it
+    /// serialises with `request` (which adds demand and checks `deliveredCurrent` under the same
+    /// lock): either demand arrived meanwhile and `value` is delivered now, or the miss is
+    /// recorded before `request` looks, and `request` replays the newest value.
+    @inline(never)
+    private func missed(_ value: Output) {
+        delivery.lock()
+        if demand.takeDemand() {
+            deliver(value)
+        } else {
+            deliveredCurrent.store(false, ordering: .relaxed)
+        }
+        delivery.unlock()
     }
 
     @inline(__always)
@@ -299,14 +314,21 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
     func request(_ extra: Subscribers.Demand) {
         // Combine traps on a zero demand; asking for nothing is harmless here.
         guard extra != .none, !terminated.load(ordering: .acquiring) else { return }
-        demand.addDemand(extra)
+        guard replays else {
+            demand.addDemand(extra)
+            return
+        }
         // A replaying subject hands over its current value as soon as there is demand for it.
-        if replays, !deliveredCurrent.load(ordering: .acquiring), let value = core.replayValue,
-            demand.takeDemand()
-        {
+        // Demand, the read of the value and its delivery happen under one hold of the delivery
+        // lock, as in Combine's conduit: a `send` from another thread waits for the replay and
+        // comes after it, so the subscriber never ends on a value older than the subject's.
+        delivery.lock()
+        demand.addDemand(extra)
+        if !deliveredCurrent.load(ordering: .acquiring), let value = core.replayValue, demand.takeDemand() {
             deliveredCurrent.store(true, ordering: .relaxed)
             deliver(value)
         }
+        delivery.unlock()
     }
 
     func finish(_ completion: Subscribers.Completion<Failure>) {
