@@ -69,6 +69,11 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Work from `execute` and `LoopScheduler.schedule` (see `JobQueue`).
     private let jobQueue = JobQueue()
+    /// Live timers and watches, freed by `shutdown()`.
+    let registrations = RegistrationSet()
+    /// `shutdown()` was called inside `run()`/`runOnce`: the base is freed when that returns.
+    /// Running thread only.
+    private var freeBaseOnExit = false
     private var wakeEvent: OpaquePointer!
     private let wakeBox = CallbackBox { _, _ in }
 
@@ -155,6 +160,7 @@ public final class EventLoop: @unchecked Sendable {
         self.state = state
 
         wakeEvent = makeLibeventEvent(base: base, fd: -1, flags: 0, priority: normalPriority, box: wakeBox)
+        jobQueue.wakeEvent = wakeEvent
         flush = FlushCoordinator(
             base: base, flushPriority: count - 1, urgentPriority: 0,
             maximumDelay: maximumFlushDelay,
@@ -164,13 +170,64 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     deinit {
-        if let mainQueueEvent { event_free(mainQueueEvent) }
-        mainQueueBox?.body = nil
-        event_free(wakeEvent)
+        if !state.isShutDown.load(ordering: .acquiring) {
+            releaseEverything()
+            if ownsBase { event_base_free(base) }
+        }
+    }
+
+    // MARK: Lifecycle
+
+    /// Ends the loop for good, as SwiftNIO's `syncShutdownGracefully` or libevent's
+    /// `event_base_free`: pending `execute`/`schedule` work and timed actions are released
+    /// without running, every timer, descriptor and signal registration is cancelled (its
+    /// `cancel()` becomes a no-op), every event source is cancelled (later signals are ignored),
+    /// and the `event_base` is freed if the loop created it (an adopted base is left to its owner,
+    /// with none of our events on it). This breaks the reference cycles that pending work forms
+    /// with the loop (a job capturing a source, a timed action capturing a scheduler), so a loop
+    /// that is shut down and dropped is freed with its descriptors.
+    ///
+    /// Idempotent. Afterwards `run()` throws `EventLoopError.shutDown`; `runOnce`, `execute`,
+    /// `LoopScheduler.schedule`, the registration calls and `makeEventSource` trap with a message
+    /// saying so; `stop()`, `signal()` and `cancel()` do nothing; `base` must not be used.
+    ///
+    /// Call on the loop's thread, or on any thread while the loop is not running. From one of the
+    /// loop's callbacks inside `run()`/`runOnce`, the rest of the iteration is skipped, the call
+    /// returns, and the base is freed then. Other threads must have stopped submitting work: an
+    /// `execute` that races with `shutdown()` traps.
+    /// - Precondition: not `EventLoop.main` (it lives as long as the process).
+    public func shutdown() {
+        precondition(!isMain, "EventLoop.main cannot be shut down: it lives as long as the process")
+        let me = currentThreadID()
+        let running = state.runningThread.load(ordering: .acquiring)
+        precondition(
+            running == 0 || running == me,
+            "EventLoop.shutdown() must be called on the loop's thread while it runs; use execute(_:) to get there")
+        guard !state.isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        releaseEverything()
+        if running == me {
+            freeBaseOnExit = ownsBase
+            event_base_loopbreak(base)
+        } else if ownsBase {
+            event_base_free(base)
+        }
+    }
+
+    /// `true` once `shutdown()` was called. Any thread.
+    public var isShutDown: Bool {
+        state.isShutDown.load(ordering: .acquiring)
+    }
+
+    /// Frees every event of ours on the base and releases the work and handlers they carried.
+    private func releaseEverything() {
+        registrations.close()
+        flush.close()
+        timers.close()
+        jobQueue.close()
         wakeBox.body = nil
-        timers = nil
-        flush = nil
-        if ownsBase { event_base_free(base) }
+        if let mainQueueEvent { event_free(mainQueueEvent) }
+        mainQueueEvent = nil
+        mainQueueBox?.body = nil
     }
 
     // MARK: The main loop
@@ -236,6 +293,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Traps unless the caller may register events: on the loop's thread, or any thread while
     /// the loop is not inside `run()`/`runOnce` (then nothing races with libevent's callbacks).
     func preconditionRegistrationThread(_ function: StaticString = #function) {
+        precondition(!state.isShutDown.load(ordering: .relaxed), "EventLoop.\(function) after shutdown()")
         let running = state.runningThread.load(ordering: .acquiring)
         precondition(
             running == 0 || running == currentThreadID(),
@@ -270,7 +328,8 @@ public final class EventLoop: @unchecked Sendable {
     /// block first. Work that keeps queueing work cannot hold one call for ever: the iteration
     /// then ends with a flush pass about `maximumFlushDelay` after it started (guarantee 5).
     /// - Returns: `false` if `stop()` ended the iteration (a stop that arrives while the call
-    ///   returns ends the next call), or libevent failed; else `true`.
+    ///   returns ends the next call), a callback shut the loop down, or libevent failed; else
+    ///   `true`.
     ///   `while loop.runOnce(blocking: true) {}` runs until `stop()`.
     /// - Precondition: not re-entrant, not on the wrong thread (the same rules as `run()`).
     @discardableResult
@@ -290,7 +349,7 @@ public final class EventLoop: @unchecked Sendable {
         // A stop that came after the flush pass ends this call: consume it here (exactly once).
         let stopped = state.stopsTaken != taken || state.takeStopRequest()
         exitHookForTesting?()
-        return result >= 0 && !stopped
+        return result >= 0 && !stopped && !state.isShutDown.load(ordering: .relaxed)
     }
 
     /// Makes `run()` return (and ends a `runOnce` iteration) after the current iteration's flush.
@@ -301,6 +360,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func enterRun() throws {
+        if state.isShutDown.load(ordering: .acquiring) { throw EventLoopError.shutDown }
         let me = currentThreadID()
         // The main loop's owner thread was captured on the main thread at creation and never
         // changes: a comparison instead of two syscalls per iteration.
@@ -316,6 +376,10 @@ public final class EventLoop: @unchecked Sendable {
     private func exitRun() {
         // The stop request is not touched here: only a consumer clears it (see `LoopRunState`).
         state.runningThread.store(0, ordering: .releasing)
+        if freeBaseOnExit {
+            freeBaseOnExit = false
+            event_base_free(base)
+        }
     }
 
     // MARK: Work from any thread
@@ -334,10 +398,10 @@ public final class EventLoop: @unchecked Sendable {
     func enqueue(_ work: @escaping () -> Void) {
         // Inside run()/runOnce on this very thread (a relaxed load suffices: only this thread
         // stores its own id there), the loop thread's lock-free queue keeps the FIFO order.
-        let activate =
+        let queued =
             state.runningThread.load(ordering: .relaxed) == currentThreadID()
             ? jobQueue.pushFromLoopThread(work) : jobQueue.push(work)
-        if activate { event_active(wakeEvent, 0, 0) }
+        if !queued { preconditionFailure("EventLoop.execute/LoopScheduler.schedule after the loop's shutdown()") }
     }
 
     private func drainJobs() {
@@ -360,7 +424,8 @@ public final class EventLoop: @unchecked Sendable {
     ///   - order: flush rank; lower is serviced first, equal ranks in creation order.
     ///   - handler: runs on the loop's thread with the source (read `mergedSignalCount` there).
     public func makeEventSource(order: Int = 0, _ handler: @escaping (LoopEventSource) -> Void) -> LoopEventSource {
-        LoopEventSource(loop: self, order: order, handler: handler)
+        precondition(!state.isShutDown.load(ordering: .relaxed), "EventLoop.makeEventSource after shutdown()")
+        return LoopEventSource(loop: self, order: order, handler: handler)
     }
 
     /// How many flush passes delivered at least one source so far (diagnostics and tests). Any

@@ -29,6 +29,8 @@ final class LoopRunState: @unchecked Sendable {
     var stopsTaken = 0
     /// Inside `runOnce`: the flush pass ends the iteration. Running thread only.
     var drivenOnce = false
+    /// `shutdown()` ran (set once, first thing).
+    let isShutDown = Atomic<Bool>(false)
 
     init(base: OpaquePointer, isMain: Bool) {
         self.base = base

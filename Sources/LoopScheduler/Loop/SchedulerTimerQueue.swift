@@ -27,6 +27,8 @@ final class SchedulerTimerQueue: @unchecked Sendable {
     private var heap = TimerHeap()
     private var nextSequence: UInt64 = 0
     private var armedDeadline: MonotonicInstant?
+    /// `close()` ran: the event is freed (checked under the lock, where it is armed).
+    private var closed = false
     private let event: OpaquePointer
     private let box: CallbackBox
     // Not the loop: an action may drop the last reference to it (see `LoopRunState`).
@@ -41,14 +43,30 @@ final class SchedulerTimerQueue: @unchecked Sendable {
     }
 
     deinit {
-        event_free(event)
+        close()
+    }
+
+    /// Releases every queued action unrun, frees the libevent timer and refuses later `add`s.
+    /// Idempotent.
+    func close() {
+        let entries = lock.withLock { () -> [Entry] in
+            if closed { return [] }
+            closed = true
+            event_free(event)
+            var taken: [Entry] = []
+            while heap.first != nil { taken.append(heap.pop()) }
+            return taken
+        }
         box.body = nil
+        for entry in entries { cancel(entry) }  // actions released outside the lock
     }
 
     /// Queues `action` for `deadline` (and every `interval` after it, if given). Any thread.
+    /// Returns `nil` after `close()`.
     @discardableResult
-    func add(deadline: MonotonicInstant, interval: MonotonicInstant.Stride?, action: @escaping () -> Void) -> Entry {
+    func add(deadline: MonotonicInstant, interval: MonotonicInstant.Stride?, action: @escaping () -> Void) -> Entry? {
         lock.withLock {
+            if closed { return nil }
             let entry = Entry(sequence: nextSequence, deadline: deadline, interval: interval, action: action)
             nextSequence += 1
             heap.push(entry)
@@ -114,7 +132,7 @@ final class SchedulerTimerQueue: @unchecked Sendable {
 
     /// Arms the libevent timer for the earliest live entry if it is not armed early enough.
     private func armLocked() {
-        guard let first = heap.first else { return }
+        guard !closed, let first = heap.first else { return }
         if let armed = armedDeadline, armed <= first.deadline { return }
         let now = MonotonicInstant.now()
         let wait = min(now.distance(to: first.deadline), SchedulerTimerQueue.longestArm)
