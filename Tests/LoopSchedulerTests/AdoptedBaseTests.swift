@@ -13,6 +13,7 @@ import Testing
         #expect(event_base_get_npriorities(base) == 1)
         try {
             let loop = try EventLoop(adopting: base)
+            defer { loop.shutdown() }
             let pipe = TestPipe()
             pipe.writeByte()
             var log: [String] = []
@@ -53,6 +54,7 @@ import Testing
         defer { event_base_free(base) }
         for round in 0..<2 {
             let loop = try EventLoop(adopting: base)
+            defer { loop.shutdown() }
             var fired = 0
             let timer = loop.scheduleTimer(after: .nanoseconds(0)) { fired += 1 }
             #expect(event_base_loop(base, EVLOOP_ONCE) == 0, "round \(round)")
@@ -63,6 +65,7 @@ import Testing
 
     @Test func handlerDroppingItsOwnRegistrationIsSafe() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var fired = 0
         var timer: EventRegistration? = nil
         timer = loop.scheduleRepeatingTimer(every: .microseconds(1)) {

@@ -12,6 +12,7 @@ import Testing
     /// (generous: a stop that is not lost ends the spin in microseconds).
     @Test func stopFromAnotherThreadIsNeverLostByRunOnce() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let go = DispatchSemaphore(value: 0)
         let attempts = 20_000
         let helper = TestThread {
@@ -52,6 +53,7 @@ import Testing
     /// next call is not affected by it.
     @Test func aStopIsConsumedByExactlyOneRunOnce() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         loop.stop()
         #expect(!loop.runOnce(blocking: false))
         #expect(loop.runOnce(blocking: false))
@@ -65,6 +67,7 @@ import Testing
     /// cleared): that run returns after its first iteration.
     @Test func aStopAfterRunReturnedEndsTheNextRun() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         loop.execute { loop.stop() }
         try loop.run()
         loop.stop()
@@ -80,6 +83,7 @@ extension RunStopTests {
     /// its exit (where another thread's stop raced before the fix) ends the next `runOnce`.
     @Test func aStopLandingAsRunOnceExitsEndsTheNextRunOnce() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         loop.exitHookForTesting = { loop.stop() }
         #expect(loop.runOnce(blocking: false))
         loop.exitHookForTesting = nil
@@ -93,6 +97,7 @@ extension RunStopTests {
     /// handler stops the loop after 100 calls so that the failure is a count, not a hang).
     @Test func workQueuedByAFlushHandlerRunsInTheNextRunOnce() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var calls = 0
         var work = 0
         let source = loop.makeEventSource { source in
@@ -131,6 +136,7 @@ extension RunStopTests {
     /// `maximumFlushDelay` after the work started (guarantee 5's deadline).
     @Test func selfRequeueingWorkDoesNotHoldRunOnceForEver() throws {
         let loop = try EventLoop(maximumFlushDelay: .milliseconds(2))
+        defer { loop.shutdown() }
         let giveUpAt = MonotonicInstant.now().advanced(by: .seconds(5))
         var spins = 0
         var gaveUp = false

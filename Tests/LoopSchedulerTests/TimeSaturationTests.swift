@@ -36,6 +36,7 @@ import Testing
     /// action scheduled after it still runs.
     @Test func neverOnTheLoopDoesNotBlockOtherTimers() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let scheduler = LoopScheduler(loop: loop)
         var log: [String] = []
         scheduler.schedule(after: scheduler.now.advanced(by: .seconds(.infinity))) { log.append("never") }
@@ -56,6 +57,7 @@ import Testing
     /// next tick (nor how late it was).
     @Test func repeatingNeverIntervalOnTheLoopRunsOnceWithoutTrapping() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let scheduler = LoopScheduler(loop: loop)
         var ticks = 0
         let token = scheduler.schedule(

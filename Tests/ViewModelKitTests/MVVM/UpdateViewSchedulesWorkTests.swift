@@ -27,6 +27,7 @@ private final class MarkSeenObserver: ViewModelObserver {
 @Suite struct UpdateViewSchedulesWorkTests {
     @Test func oneUpdatePerRunOnceWhenUpdateViewSchedulesAChange() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let observer = MarkSeenObserver(loop: loop)
         observer.counter.count = 10
         loop.runOnce(blocking: true)
