@@ -166,6 +166,10 @@ public final class EventLoop: @unchecked Sendable {
             maximumDelay: maximumFlushDelay,
             afterPass: { state.afterFlushPass() })
         timers = SchedulerTimerQueue(loop: self)
+        // Unowned (the safe kind, which traps rather than reads freed memory): the loop owns the
+        // box, so a strong capture would be a cycle; the wake event is freed (by `shutdown()` or
+        // deinit) before the loop goes, and a drain that drops the last reference to the loop
+        // holds it for the call.
         wakeBox.body = { [unowned self] _, _ in self.drainJobs() }
     }
 

@@ -39,6 +39,8 @@ final class SchedulerTimerQueue: @unchecked Sendable {
         let box = CallbackBox { _, _ in }
         self.box = box
         event = makeLibeventEvent(base: loop.base, fd: -1, flags: 0, priority: loop.normalPriority, box: box)
+        // Unowned (safe kind): the queue owns the box and frees the event (close/deinit) before it
+        // goes; `fire` holds the queue for its call.
         box.body = { [unowned self] _, _ in self.fire() }
     }
 

@@ -21,8 +21,9 @@ extension Subscribers {
         /// Called once with the completion.
         public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
-        // Guards the two fields below; never held while calling out. Inline: a sink is one
-        // allocation.
+        // Guards the two fields below (hence `@exclusivity(unchecked)`: every access is under it);
+        // never held while calling out. Inline: a sink is one allocation (row "6 subscription
+        // memory").
         private let lock = InlineLock()
         @exclusivity(unchecked) private var status = Status.awaiting
         // The subscription while `.subscribed`, kept as an object (8 bytes rather than a 40-byte
