@@ -37,7 +37,9 @@ private func openDescriptorCount() -> Int {
             if witness.loop == nil { freed += 1 }
         }
         #expect(freed == 300)
-        #expect(openDescriptorCount() == before)
+        // Suites run in parallel and open descriptors of their own, so the count is compared
+        // with slack: the leak left 5 per loop, 1,500 here.
+        #expect(openDescriptorCount() - before < 100)
     }
 
     @Test func shutdownReleasesPendingWorkUnrunAndIsIdempotent() throws {

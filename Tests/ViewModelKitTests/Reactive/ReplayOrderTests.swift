@@ -63,6 +63,7 @@ private final class UncheckedBox<Value>: @unchecked Sendable {
             subscriber.requested.wait()
             #expect(subscriber.received.last == 1)
             #expect(subject.value == 1)
+            subject.send(completion: .finished)  // ends the subscription (no cycle left behind)
         }
     }
 }
