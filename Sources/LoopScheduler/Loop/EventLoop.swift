@@ -17,8 +17,13 @@ import Glibc
 /// `scheduleRepeatingTimer`, `watch`, `onSignal`) must be made on the loop's thread (a
 /// precondition checks it while the loop runs under `run()`/`runOnce`); use `execute` to get there.
 ///
-/// **Iterations and the flush.** An iteration is one pass of `event_base_loop`: every callback
-/// that is ready runs, then the loop would block. Bases we create get three priorities: 0 for the
+/// **Iterations and the flush.** An *iteration* polls once (waiting first if the caller blocks
+/// and nothing is ready), runs every callback that is ready and every one those make ready in
+/// turn, and ends with the flush when a source was signalled, otherwise when nothing is ready any
+/// more. Work queued and flushes requested *during* the flush belong to the next iteration, which
+/// does not wait first. Work that keeps queueing work cannot stretch one iteration beyond the
+/// flush deadline (`maximumFlushDelay`, guarantee 5). `run()` runs iterations until `stop()`;
+/// `runOnce(blocking:)` runs exactly one. Bases we create get three priorities: 0 for the
 /// bounded-delay timer, 1 (libevent's default for new events, ours and foreign ones) for ordinary
 /// callbacks, 2 for the flush. Signalled `LoopEventSource`s are serviced by the flush, which keeps
 /// the iteration contract of ARCHITECTURE.md:
