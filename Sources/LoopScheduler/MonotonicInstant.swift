@@ -8,6 +8,12 @@ import Glibc
 ///
 /// The value never goes backwards and is unaffected by wall-clock changes. It is not a date:
 /// compare instants only with instants from the same boot.
+///
+/// **Saturation.** All arithmetic on instants and strides saturates at the ends of `Int64`
+/// nanoseconds instead of wrapping or trapping, as Dispatch's time arithmetic does (Combine's
+/// `DispatchQueue.SchedulerTimeType` inherits it): `.seconds(.infinity)` and `.seconds(Int.max)`
+/// mean "never", and `now.advanced(by:)` with them is `MonotonicInstant(nanoseconds: .max)`, the
+/// end of time, which stays after every real deadline.
 public struct MonotonicInstant: Strideable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Nanoseconds since the clock's origin.
     public var nanoseconds: Int64
@@ -24,14 +30,14 @@ public struct MonotonicInstant: Strideable, Hashable, Comparable, Sendable, Cust
         return MonotonicInstant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
     }
 
-    /// The stride from `self` to `other`.
+    /// The stride from `self` to `other`, saturating.
     public func distance(to other: MonotonicInstant) -> Stride {
-        Stride(nanoseconds: other.nanoseconds &- nanoseconds)
+        Stride(nanoseconds: other.nanoseconds.subtractingSaturating(nanoseconds))
     }
 
-    /// `self` moved by `n`.
+    /// `self` moved by `n`, saturating at the ends of time (see the type's doc).
     public func advanced(by n: Stride) -> MonotonicInstant {
-        MonotonicInstant(nanoseconds: nanoseconds &+ n.nanoseconds)
+        MonotonicInstant(nanoseconds: nanoseconds.addingSaturating(n.nanoseconds))
     }
 
     /// Orders instants by their nanosecond reading.
@@ -44,8 +50,8 @@ public struct MonotonicInstant: Strideable, Hashable, Comparable, Sendable, Cust
 
     /// A signed span of time in nanoseconds. An integer or float literal means **seconds**, as in
     /// Combine's `DispatchQueue.SchedulerTimeType.Stride`; use `.nanoseconds(_:)`,
-    /// `.milliseconds(_:)` and friends for other units. Arithmetic wraps rather than traps on
-    /// overflow only where noted; conversions from seconds saturate at ±`Int64.max` ns.
+    /// `.milliseconds(_:)` and friends for other units. Arithmetic and conversions saturate at
+    /// the ends of `Int64` nanoseconds (never wrap, never trap), as Dispatch's do.
     public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable,
         Sendable, ExpressibleByFloatLiteral, CustomStringConvertible
     {
@@ -115,12 +121,21 @@ public struct MonotonicInstant: Strideable, Hashable, Comparable, Sendable, Cust
 
         /// Orders spans by length.
         public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
-        /// Sum of two spans (traps on overflow, like `Int64`).
-        public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.nanoseconds + rhs.nanoseconds) }
-        /// Difference of two spans (traps on overflow, like `Int64`).
-        public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.nanoseconds - rhs.nanoseconds) }
-        /// Product of the nanosecond counts, as Combine's strides multiply their magnitudes.
-        public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.nanoseconds * rhs.nanoseconds) }
+        /// Sum of two spans, saturating.
+        public static func + (lhs: Stride, rhs: Stride) -> Stride {
+            Stride(nanoseconds: lhs.nanoseconds.addingSaturating(rhs.nanoseconds))
+        }
+        /// Difference of two spans, saturating.
+        public static func - (lhs: Stride, rhs: Stride) -> Stride {
+            Stride(nanoseconds: lhs.nanoseconds.subtractingSaturating(rhs.nanoseconds))
+        }
+        /// Product of the nanosecond counts, as Combine's strides multiply their magnitudes;
+        /// saturating.
+        public static func * (lhs: Stride, rhs: Stride) -> Stride {
+            let (product, overflow) = lhs.nanoseconds.multipliedReportingOverflow(by: rhs.nanoseconds)
+            if !overflow { return Stride(nanoseconds: product) }
+            return Stride(nanoseconds: (lhs.nanoseconds < 0) == (rhs.nanoseconds < 0) ? .max : .min)
+        }
         /// Adds in place.
         public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
         /// Subtracts in place.
@@ -130,5 +145,21 @@ public struct MonotonicInstant: Strideable, Hashable, Comparable, Sendable, Cust
 
         /// The span in nanoseconds, for logs and test failures.
         public var description: String { "\(nanoseconds)ns" }
+    }
+}
+
+extension Int64 {
+    /// `self + other`, clamped to `Int64.min...Int64.max`.
+    @inline(__always)
+    func addingSaturating(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other < 0 ? .min : .max) : sum
+    }
+
+    /// `self - other`, clamped to `Int64.min...Int64.max`.
+    @inline(__always)
+    func subtractingSaturating(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        return overflow ? (other < 0 ? .max : .min) : difference
     }
 }

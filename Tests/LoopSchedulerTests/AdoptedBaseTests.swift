@@ -13,6 +13,7 @@ import Testing
         #expect(event_base_get_npriorities(base) == 1)
         try {
             let loop = try EventLoop(adopting: base)
+            defer { loop.shutdown() }
             let pipe = TestPipe()
             pipe.writeByte()
             var log: [String] = []
@@ -53,6 +54,7 @@ import Testing
         defer { event_base_free(base) }
         for round in 0..<2 {
             let loop = try EventLoop(adopting: base)
+            defer { loop.shutdown() }
             var fired = 0
             let timer = loop.scheduleTimer(after: .nanoseconds(0)) { fired += 1 }
             #expect(event_base_loop(base, EVLOOP_ONCE) == 0, "round \(round)")
@@ -63,6 +65,7 @@ import Testing
 
     @Test func handlerDroppingItsOwnRegistrationIsSafe() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var fired = 0
         var timer: EventRegistration? = nil
         timer = loop.scheduleRepeatingTimer(every: .microseconds(1)) {
@@ -75,5 +78,40 @@ import Testing
         #expect(fired == 1)
         #expect(timer == nil)
         guardTimer.cancel()
+    }
+}
+
+extension AdoptedBaseTests {
+    /// Issue 19, bug 3: the adopting docs' teardown order (drop the loop and its sources, then
+    /// free the base) done from one of the loop's own flush handlers while C code runs
+    /// `event_base_loop`. The flush's after-pass hook reached the loop through `unowned` and the
+    /// process aborted; now the loop is gone when the handler returns and the C loop carries on.
+    @Test func adoptedLoopTornDownFromItsOwnFlushHandler() throws {
+        EventLoop.enableThreadSupport()
+        let base = try #require(event_base_new())
+        defer { event_base_free(base) }
+        final class Holder {
+            var loop: EventLoop?
+            var source: LoopEventSource?
+            weak var weakLoop: EventLoop?
+        }
+        let holder = Holder()
+        var handled = 0
+        try {
+            let loop = try EventLoop(adopting: base)
+            holder.loop = loop
+            holder.weakLoop = loop
+            holder.source = loop.makeEventSource { _ in
+                handled += 1
+                holder.source = nil
+                holder.loop = nil
+            }
+            holder.source?.signal()
+        }()
+        #expect(event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK) == 0)
+        #expect(handled == 1)
+        #expect(holder.weakLoop == nil)
+        // The base is still usable by its owner.
+        #expect(event_base_loop(base, EVLOOP_NONBLOCK) == 1)
     }
 }

@@ -6,6 +6,7 @@ import Testing
 @Suite(.serialized) struct EventLoopTests {
     @Test func oneShotTimerFiresOnceInABlockingIteration() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var fired = 0
         let timer = loop.scheduleTimer(after: .milliseconds(1)) { fired += 1 }
         #expect(loop.runOnce(blocking: true))
@@ -18,6 +19,7 @@ import Testing
 
     @Test func repeatingTimerRunsUntilCancelledFromItsHandler() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var count = 0
         var timer: EventRegistration?
         timer = loop.scheduleRepeatingTimer(every: .milliseconds(1)) {
@@ -38,6 +40,7 @@ import Testing
 
     @Test func cancelStopsACallbackThatIsAlreadyActiveInThisIteration() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let pipe = TestPipe()
         pipe.writeByte()
         var calls: [String] = []
@@ -61,6 +64,7 @@ import Testing
 
     @Test func droppingARegistrationCancelsIt() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var fired = 0
         do {
             _ = loop.scheduleTimer(after: .nanoseconds(0)) { fired += 1 }
@@ -76,6 +80,7 @@ import Testing
 
     @Test func watchReportsReadabilityAndWritability() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let pipe = TestPipe()
         var seen: [IOEvents] = []
         let reader = loop.watch(fd: pipe.readEnd, events: .read) { events in
@@ -96,6 +101,7 @@ import Testing
 
     @Test func watchTimeoutReportsTimeout() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let pipe = TestPipe()
         var seen: [IOEvents] = []
         let reader = loop.watch(fd: pipe.readEnd, events: .read, timeout: .milliseconds(1)) { seen.append($0) }
@@ -106,6 +112,7 @@ import Testing
 
     @Test func executeFromAnotherThreadWakesASleepingLoopInFIFOOrder() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let loopThread = pthread_self()
         let asleep = DispatchSemaphore(value: 0)
         let order = Shared<[Int]>([])
@@ -140,6 +147,7 @@ import Testing
     /// work), and work queued by running work.
     @Test func executeIsFIFOAcrossTheLoopThreadAndOtherThreads() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let order = Shared<[String]>([])
         @Sendable func log(_ name: String) { order.mutate { $0.append(name) } }
         loop.execute {
@@ -169,6 +177,7 @@ import Testing
 
     @Test func stopFromAnotherThreadEndsRun() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let asleep = DispatchSemaphore(value: 0)
         let kick = loop.scheduleTimer(after: .nanoseconds(0)) { asleep.signal() }
         let stopper = TestThread {
@@ -186,6 +195,7 @@ import Testing
 
     @Test func stopBeforeRunEndsTheNextRunAfterOneIteration() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var ran = 0
         loop.execute { }
         let timer = loop.scheduleTimer(after: .nanoseconds(0)) { ran += 1 }
@@ -205,6 +215,7 @@ import Testing
 
     @Test func reentrantRunThrows() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var caught: EventLoopError?
         let timer = loop.scheduleTimer(after: .nanoseconds(0)) {
             do { try loop.run() } catch { caught = error as? EventLoopError }
@@ -217,6 +228,7 @@ import Testing
 
     @Test func runFromASecondThreadWhileRunningThrows() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let caught = Shared<EventLoopError?>(nil)
         var other: TestThread?
         let timer = loop.scheduleTimer(after: .nanoseconds(0)) {
@@ -237,6 +249,7 @@ import Testing
 
     @Test func inEventLoopFollowsTheRunningThread() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         #expect(loop.inEventLoop)  // the creating thread until another thread runs it
         let insideOther = Shared<Bool?>(nil)
         let insideHere = Shared<Bool?>(nil)
@@ -260,6 +273,7 @@ import Testing
         defer { event_base_free(base) }
         try {
             let loop = try EventLoop(adopting: base)
+            defer { loop.shutdown() }
             #expect(loop.base == base)
             var log: [String] = []
             var inLoop: [Bool] = []
@@ -287,6 +301,7 @@ import Testing
 
     @Test func executorPinsAnActorToALoopOnAnotherThread() async throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let started = DispatchSemaphore(value: 0)
         let worker = TestThread {
             let kick = loop.scheduleTimer(after: .nanoseconds(0)) { started.signal() }

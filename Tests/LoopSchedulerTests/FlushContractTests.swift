@@ -9,6 +9,7 @@ import Testing
     /// comes last.
     @Test func onceAndAfterTheIterationsCallbacks() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let pipe = TestPipe()
         pipe.writeByte()
         var log: [String] = []
@@ -49,6 +50,7 @@ import Testing
     /// would sleep; the handler stops the loop, so a missing flush shows as the watchdog firing.
     @Test func deliveredBeforeTheLoopBlocks() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var delivered = 0
         let source = loop.makeEventSource { _ in
             delivered += 1
@@ -68,6 +70,7 @@ import Testing
     /// was already serviced) are served in the next iteration, which does not block first.
     @Test func signalDuringFlushRunsNextIterationWithoutBlocking() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var log: [String] = []
         var sourceB: LoopEventSource?
         let sourceA = loop.makeEventSource(order: 1) { source in
@@ -98,6 +101,7 @@ import Testing
     /// per iteration.
     @Test func selfResignallingHandlerGetsOneCallPerIteration() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var calls = 0
         let source = loop.makeEventSource { source in
             calls += 1
@@ -117,6 +121,7 @@ import Testing
     /// one handler call with a merged count of 4,000.
     @Test func fourThousandSignalsFromFourThreadsMergeIntoOneCall() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var calls: [Int] = []
         let source = loop.makeEventSource { source in calls.append(source.mergedSignalCount) }
         let start = DispatchSemaphore(value: 0)
@@ -137,6 +142,7 @@ import Testing
     /// the loop thread and the merged counts add up to exactly 4,000.
     @Test func signalsFromFourThreadsWakeARunningLoopAndConserveTheCount() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let loopThread = pthread_self()
         var calls = 0
         var total = 0
@@ -178,6 +184,7 @@ import Testing
     @Test func boundedDelayUnderAnAlwaysReadyDescriptor() throws {
         let delay = MonotonicInstant.Stride.milliseconds(2)
         let loop = try EventLoop(maximumFlushDelay: delay)
+        defer { loop.shutdown() }
         let pipe = TestPipe()
         pipe.writeByte()  // never drained: readable forever
         var busyCalls = 0
@@ -218,6 +225,7 @@ import Testing
     @Test func boundedDelayUnderSelfRequeueingWork() throws {
         let delay = MonotonicInstant.Stride.milliseconds(2)
         let loop = try EventLoop(maximumFlushDelay: delay)
+        defer { loop.shutdown() }
         let keepGoing = Shared(true)
         let flushed = Shared(false)
         let gaveUp = Shared(false)
@@ -262,6 +270,7 @@ import Testing
     /// order of their signals.
     @Test func deterministicOrderByOrderThenCreation() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var log: [String] = []
         let specs: [(String, Int)] = [("a", 5), ("b", 0), ("c", 5), ("d", -1), ("e", 0)]
         let sources = specs.map { name, order in
@@ -282,6 +291,7 @@ import Testing
     /// source's handler cancels it during the same flush.
     @Test func nothingDeliveredAfterCancelOrDeinit() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var log: [String] = []
         var victim: LoopEventSource?
         let killer = loop.makeEventSource(order: 0) { _ in
@@ -313,6 +323,7 @@ import Testing
     /// latecomer out of order; the out-of-order mark of one pass never leaks into the next.
     @Test func orderHoldsWhateverTheSignalOrderOfEachPass() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var log: [Int] = []
         let sources = (0..<6).map { index in
             loop.makeEventSource(order: index % 2) { _ in log.append(index) }
@@ -341,6 +352,7 @@ import Testing
     /// count reads 0 and further signals are ignored.
     @Test func mergedCountsAreExactAcrossPassesAndCancel() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var seen: [Int] = []
         var outsideDuringHandler: [Int] = []
         let other = loop.makeEventSource(order: 1) { source in seen.append(100 + source.mergedSignalCount) }
@@ -380,6 +392,7 @@ import Testing
     /// called (its deinit cancelled it), and its handler is released.
     @Test func sourceDroppedByAnEarlierHandlerIsNotCalled() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         final class Token {}
         var log: [String] = []
         weak var weakToken: Token?

@@ -13,6 +13,7 @@ import Testing
 
     @Test func sameInstantActionsRunInSchedulingOrderAndNeverEarly() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let scheduler = LoopScheduler(loop: loop)
         let date = scheduler.now.advanced(by: .milliseconds(2))
         var order: [Int] = []
@@ -37,6 +38,7 @@ import Testing
 
     @Test func pastDeadlineRunsAsSoonAsPossible() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let scheduler = LoopScheduler(loop: loop)
         var ran = false
         scheduler.schedule(after: scheduler.now.advanced(by: -1)) { ran = true }
@@ -46,6 +48,7 @@ import Testing
 
     @Test func scheduleFromFourThreadsRunsEverythingOnTheLoopInPerThreadOrder() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let scheduler = LoopScheduler(loop: loop)
         let loopThread = pthread_self()
         let perThread = Shared<[[Int]]>(Array(repeating: [], count: 4))
@@ -75,6 +78,7 @@ import Testing
 
     @Test func repeatingActionStopsWhenCancelled() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let scheduler = LoopScheduler(loop: loop)
         var count = 0
         var token: Cancellable?
@@ -94,6 +98,7 @@ import Testing
 
     @Test func droppingTheRepeatingTokenCancels() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let scheduler = LoopScheduler(loop: loop)
         var count = 0
         do {
@@ -106,6 +111,7 @@ import Testing
 
     @Test func eventSourcesAreServicedAtTheEndOfTheIterationByFlushOrder() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let scheduler = LoopScheduler(loop: loop)
         var log: [String] = []
         let late = scheduler.scheduleEventSource(options: .init(flushOrder: 10)) { log.append("late \($0.mergedSignalCount)") }
@@ -126,6 +132,7 @@ import Testing
 
     @Test func erasedLoopSchedulerKeepsTheFlushSources() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         let erased: AnySchedulerOf<LoopScheduler> = LoopScheduler(loop: loop).eraseToAnyScheduler()
         var log: [String] = []
         let source = erased.scheduleEventSource { log.append("flush \($0.mergedSignalCount)") }

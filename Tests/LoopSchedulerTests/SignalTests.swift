@@ -6,6 +6,7 @@ import Testing
 @Suite(.serialized) struct SignalTests {
     @Test func sigusr1RaisedToTheProcessRunsTheHandlerOnTheLoop() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         var received = 0
         let registration = try loop.onSignal(SIGUSR1) {
             received += 1
@@ -45,7 +46,9 @@ import Testing
 
     @Test func aSecondLoopClaimingSignalsIsAnError() throws {
         let first = try EventLoop()
+        defer { first.shutdown() }
         let second = try EventLoop()
+        defer { second.shutdown() }
         let held = try first.onSignal(SIGUSR2) {}
         #expect(throws: EventLoopError.signalsClaimedByAnotherLoop) {
             _ = try second.onSignal(SIGHUP) {}
@@ -58,6 +61,7 @@ import Testing
 
     @Test func uncatchableOrOutOfRangeSignalsAreRejected() throws {
         let loop = try EventLoop()
+        defer { loop.shutdown() }
         #expect(throws: EventLoopError.invalidSignal(SIGKILL)) { _ = try loop.onSignal(SIGKILL) {} }
         #expect(throws: EventLoopError.invalidSignal(SIGSTOP)) { _ = try loop.onSignal(SIGSTOP) {} }
         #expect(throws: EventLoopError.invalidSignal(0)) { _ = try loop.onSignal(0) {} }

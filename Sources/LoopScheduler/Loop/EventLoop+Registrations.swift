@@ -13,8 +13,10 @@ extension EventLoop {
         after delay: MonotonicInstant.Stride, _ handler: @escaping () -> Void
     ) -> EventRegistration {
         preconditionRegistrationThread()
-        let box = CallbackBox { [unowned self] _, _ in
-            self.noteLoopThread()
+        // The box reaches the run state, not the loop (see `LoopRunState`): no unowned capture.
+        let state = self.state
+        let box = CallbackBox { _, _ in
+            state.noteLoopThread()
             handler()
         }
         let event = makeLibeventEvent(base: base, fd: -1, flags: 0, priority: normalPriority, box: box)
@@ -32,8 +34,10 @@ extension EventLoop {
         every interval: MonotonicInstant.Stride, _ handler: @escaping () -> Void
     ) -> EventRegistration {
         preconditionRegistrationThread()
-        let box = CallbackBox { [unowned self] _, _ in
-            self.noteLoopThread()
+        // The box reaches the run state, not the loop (see `LoopRunState`): no unowned capture.
+        let state = self.state
+        let box = CallbackBox { _, _ in
+            state.noteLoopThread()
             handler()
         }
         let event = makeLibeventEvent(
@@ -60,8 +64,10 @@ extension EventLoop {
         precondition(fd >= 0, "EventLoop.watch: invalid file descriptor \(fd)")
         let wanted = events.intersection([.read, .write])
         precondition(!wanted.isEmpty, "EventLoop.watch: events must contain .read or .write")
-        let box = CallbackBox { [unowned self] _, what in
-            self.noteLoopThread()
+        // The box reaches the run state, not the loop (see `LoopRunState`): no unowned capture.
+        let state = self.state
+        let box = CallbackBox { _, what in
+            state.noteLoopThread()
             handler(IOEvents(rawValue: what))
         }
         let event = makeLibeventEvent(
@@ -97,8 +103,10 @@ extension EventLoop {
             throw EventLoopError.invalidSignal(signal)
         }
         try SignalOwnership.shared.claim(for: self)
-        let box = CallbackBox { [unowned self] _, _ in
-            self.noteLoopThread()
+        // The box reaches the run state, not the loop (see `LoopRunState`): no unowned capture.
+        let state = self.state
+        let box = CallbackBox { _, _ in
+            state.noteLoopThread()
             handler()
         }
         let event = makeLibeventEvent(

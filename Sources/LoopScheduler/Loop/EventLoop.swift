@@ -17,8 +17,13 @@ import Glibc
 /// `scheduleRepeatingTimer`, `watch`, `onSignal`) must be made on the loop's thread (a
 /// precondition checks it while the loop runs under `run()`/`runOnce`); use `execute` to get there.
 ///
-/// **Iterations and the flush.** An iteration is one pass of `event_base_loop`: every callback
-/// that is ready runs, then the loop would block. Bases we create get three priorities: 0 for the
+/// **Iterations and the flush.** An *iteration* polls once (waiting first if the caller blocks
+/// and nothing is ready), runs every callback that is ready and every one those make ready in
+/// turn, and ends with the flush when a source was signalled, otherwise when nothing is ready any
+/// more. Work queued and flushes requested *during* the flush belong to the next iteration, which
+/// does not wait first. Work that keeps queueing work cannot stretch one iteration beyond the
+/// flush deadline (`maximumFlushDelay`, guarantee 5). `run()` runs iterations until `stop()`;
+/// `runOnce(blocking:)` runs exactly one. Bases we create get three priorities: 0 for the
 /// bounded-delay timer, 1 (libevent's default for new events, ours and foreign ones) for ordinary
 /// callbacks, 2 for the flush. Signalled `LoopEventSource`s are serviced by the flush, which keeps
 /// the iteration contract of ARCHITECTURE.md:
@@ -57,14 +62,23 @@ public final class EventLoop: @unchecked Sendable {
     /// Number of priorities the base has.
     let priorityCount: Int32
 
-    /// The thread the loop belongs to (see the type's doc).
-    private let ownerThread = Atomic<UInt>(0)
-    /// The thread inside `run()`/`runOnce`, 0 when none.
-    private let runningThread = Atomic<UInt>(0)
-    private let stopRequested = Atomic<Bool>(false)
+    /// Threads and the stop request, shared with the flush and the timer queue (see
+    /// `LoopRunState` for why it is not the loop itself).
+    let state: LoopRunState
+    /// Inside `runOnce`: an end-of-iteration flush pass was requested because work kept queueing
+    /// more work. Running thread only.
+    private var iterationEndRequested = false
+    /// Called by `runOnce` after its iteration, before it returns (tests place a racing `stop()`
+    /// there). Running thread only.
+    var exitHookForTesting: (() -> Void)?
 
     /// Work from `execute` and `LoopScheduler.schedule` (see `JobQueue`).
     private let jobQueue = JobQueue()
+    /// Live timers and watches, freed by `shutdown()`.
+    let registrations = RegistrationSet()
+    /// `shutdown()` was called inside `run()`/`runOnce`: the base is freed when that returns.
+    /// Running thread only.
+    private var freeBaseOnExit = false
     private var wakeEvent: OpaquePointer!
     private let wakeBox = CallbackBox { _, _ in }
 
@@ -147,25 +161,82 @@ public final class EventLoop: @unchecked Sendable {
         // Ours: 1 of 3. Adopted: libevent's default (count / 2) unless that is the lowest queue,
         // which the flush needs for itself.
         normalPriority = count == 1 ? 0 : min(count / 2, count - 2)
-        ownerThread.store(currentThreadID(), ordering: .relaxed)
+        let state = LoopRunState(base: base, isMain: isMain)
+        self.state = state
 
         wakeEvent = makeLibeventEvent(base: base, fd: -1, flags: 0, priority: normalPriority, box: wakeBox)
+        jobQueue.wakeEvent = wakeEvent
         flush = FlushCoordinator(
             base: base, flushPriority: count - 1, urgentPriority: 0,
             maximumDelay: maximumFlushDelay,
-            afterPass: { [unowned self] in self.breakIfStopRequested() })
+            afterPass: { state.afterFlushPass() })
         timers = SchedulerTimerQueue(loop: self)
+        // Unowned (the safe kind, which traps rather than reads freed memory): the loop owns the
+        // box, so a strong capture would be a cycle; the wake event is freed (by `shutdown()` or
+        // deinit) before the loop goes, and a drain that drops the last reference to the loop
+        // holds it for the call.
         wakeBox.body = { [unowned self] _, _ in self.drainJobs() }
     }
 
     deinit {
-        if let mainQueueEvent { event_free(mainQueueEvent) }
-        mainQueueBox?.body = nil
-        event_free(wakeEvent)
+        if !state.isShutDown.load(ordering: .acquiring) {
+            releaseEverything()
+            if ownsBase { event_base_free(base) }
+        }
+    }
+
+    // MARK: Lifecycle
+
+    /// Ends the loop for good, as SwiftNIO's `syncShutdownGracefully` or libevent's
+    /// `event_base_free`: pending `execute`/`schedule` work and timed actions are released
+    /// without running, every timer, descriptor and signal registration is cancelled (its
+    /// `cancel()` becomes a no-op), every event source is cancelled (later signals are ignored),
+    /// and the `event_base` is freed if the loop created it (an adopted base is left to its owner,
+    /// with none of our events on it). This breaks the reference cycles that pending work forms
+    /// with the loop (a job capturing a source, a timed action capturing a scheduler), so a loop
+    /// that is shut down and dropped is freed with its descriptors.
+    ///
+    /// Idempotent. Afterwards `run()` throws `EventLoopError.shutDown`; `runOnce`, `execute`,
+    /// `LoopScheduler.schedule`, the registration calls and `makeEventSource` trap with a message
+    /// saying so; `stop()`, `signal()` and `cancel()` do nothing; `base` must not be used.
+    ///
+    /// Call on the loop's thread, or on any thread while the loop is not running. From one of the
+    /// loop's callbacks inside `run()`/`runOnce`, the rest of the iteration is skipped, the call
+    /// returns, and the base is freed then. Other threads must have stopped submitting work: an
+    /// `execute` that races with `shutdown()` traps.
+    /// - Precondition: not `EventLoop.main` (it lives as long as the process).
+    public func shutdown() {
+        precondition(!isMain, "EventLoop.main cannot be shut down: it lives as long as the process")
+        let me = currentThreadID()
+        let running = state.runningThread.load(ordering: .acquiring)
+        precondition(
+            running == 0 || running == me,
+            "EventLoop.shutdown() must be called on the loop's thread while it runs; use execute(_:) to get there")
+        guard !state.isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        releaseEverything()
+        if running == me {
+            freeBaseOnExit = ownsBase
+            event_base_loopbreak(base)
+        } else if ownsBase {
+            event_base_free(base)
+        }
+    }
+
+    /// `true` once `shutdown()` was called. Any thread.
+    public var isShutDown: Bool {
+        state.isShutDown.load(ordering: .acquiring)
+    }
+
+    /// Frees every event of ours on the base and releases the work and handlers they carried.
+    private func releaseEverything() {
+        registrations.close()
+        flush.close()
+        timers.close()
+        jobQueue.close()
         wakeBox.body = nil
-        timers = nil
-        flush = nil
-        if ownsBase { event_base_free(base) }
+        if let mainQueueEvent { event_free(mainQueueEvent) }
+        mainQueueEvent = nil
+        mainQueueBox?.body = nil
     }
 
     // MARK: The main loop
@@ -219,19 +290,20 @@ public final class EventLoop: @unchecked Sendable {
     public var inEventLoop: Bool {
         // The main loop's owner is the main thread for ever (set at creation, checked there and
         // by enterRun), so one comparison serves both kinds without gettid/getpid syscalls.
-        return ownerThread.load(ordering: .acquiring) == currentThreadID()
+        return state.ownerThread.load(ordering: .acquiring) == currentThreadID()
     }
 
     /// Notes that a callback runs on this thread: adopted bases are run by foreign code.
     @inline(__always)
     func noteLoopThread() {
-        if !isMain { ownerThread.store(currentThreadID(), ordering: .releasing) }
+        state.noteLoopThread()
     }
 
     /// Traps unless the caller may register events: on the loop's thread, or any thread while
     /// the loop is not inside `run()`/`runOnce` (then nothing races with libevent's callbacks).
     func preconditionRegistrationThread(_ function: StaticString = #function) {
-        let running = runningThread.load(ordering: .acquiring)
+        precondition(!state.isShutDown.load(ordering: .relaxed), "EventLoop.\(function) after shutdown()")
+        let running = state.runningThread.load(ordering: .acquiring)
         precondition(
             running == 0 || running == currentThreadID(),
             "EventLoop.\(function) must be called on the loop's thread; use execute(_:) to get there")
@@ -255,14 +327,18 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Runs one iteration: every ready callback, then the flush. With `blocking`, first waits
-    /// until at least one event is ready (libevent `EVLOOP_ONCE`); without, returns at once if
-    /// nothing is ready (`EVLOOP_NONBLOCK`). For a host loop that drives this one.
+    /// Runs one iteration (see the type's doc) and returns: with `blocking`, first waits until at
+    /// least one event is ready (libevent `EVLOOP_ONCE`); without, returns at once if nothing is
+    /// ready (`EVLOOP_NONBLOCK`). For a host loop that drives this one.
     ///
-    /// One call is one `event_base_loop` call, which may make more than one pass over the active
-    /// queues (libevent re-polls after each 256-callback cap, and a flush requested during a flush
-    /// runs on the next pass): count flushes with `completedFlushCount`, not `runOnce` calls.
-    /// - Returns: `false` if the iteration was ended by `stop()` or libevent failed, else `true`;
+    /// The iteration runs every ready callback, and what they make ready in turn, then ends with
+    /// the flush pass: work queued by a flush handler (an `updateView()` that schedules more
+    /// work) and a flush requested during the flush belong to the next call, which does not
+    /// block first. Work that keeps queueing work cannot hold one call for ever: the iteration
+    /// then ends with a flush pass about `maximumFlushDelay` after it started (guarantee 5).
+    /// - Returns: `false` if `stop()` ended the iteration (a stop that arrives while the call
+    ///   returns ends the next call), a callback shut the loop down, or libevent failed; else
+    ///   `true`.
     ///   `while loop.runOnce(blocking: true) {}` runs until `stop()`.
     /// - Precondition: not re-entrant, not on the wrong thread (the same rules as `run()`).
     @discardableResult
@@ -273,40 +349,45 @@ public final class EventLoop: @unchecked Sendable {
             preconditionFailure("EventLoop.runOnce: \(error)")
         }
         defer { exitRun() }
+        state.drivenOnce = true
+        iterationEndRequested = false
+        let taken = state.stopsTaken
         let flags = blocking ? EVLOOP_ONCE | EVLOOP_NO_EXIT_ON_EMPTY : EVLOOP_ONCE | EVLOOP_NONBLOCK
         let result = event_base_loop(base, flags)
-        let stopped = stopRequested.load(ordering: .acquiring)
-        return result >= 0 && !stopped
+        state.drivenOnce = false
+        // A stop that came after the flush pass ends this call: consume it here (exactly once).
+        let stopped = state.stopsTaken != taken || state.takeStopRequest()
+        exitHookForTesting?()
+        return result >= 0 && !stopped && !state.isShutDown.load(ordering: .relaxed)
     }
 
     /// Makes `run()` return (and ends a `runOnce` iteration) after the current iteration's flush.
     /// Any thread; wakes a sleeping loop.
     public func stop() {
-        stopRequested.store(true, ordering: .releasing)
+        state.stopRequested.store(true, ordering: .releasing)
         flush.requestPass()
     }
 
     private func enterRun() throws {
+        if state.isShutDown.load(ordering: .acquiring) { throw EventLoopError.shutDown }
         let me = currentThreadID()
         // The main loop's owner thread was captured on the main thread at creation and never
         // changes: a comparison instead of two syscalls per iteration.
-        if isMain && ownerThread.load(ordering: .relaxed) != me { throw EventLoopError.wrongThread }
-        let (exchanged, current) = runningThread.compareExchange(
+        if isMain && state.ownerThread.load(ordering: .relaxed) != me { throw EventLoopError.wrongThread }
+        let (exchanged, current) = state.runningThread.compareExchange(
             expected: 0, desired: me, ordering: .acquiringAndReleasing)
         if !exchanged {
             throw current == me ? EventLoopError.reentrantRun : EventLoopError.wrongThread
         }
-        ownerThread.store(me, ordering: .releasing)
+        state.ownerThread.store(me, ordering: .releasing)
     }
 
     private func exitRun() {
-        stopRequested.store(false, ordering: .releasing)
-        runningThread.store(0, ordering: .releasing)
-    }
-
-    private func breakIfStopRequested() {
-        if stopRequested.load(ordering: .acquiring) {
-            event_base_loopbreak(base)
+        // The stop request is not touched here: only a consumer clears it (see `LoopRunState`).
+        state.runningThread.store(0, ordering: .releasing)
+        if freeBaseOnExit {
+            freeBaseOnExit = false
+            event_base_free(base)
         }
     }
 
@@ -326,18 +407,23 @@ public final class EventLoop: @unchecked Sendable {
     func enqueue(_ work: @escaping () -> Void) {
         // Inside run()/runOnce on this very thread (a relaxed load suffices: only this thread
         // stores its own id there), the loop thread's lock-free queue keeps the FIFO order.
-        let activate =
-            runningThread.load(ordering: .relaxed) == currentThreadID()
+        let queued =
+            state.runningThread.load(ordering: .relaxed) == currentThreadID()
             ? jobQueue.pushFromLoopThread(work) : jobQueue.push(work)
-        if activate {
-            event_active(wakeEvent, 0, 0)
-            flush.hostWake.notify()
-        }
+        if !queued { preconditionFailure("EventLoop.execute/LoopScheduler.schedule after the loop's shutdown()") }
+        flush.hostWake.notify()  // a host loop driving us waits on its own descriptor (HostWake)
     }
 
     private func drainJobs() {
         noteLoopThread()
         jobQueue.drain()
+        // Inside `runOnce`, work that queued more work would keep this iteration going: ask for
+        // the flush pass that ends it (after the work, or at the flush deadline if the work never
+        // stops).
+        if state.drivenOnce, !iterationEndRequested, jobQueue.hasWorkWaiting {
+            iterationEndRequested = true
+            flush.requestPass()
+        }
     }
 
     // MARK: Flush facility
@@ -348,7 +434,8 @@ public final class EventLoop: @unchecked Sendable {
     ///   - order: flush rank; lower is serviced first, equal ranks in creation order.
     ///   - handler: runs on the loop's thread with the source (read `mergedSignalCount` there).
     public func makeEventSource(order: Int = 0, _ handler: @escaping (LoopEventSource) -> Void) -> LoopEventSource {
-        LoopEventSource(loop: self, order: order, handler: handler)
+        precondition(!state.isShutDown.load(ordering: .relaxed), "EventLoop.makeEventSource after shutdown()")
+        return LoopEventSource(loop: self, order: order, handler: handler)
     }
 
     /// How many flush passes delivered at least one source so far (diagnostics and tests). Any

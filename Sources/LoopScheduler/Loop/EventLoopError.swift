@@ -18,6 +18,8 @@ public enum EventLoopError: Error, Equatable, Sendable, CustomStringConvertible 
     case signalsClaimedByAnotherLoop
     /// libevent refused to add the event (`event_add` returned -1).
     case registrationFailed
+    /// The loop was used after `shutdown()`.
+    case shutDown
 
     /// A readable explanation, naming the fix where there is one.
     public var description: String {
@@ -31,6 +33,7 @@ public enum EventLoopError: Error, Equatable, Sendable, CustomStringConvertible 
         case .signalsClaimedByAnotherLoop:
             return "another EventLoop already watches POSIX signals; libevent supports one signal-handling base per process"
         case .registrationFailed: return "libevent refused to add the event"
+        case .shutDown: return "the EventLoop was used after shutdown()"
         }
     }
 }

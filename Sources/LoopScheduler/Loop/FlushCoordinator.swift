@@ -31,12 +31,16 @@ final class FlushCoordinator: @unchecked Sendable {
     /// `handler` is guarded by the coordinator's lock; `delivering` belongs to the flushing
     /// thread. Mutable state here and in the coordinator is `@exclusivity(unchecked)`: the lock
     /// (or the flushing thread's ownership) already serialises every access, and the runtime's
-    /// dynamic exclusivity check costs about 80 instructions per access (`swift_beginAccess`).
+    /// dynamic exclusivity check costs about 80 instructions per access (`swift_beginAccess`),
+    /// which showed in the `make bench` rows "4 coalescing, per change" and "4 coalescing, per
+    /// updateView()" (the signal and pass paths).
     final class Slot {
         static let cancelledBit = 1 << 62
         let order: Int
         let sequence: UInt64
         let state = Atomic<Int>(0)
+        /// Index in the coordinator's `liveSlots` (-1 once cancelled); guarded by its lock.
+        @exclusivity(unchecked) var liveIndex = -1
         /// The merged count of the call in progress (0 outside a delivery). Flushing thread only.
         @exclusivity(unchecked) var delivering = 0
         @exclusivity(unchecked) var handler: ((LoopEventSource) -> Void)?
@@ -63,8 +67,9 @@ final class FlushCoordinator: @unchecked Sendable {
     /// One handler call of a pass, taken under the lock for the whole batch at once. The source
     /// is loaded only when its turn comes, so one dropped by an earlier handler is not called.
     struct Call {
-        // Kept alive by `deliveringSlots` for the whole pass; unmanaged, so reaching it costs no
-        // retain and release.
+        // Kept alive by `deliveringSlots` for the whole pass (it is emptied only after the last
+        // call); unmanaged, so reaching it costs no retain and release per call (row "4
+        // coalescing, per updateView()").
         let slot: Unmanaged<Slot>
         let handler: (LoopEventSource) -> Void
     }
@@ -84,6 +89,13 @@ final class FlushCoordinator: @unchecked Sendable {
     @exclusivity(unchecked) private var nextSequence: UInt64 = 0
     @exclusivity(unchecked) private var pending = false
     @exclusivity(unchecked) private var flushing = false
+    /// `close()` ran: the events are freed; nothing may touch them (checked under the lock, where
+    /// every activation happens).
+    @exclusivity(unchecked) private var closed = false
+    /// Every slot not cancelled yet, so that `close()` can cancel their sources (holes are
+    /// reused through `liveHoles`).
+    @exclusivity(unchecked) private var liveSlots: [Slot?] = []
+    @exclusivity(unchecked) private var liveHoles: [Int] = []
     /// The thread running a pass, 0 when none (read lock-free by `mergedCount`).
     private let flushThread = Atomic<UInt>(0)
 
@@ -115,17 +127,36 @@ final class FlushCoordinator: @unchecked Sendable {
         flushEvent = makeLibeventEvent(base: base, fd: -1, flags: 0, priority: flushPriority, box: flushBox)
         rearmTimer = makeLibeventEvent(base: base, fd: -1, flags: 0, priority: flushPriority, box: rearmBox)
         deadlineTimer = makeLibeventEvent(base: base, fd: -1, flags: 0, priority: urgentPriority, box: deadlineBox)
-        // The boxes capture the coordinator unowned: it frees the events before it goes away.
+        // The boxes capture the coordinator unowned (safe kind; strong would be a cycle): it frees
+        // the events (close/deinit) before it goes away, and a pass holds it for the call.
         flushBox.body = { [unowned self] _, _ in self.pass() }
         rearmBox.body = { [unowned self] _, _ in self.pass() }
         deadlineBox.body = { [unowned self] _, _ in self.pass() }
     }
 
     deinit {
-        event_free(flushEvent)
-        event_free(rearmTimer)
-        event_free(deadlineTimer)
+        close()
+    }
+
+    /// Cancels every source (their handlers are released, later signals are ignored), frees the
+    /// events and refuses later requests. On the loop's thread (or any while it does not run);
+    /// also from a handler, the pass then stops after it. Idempotent.
+    func close() {
+        let slots = lock.withLock { () -> [Slot?] in
+            if closed { return [] }
+            closed = true
+            event_free(flushEvent)
+            event_free(rearmTimer)
+            event_free(deadlineTimer)
+            queuedSlots.removeAll()
+            defer {
+                liveSlots = []
+                liveHoles = []
+            }
+            return liveSlots
+        }
         for box in boxes { box.body = nil }
+        for case let slot? in slots { cancel(slot) }
     }
 
     // MARK: Sources
@@ -133,7 +164,18 @@ final class FlushCoordinator: @unchecked Sendable {
     func makeSlot(order: Int, handler: @escaping (LoopEventSource) -> Void) -> Slot {
         lock.withLock {
             defer { nextSequence += 1 }
-            return Slot(order: order, sequence: nextSequence, handler: handler)
+            let slot = Slot(order: order, sequence: nextSequence, handler: handler)
+            if closed {
+                slot.state.store(Slot.cancelledBit, ordering: .relaxed)
+                slot.handler = nil
+            } else if let hole = liveHoles.popLast() {
+                slot.liveIndex = hole
+                liveSlots[hole] = slot
+            } else {
+                slot.liveIndex = liveSlots.count
+                liveSlots.append(slot)
+            }
+            return slot
         }
     }
 
@@ -145,12 +187,12 @@ final class FlushCoordinator: @unchecked Sendable {
     /// this signal.
     func signal(_ slot: Slot) {
         guard slot.state.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
-        let activate = lock.withLock { () -> Bool in
+        lock.withLock {
+            if closed { return }
             if let last = queuedSlots.last, slot.precedes(last) { queuedOutOfOrder = true }
             queuedSlots.append(slot)
-            return requestLocked()
+            if requestLocked() { activateFlushLocked() }
         }
-        if activate { activateFlush() }
     }
 
     func mergedCount(_ slot: Slot) -> Int {
@@ -166,6 +208,12 @@ final class FlushCoordinator: @unchecked Sendable {
         let old = slot.state.bitwiseOr(Slot.cancelledBit, ordering: .acquiringAndReleasing).oldValue
         guard old & Slot.cancelledBit == 0 else { return }
         let handler = lock.withLock { () -> ((LoopEventSource) -> Void)? in
+            let index = slot.liveIndex
+            if index >= 0, index < liveSlots.count, liveSlots[index] === slot {
+                liveSlots[index] = nil
+                liveHoles.append(index)
+            }
+            slot.liveIndex = -1
             defer { slot.handler = nil }
             return slot.handler
         }
@@ -175,9 +223,12 @@ final class FlushCoordinator: @unchecked Sendable {
     // MARK: Requests
 
     /// Requests a flush pass with no source signalled (used by `stop()` so the loop breaks after
-    /// the iteration's flush). Any thread.
+    /// the iteration's flush, and by `runOnce` to end an iteration that work keeps extending).
+    /// Any thread.
     func requestPass() {
-        activateFlush()
+        lock.withLock {
+            if !closed { activateFlushLocked() }
+        }
     }
 
     /// Marks a flush pending; returns whether the caller must activate the flush event.
@@ -187,7 +238,9 @@ final class FlushCoordinator: @unchecked Sendable {
         return !flushing
     }
 
-    private func activateFlush() {
+    /// Under the lock, where `close()` frees the events (`event_active` and `event_add` never
+    /// wait for a callback, so holding the lock across them cannot deadlock).
+    private func activateFlushLocked() {
         event_active(flushEvent, 0, 0)
         var delay = maximumDelay
         event_add(deadlineTimer, &delay)
@@ -203,7 +256,13 @@ final class FlushCoordinator: @unchecked Sendable {
 
     private func runFlushIfPending() {
         let sort = lock.withLock { () -> Bool? in
-            guard pending, !flushing else { return nil }
+            guard pending, !flushing, !closed else {
+                // A pass with nothing signalled (`requestPass`): its deadline timer is not needed
+                // any more. Under the lock, so it cannot delete the timer of a request that a
+                // signal makes after this check (that one sets `pending` first, under the lock).
+                if !pending, !closed { event_del(deadlineTimer) }
+                return nil
+            }
             pending = false
             flushing = true
             flushThread.store(currentThreadID(), ordering: .relaxed)
@@ -233,6 +292,7 @@ final class FlushCoordinator: @unchecked Sendable {
         }
         var delivered = false
         while let call = calls.popLast() {
+            // A handler shut the loop down: the slots are cancelled, the rest is not called.
             // Cancelled or dropped by an earlier handler of this pass (or just now from another
             // thread: a delivery that already started may finish, as documented).
             let source = call.slot._withUnsafeGuaranteedRef { slot -> LoopEventSource? in
@@ -248,18 +308,17 @@ final class FlushCoordinator: @unchecked Sendable {
         // and both arrays keep their capacity.
         deliveringSlots.removeAll(keepingCapacity: true)
 
-        let again = lock.withLock { () -> Bool in
+        lock.withLock {
             flushing = false
             flushThread.store(0, ordering: .relaxed)
             if delivered { passCount += 1 }
-            return pending
-        }
-        if again {
-            // Requested during this flush: next iteration, without blocking (guarantee 3).
-            var zero = timeval(tv_sec: 0, tv_usec: 0)
-            event_add(rearmTimer, &zero)
-            var delay = maximumDelay
-            event_add(deadlineTimer, &delay)
+            if pending, !closed {
+                // Requested during this flush: next iteration, without blocking (guarantee 3).
+                var zero = timeval(tv_sec: 0, tv_usec: 0)
+                event_add(rearmTimer, &zero)
+                var delay = maximumDelay
+                event_add(deadlineTimer, &delay)
+            }
         }
     }
 }

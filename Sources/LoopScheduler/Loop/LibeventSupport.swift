@@ -14,9 +14,11 @@ enum LibeventSetup {
 
 /// The Swift side of one libevent event: the closure its C callback runs.
 ///
-/// libevent gets an unretained pointer to the box; whoever owns the `event*` keeps the box alive
-/// and frees the event before releasing the box, so the pointer is valid whenever the callback
-/// can run.
+/// libevent gets an unretained pointer to the box (`Unmanaged`: a C `void *` argument is the
+/// only way to reach Swift state from its callback; no benchmark row is involved). Whoever owns
+/// the `event*` keeps the box alive and frees the event before releasing the box, so the pointer
+/// is valid whenever the callback can run; the trampoline holds the box for the call, so a
+/// callback may free its own event.
 final class CallbackBox: @unchecked Sendable {
     /// Cleared (after the event is freed) to release captured state deterministically.
     var body: ((Int32, Int16) -> Void)?

@@ -27,27 +27,51 @@ final class SchedulerTimerQueue: @unchecked Sendable {
     private var heap = TimerHeap()
     private var nextSequence: UInt64 = 0
     private var armedDeadline: MonotonicInstant?
+    /// `close()` ran: the event is freed (checked under the lock, where it is armed).
+    private var closed = false
     private let event: OpaquePointer
     private let box: CallbackBox
-    private unowned let loop: EventLoop
+    // Not the loop: an action may drop the last reference to it (see `LoopRunState`).
+    private let runState: LoopRunState
+    // A host loop's wake-up (not the loop either): told when the earliest deadline moves.
+    private let hostWake: HostWake
 
     init(loop: EventLoop) {
-        self.loop = loop
+        runState = loop.state
+        hostWake = loop.hostWake
         let box = CallbackBox { _, _ in }
         self.box = box
         event = makeLibeventEvent(base: loop.base, fd: -1, flags: 0, priority: loop.normalPriority, box: box)
+        // Unowned (safe kind): the queue owns the box and frees the event (close/deinit) before it
+        // goes; `fire` holds the queue for its call.
         box.body = { [unowned self] _, _ in self.fire() }
     }
 
     deinit {
-        event_free(event)
+        close()
+    }
+
+    /// Releases every queued action unrun, frees the libevent timer and refuses later `add`s.
+    /// Idempotent.
+    func close() {
+        let entries = lock.withLock { () -> [Entry] in
+            if closed { return [] }
+            closed = true
+            event_free(event)
+            var taken: [Entry] = []
+            while heap.first != nil { taken.append(heap.pop()) }
+            return taken
+        }
         box.body = nil
+        for entry in entries { cancel(entry) }  // actions released outside the lock
     }
 
     /// Queues `action` for `deadline` (and every `interval` after it, if given). Any thread.
+    /// Returns `nil` after `close()`.
     @discardableResult
-    func add(deadline: MonotonicInstant, interval: MonotonicInstant.Stride?, action: @escaping () -> Void) -> Entry {
+    func add(deadline: MonotonicInstant, interval: MonotonicInstant.Stride?, action: @escaping () -> Void) -> Entry? {
         lock.withLock {
+            if closed { return nil }
             let entry = Entry(sequence: nextSequence, deadline: deadline, interval: interval, action: action)
             nextSequence += 1
             heap.push(entry)
@@ -69,7 +93,7 @@ final class SchedulerTimerQueue: @unchecked Sendable {
     /// The libevent timer fired: run every entry that is due and was queued before this call
     /// started (later ones wait for the next iteration, so a zero-interval loop cannot livelock).
     private func fire() {
-        loop.noteLoopThread()
+        runState.noteLoopThread()
         let limit = lock.withLock { () -> UInt64 in
             armedDeadline = nil
             return nextSequence
@@ -81,10 +105,7 @@ final class SchedulerTimerQueue: @unchecked Sendable {
                 guard let first = heap.first, first.deadline <= now, first.sequence < limit else { return nil }
                 _ = heap.pop()
                 if let interval = first.interval {
-                    // Next tick on the original phase, skipping ticks missed while the loop was busy.
-                    let step = max(interval.nanoseconds, 1)
-                    let late = now.nanoseconds - first.deadline.nanoseconds
-                    first.deadline = first.deadline.advanced(by: .init(nanoseconds: (late / step + 1) * step))
+                    first.deadline = SchedulerTimerQueue.nextTick(after: first.deadline, every: interval, now: now)
                     heap.push(first)
                     return first.action
                 }
@@ -97,14 +118,33 @@ final class SchedulerTimerQueue: @unchecked Sendable {
         lock.withLock { armLocked() }
     }
 
+    /// The first tick of a repeating entry after `now`, on the original phase (ticks missed while
+    /// the loop was busy are skipped). Saturating: an interval of "never" gives the end of time.
+    static func nextTick(
+        after deadline: MonotonicInstant, every interval: MonotonicInstant.Stride, now: MonotonicInstant
+    ) -> MonotonicInstant {
+        // In 128 bits the phase arithmetic is exact; only the result is clamped.
+        let step = Int128(max(interval.nanoseconds, 1))
+        let late = max(Int128(now.nanoseconds) - Int128(deadline.nanoseconds), 0)
+        let next = Int128(deadline.nanoseconds) + (late / step + 1) * step
+        return MonotonicInstant(nanoseconds: Int64(clamping: next))
+    }
+
+    /// Longest wait the libevent timer is armed for. A later deadline (up to "never", the end of
+    /// time) is reached by re-arming: `fire` finds nothing due and arms again. Keeps every
+    /// `timeval` small whatever the deadline.
+    static let longestArm = MonotonicInstant.Stride.seconds(3_600)
+
     /// Arms the libevent timer for the earliest live entry if it is not armed early enough.
     private func armLocked() {
-        guard let first = heap.first else { return }
+        guard !closed, let first = heap.first else { return }
         if let armed = armedDeadline, armed <= first.deadline { return }
-        armedDeadline = first.deadline
-        var tv = MonotonicInstant.now().distance(to: first.deadline).timevalRoundedUp
+        let now = MonotonicInstant.now()
+        let wait = min(now.distance(to: first.deadline), SchedulerTimerQueue.longestArm)
+        armedDeadline = now.advanced(by: wait)
+        var tv = wait.timevalRoundedUp
         event_add(event, &tv)
-        loop.hostWake.notify()  // a new earliest deadline, maybe from another thread
+        hostWake.notify()  // a new earliest deadline, maybe from another thread
     }
 }
 

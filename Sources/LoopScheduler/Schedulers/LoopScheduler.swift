@@ -67,7 +67,9 @@ public struct LoopScheduler: Scheduler, EventSourceScheduler, Sendable {
         after date: MonotonicInstant, tolerance: MonotonicInstant.Stride, options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        loop.timers.add(deadline: date, interval: nil, action: action)
+        guard loop.timers.add(deadline: date, interval: nil, action: action) != nil else {
+            preconditionFailure("LoopScheduler.schedule(after:) on an EventLoop after its shutdown()")
+        }
     }
 
     /// Runs `action` at `date` and then every `interval` (at least 1 ns) on the loop's thread,
@@ -77,7 +79,9 @@ public struct LoopScheduler: Scheduler, EventSourceScheduler, Sendable {
         after date: MonotonicInstant, interval: MonotonicInstant.Stride,
         tolerance: MonotonicInstant.Stride, options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> Cancellable {
-        let entry = loop.timers.add(deadline: date, interval: max(interval, .nanoseconds(1)), action: action)
+        guard let entry = loop.timers.add(deadline: date, interval: max(interval, .nanoseconds(1)), action: action) else {
+            preconditionFailure("LoopScheduler.schedule(after:interval:) on an EventLoop after its shutdown()")
+        }
         // Capture the loop, not just its queue: the queue's libevent event lives in the loop's base.
         return AnyCancellable { [loop] in loop.timers.cancel(entry) }
     }

@@ -6,7 +6,8 @@
 /// - `now` equals each action's deadline while the action runs. Actions due at the same
 ///   instant run first in, first out; a repeating action keeps its original turn among them.
 /// - Work scheduled during an advance that falls due inside the window runs in the same call.
-///   Time never goes backwards: a deadline in the past runs at `now`.
+///   Time never goes backwards: a deadline in the past runs at `now`. Time arithmetic saturates
+///   (see `MonotonicInstant`): "never" is the end of time, reached only by advancing to it.
 /// - Event sources are serviced during `advance`/`run`: at the start (at `now`) and after the
 ///   last action due at each instant (at that instant), by `flushOrder` then creation order. A
 ///   signal raised while sources are serviced waits for the next service point (as on the loop,
@@ -176,8 +177,10 @@ public final class TestScheduler: Scheduler, EventSourceScheduler, @unchecked Se
             entries.removeFirst()
             current = max(current, first.deadline)
             let action = first.action
-            if let interval = first.interval {
-                first.deadline = current.advanced(by: interval)
+            // A repeating action whose next tick saturates at the end of time (it just ran there)
+            // has no later instant to run at: it is done, or `advance` would never end.
+            if let interval = first.interval, case let next = current.advanced(by: interval), next > current {
+                first.deadline = next
                 insertLocked(first)
             }
             return action

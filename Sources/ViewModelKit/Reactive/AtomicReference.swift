@@ -3,7 +3,10 @@ import Synchronization
 /// A reference set at most once, read lock-free: one acquiring load per read.
 ///
 /// `Synchronization.AtomicLazyReference` would do, but its `load()` is not inlinable and costs a
-/// generic-metadata lookup per call; this is on the `@Published` setter's path.
+/// generic-metadata lookup per call; this is on the `@Published` setter's path (row "5
+/// @Published set"). The `Unmanaged` below is safe because the holder owns exactly one +1
+/// retain of the instance from `storeIfNil` until its deinit, and the reference is never
+/// replaced: an unretained load is valid as long as the holder is.
 struct OnceReference<Instance: AnyObject>: ~Copyable {
     private let bits = Atomic<UInt>(0)
 

@@ -42,7 +42,11 @@ final class RecursiveLock: @unchecked Sendable {
 // MARK: - Inline locks
 
 // Locks stored inline in the object they guard (no separate lock object, no heap mutex): one
-// atomic word each, so a subscription costs one allocation. They spin briefly and then yield, so
+// atomic word each, so a subscription costs one allocation (the saving shows in row "6
+// subscription memory"; a `Lock` per subscription would add a 40-byte mutex allocation).
+// Correctness argument: acquire on the winning compare-exchange, release on the store that frees
+// it; the recursive one compares its owner with `pthread_self()`, which only the owner can
+// match, so its depth is touched by the owner alone. They spin briefly and then yield, so
 // they suit short critical sections and rarely contended ones. `Atomic` (not
 // `Synchronization.Mutex`) keeps them visible to ThreadSanitizer. Their methods are `borrowing`,
 // so a `let` in a class uses them without exclusivity checks.

@@ -28,17 +28,23 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
 /// Finds or creates an object's default `objectWillChange`.
 ///
 /// The publisher lives in the object's `@Published` storages (so it dies with the object and a
-/// setter reaches it with one atomic load). A small identity-keyed cache of weak entries makes
-/// repeated reads cheap; an object without `@Published` properties keeps its publisher only in
-/// that table (its entry is dropped once the object is gone).
+/// setter reaches it with one atomic load). A small identity-keyed cache makes repeated reads
+/// cheap; an object without `@Published` properties keeps its publisher only in that table (its
+/// entry is dropped once the object is gone).
+///
+/// A storage that goes away while the object lives (a wrapper replaced, `_x = Published(...)`)
+/// drops the object's cache entry, so the next read walks the storages again and wires the new
+/// one to the publisher the others hold (or to a new one, if it was the only holder).
 enum DefaultWillChange {
     private struct Entry {
         weak var object: AnyObject?
         // Strong only for objects without @Published storages; otherwise the storages own it.
-        // `shared` is valid whenever `object` is (the object owns its storages), so it need not
-        // be weak (a weak reference would put the publisher on the slow reference-count path).
         var owned: ObservableObjectPublisher?
-        unowned(unsafe) var shared: ObservableObjectPublisher?
+        // Weak, not unowned(unsafe): the storages that own the publisher can be replaced while
+        // the object lives, which freed it under an unowned entry (issue 19). The weak load costs
+        // a side-table hop per cached read; no hot path reads here (setters reach the publisher
+        // through their storage), so no benchmark row justifies anything cheaper.
+        weak var shared: ObservableObjectPublisher?
     }
 
     // A pthread lock rather than `Synchronization.Mutex`: ThreadSanitizer does not see the
@@ -47,7 +53,7 @@ enum DefaultWillChange {
 
     private final class Table: @unchecked Sendable {
         let lock = Lock()
-        var entries: [ObjectIdentifier: Entry] = [:]
+        var entries: [UInt: Entry] = [:]
         var pruneAt = 64
 
         func withLock<T>(_ body: (Table) -> T) -> T {
@@ -56,7 +62,7 @@ enum DefaultWillChange {
     }
 
     static func publisher(for object: AnyObject) -> ObservableObjectPublisher {
-        let id = ObjectIdentifier(object)
+        let id = UInt(bitPattern: ObjectIdentifier(object))
         let cached = table.withLock { table -> ObservableObjectPublisher? in
             guard let entry = table.entries[id], entry.object === object else { return nil }
             return entry.owned ?? entry.shared
@@ -66,9 +72,11 @@ enum DefaultWillChange {
         let storages = publishedStorages(of: object)
         let publisher: ObservableObjectPublisher
         if let first = storages.first {
-            // The first storage arbitrates between racing readers; the others follow it.
-            publisher = first.installWillChange(ObservableObjectPublisher())
-            for storage in storages.dropFirst() { _ = storage.installWillChange(publisher) }
+            // Reuse the publisher a storage already holds (the others were replaced since), else
+            // a new one. The first storage arbitrates between racing readers; the others follow.
+            let candidate = storages.lazy.compactMap { $0.installedWillChange }.first ?? ObservableObjectPublisher()
+            publisher = first.installWillChange(candidate, owner: id)
+            for storage in storages.dropFirst() { _ = storage.installWillChange(publisher, owner: id) }
         } else {
             publisher = ObservableObjectPublisher()
         }
@@ -87,6 +95,16 @@ enum DefaultWillChange {
                 object: object, owned: ownsIt ? publisher : nil, shared: ownsIt ? nil : publisher)
             return publisher
         }
+    }
+
+    /// A storage holding `publisher` for the object `owner` is going away: forget the object's
+    /// entry if it names that publisher, so the next read re-wires the object's storages.
+    static func storageReleased(owner: UInt, publisher: ObservableObjectPublisher) {
+        let dropped = table.withLock { table -> Entry? in
+            guard let entry = table.entries[owner], entry.shared === publisher else { return nil }
+            return table.entries.removeValue(forKey: owner)
+        }
+        withExtendedLifetime(dropped) {}  // released outside the lock
     }
 
     /// Every `@Published` storage of `object`, in declaration order, base class first.
@@ -134,6 +152,9 @@ protocol PublishedStorageProviding {
 
 /// A storage's slot for the owner's default `objectWillChange`.
 protocol PublishedWillChangeSlot: AnyObject {
+    /// The publisher installed so far, if any.
+    var installedWillChange: ObservableObjectPublisher? { get }
     /// Installs `publisher` unless one is there; returns the one that is there afterwards.
-    func installWillChange(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher
+    /// `owner` (the object's address) names the cache entry to drop when this storage goes away.
+    func installWillChange(_ publisher: ObservableObjectPublisher, owner: UInt) -> ObservableObjectPublisher
 }

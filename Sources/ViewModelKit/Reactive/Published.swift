@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A property wrapper that publishes changes of a class property, as Combine's `@Published`.
 ///
 /// On each set, in this order (as Combine):
@@ -91,6 +93,9 @@ private let publishedAssignmentsLock = Lock()
 final class PublishedStorage<Value>: PublishedWillChangeSlot, @unchecked Sendable {
     @usableFromInline var value: Value
     private let willChange = OnceReference<ObservableObjectPublisher>()
+    /// The address of the object whose default `objectWillChange` this storage holds (0 before
+    /// one is installed): its cache entry is dropped when this storage goes away.
+    private let willChangeOwner = Atomic<UInt>(0)
     private let subjectCore = OnceReference<SubjectCore<Value, Never>>()
     // `assign(to:)` links. They are rare, so one shared pthread lock guards every storage's list
     // (rather than a lock per property; `Synchronization.Mutex` is invisible to ThreadSanitizer).
@@ -119,8 +124,11 @@ final class PublishedStorage<Value>: PublishedWillChangeSlot, @unchecked Sendabl
         return subjectCore.storeIfNil(created)
     }
 
-    func installWillChange(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher {
-        willChange.storeIfNil(publisher)
+    var installedWillChange: ObservableObjectPublisher? { willChange.load() }
+
+    func installWillChange(_ publisher: ObservableObjectPublisher, owner: UInt) -> ObservableObjectPublisher {
+        willChangeOwner.store(owner, ordering: .releasing)
+        return willChange.storeIfNil(publisher)
     }
 
     /// Keeps an `assign(to: &$x)` link alive as long as this property.
@@ -129,6 +137,10 @@ final class PublishedStorage<Value>: PublishedWillChangeSlot, @unchecked Sendabl
     }
 
     deinit {
+        let owner = willChangeOwner.load(ordering: .acquiring)
+        if owner != 0, let publisher = willChange.load() {
+            DefaultWillChange.storageReleased(owner: owner, publisher: publisher)
+        }
         let links = publishedAssignmentsLock.withLock { () -> [AnyCancellable] in
             let taken = assignments
             assignments = []

@@ -30,7 +30,8 @@ extension Subscribers {
         @exclusivity(unchecked) private var valueBody: (Input) -> Void
         @exclusivity(unchecked) private var completionBody: (Subscribers.Completion<Failure>) -> Void
 
-        // Guards the fields; never held while calling out. Inline: a sink is one allocation.
+        // Guards the fields (hence `@exclusivity(unchecked)`: every access is under it); never
+        // held while calling out. Inline: a sink is one allocation (row "6 subscription memory").
         private let lock = InlineLock()
         @exclusivity(unchecked) private var status = Status.awaiting
         // The subscription while `.subscribed`, kept as an object (8 bytes rather than a 40-byte
