@@ -3,15 +3,18 @@ import Foundation
 /// The daemon's glue between a fetch and the parser.
 public enum FeedParsing {
     /// Parses a 2xx response with `FeedParser`: relative URLs resolve against the URL the body
-    /// came from (after redirects), and the HTTP `Content-Type` charset is a hint for the
-    /// encoding. Throws `DocumentRefused` for a document whose parse cost is out of proportion
+    /// came from (after redirects), the HTTP `Content-Type` charset is a hint for the encoding,
+    /// and `Content-Language` gives the language of a feed that states none. Throws
+    /// `DocumentRefused` for a document whose parse cost is out of proportion
     /// (`StartTagLimit`), `TruncatedDocument` for a body cut short before its root element
     /// closed (checked only when libxml2 had to recover), `FeedParseError` when the body is not
     /// a feed at all. Any thread.
     @Sendable public static func parse(_ response: FetchResponse) throws -> ParsedFeed {
         let bytes = [UInt8](response.body)
         try StartTagLimit.check(bytes)
-        let parsed = try FeedParser.parse(bytes: bytes, baseURL: response.effectiveURL, httpContentType: response.contentType)
+        let parsed = try FeedParser.parse(
+            bytes: bytes, baseURL: response.effectiveURL, httpContentType: response.contentType,
+            httpContentLanguage: response.contentLanguage)
         if !parsed.isWellFormed, let root = TruncatedDocument.unclosedRoot(bytes) {
             throw TruncatedDocument(byteCount: bytes.count, rootElement: root)
         }

@@ -26,6 +26,8 @@ public struct FetchResponse: Sendable, Equatable {
     public var lastModified: String? { headers["last-modified"] }
     /// The `Content-Type` header (with parameters such as `charset`).
     public var contentType: String? { headers["content-type"] }
+    /// The `Content-Language` header (RFC 9110 §8.5): the feed's language when it names none.
+    public var contentLanguage: String? { headers["content-language"] }
 
     /// A response; used by the fetcher and by tests.
     public init(
