@@ -97,9 +97,11 @@ let package = Package(
         .testTarget(name: "CombineViewModelTests", dependencies: ["ViewModelKit", "LoopSchedulerFoundation"]),
         // The Swift 6 @MainActor idiom as users write it (issue 11): Swift 6 mode, complete
         // strict concurrency, no @testable import; must build without a warning.
-        .testTarget(name: "MainActorIdiomTests", dependencies: ["ViewModelKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
-            name: "ViewModelKitTests", dependencies: ["ViewModelKit", "ViewModelKitFoundation", "LoopSchedulerFoundation"]),
+            name: "MainActorIdiomTests", dependencies: ["ViewModelKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(
+            name: "ViewModelKitTests",
+            dependencies: ["ViewModelKit", "ViewModelKitFoundation", "LoopSchedulerFoundation"]),
         .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "CLibevent"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -37,7 +37,7 @@ final class TasksView: TerminalScreen, ViewModelObserver {
             guard !changes.isEmpty || tasks != drawn else { return }
             for change in changes {
                 switch change {
-                case let .insert(offset, task, movedFrom):
+                case .insert(let offset, let task, let movedFrom):
                     if movedFrom != nil {
                         write("  moved   \(Self.safe(task.title)) to \(offset + 1)")
                     } else if let old = drawn.first(where: { $0.id == task.id }) {
@@ -45,7 +45,7 @@ final class TasksView: TerminalScreen, ViewModelObserver {
                     } else {
                         write("  added   \(Self.safe(task.title))")
                     }
-                case let .remove(_, task, movedTo):
+                case .remove(_, let task, let movedTo):
                     if movedTo == nil, !tasks.contains(where: { $0.id == task.id }) {
                         write("  removed \(Self.safe(task.title))")
                     }
@@ -118,8 +118,10 @@ final class TasksView: TerminalScreen, ViewModelObserver {
     /// A title made safe for the terminal: control characters (escape sequences included) are
     /// shown as U+FFFD, so a title from the file or the keyboard cannot drive the terminal.
     static func safe(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map {
-            $0.properties.generalCategory == .control ? "\u{FFFD}" : $0
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map {
+                    $0.properties.generalCategory == .control ? "\u{FFFD}" : $0
+                }))
     }
 }

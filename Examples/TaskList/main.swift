@@ -23,7 +23,8 @@ while let argument = arguments.popFirst() {
         print("usage: task-list [--file PATH]\n" + TasksView.help)
         exit(0)
     default:
-        FileHandle.standardError.write(Data("task-list: unknown argument \(TasksView.safe(argument)); try --help\n".utf8))
+        FileHandle.standardError.write(
+            Data("task-list: unknown argument \(TasksView.safe(argument)); try --help\n".utf8))
         exit(2)
     }
 }

@@ -97,7 +97,9 @@ public struct MonotonicInstant: Strideable, Hashable, Comparable, Sendable, Cust
         public var seconds: Double { Double(nanoseconds) / 1_000_000_000 }
 
         /// The absolute span.
-        public var magnitude: Stride { Stride(nanoseconds: nanoseconds.magnitude > UInt64(Int64.max) ? .max : Int64(nanoseconds.magnitude)) }
+        public var magnitude: Stride {
+            Stride(nanoseconds: nanoseconds.magnitude > UInt64(Int64.max) ? .max : Int64(nanoseconds.magnitude))
+        }
 
         /// `s` seconds, saturating.
         public static func seconds(_ s: Int) -> Stride {

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -30,7 +31,8 @@ extension URLSession {
 
         /// Attaches `subscriber`; the load starts on its first demand.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscriber.receive(subscription: DataTaskSubscription(downstream: subscriber, request: request, session: session))
+            subscriber.receive(
+                subscription: DataTaskSubscription(downstream: subscriber, request: request, session: session))
         }
     }
 

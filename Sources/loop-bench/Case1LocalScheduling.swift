@@ -11,29 +11,36 @@ enum LocalScheduling {
 
         // Raw C floor on a plain base, and on EventLoop.main's own base (same priorities and
         // callback cap as ours), measured once each per run, alternated.
-        let (rawPlain, rawOurBase) = measurePair(runs: runs, { rawReactivation(count, onMainBase: false) }, { rawReactivation(count, onMainBase: true) })
+        let (rawPlain, rawOurBase) = measurePair(
+            runs: runs, { rawReactivation(count, onMainBase: false) }, { rawReactivation(count, onMainBase: true) })
 
         let (burst, dispatchBursts) = measurePair(runs: runs, { loopBurst(count) }, { dispatchBurst(count) })
         // Chains are a fifth of the size: a DispatchQueue.main hop per iteration is slow, and the
         // figure is per action anyway.
         let chainCount = count / 5
-        let (chain, dispatchChain) = measurePair(runs: runs, { loopChain(chainCount) }, { dispatchChainRun(chainCount) })
+        let (chain, dispatchChain) = measurePair(
+            runs: runs, { loopChain(chainCount) }, { dispatchChainRun(chainCount) })
 
         let cBaseline = "raw C libevent re-activation"
         return [
-            Row(name: "1 schedule burst vs raw libevent", unit: "ns/action", better: .lower, value: burst,
+            Row(
+                name: "1 schedule burst vs raw libevent", unit: "ns/action", better: .lower, value: burst,
                 baselineName: cBaseline, baseline: rawPlain,
                 target: "<= 1.5x raw libevent", met: burst.median <= 1.5 * rawPlain.median,
                 note: "\(count) schedule { } calls made inside one loop callback, timed until the last action ran"),
-            Row(name: "1 schedule burst vs DispatchQueue.main", unit: "ns/action", better: .lower, value: burst,
+            Row(
+                name: "1 schedule burst vs DispatchQueue.main", unit: "ns/action", better: .lower, value: burst,
                 baselineName: "DispatchQueue.main.async burst", baseline: dispatchBursts,
                 target: ">= 3x faster than DispatchQueue.main", met: burst.median * 3 <= dispatchBursts.median),
-            Row(name: "1b schedule chain vs raw libevent", unit: "ns/action", better: .lower, value: chain,
+            Row(
+                name: "1b schedule chain vs raw libevent", unit: "ns/action", better: .lower, value: chain,
                 baselineName: cBaseline, baseline: rawPlain,
                 note: "\(chainCount) actions, each scheduling the next (like the C event re-activating itself)"),
-            Row(name: "1b schedule chain vs DispatchQueue.main", unit: "ns/action", better: .lower, value: chain,
+            Row(
+                name: "1b schedule chain vs DispatchQueue.main", unit: "ns/action", better: .lower, value: chain,
                 baselineName: "DispatchQueue.main.async chain", baseline: dispatchChain),
-            Row(name: "1c raw libevent on EventLoop.main's base", unit: "ns/action", better: .lower, value: rawOurBase,
+            Row(
+                name: "1c raw libevent on EventLoop.main's base", unit: "ns/action", better: .lower, value: rawOurBase,
                 baselineName: "raw C on a plain base", baseline: rawPlain,
                 note: "the same C loop on our base: 3 priorities and a 256-callback cap per pass"),
         ]

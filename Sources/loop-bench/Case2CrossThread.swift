@@ -14,9 +14,11 @@ enum CrossThreadScheduling {
             { send(perThread: perThread) { counter in EventLoop.main.execute { counter.tick() } } },
             { send(perThread: perThread) { counter in DispatchQueue.main.async { counter.tick() } } })
         return [
-            Row(name: "2 execute from \(threads) threads", unit: "actions/s", better: .higher, value: ours,
+            Row(
+                name: "2 execute from \(threads) threads", unit: "actions/s", better: .higher, value: ours,
                 baselineName: "DispatchQueue.main.async from \(threads) threads", baseline: dispatch,
-                note: "\(threads) x \(perThread) sends, timed from the start signal to the last action on the main loop"),
+                note: "\(threads) x \(perThread) sends, timed from the start signal to the last action on the main loop"
+            )
         ]
     }
 

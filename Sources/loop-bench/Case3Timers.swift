@@ -12,10 +12,12 @@ enum Timers {
             runs: settings.runs, { loopScheduler(count, spreadMicroseconds) }, { rawTimers(count, spreadMicroseconds) })
         let native = measure(runs: settings.runs) { eventLoopTimers(count, spreadMicroseconds) }
         return [
-            Row(name: "3 LoopScheduler timers", unit: "cpu ns/timer", better: .lower, value: ours,
+            Row(
+                name: "3 LoopScheduler timers", unit: "cpu ns/timer", better: .lower, value: ours,
                 baselineName: "raw C libevent timers", baseline: raw,
                 note: "\(count) schedule(after:) over \(spreadMicroseconds / 1000) ms, main-thread CPU time per timer"),
-            Row(name: "3b EventLoop.scheduleTimer", unit: "cpu ns/timer", better: .lower, value: native,
+            Row(
+                name: "3b EventLoop.scheduleTimer", unit: "cpu ns/timer", better: .lower, value: native,
                 baselineName: "raw C libevent timers", baseline: raw,
                 note: "one libevent event per timer through the Swift registration API"),
         ]

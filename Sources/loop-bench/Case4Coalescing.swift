@@ -97,7 +97,7 @@ enum Coalescing {
         let oursTally = Tally()
         let oursModels = (0..<modelCount).map { _ in ItemModel() }
         let oursViews = oursModels.map { ItemView(model: $0, tally: oursTally) }
-        oursViews.forEach { $0.bindViewModels() }
+        for view in oursViews { view.bindViewModels() }
 
         let baseTally = Tally()
         let baseModels = (0..<modelCount).map { _ in ItemModel() }
@@ -110,13 +110,17 @@ enum Coalescing {
         let (ours, base) = measurePair(
             runs: settings.runs,
             {
-                let figures = iterate(models: oursModels, tally: oursTally, changes: changesPerModel, iterations: iterations, post: { work in EventLoop.main.execute(work) })
+                let figures = iterate(
+                    models: oursModels, tally: oursTally, changes: changesPerModel, iterations: iterations,
+                    post: { work in EventLoop.main.execute(work) })
                 oursExact = oursExact && figures.exact
                 oursUpdate.append(figures.nanosecondsPerUpdate)
                 return figures.nanosecondsPerChange
             },
             {
-                let figures = iterate(models: baseModels, tally: baseTally, changes: changesPerModel, iterations: iterations, post: { work in DispatchQueue.main.async(execute: work) })
+                let figures = iterate(
+                    models: baseModels, tally: baseTally, changes: changesPerModel, iterations: iterations,
+                    post: { work in DispatchQueue.main.async(execute: work) })
                 baseExact = baseExact && figures.exact
                 baseUpdate.append(figures.nanosecondsPerUpdate)
                 return figures.nanosecondsPerChange
@@ -129,33 +133,46 @@ enum Coalescing {
         let (publisher, viewModelPath) = measurePair(
             runs: settings.runs,
             {
-                let figures = iterate(models: publisherModels, tally: publisherTally, changes: changesPerModel, iterations: iterations, post: { work in EventLoop.main.execute(work) })
+                let figures = iterate(
+                    models: publisherModels, tally: publisherTally, changes: changesPerModel, iterations: iterations,
+                    post: { work in EventLoop.main.execute(work) })
                 publisherExact = publisherExact && figures.exact
                 return figures.nanosecondsPerChange
             },
             {
-                iterate(models: oursModels, tally: oursTally, changes: changesPerModel, iterations: iterations, post: { work in EventLoop.main.execute(work) }).nanosecondsPerChange
+                iterate(
+                    models: oursModels, tally: oursTally, changes: changesPerModel, iterations: iterations,
+                    post: { work in EventLoop.main.execute(work) }
+                ).nanosecondsPerChange
             })
         withExtendedLifetime((oursViews, baseViews, publisherViews)) {}
         let publisherRatio = viewModelPath.median > 0 ? publisher.median / viewModelPath.median : .infinity
         // The first entry of each came from the warm-up run.
         let oursUpdateStats = Stats(samples: Array(oursUpdate.dropFirst()))
         let baseUpdateStats = Stats(samples: Array(baseUpdate.dropFirst()))
-        let exactNote = "updates per iteration exactly \(modelCount): ours \(oursExact ? "yes" : "NO"), dispatch sources \(baseExact ? "yes" : "NO")"
+        let exactNote =
+            "updates per iteration exactly \(modelCount): ours \(oursExact ? "yes" : "NO"), dispatch sources \(baseExact ? "yes" : "NO")"
         return [
-            Row(name: "4 coalescing, per change", unit: "ns/change", better: .lower, value: ours,
+            Row(
+                name: "4 coalescing, per change", unit: "ns/change", better: .lower, value: ours,
                 baselineName: "DispatchSource user-data-add per observer", baseline: base,
                 target: "<= 150 ns/change, exactly \(modelCount) updates/iteration",
                 met: ours.median <= 150 && oursExact,
-                note: "\(modelCount) models x \(changesPerModel) changes per iteration, \(iterations) iterations per run; whole iteration (changes + flush) / changes; \(exactNote); OpenCombine+libdispatch reference 771"),
-            Row(name: "4 coalescing, per updateView()", unit: "ns/update", better: .lower, value: oursUpdateStats,
+                note:
+                    "\(modelCount) models x \(changesPerModel) changes per iteration, \(iterations) iterations per run; whole iteration (changes + flush) / changes; \(exactNote); OpenCombine+libdispatch reference 771"
+            ),
+            Row(
+                name: "4 coalescing, per updateView()", unit: "ns/update", better: .lower, value: oursUpdateStats,
                 baselineName: "DispatchSource handler", baseline: baseUpdateStats,
                 note: "from the end of the changes to the last updateView(), / observers"),
-            Row(name: "4 coalescing, observe(on:).sink per change", unit: "ns/change", better: .lower, value: publisher,
+            Row(
+                name: "4 coalescing, observe(on:).sink per change", unit: "ns/change", better: .lower, value: publisher,
                 baselineName: "@ViewModel path (same run)", baseline: viewModelPath,
                 target: "<= 1.2x the @ViewModel path, exactly \(modelCount) values/iteration",
                 met: publisherRatio <= 1.2 && publisherExact,
-                note: "the same work through model.observe(on: LoopScheduler.main).sink; values per iteration exactly \(modelCount): \(publisherExact ? "yes" : "NO")"),
+                note:
+                    "the same work through model.observe(on: LoopScheduler.main).sink; values per iteration exactly \(modelCount): \(publisherExact ? "yes" : "NO")"
+            ),
         ]
     }
 

@@ -10,30 +10,42 @@ enum OperatorChains {
         let runs = settings.runs
         // LOOP_BENCH_ROW=word: only the rows whose name contains it (for profiling one row).
         let only = ProcessInfo.processInfo.environment["LOOP_BENCH_ROW"]
-        let (chain, _) = only == nil
+        let (chain, _) =
+            only == nil
             ? measurePair(runs: runs, { PublisherChain.publisherChain(values) }, { 0 })
             : (Stats(samples: [0]), Stats(samples: []))
         let cases: [(String, String, () -> Double, () -> Double)] = [
-            ("5b merge of 4 subjects→sink", "closures: 4 sources calling one sink",
-             { merge4(values) }, { closureMerge4(values) }),
-            ("5b [a,b,c,d].publisher.flatMap { $0 }→sink", "closures: 4 sources calling one sink",
-             { flatMapSubjects(values) }, { closureMerge4(values) }),
-            ("5b flatMap(maxPublishers: .unlimited) { Just($0) }→sink", "closure calling a closure",
-             { flatMapJust(values) }, { closureForward(values) }),
-            ("5b combineLatest of 3→sink", "closures keeping the latest of 3",
-             { combineLatest3(values) }, { closureCombineLatest3(values) }),
-            ("5b zip of 2→sink", "closures pairing 2 queues",
-             { zip2(values) }, { closureZip2(values) }),
+            (
+                "5b merge of 4 subjects→sink", "closures: 4 sources calling one sink",
+                { merge4(values) }, { closureMerge4(values) }
+            ),
+            (
+                "5b [a,b,c,d].publisher.flatMap { $0 }→sink", "closures: 4 sources calling one sink",
+                { flatMapSubjects(values) }, { closureMerge4(values) }
+            ),
+            (
+                "5b flatMap(maxPublishers: .unlimited) { Just($0) }→sink", "closure calling a closure",
+                { flatMapJust(values) }, { closureForward(values) }
+            ),
+            (
+                "5b combineLatest of 3→sink", "closures keeping the latest of 3",
+                { combineLatest3(values) }, { closureCombineLatest3(values) }
+            ),
+            (
+                "5b zip of 2→sink", "closures pairing 2 queues",
+                { zip2(values) }, { closureZip2(values) }
+            ),
         ]
         var rows: [Row] = []
         for (name, baselineName, ours, floor) in cases where only.map({ name.contains($0) }) ?? true {
             let (value, baseline) = measurePair(runs: runs, ours, floor)
             let limit = 2 * chain.median
-            rows.append(Row(
-                name: name, unit: "ns/value", better: .lower, value: value,
-                baselineName: baselineName, baseline: baseline,
-                target: String(format: "<= 2x the case-5 chain (%.0f ns)", limit), met: value.median <= limit,
-                note: "\(values) values; chain \(Int(chain.median)) ns/value in this run"))
+            rows.append(
+                Row(
+                    name: name, unit: "ns/value", better: .lower, value: value,
+                    baselineName: baselineName, baseline: baseline,
+                    target: String(format: "<= 2x the case-5 chain (%.0f ns)", limit), met: value.median <= limit,
+                    note: "\(values) values; chain \(Int(chain.median)) ns/value in this run"))
         }
         return rows
     }
@@ -81,7 +93,9 @@ enum OperatorChains {
     }
 
     /// Sends `count` values round-robin into `subjects`; ns per value.
-    private static func timed(_ count: Int, _ subjects: [PassthroughSubject<Int, Never>], _ token: AnyCancellable) -> Double {
+    private static func timed(_ count: Int, _ subjects: [PassthroughSubject<Int, Never>], _ token: AnyCancellable)
+        -> Double
+    {
         let n = subjects.count
         let start = nowNanoseconds()
         var index = 0
@@ -167,9 +181,18 @@ final class ClosureLatest {
             if let a = latest.0, let b = latest.1, let c = latest.2 { sink(a, b, c) }
         }
         sources = [
-            { [unowned self] in latest.0 = $0; emit() },
-            { [unowned self] in latest.1 = $0; emit() },
-            { [unowned self] in latest.2 = $0; emit() },
+            { [unowned self] in
+                latest.0 = $0
+                emit()
+            },
+            { [unowned self] in
+                latest.1 = $0
+                emit()
+            },
+            { [unowned self] in
+                latest.2 = $0
+                emit()
+            },
         ]
     }
 }
@@ -192,8 +215,14 @@ final class ClosureZip {
             }
         }
         sources = [
-            { [unowned self] in queues.0.append($0); emit() },
-            { [unowned self] in queues.1.append($0); emit() },
+            { [unowned self] in
+                queues.0.append($0)
+                emit()
+            },
+            { [unowned self] in
+                queues.1.append($0)
+                emit()
+            },
         ]
     }
 }

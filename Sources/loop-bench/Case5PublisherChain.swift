@@ -8,13 +8,17 @@ enum PublisherChain {
         let values = settings.size(10_000_000, quick: 200_000)
         let sets = settings.size(10_000_000, quick: 200_000)
         let (chain, chainFloor) = measurePair(runs: settings.runs, { publisherChain(values) }, { closureChain(values) })
-        let (published, publishedFloor) = measurePair(runs: settings.runs, { publishedSets(sets) }, { closureSets(sets) })
+        let (published, publishedFloor) = measurePair(
+            runs: settings.runs, { publishedSets(sets) }, { closureSets(sets) })
         return [
-            Row(name: "5 subject→map→filter→removeDuplicates→sink", unit: "ns/value", better: .lower, value: chain,
+            Row(
+                name: "5 subject→map→filter→removeDuplicates→sink", unit: "ns/value", better: .lower, value: chain,
                 baselineName: "hand-written closure chain", baseline: chainFloor,
                 target: "<= 100 ns/value", met: chain.median <= 100,
                 note: "\(values) values; OpenCombine reference 484 ns"),
-            Row(name: "5 @Published set ($x sink + objectWillChange sink)", unit: "ns/set", better: .lower, value: published,
+            Row(
+                name: "5 @Published set ($x sink + objectWillChange sink)", unit: "ns/set", better: .lower,
+                value: published,
                 baselineName: "property calling two closures", baseline: publishedFloor,
                 target: "<= 120 ns/set", met: published.median <= 120,
                 note: "\(sets) sets; OpenCombine reference 656 ns"),
@@ -23,7 +27,8 @@ enum PublisherChain {
 
     static func publisherChain(_ count: Int) -> Double {
         let subject = PassthroughSubject<Int, Never>()
-        let cancellable = subject
+        let cancellable =
+            subject
             .map { Work.transform($0) }
             .filter { Work.keep($0) }
             .removeDuplicates()

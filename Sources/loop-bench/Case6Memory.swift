@@ -13,11 +13,15 @@ enum Memory {
         let rss = measurePair(runs: settings.runs, { sinks(count, rss: true) }, { closures(count, rss: true) })
         let heap = measurePair(runs: settings.runs, { sinks(count, rss: false) }, { closures(count, rss: false) })
         return [
-            Row(name: "6 subscription memory (RSS)", unit: "bytes/sub", better: .lower, value: rss.0,
+            Row(
+                name: "6 subscription memory (RSS)", unit: "bytes/sub", better: .lower, value: rss.0,
                 baselineName: "closure in an array (RSS)", baseline: rss.1,
                 target: "<= 250 bytes", met: rss.0.median <= 250,
-                note: "\(count) sinks on one PassthroughSubject; RSS after minus before (malloc_trim before each run); OpenCombine reference 497"),
-            Row(name: "6 subscription memory (heap)", unit: "bytes/sub", better: .lower, value: heap.0,
+                note:
+                    "\(count) sinks on one PassthroughSubject; RSS after minus before (malloc_trim before each run); OpenCombine reference 497"
+            ),
+            Row(
+                name: "6 subscription memory (heap)", unit: "bytes/sub", better: .lower, value: heap.0,
                 baselineName: "closure in an array (heap)", baseline: heap.1,
                 target: "<= 250 bytes", met: heap.0.median <= 250,
                 note: "glibc mallinfo2 in-use bytes after minus before"),
@@ -55,7 +59,10 @@ enum Memory {
         let before = reading(rss)
         for _ in 0..<count {
             let target = Target()
-            held.append { target.hits += 1; Work.consume(target.hits) }
+            held.append {
+                target.hits += 1
+                Work.consume(target.hits)
+            }
         }
         let after = reading(rss)
         for closure in held { closure() }

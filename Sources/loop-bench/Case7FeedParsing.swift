@@ -10,24 +10,34 @@ enum FeedParsingBench {
         let items = settings.size(3_000, quick: 150)
         let generated = generateFeed(items: items)
         let (ours, floor) = measurePair(
-            runs: settings.runs, { parseGenerated(generated, items: items) }, { floorOnce([generated], expectAtLeast: items * 13) })
+            runs: settings.runs, { parseGenerated(generated, items: items) },
+            { floorOnce([generated], expectAtLeast: items * 13) })
         var rows = [
-            Row(name: "7 FeedParser, generated feed", unit: "MB/s", better: .higher, value: ours,
+            Row(
+                name: "7 FeedParser, generated feed", unit: "MB/s", better: .higher, value: ours,
                 baselineName: "libxml2 SAX, empty callbacks", baseline: floor,
                 target: ">= 60% of the libxml2 floor", met: ours.median >= 0.6 * floor.median,
-                note: String(format: "%.2f MB, %d items; libxml2 reference 107 MB/s", Double(generated.count) / 1e6, items)),
+                note: String(
+                    format: "%.2f MB, %d items; libxml2 reference 107 MB/s", Double(generated.count) / 1e6, items))
         ]
         let corpus = corpusFiles(root: corpusRoot)
         if corpus.isEmpty {
-            rows.append(Row(name: "7 FeedParser, corpus", unit: "MB/s", better: .higher, value: Stats(samples: []),
-                            note: "corpus not found at \(corpusRoot); skipped"))
+            rows.append(
+                Row(
+                    name: "7 FeedParser, corpus", unit: "MB/s", better: .higher, value: Stats(samples: []),
+                    note: "corpus not found at \(corpusRoot); skipped"))
         } else {
-            let (corpusOurs, corpusFloor) = measurePair(runs: settings.runs, { parseCorpus(corpus) }, { floorOnce(corpus) })
+            let (corpusOurs, corpusFloor) = measurePair(
+                runs: settings.runs, { parseCorpus(corpus) }, { floorOnce(corpus) })
             let bytes = corpus.reduce(0) { $0 + $1.count }
-            rows.append(Row(name: "7 FeedParser, corpus feeds", unit: "MB/s", better: .higher, value: corpusOurs,
-                            baselineName: "libxml2 SAX, empty callbacks", baseline: corpusFloor,
-                            target: ">= 60% of the libxml2 floor", met: corpusOurs.median >= 0.6 * corpusFloor.median,
-                            note: "\(corpus.count) files, \(bytes) bytes, each parsed once per run (small files: per-document set-up dominates)"))
+            rows.append(
+                Row(
+                    name: "7 FeedParser, corpus feeds", unit: "MB/s", better: .higher, value: corpusOurs,
+                    baselineName: "libxml2 SAX, empty callbacks", baseline: corpusFloor,
+                    target: ">= 60% of the libxml2 floor", met: corpusOurs.median >= 0.6 * corpusFloor.median,
+                    note:
+                        "\(corpus.count) files, \(bytes) bytes, each parsed once per run (small files: per-document set-up dominates)"
+                ))
         }
         return rows
     }
@@ -36,7 +46,9 @@ enum FeedParsingBench {
         let start = nowNanoseconds()
         let feed = try? FeedParser.parse(bytes: bytes, baseURL: "http://example.invalid/feed.xml")
         let elapsed = nowNanoseconds() - start
-        precondition(feed?.episodes.count == items, "the generated feed parsed to \(feed?.episodes.count ?? -1) items, expected \(items)")
+        precondition(
+            feed?.episodes.count == items,
+            "the generated feed parsed to \(feed?.episodes.count ?? -1) items, expected \(items)")
         blackhole(feed?.episodes.count ?? 0)
         return megabytesPerSecond(bytes.count, elapsed)
     }
@@ -72,7 +84,8 @@ enum FeedParsingBench {
             }
         }
         let elapsed = nowNanoseconds() - start
-        precondition(elements >= expectAtLeast, "the libxml2 floor saw \(elements) elements, expected at least \(expectAtLeast)")
+        precondition(
+            elements >= expectAtLeast, "the libxml2 floor saw \(elements) elements, expected at least \(expectAtLeast)")
         blackhole(elements)
         return megabytesPerSecond(total, elapsed)
     }
@@ -119,7 +132,8 @@ enum FeedParsingBench {
         for index in 0..<items {
             let day = days[index % 7]
             let month = months[index % 12]
-            let date = "\(day), \(String(format: "%02d", 1 + index % 28)) \(month) \(2000 + index % 24) 08:\(String(format: "%02d", index % 60)):00 +0000"
+            let date =
+                "\(day), \(String(format: "%02d", 1 + index % 28)) \(month) \(2000 + index % 24) 08:\(String(format: "%02d", index % 60)):00 +0000"
             text += """
                 <item>
                 <title>Episode \(index): on loops, schedulers &amp; the cost of a hop</title>

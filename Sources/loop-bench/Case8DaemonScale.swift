@@ -27,7 +27,11 @@ enum DaemonScale {
         EventLoop.enableThreadSupport()  // the server's base is stopped from this thread
         var port: Int32 = 0
         guard let server = clb_server_start(Int32(itemsPerFeed), &port) else {
-            return [Row(name: "8 daemon", unit: "s", better: .lower, value: Stats(samples: []), note: "could not start the loopback server")]
+            return [
+                Row(
+                    name: "8 daemon", unit: "s", better: .lower, value: Stats(samples: []),
+                    note: "could not start the loopback server")
+            ]
         }
         defer { clb_server_stop(server) }
 
@@ -59,20 +63,29 @@ enum DaemonScale {
         let secondCPU = Stats(samples: second.map { $0.cpuSeconds * 1e6 / Double(feeds) })
         let firstPeak = Stats(samples: first.map { $0.peakRSS / 1e6 })
         let secondPeak = Stats(samples: second.map { $0.peakRSS / 1e6 })
-        let served = "\(feeds) feeds x \(itemsPerFeed) items; server answered \(total) requests, \(notModified) with 304; failed polls: \(failures)"
+        let served =
+            "\(feeds) feeds x \(itemsPerFeed) items; server answered \(total) requests, \(notModified) with 304; failed polls: \(failures)"
         return [
-            Row(name: "8 daemon, 304 cycle vs first cycle", unit: "s", better: .lower, value: secondTime,
+            Row(
+                name: "8 daemon, 304 cycle vs first cycle", unit: "s", better: .lower, value: secondTime,
                 baselineName: "first cycle (all 200)", baseline: firstTime,
                 target: "304 cycle >= 5x cheaper (ratio <= 0.2)", met: secondTime.median * 5 <= firstTime.median,
                 note: served),
-            Row(name: "8 daemon, throughput (304 cycle)", unit: "feeds/s", better: .higher, value: secondRate,
+            Row(
+                name: "8 daemon, throughput (304 cycle)", unit: "feeds/s", better: .higher, value: secondRate,
                 baselineName: "first cycle", baseline: firstRate),
-            Row(name: "8 daemon, loop-thread CPU (304 cycle)", unit: "cpu µs/feed", better: .lower, value: secondCPU,
+            Row(
+                name: "8 daemon, loop-thread CPU (304 cycle)", unit: "cpu µs/feed", better: .lower, value: secondCPU,
                 baselineName: "first cycle", baseline: firstCPU,
-                note: "CPU time of the main thread (fetch driving, parsing, SQLite) per feed; the rest of the wall time is waiting"),
-            Row(name: "8 daemon, peak RSS (304 cycle)", unit: "MB", better: .lower, value: secondPeak,
+                note:
+                    "CPU time of the main thread (fetch driving, parsing, SQLite) per feed; the rest of the wall time is waiting"
+            ),
+            Row(
+                name: "8 daemon, peak RSS (304 cycle)", unit: "MB", better: .lower, value: secondPeak,
                 baselineName: "first cycle", baseline: firstPeak,
-                note: "process VmHWM during the cycle (malloc_trim, then peak reset through /proc/self/clear_refs at its start); includes what earlier cases left resident unless run alone: loop-bench 8"),
+                note:
+                    "process VmHWM during the cycle (malloc_trim, then peak reset through /proc/self/clear_refs at its start); includes what earlier cases left resident unless run alone: loop-bench 8"
+            ),
         ]
     }
 
@@ -113,7 +126,10 @@ enum DaemonScale {
         let peak = peakRSS() ?? rssBefore
         daemon.stop()
         fetcher.cancelAll()
-        return (Cycle(seconds: Double(elapsed) / 1e9, peakRSS: peak, cpuSeconds: Double(cpu) / 1e9), finished.value?.count ?? 0)
+        return (
+            Cycle(seconds: Double(elapsed) / 1e9, peakRSS: peak, cpuSeconds: Double(cpu) / 1e9),
+            finished.value?.count ?? 0
+        )
     }
 
     /// Resets VmHWM to the current RSS (Linux: "5" to /proc/self/clear_refs).

@@ -12,9 +12,12 @@ enum HostLoopBench {
         let (hosted, direct) = measurePair(
             runs: settings.runs, { chain(iterations, hosted: true) }, { chain(iterations, hosted: false) })
         return [
-            Row(name: "9 host-driven iteration vs runOnce", unit: "ns/iteration", better: .lower, value: hosted,
+            Row(
+                name: "9 host-driven iteration vs runOnce", unit: "ns/iteration", better: .lower, value: hosted,
                 baselineName: "runOnce(blocking: true)", baseline: direct,
-                note: "\(iterations) iterations, a self re-arming zero timer and 10 idle watched pipes; host: prepare + poll + dispatch")
+                note:
+                    "\(iterations) iterations, a self re-arming zero timer and 10 idle watched pipes; host: prepare + poll + dispatch"
+            )
         ]
     }
 
@@ -31,7 +34,10 @@ enum HostLoopBench {
         }
         defer {
             for watch in watches { watch.cancel() }
-            for (r, w) in pipes { close(r); close(w) }
+            for (r, w) in pipes {
+                close(r)
+                close(w)
+            }
         }
         var remaining = count
         var timer: EventRegistration?

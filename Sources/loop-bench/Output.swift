@@ -21,7 +21,9 @@ enum Output {
     }
 
     static func printTable(_ rows: [Row]) {
-        let header = ["case", "unit", "ours: median [min-max]", "baseline", "baseline: median [min-max]", "ratio", "target"]
+        let header = [
+            "case", "unit", "ours: median [min-max]", "baseline", "baseline: median [min-max]", "ratio", "target",
+        ]
         var lines: [[String]] = [header]
         for row in rows {
             let ratio = row.ratio.map { format($0) + "x" } ?? ""
@@ -33,7 +35,9 @@ enum Output {
             ])
         }
         var widths = Array(repeating: 0, count: header.count)
-        for line in lines { for (index, text) in line.enumerated() { widths[index] = Swift.max(widths[index], text.count) } }
+        for line in lines {
+            for (index, text) in line.enumerated() { widths[index] = Swift.max(widths[index], text.count) }
+        }
         for (number, line) in lines.enumerated() {
             print(line.enumerated().map { pad($1, widths[$0]) }.joined(separator: "  "))
             if number == 0 { print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
@@ -41,7 +45,7 @@ enum Output {
         let notes = rows.compactMap { row in row.note.map { "  \(row.name): \($0)" } }
         if !notes.isEmpty {
             print("notes:")
-            notes.forEach { print($0) }
+            for note in notes { print(note) }
         }
     }
 

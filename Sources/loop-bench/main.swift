@@ -34,15 +34,22 @@ while let argument = arguments.next() {
     case "--quick": quick = true
     case "--subject-only": subjectOnly = true
     case "--json":
-        guard let path = arguments.next() else { FileHandle.standardError.write(Data(usage.utf8)); exit(2) }
+        guard let path = arguments.next() else {
+            FileHandle.standardError.write(Data(usage.utf8))
+            exit(2)
+        }
         jsonPath = path
     case "--feeds":
         guard let value = arguments.next(), let count = Int(value), count > 0 else {
-            FileHandle.standardError.write(Data(usage.utf8)); exit(2)
+            FileHandle.standardError.write(Data(usage.utf8))
+            exit(2)
         }
         DaemonScale.feedCountOverride = count
     case "--corpus":
-        guard let path = arguments.next() else { FileHandle.standardError.write(Data(usage.utf8)); exit(2) }
+        guard let path = arguments.next() else {
+            FileHandle.standardError.write(Data(usage.utf8))
+            exit(2)
+        }
         corpusRoot = path
     case "-h", "--help":
         print(usage, terminator: "")
@@ -56,9 +63,12 @@ while let argument = arguments.next() {
     }
 }
 
-let corpus = corpusRoot
+let corpus =
+    corpusRoot
     // The second entry is the same place seen from Benchmarks/ (`make bench` runs there).
-    ?? ["../shared/corpus", "../../shared/corpus", "/work/shared/corpus"].first { FileManager.default.fileExists(atPath: $0) }
+    ?? ["../shared/corpus", "../../shared/corpus", "/work/shared/corpus"].first {
+        FileManager.default.fileExists(atPath: $0)
+    }
     ?? "../shared/corpus"
 
 let cases: [BenchCase] = [
@@ -93,10 +103,15 @@ for bench in selected {
     FileHandle.standardError.write(Data("loop-bench: case \(bench.number) (\(bench.name))...\n".utf8))
     let caseStart = Date()
     rows += bench.body(settings)
-    FileHandle.standardError.write(Data(String(format: "loop-bench: case %d took %.1f s\n", bench.number, Date().timeIntervalSince(caseStart)).utf8))
+    FileHandle.standardError.write(
+        Data(
+            String(format: "loop-bench: case %d took %.1f s\n", bench.number, Date().timeIntervalSince(caseStart)).utf8)
+    )
 }
 
-print("loop-bench \(quick ? "--quick " : "")(\(settings.runs) runs per figure after one warm-up; median [min-max]; ↓ lower is better, ↑ higher is better)")
+print(
+    "loop-bench \(quick ? "--quick " : "")(\(settings.runs) runs per figure after one warm-up; median [min-max]; ↓ lower is better, ↑ higher is better)"
+)
 Output.printTable(rows)
 print(String(format: "total %.1f s; checksum %d", Date().timeIntervalSince(started), blackholeAccumulator))
 

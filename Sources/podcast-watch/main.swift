@@ -1,9 +1,10 @@
+import Foundation
+import PodcastKit
+
 // podcast-watch: a thin shell over PodcastKit's CommandRunner (see `podcast-watch --help`).
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import PodcastKit
 
 // First of all: SIGHUP/SIGUSR1 wait (blocked) until `run` has its handlers, instead of killing
 // a daemon that is still starting; other commands release them at once.

@@ -8,59 +8,59 @@ import ViewModelKit
 import XCTest
 
 final class DispatchQueueEventSourceSchedulerTests: XCTestCase {
-  var source: DispatchQueue.EventSource!
-  lazy var sourceFired: XCTestExpectation! = expectation(description: "event source fired")
+    var source: DispatchQueue.EventSource!
+    lazy var sourceFired: XCTestExpectation! = expectation(description: "event source fired")
 
-  override func tearDown() {
-    source = nil
-    super.tearDown()
-  }
-
-  func testItCoalescesEvents() {
-    var eventCount: Int?
-    source = DispatchQueue.main.scheduleEventSource { source in
-      eventCount = source.eventCount
-      self.sourceFired.fulfill()
+    override func tearDown() {
+        source = nil
+        super.tearDown()
     }
 
-    source.signal()
-    source.signal()
-    wait(for: [sourceFired], timeout: 0.1)
+    func testItCoalescesEvents() {
+        var eventCount: Int?
+        source = DispatchQueue.main.scheduleEventSource { source in
+            eventCount = source.eventCount
+            self.sourceFired.fulfill()
+        }
 
-    XCTAssertEqual(eventCount, 2)
-  }
+        source.signal()
+        source.signal()
+        wait(for: [sourceFired], timeout: 0.1)
 
-  func testItStopsDeliveringEventsWhenCancelled() {
-    var fireCount = 0
-
-    source = DispatchQueue.main.scheduleEventSource { _ in
-      fireCount += 1
+        XCTAssertEqual(eventCount, 2)
     }
 
-    source.signal()
-    EventLoop.main.runOnce(blocking: false)
+    func testItStopsDeliveringEventsWhenCancelled() {
+        var fireCount = 0
 
-    source.signal()
-    source.cancel()
-    EventLoop.main.runOnce(blocking: false)
+        source = DispatchQueue.main.scheduleEventSource { _ in
+            fireCount += 1
+        }
 
-    XCTAssertEqual(fireCount, 1)
-  }
+        source.signal()
+        EventLoop.main.runOnce(blocking: false)
 
-  func testItStopsDeliveringEventsDeinitialized() {
-    var fireCount = 0
+        source.signal()
+        source.cancel()
+        EventLoop.main.runOnce(blocking: false)
 
-    source = DispatchQueue.main.scheduleEventSource { _ in
-      fireCount += 1
+        XCTAssertEqual(fireCount, 1)
     }
 
-    source.signal()
-    EventLoop.main.runOnce(blocking: false)
+    func testItStopsDeliveringEventsDeinitialized() {
+        var fireCount = 0
 
-    source.signal()
-    source = nil
-    EventLoop.main.runOnce(blocking: false)
+        source = DispatchQueue.main.scheduleEventSource { _ in
+            fireCount += 1
+        }
 
-    XCTAssertEqual(fireCount, 1)
-  }
+        source.signal()
+        EventLoop.main.runOnce(blocking: false)
+
+        source.signal()
+        source = nil
+        EventLoop.main.runOnce(blocking: false)
+
+        XCTAssertEqual(fireCount, 1)
+    }
 }

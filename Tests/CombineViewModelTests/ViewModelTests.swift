@@ -7,30 +7,30 @@ import ViewModelKit
 import XCTest
 
 private final class TestViewModel: ObservableObject {
-  @Published var counter = 0
+    @Published var counter = 0
 }
 
 private final class Controller: ViewModelObserver {
-  var observations: [Int] = []
-  @ViewModel var viewModel: TestViewModel
+    var observations: [Int] = []
+    @ViewModel var viewModel: TestViewModel
 
-  init() {
-    self.viewModel = TestViewModel()
-  }
+    init() {
+        self.viewModel = TestViewModel()
+    }
 
-  func updateView() {
-    observations.append(viewModel.counter)
-  }
+    func updateView() {
+        observations.append(viewModel.counter)
+    }
 }
 
 final class ViewModelTests: XCTestCase {
-  func testViewModel() {
-    let controller = Controller()
-    XCTAssertEqual(controller.observations, [0])
-    for _ in 1...5 {
-      controller.viewModel.counter += 1
+    func testViewModel() {
+        let controller = Controller()
+        XCTAssertEqual(controller.observations, [0])
+        for _ in 1...5 {
+            controller.viewModel.counter += 1
+        }
+        EventLoop.main.runOnce(blocking: false)
+        XCTAssertEqual(controller.observations, [0, 5])
     }
-    EventLoop.main.runOnce(blocking: false)
-    XCTAssertEqual(controller.observations, [0, 5])
-  }
 }

@@ -1,6 +1,7 @@
 import CGLib
 import Foundation
 import XCTest
+
 @testable import GLibLoop
 @testable import LoopScheduler
 
@@ -39,10 +40,12 @@ final class GLibContextDriverTests: XCTestCase {
     func testAGLibTimeoutFiresOnceAtItsDeadlineUnderOurLoop() throws {
         let calls = CallCounter()
         let timeout = g_timeout_source_new(30)!
-        g_source_set_callback(timeout, { arg in
-            arg!.assumingMemoryBound(to: Int.self).pointee += 1
-            return 0  // G_SOURCE_REMOVE
-        }, calls.pointer, nil)
+        g_source_set_callback(
+            timeout,
+            { arg in
+                arg!.assumingMemoryBound(to: Int.self).pointee += 1
+                return 0  // G_SOURCE_REMOVE
+            }, calls.pointer, nil)
         g_source_attach(timeout, context)
         let start = MonotonicInstant.now()
         let driver = try GLibContextDriver(context: context, loop: loop)
@@ -59,7 +62,10 @@ final class GLibContextDriverTests: XCTestCase {
     func testAGLibDescriptorSourceRunsWhenItsDescriptorIsReady() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         let calls = CallCounter()
         let source = g_unix_fd_source_new(fds[0], G_IO_IN)!
         let callback: GUnixFDSourceFunc = { fd, _, arg in
@@ -96,10 +102,12 @@ final class GLibContextDriverTests: XCTestCase {
             let context = OpaquePointer(bitPattern: contextAddress)
             usleep(20_000)
             let idle = g_idle_source_new()!
-            g_source_set_callback(idle, { arg in
-                arg!.assumingMemoryBound(to: Int.self).pointee += 1
-                return 0
-            }, UnsafeMutableRawPointer(bitPattern: pointer), nil)
+            g_source_set_callback(
+                idle,
+                { arg in
+                    arg!.assumingMemoryBound(to: Int.self).pointee += 1
+                    return 0
+                }, UnsafeMutableRawPointer(bitPattern: pointer), nil)
             g_source_attach(idle, context)  // GLib signals its wake-up: the owner is our thread
             g_source_unref(idle)
         }.start()
@@ -112,10 +120,12 @@ final class GLibContextDriverTests: XCTestCase {
         let driver = try GLibContextDriver(context: context, loop: loop)
         let calls = CallCounter()
         let idle = g_idle_source_new()!
-        g_source_set_callback(idle, { arg in
-            arg!.assumingMemoryBound(to: Int.self).pointee += 1
-            return 0
-        }, calls.pointer, nil)
+        g_source_set_callback(
+            idle,
+            { arg in
+                arg!.assumingMemoryBound(to: Int.self).pointee += 1
+                return 0
+            }, calls.pointer, nil)
         g_source_attach(idle, context)
         driver.refresh()
         run { calls.value == 1 }
@@ -129,7 +139,10 @@ final class GLibContextDriverTests: XCTestCase {
     func testAnIdleContextLetsOurLoopSleep() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         let far = g_timeout_source_new(60_000)!
         g_source_attach(far, context)
         let silent = g_unix_fd_source_new(fds[0], G_IO_IN)!

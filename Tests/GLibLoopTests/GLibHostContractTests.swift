@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import ViewModelKit
 import XCTest
+
 @testable import GLibLoop
 
 // The iteration contract (ARCHITECTURE.md) with GLib as the host: EventLoop.main driven by a
@@ -211,10 +212,12 @@ final class GLibHostContractTests: XCTestCase {
         let far = loop.scheduleTimer(after: .seconds(30)) {}
         let mainLoop = g_main_loop_new(nil, 0)!
         let quit = g_timeout_source_new(1_000)!
-        g_source_set_callback(quit, { arg in
-            g_main_loop_quit(OpaquePointer(arg))
-            return 0
-        }, UnsafeMutableRawPointer(mainLoop), nil)
+        g_source_set_callback(
+            quit,
+            { arg in
+                g_main_loop_quit(OpaquePointer(arg))
+                return 0
+            }, UnsafeMutableRawPointer(mainLoop), nil)
         g_source_attach(quit, nil)
         while iterate(nil, blocking: false) {}
         let before = dispatches

@@ -2,6 +2,7 @@ import CGLib
 import Foundation
 import Synchronization
 import XCTest
+
 @testable import GLibLoop
 @testable import LoopScheduler
 
@@ -138,10 +139,12 @@ final class GLibLoopSourceTests: XCTestCase {
         let counter = UnsafeMutablePointer<Int>.allocate(capacity: 1)
         counter.pointee = 0
         defer { counter.deallocate() }
-        g_source_set_callback(idle, { arg in
-            arg!.assumingMemoryBound(to: Int.self).pointee += 1
-            return 0
-        }, counter, nil)
+        g_source_set_callback(
+            idle,
+            { arg in
+                arg!.assumingMemoryBound(to: Int.self).pointee += 1
+                return 0
+            }, counter, nil)
         let timer = loop.scheduleTimer(after: .nanoseconds(0)) {
             outerRuns += 1
             g_source_attach(idle, context)
@@ -209,13 +212,16 @@ final class GLibLoopSourceTests: XCTestCase {
         let farTimer = loop.scheduleTimer(after: .seconds(30)) {}
         let scheduler = LoopScheduler(loop: loop)
         let farAction = scheduler.schedule(
-            after: scheduler.now.advanced(by: .seconds(30)), interval: .seconds(30)) {}
+            after: scheduler.now.advanced(by: .seconds(30)), interval: .seconds(30)
+        ) {}
         let mainLoop = g_main_loop_new(context, 0)!
         let quit = g_timeout_source_new(1_000)!
-        g_source_set_callback(quit, { arg in
-            g_main_loop_quit(OpaquePointer(arg))
-            return 0
-        }, UnsafeMutableRawPointer(mainLoop), nil)
+        g_source_set_callback(
+            quit,
+            { arg in
+                g_main_loop_quit(OpaquePointer(arg))
+                return 0
+            }, UnsafeMutableRawPointer(mainLoop), nil)
         g_source_attach(quit, context)
         // Settle: the registrations above woke the host (GLib's own wake-up for the new source,
         // ours for the new scheduler deadline); serve that first.

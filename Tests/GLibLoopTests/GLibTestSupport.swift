@@ -2,6 +2,7 @@ import CGLib
 import Foundation
 import Synchronization
 import XCTest
+
 @testable import GLibLoop
 @testable import LoopScheduler
 
@@ -11,11 +12,20 @@ final class Shared<Value>: @unchecked Sendable {
     private var stored: Value
     init(_ value: Value) { stored = value }
     var value: Value {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); defer { lock.unlock() }; stored = newValue }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            stored = newValue
+        }
     }
     func mutate<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return body(&stored)
     }
 }
@@ -30,8 +40,14 @@ final class TestPipe {
         readEnd = fds[0]
         writeEnd = fds[1]
     }
-    func writeByte() { var b: UInt8 = 1; _ = write(writeEnd, &b, 1) }
-    func readByte() { var b: UInt8 = 0; _ = read(readEnd, &b, 1) }
+    func writeByte() {
+        var b: UInt8 = 1
+        _ = write(writeEnd, &b, 1)
+    }
+    func readByte() {
+        var b: UInt8 = 0
+        _ = read(readEnd, &b, 1)
+    }
     deinit {
         close(readEnd)
         close(writeEnd)
@@ -59,10 +75,12 @@ func iterate(_ context: OpaquePointer?, until done: () -> Bool, file: StaticStri
     let timedOut = Shared(false)
     let guardSource = g_timeout_source_new(5_000)!
     let box = Unmanaged.passRetained(timedOut).toOpaque()
-    g_source_set_callback(guardSource, { arg in
-        Unmanaged<Shared<Bool>>.fromOpaque(arg!).takeUnretainedValue().value = true
-        return 0
-    }, box, { arg in Unmanaged<Shared<Bool>>.fromOpaque(arg!).release() })
+    g_source_set_callback(
+        guardSource,
+        { arg in
+            Unmanaged<Shared<Bool>>.fromOpaque(arg!).takeUnretainedValue().value = true
+            return 0
+        }, box, { arg in Unmanaged<Shared<Bool>>.fromOpaque(arg!).release() })
     g_source_attach(guardSource, context)
     while !done() && !timedOut.value { iterate(context, blocking: true) }
     g_source_destroy(guardSource)

@@ -1,6 +1,7 @@
 import CLibevent
 import Foundation
 import Testing
+
 @testable import LoopScheduler
 
 /// The documented guarantees for a foreign base with a single priority, driven by C's

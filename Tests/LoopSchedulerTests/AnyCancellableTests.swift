@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LoopScheduler
 
 /// `AnyCancellable`, as Combine's: cancels once, on the first `cancel()` or on deinit, whatever
@@ -41,7 +42,10 @@ import Testing
         let counter = Counter()
         let a = AnyCancellable(ClassCancellable(counter))
         let b = AnyCancellable(StructCancellable(counter: counter))
-        a.cancel(); a.cancel(); b.cancel(); b.cancel()
+        a.cancel()
+        a.cancel()
+        b.cancel()
+        b.cancel()
         #expect(counter.count == 2)
     }
 

@@ -1,6 +1,7 @@
 import CLibevent
 import Foundation
 import Testing
+
 @testable import LoopScheduler
 
 @Suite(.serialized) struct EventLoopTests {
@@ -197,7 +198,7 @@ import Testing
         let loop = try EventLoop()
         defer { loop.shutdown() }
         var ran = 0
-        loop.execute { }
+        loop.execute {}
         let timer = loop.scheduleTimer(after: .nanoseconds(0)) { ran += 1 }
         loop.stop()
         let watchdogFired = Shared(false)
@@ -320,7 +321,10 @@ import Testing
 }
 
 actor LoopBoundCounter {
-    struct Report: Equatable { var value: Int; var onLoop: Bool }
+    struct Report: Equatable {
+        var value: Int
+        var onLoop: Bool
+    }
     let loop: EventLoop
     private var value = 0
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LoopScheduler
 
 /// One test (or more) per guarantee of the iteration contract in ARCHITECTURE.md.

@@ -1,6 +1,7 @@
 import CLibevent
 import Foundation
 import Testing
+
 @testable import LoopScheduler
 
 /// `HostLoopDriver`: the descriptor, deadline and dispatch a foreign main loop drives us with.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LoopScheduler
 
 @Suite(.serialized) struct LoopSchedulerTests {
@@ -60,7 +61,12 @@ import Testing
                     scheduler.schedule {
                         if pthread_equal(pthread_self(), loopThread) == 0 { offLoop.mutate { $0 += 1 } }
                         perThread.mutate { $0[t].append(i) }
-                        if total.mutate({ $0 += 1; return $0 }) == 400 { loop.stop() }
+                        if total.mutate({
+                            $0 += 1
+                            return $0
+                        }) == 400 {
+                            loop.stop()
+                        }
                     }
                 }
             }
@@ -114,14 +120,16 @@ import Testing
         defer { loop.shutdown() }
         let scheduler = LoopScheduler(loop: loop)
         var log: [String] = []
-        let late = scheduler.scheduleEventSource(options: .init(flushOrder: 10)) { log.append("late \($0.mergedSignalCount)") }
+        let late = scheduler.scheduleEventSource(options: .init(flushOrder: 10)) {
+            log.append("late \($0.mergedSignalCount)")
+        }
         let early = scheduler.scheduleEventSource { log.append("early \($0.mergedSignalCount)") }
         scheduler.schedule {
             late.signal()
             early.signal()
             early.signal()
         }
-        scheduler.schedule { }
+        scheduler.schedule {}
         loop.runOnce(blocking: true)
         #expect(log == ["early 2", "late 1"])
         late.cancel()

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import XCTest
+
 @testable import LoopScheduler
 
 /// XCTest runs test methods on the main thread on Linux, which `EventLoop.main` needs.
@@ -52,7 +53,7 @@ final class MainLoopTests: XCTestCase {
             source.signal()
         }
         loop.execute {
-            MainActor.assumeIsolated { }
+            MainActor.assumeIsolated {}
         }
         let watchdogFired = Shared(false)
         let watchdog = loop.watchdog(watchdogFired, seconds: 10)
@@ -117,9 +118,11 @@ extension MainLoopTests {
         let watchdog = EventLoop.main.watchdog(watchdogFired, seconds: 10)
         try EventLoop.main.run()
         sender.join()
-        XCTAssertEqual(log.value, [
-            "now 0 main=true", "now 1 main=true", "now 2 main=true", "timer 0", "timer 1", "timer 2",
-        ])
+        XCTAssertEqual(
+            log.value,
+            [
+                "now 0 main=true", "now 1 main=true", "now 2 main=true", "timer 0", "timer 1", "timer 2",
+            ])
         XCTAssertFalse(watchdogFired.value)
         watchdog.cancel()
     }

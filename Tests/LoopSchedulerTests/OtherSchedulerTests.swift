@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import LoopScheduler
 
 @Suite struct ImmediateAndAnySchedulerTests {
@@ -50,9 +51,18 @@ import Testing
         let scheduler = AnyScheduler<MonotonicInstant, Never>(
             minimumTolerance: { .nanoseconds(7) },
             now: { MonotonicInstant(nanoseconds: 99) },
-            scheduleImmediately: { _, action in scheduled += 1; action() },
-            delayed: { _, _, _, action in scheduled += 10; action() },
-            interval: { _, _, _, _, _ in scheduled += 100; return AnyCancellable {} })
+            scheduleImmediately: { _, action in
+                scheduled += 1
+                action()
+            },
+            delayed: { _, _, _, action in
+                scheduled += 10
+                action()
+            },
+            interval: { _, _, _, _, _ in
+                scheduled += 100
+                return AnyCancellable {}
+            })
         #expect(scheduler.now == MonotonicInstant(nanoseconds: 99))
         #expect(scheduler.minimumTolerance == .nanoseconds(7))
         scheduler.schedule {}
@@ -110,7 +120,10 @@ import Testing
         let token = Shared<Cancellable?>(nil)
         queue.sync {
             token.value = queue.schedule(after: queue.now, interval: .milliseconds(1)) {
-                let n = count.mutate { value -> Int in value += 1; return value }
+                let n = count.mutate { value -> Int in
+                    value += 1
+                    return value
+                }
                 if n == 3 {
                     token.value?.cancel()
                     done.signal()

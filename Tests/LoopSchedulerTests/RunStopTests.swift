@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LoopScheduler
 
 /// `run()`/`runOnce` against `stop()`: a stop request is consumed exactly once, never lost, and

@@ -1,6 +1,7 @@
 import CLibevent
 import Foundation
 import Testing
+
 @testable import LoopScheduler
 
 /// Open descriptors of this process.
@@ -50,11 +51,18 @@ private func openDescriptorCount() -> Int {
         weak var timerCapture: Token?
         var ran: [String] = []
         do {
-            let a = Token(), b = Token()
+            let a = Token()
+            let b = Token()
             jobCapture = a
             timerCapture = b
-            scheduler.schedule { _ = a; ran.append("job") }
-            scheduler.schedule(after: scheduler.now) { _ = b; ran.append("timer") }
+            scheduler.schedule {
+                _ = a
+                ran.append("job")
+            }
+            scheduler.schedule(after: scheduler.now) {
+                _ = b
+                ran.append("timer")
+            }
         }
         var handled = 0
         let source = loop.makeEventSource { _ in handled += 1 }
@@ -120,7 +128,7 @@ private func openDescriptorCount() -> Int {
         let loop = try EventLoop(adopting: base)
         var fired = 0
         let timer = loop.scheduleTimer(after: .nanoseconds(0)) { fired += 1 }
-        loop.execute { }
+        loop.execute {}
         loop.shutdown()
         #expect(!timer.isActive)
         // No event of ours is left: the base is empty.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LoopScheduler
 
 /// Signals are process-wide (libevent serves one base), so these run one at a time.

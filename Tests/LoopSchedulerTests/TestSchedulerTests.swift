@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LoopScheduler
 
 @Suite struct TestSchedulerTests {
@@ -116,7 +117,10 @@ import Testing
         // Changes made by actions at one instant are serviced after the last action of that instant.
         log = []
         scheduler.schedule(after: Instant(nanoseconds: 5)) { first.signal() }
-        scheduler.schedule(after: Instant(nanoseconds: 5)) { first.signal(); log.append("action@5") }
+        scheduler.schedule(after: Instant(nanoseconds: 5)) {
+            first.signal()
+            log.append("action@5")
+        }
         scheduler.schedule(after: Instant(nanoseconds: 9)) { log.append("action@9") }
         scheduler.advance(by: .nanoseconds(20))
         #expect(log == ["action@5", "first 2@5", "action@9"])

@@ -10,12 +10,21 @@ final class Shared<Value>: @unchecked Sendable {
     init(_ value: Value) { stored = value }
 
     var value: Value {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); defer { lock.unlock() }; stored = newValue }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            stored = newValue
+        }
     }
 
     func mutate<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return body(&stored)
     }
 }
@@ -47,8 +56,14 @@ final class TestPipe {
         writeEnd = fds[1]
     }
 
-    func writeByte() { var b: UInt8 = 1; _ = write(writeEnd, &b, 1) }
-    func readByte() { var b: UInt8 = 0; _ = read(readEnd, &b, 1) }
+    func writeByte() {
+        var b: UInt8 = 1
+        _ = write(writeEnd, &b, 1)
+    }
+    func readByte() {
+        var b: UInt8 = 0
+        _ = read(readEnd, &b, 1)
+    }
 
     deinit {
         close(readEnd)

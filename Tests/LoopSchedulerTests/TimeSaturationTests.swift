@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LoopScheduler
 
 /// Issue 19, bug 1: "never" (`.seconds(.infinity)`, `.seconds(Int.max)`) must stay in the future.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PodcastKit
 
 @Test func placeholderPodcastKit() { #expect(1 + 1 == 2) }

@@ -2,6 +2,7 @@ import CLibevent
 import CLoopSupport
 import Dispatch  // links libdispatch.so, which exports the _4CF run-loop hooks
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -116,7 +117,9 @@ public final class EventLoop: @unchecked Sendable {
     /// `EventLoop.enableThreadSupport()` (libevent's `evthread_use_pthreads()`). See the type's
     /// doc for what the flush guarantees with the base's priorities.
     /// - Throws: `EventLoopError.baseCreationFailed` if the base reports no priorities.
-    public convenience init(adopting base: OpaquePointer, maximumFlushDelay: MonotonicInstant.Stride = .milliseconds(20)) throws {
+    public convenience init(
+        adopting base: OpaquePointer, maximumFlushDelay: MonotonicInstant.Stride = .milliseconds(20)
+    ) throws {
         _ = LibeventSetup.threadsEnabled
         guard event_base_get_npriorities(base) >= 1 else { throw EventLoopError.baseCreationFailed }
         self.init(base: base, owns: false, isMain: false, maximumFlushDelay: max(maximumFlushDelay, .milliseconds(1)))

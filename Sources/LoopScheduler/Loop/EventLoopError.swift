@@ -27,11 +27,13 @@ public enum EventLoopError: Error, Equatable, Sendable, CustomStringConvertible 
         case .baseCreationFailed: return "libevent could not create an event_base"
         case .reentrantRun: return "EventLoop.run() called re-entrantly from one of its own callbacks"
         case .wrongThread:
-            return "EventLoop.run() called on the wrong thread (main loop off the main thread, or the loop is running on another thread)"
+            return
+                "EventLoop.run() called on the wrong thread (main loop off the main thread, or the loop is running on another thread)"
         case .dispatchFailed: return "event_base_loop failed (is another caller already running this base?)"
         case .invalidSignal(let s): return "signal \(s) cannot be watched (out of range, SIGKILL or SIGSTOP)"
         case .signalsClaimedByAnotherLoop:
-            return "another EventLoop already watches POSIX signals; libevent supports one signal-handling base per process"
+            return
+                "another EventLoop already watches POSIX signals; libevent supports one signal-handling base per process"
         case .registrationFailed: return "libevent refused to add the event"
         case .shutDown: return "the EventLoop was used after shutdown()"
         }

@@ -1,5 +1,6 @@
 import CLibevent
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif

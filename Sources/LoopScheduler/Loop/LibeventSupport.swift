@@ -1,5 +1,6 @@
 import CLibevent
 import CLoopSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -14,7 +14,10 @@ final class SchedulerTimerQueue: @unchecked Sendable {
         var action: (() -> Void)?
         var cancelled = false
 
-        init(sequence: UInt64, deadline: MonotonicInstant, interval: MonotonicInstant.Stride?, action: @escaping () -> Void) {
+        init(
+            sequence: UInt64, deadline: MonotonicInstant, interval: MonotonicInstant.Stride?,
+            action: @escaping () -> Void
+        ) {
             self.sequence = sequence
             self.deadline = deadline
             self.interval = interval

@@ -23,11 +23,13 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         minimumTolerance: @escaping () -> SchedulerTimeType.Stride,
         now: @escaping () -> SchedulerTimeType,
         scheduleImmediately: @escaping (SchedulerOptions?, @escaping () -> Void) -> Void,
-        delayed: @escaping (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) -> Void,
-        interval: @escaping (
-            SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?,
-            @escaping () -> Void
-        ) -> Cancellable
+        delayed:
+            @escaping (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) -> Void,
+        interval:
+            @escaping (
+                SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?,
+                @escaping () -> Void
+            ) -> Cancellable
     ) {
         nowBody = now
         minimumToleranceBody = minimumTolerance
@@ -38,7 +40,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
             now: now, minimumTolerance: minimumTolerance, schedule: scheduleImmediately,
             scheduleAfter: delayed, scheduleInterval: interval)
         eventSourceBody = { options, handler in
-            AnyEventSource.wrapping(handler: handler) { relay in ScheduledEventSource(scheduler: bare, options: options, relay) }
+            AnyEventSource.wrapping(handler: handler) { relay in
+                ScheduledEventSource(scheduler: bare, options: options, relay)
+            }
         }
     }
 
@@ -62,7 +66,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         scheduleAfterBody = { scheduler.schedule(after: $0, tolerance: $1, options: $2, $3) }
         scheduleIntervalBody = { scheduler.schedule(after: $0, interval: $1, tolerance: $2, options: $3, $4) }
         eventSourceBody = { options, handler in
-            AnyEventSource.wrapping(handler: handler) { relay in scheduler.scheduleEventSource(options: options, relay) }
+            AnyEventSource.wrapping(handler: handler) { relay in scheduler.scheduleEventSource(options: options, relay)
+            }
         }
     }
 
@@ -188,7 +193,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     let nowBody: () -> SchedulerTimeType
     let minimumToleranceBody: () -> SchedulerTimeType.Stride
     let scheduleBody: (SchedulerOptions?, @escaping () -> Void) -> Void
-    let scheduleAfterBody: (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) -> Void
+    let scheduleAfterBody:
+        (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) -> Void
     let scheduleIntervalBody:
         (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void)
             -> Cancellable
@@ -196,10 +202,13 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     init(
         now: @escaping () -> SchedulerTimeType, minimumTolerance: @escaping () -> SchedulerTimeType.Stride,
         schedule: @escaping (SchedulerOptions?, @escaping () -> Void) -> Void,
-        scheduleAfter: @escaping (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) -> Void,
-        scheduleInterval: @escaping (
-            SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void
-        ) -> Cancellable
+        scheduleAfter:
+            @escaping (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) -> Void,
+        scheduleInterval:
+            @escaping (
+                SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?,
+                @escaping () -> Void
+            ) -> Cancellable
     ) {
         nowBody = now
         minimumToleranceBody = minimumTolerance

@@ -18,7 +18,8 @@ extension DispatchQueue: Scheduler, EventSourceScheduler {
 
         /// The stride from `self` to `other`.
         public func distance(to other: SchedulerTimeType) -> Stride {
-            Stride(nanoseconds: Int64(bitPattern: other.dispatchTime.uptimeNanoseconds &- dispatchTime.uptimeNanoseconds))
+            Stride(
+                nanoseconds: Int64(bitPattern: other.dispatchTime.uptimeNanoseconds &- dispatchTime.uptimeNanoseconds))
         }
 
         /// `self` moved by `n` (clamped at the clock's origin).
@@ -116,11 +117,17 @@ extension DispatchQueue: Scheduler, EventSourceScheduler {
             /// Orders spans by length.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
             /// Sum (traps on overflow).
-            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude + rhs.magnitude) }
+            public static func + (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: lhs.magnitude + rhs.magnitude)
+            }
             /// Difference (traps on overflow).
-            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude - rhs.magnitude) }
+            public static func - (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: lhs.magnitude - rhs.magnitude)
+            }
             /// Product of the nanosecond counts (traps on overflow).
-            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude * rhs.magnitude) }
+            public static func * (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: lhs.magnitude * rhs.magnitude)
+            }
             /// Adds in place.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
             /// Subtracts in place.

@@ -79,7 +79,8 @@ public struct LoopScheduler: Scheduler, EventSourceScheduler, Sendable {
         after date: MonotonicInstant, interval: MonotonicInstant.Stride,
         tolerance: MonotonicInstant.Stride, options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> Cancellable {
-        guard let entry = loop.timers.add(deadline: date, interval: max(interval, .nanoseconds(1)), action: action) else {
+        guard let entry = loop.timers.add(deadline: date, interval: max(interval, .nanoseconds(1)), action: action)
+        else {
             preconditionFailure("LoopScheduler.schedule(after:interval:) on an EventLoop after its shutdown()")
         }
         // Capture the loop, not just its queue: the queue's libevent event lives in the loop's base.

@@ -53,7 +53,10 @@ public final class ScheduledEventSource<S: Scheduler>: EventSource, @unchecked S
     /// Stops delivery and releases the handler. Idempotent, any thread.
     public func cancel() {
         let released = lock.withLock { () -> ((ScheduledEventSource<S>) -> Void)? in
-            defer { handler = nil; waiting = 0 }
+            defer {
+                handler = nil
+                waiting = 0
+            }
             return handler
         }
         _ = released

@@ -35,7 +35,10 @@ public final class TestScheduler: Scheduler, EventSourceScheduler, @unchecked Se
         let interval: MonotonicInstant.Stride?
         var action: (() -> Void)?
 
-        init(sequence: UInt64, deadline: MonotonicInstant, interval: MonotonicInstant.Stride?, action: @escaping () -> Void) {
+        init(
+            sequence: UInt64, deadline: MonotonicInstant, interval: MonotonicInstant.Stride?,
+            action: @escaping () -> Void
+        ) {
             self.sequence = sequence
             self.deadline = deadline
             self.interval = interval
@@ -99,7 +102,9 @@ public final class TestScheduler: Scheduler, EventSourceScheduler, @unchecked Se
         return AnyCancellable { [weak self] in self?.remove(entry) }
     }
 
-    private func insert(deadline: MonotonicInstant?, interval: MonotonicInstant.Stride?, action: @escaping () -> Void) -> Entry {
+    private func insert(deadline: MonotonicInstant?, interval: MonotonicInstant.Stride?, action: @escaping () -> Void)
+        -> Entry
+    {
         lock.withLock {
             let entry = Entry(
                 sequence: nextSequence, deadline: max(deadline ?? current, current), interval: interval,

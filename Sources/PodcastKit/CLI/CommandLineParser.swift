@@ -23,7 +23,12 @@ public enum CommandLineParser {
 
         while let token = tokens.popFirst() {
             if optionsEnded {
-                if commandName == nil { commandName = token } else { rest.append("--"); rest.append(token) }
+                if commandName == nil {
+                    commandName = token
+                } else {
+                    rest.append("--")
+                    rest.append(token)
+                }
                 continue
             }
             let (name, inline) = splitInline(token)
@@ -64,13 +69,17 @@ public enum CommandLineParser {
     }
 
     /// The command names, in the order the usage lists them.
-    public static let commands = ["add", "remove", "enable", "disable", "list", "import", "export", "run", "show", "demo"]
+    public static let commands = [
+        "add", "remove", "enable", "disable", "list", "import", "export", "run", "show", "demo",
+    ]
 
     private static func parseCommand(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
         switch name {
         case "help":
             let args = try scan(tokens, command: name, valued: [], flags: [])
-            guard args.operands.count <= 1 else { throw UsageError("'help' takes at most one command name", command: name) }
+            guard args.operands.count <= 1 else {
+                throw UsageError("'help' takes at most one command name", command: name)
+            }
             if let topic = args.operands.first, !commands.contains(topic) {
                 throw UsageError("unknown command '\(topic)'")
             }
@@ -83,7 +92,8 @@ public enum CommandLineParser {
             }
             // A title is shown on the terminal and written to OPML: no escape sequences or newlines.
             if let title = args.values["--title"], !TerminalText.isAcceptableTitle(title) {
-                throw UsageError("option '--title' must not contain control characters (newlines, tabs, escapes)", command: name)
+                throw UsageError(
+                    "option '--title' must not contain control characters (newlines, tabs, escapes)", command: name)
             }
             return .add(url: url, title: args.values["--title"], intervalSeconds: interval)
         case "remove":
@@ -92,7 +102,8 @@ public enum CommandLineParser {
                 // An id only with --id, so a file named "1" is never read as feed #1.
                 try noOperands(args.operands, command: name)
                 guard let id = Int64(v), id >= 1 else {
-                    throw UsageError("option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
+                    throw UsageError(
+                        "option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
                 }
                 return .removeID(id: id)
             }
@@ -103,7 +114,8 @@ public enum CommandLineParser {
             if let v = args.values["--id"] {
                 try noOperands(args.operands, command: name)
                 guard let id = Int64(v), id >= 1 else {
-                    throw UsageError("option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
+                    throw UsageError(
+                        "option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
                 }
                 return .setEnabled(key: .id(id), enabled: enabled)
             }
@@ -122,7 +134,9 @@ public enum CommandLineParser {
         case "run":
             let args = try scan(
                 tokens, command: name,
-                valued: ["--interval", "--hook", "--first-sync-announce", "--hook-retries", "--hook-timeout", "--hook-log"],
+                valued: [
+                    "--interval", "--hook", "--first-sync-announce", "--hook-retries", "--hook-timeout", "--hook-log",
+                ],
                 flags: ["--once", "--json", "--force"])
             try noOperands(args.operands, command: name)
             var options = RunOptions(once: args.flags.contains("--once"), json: args.flags.contains("--json"))
@@ -141,13 +155,15 @@ public enum CommandLineParser {
             }
             if let v = args.values["--first-sync-announce"] {
                 guard let n = Int(v), n >= 0 else {
-                    throw UsageError("option '--first-sync-announce' needs a whole number >= 0, not '\(v)'", command: name)
+                    throw UsageError(
+                        "option '--first-sync-announce' needs a whole number >= 0, not '\(v)'", command: name)
                 }
                 options.firstSyncAnnounce = n
             }
             if let v = args.values["--hook-retries"] {
                 guard let n = Int(v), (0...10).contains(n) else {
-                    throw UsageError("option '--hook-retries' needs a whole number from 0 to 10, not '\(v)'", command: name)
+                    throw UsageError(
+                        "option '--hook-retries' needs a whole number from 0 to 10, not '\(v)'", command: name)
                 }
                 options.hookRetries = n
             }
@@ -158,7 +174,9 @@ public enum CommandLineParser {
                 guard !v.isEmpty else { throw UsageError("option '--hook-log' needs a file", command: name) }
                 options.hookLog = v
             }
-            if options.hook == nil, let given = ["--hook-retries", "--hook-timeout", "--hook-log"].first(where: { args.values[$0] != nil }) {
+            if options.hook == nil,
+                let given = ["--hook-retries", "--hook-timeout", "--hook-log"].first(where: { args.values[$0] != nil })
+            {
                 throw UsageError("option '\(given)' only applies with '--hook'", command: name)
             }
             return .run(options)
@@ -253,13 +271,19 @@ public enum CommandLineParser {
     private static func exactlyOne(_ operands: [String], what: String, command: String) throws(UsageError) -> String {
         guard let first = operands.first else { throw UsageError("'\(command)' needs a \(what)", command: command) }
         guard operands.count == 1 else {
-            throw UsageError("'\(command)' takes one \(what), got \(operands.count): \(operands.joined(separator: " "))", command: command)
+            throw UsageError(
+                "'\(command)' takes one \(what), got \(operands.count): \(operands.joined(separator: " "))",
+                command: command)
         }
-        guard !first.allSatisfy(\.isWhitespace) else { throw UsageError("'\(command)' needs a \(what), got an empty one", command: command) }
+        guard !first.allSatisfy(\.isWhitespace) else {
+            throw UsageError("'\(command)' needs a \(what), got an empty one", command: command)
+        }
         return first
     }
 
     private static func noOperands(_ operands: [String], command: String) throws(UsageError) {
-        if let first = operands.first { throw UsageError("unexpected argument '\(first)' for '\(command)'", command: command) }
+        if let first = operands.first {
+            throw UsageError("unexpected argument '\(first)' for '\(command)'", command: command)
+        }
     }
 }

@@ -9,14 +9,18 @@ extension CommandRunner {
         guard let store else { return .stateError }
         let file = path.hasPrefix("/") ? path : currentDirectory + "/" + path
         guard let data = FileManager.default.contents(atPath: file) else {
-            console.err("podcast-watch: cannot read \(file): \(FileManager.default.fileExists(atPath: file) ? "permission denied or not a file" : "no such file")\n")
+            console.err(
+                "podcast-watch: cannot read \(file): \(FileManager.default.fileExists(atPath: file) ? "permission denied or not a file" : "no such file")\n"
+            )
             return .inputError
         }
         var outlines: [OPMLOutline]
         do {
             outlines = try OPML.parse(data: data)
         } catch .malformed(let details, let recovered) where !recovered.isEmpty {
-            console.err("podcast-watch: warning: \(file) is not well-formed (\(details.first ?? "XML error")); importing the \(recovered.count) feeds recovered\n")
+            console.err(
+                "podcast-watch: warning: \(file) is not well-formed (\(details.first ?? "XML error")); importing the \(recovered.count) feeds recovered\n"
+            )
             outlines = recovered
         } catch {
             console.err("podcast-watch: \(file): \(error)\n")
@@ -37,17 +41,26 @@ extension CommandRunner {
             do {
                 url = try FeedLocation.normalize(outline.url, currentDirectory: folder, home: environment["HOME"])
             } catch {
-                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(MaskedURL.string(error.input))): \(error.reason)\n")
+                console.err(
+                    "podcast-watch: skipped outline \(name)(xmlUrl \(MaskedURL.string(error.input))): \(error.reason)\n"
+                )
                 skipped += 1
                 continue
             }
-            if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }), !FileManager.default.fileExists(atPath: path) {
-                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(MaskedURL.string(outline.url))): not an http(s) URL, and no such file: \(path)\n")
+            if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }),
+                !FileManager.default.fileExists(atPath: path)
+            {
+                console.err(
+                    "podcast-watch: skipped outline \(name)(xmlUrl \(MaskedURL.string(outline.url))): not an http(s) URL, and no such file: \(path)\n"
+                )
                 skipped += 1
                 continue
             }
-            if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }), let refusal = FileFetch.refusal(path: path) {
-                console.err("podcast-watch: skipped outline \(name)(xmlUrl \(MaskedURL.string(outline.url))): \(refusal)\n")
+            if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }),
+                let refusal = FileFetch.refusal(path: path)
+            {
+                console.err(
+                    "podcast-watch: skipped outline \(name)(xmlUrl \(MaskedURL.string(outline.url))): \(refusal)\n")
                 skipped += 1
                 continue
             }
@@ -59,13 +72,17 @@ extension CommandRunner {
             // is not stored; the feed is, and shows its channel's title.
             var title = outline.title
             if let t = title, !TerminalText.isAcceptableTitle(t) {
-                console.err("podcast-watch: warning: outline \(TerminalText.line(t).debugDescription) (xmlUrl \(MaskedURL.string(outline.url))): title not imported, it holds control characters or bidi overrides\n")
+                console.err(
+                    "podcast-watch: warning: outline \(TerminalText.line(t).debugDescription) (xmlUrl \(MaskedURL.string(outline.url))): title not imported, it holds control characters or bidi overrides\n"
+                )
                 title = nil
             }
             // An interval past the limit (1e10 s once froze every timer of the loop) is clamped.
             var interval = outline.interval
             if let seconds = interval, seconds > PollPolicy.maximumIntervalSeconds {
-                console.err("podcast-watch: warning: outline \(name)(xmlUrl \(MaskedURL.string(outline.url))): pw:interval \(seconds) s is longer than 30 days; using 30 days\n")
+                console.err(
+                    "podcast-watch: warning: outline \(name)(xmlUrl \(MaskedURL.string(outline.url))): pw:interval \(seconds) s is longer than 30 days; using 30 days\n"
+                )
                 interval = PollPolicy.maximumIntervalSeconds
             }
             do {
@@ -79,7 +96,9 @@ extension CommandRunner {
             }
         }
         let dupText = duplicates > 0 ? ", \(duplicates) repeated in the file" : ""
-        console.out("Imported \(added) \(added == 1 ? "feed" : "feeds") from \(file) (\(existing) already subscribed\(dupText), \(skipped) skipped)\n")
+        console.out(
+            "Imported \(added) \(added == 1 ? "feed" : "feeds") from \(file) (\(existing) already subscribed\(dupText), \(skipped) skipped)\n"
+        )
         return .success
     }
 
@@ -87,7 +106,9 @@ extension CommandRunner {
     /// else none; the feed's own interval as `pw:interval`).
     func export(_ store: FeedStore?) throws -> ExitCode {
         let feeds = try store?.feeds() ?? []
-        try emit(OPML.export(feeds.map { OPMLOutline(url: $0.url, title: $0.title ?? $0.feedTitle, interval: $0.intervalSeconds) }))
+        try emit(
+            OPML.export(
+                feeds.map { OPMLOutline(url: $0.url, title: $0.title ?? $0.feedTitle, interval: $0.intervalSeconds) }))
         try console.flush()  // a deferred write error of export > FILE
         return .success
     }

@@ -56,7 +56,8 @@ extension CommandRunner {
                 try store.add(url: URL(fileURLWithPath: dir + "/" + name).standardizedFileURL.absoluteString)
             }
             // Exactly what `run --once` does on a first sync: the newest 3 of each feed announced.
-            let status = DaemonSession(store: store, options: RunOptions(once: true, json: json), console: console).run()
+            let status = DaemonSession(store: store, options: RunOptions(once: true, json: json), console: console)
+                .run()
             if !json && console.isTerminal {
                 // After the view: its frames clear the screen, which wiped a line written before.
                 console.err("podcast-watch demo: \(names.count) sample feeds from \(dir)\n")

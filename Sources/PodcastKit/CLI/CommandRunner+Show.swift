@@ -1,8 +1,9 @@
+import Foundation
+import LoopScheduler
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import LoopScheduler
 
 extension CommandRunner {
     /// `show URL|FILE [--json]`: one unconditional fetch on the main loop, then the report on
@@ -48,7 +49,10 @@ extension CommandRunner {
         case .success(let response)?:
             do {
                 let parsed = try FeedParsing.parse(response)
-                try emit(json ? FeedReport.json(parsed, response: response).serialized + "\n" : FeedReport.text(parsed, response: response))
+                try emit(
+                    json
+                        ? FeedReport.json(parsed, response: response).serialized + "\n"
+                        : FeedReport.text(parsed, response: response))
                 return .success
             } catch let error as OutputError {
                 return outputFailed(error)

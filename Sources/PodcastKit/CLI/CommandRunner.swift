@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Runs one `podcast-watch` command line and returns its exit status. `Sources/podcast-watch`
 /// is just `exit(CommandRunner(...).run(arguments).rawValue)`; tests call it with a collecting
@@ -44,7 +45,8 @@ public final class CommandRunner {
         if case .run = invocation.command, let path = RunConfig.path(environment: environment) {
             let config: RunConfig?
             do {
-                config = try RunConfig.load(path: path, required: environment["PODCAST_WATCH_CONFIG"].map { !$0.isEmpty } ?? false)
+                config = try RunConfig.load(
+                    path: path, required: environment["PODCAST_WATCH_CONFIG"].map { !$0.isEmpty } ?? false)
             } catch {
                 console.err("podcast-watch: \(error.message)\n")
                 return .usage
@@ -53,7 +55,8 @@ public final class CommandRunner {
                 do {
                     invocation = try CommandLineParser.parse(arguments, runDefaults: config.runTokens)
                 } catch {
-                    console.err("podcast-watch: \(error.message) (with \(path))\n" + UsageText.short(for: error.command))
+                    console.err(
+                        "podcast-watch: \(error.message) (with \(path))\n" + UsageText.short(for: error.command))
                     return .usage
                 }
                 if invocation.stateDirectory == nil { invocation.stateDirectory = config.stateDirectory }
@@ -105,8 +108,11 @@ public final class CommandRunner {
     /// means "no subscriptions" and `body` gets `nil`. Store errors become exit status 3.
     /// `exclusive` (`run`, `demo`): hold `StateLock` on the directory for the whole of `body`, so
     /// two daemons never poll and announce from one state (exit status 6 when it is taken).
-    func withStore(_ option: String?, create: Bool, exclusive: Bool = false, _ body: (FeedStore?) throws -> ExitCode) -> ExitCode {
-        guard let dir = StateLocation.resolve(option, environment: environment, currentDirectory: currentDirectory) else {
+    func withStore(_ option: String?, create: Bool, exclusive: Bool = false, _ body: (FeedStore?) throws -> ExitCode)
+        -> ExitCode
+    {
+        guard let dir = StateLocation.resolve(option, environment: environment, currentDirectory: currentDirectory)
+        else {
             console.err("podcast-watch: no state directory: set --state DIR, XDG_STATE_HOME or HOME\n")
             return .stateError
         }
@@ -115,7 +121,8 @@ public final class CommandRunner {
         // or fail with a raw Foundation error on add).
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), !isDirectory.boolValue {
-            console.err("podcast-watch: \(option != nil ? "--state " + option! : "state directory " + dir): not a directory\n")
+            console.err(
+                "podcast-watch: \(option != nil ? "--state " + option! : "state directory " + dir): not a directory\n")
             return .stateError
         }
         // A path under a file ("F/sub" with F a regular file) cannot be a directory either: a
@@ -123,14 +130,18 @@ public final class CommandRunner {
         // file when mkdir fails, below).
         var info = stat()
         if !create && stat(dir, &info) != 0 && errno == ENOTDIR {
-            console.err("podcast-watch: \(option != nil ? "--state " + option! : "state directory " + dir): a parent is not a directory\n")
+            console.err(
+                "podcast-watch: \(option != nil ? "--state " + option! : "state directory " + dir): a parent is not a directory\n"
+            )
             return .stateError
         }
         // A directory that cannot be searched (chmod 000) hides the database: it must not read as
         // "no subscriptions", or `export > backup.opml` silently writes an empty backup.
         var database = stat()
-        if stat(path, &database) != 0 && errno != ENOENT && errno != ENOTDIR {  // ENOTDIR: named above or by mkdir below
-            console.err("podcast-watch: cannot read the state directory \(dir): \(path): \(String(cString: strerror(errno)))\n")
+        // ENOTDIR: named above or by mkdir below.
+        if stat(path, &database) != 0 && errno != ENOENT && errno != ENOTDIR {
+            console.err(
+                "podcast-watch: cannot read the state directory \(dir): \(path): \(String(cString: strerror(errno)))\n")
             return .stateError
         }
         if stat(path, &database) == 0 && access(path, R_OK) != 0 {
@@ -153,10 +164,14 @@ public final class CommandRunner {
                     switch StateLock.acquire(directory: dir) {
                     case .acquired(let held): lock = held
                     case .busy:
-                        console.err("podcast-watch: --state \(dir) is in use by another 'podcast-watch run' (\(dir)/\(StateLock.fileName) is locked); stop it first\n")
+                        console.err(
+                            "podcast-watch: --state \(dir) is in use by another 'podcast-watch run' (\(dir)/\(StateLock.fileName) is locked); stop it first\n"
+                        )
                         return .stateLocked
                     case .failed(let code):
-                        console.err("podcast-watch: cannot lock \(dir)/\(StateLock.fileName): \(String(cString: strerror(code)))\n")
+                        console.err(
+                            "podcast-watch: cannot lock \(dir)/\(StateLock.fileName): \(String(cString: strerror(code)))\n"
+                        )
                         return .stateError
                     }
                 }
@@ -221,19 +236,27 @@ public final class CommandRunner {
         guard let normalized = location(url) else { return .usage }
         // A local feed must exist: a typo (or a non-URL such as 'not a url') would otherwise
         // become a subscription that fails forever.
-        if let path = URL(string: normalized).flatMap({ $0.isFileURL ? $0.path : nil }), !FileManager.default.fileExists(atPath: path) {
-            console.err("podcast-watch: no such file: \(path) (from '\(url)'; a feed is an http(s):// URL, a file:// URL or the path of an existing file)\n")
+        if let path = URL(string: normalized).flatMap({ $0.isFileURL ? $0.path : nil }),
+            !FileManager.default.fileExists(atPath: path)
+        {
+            console.err(
+                "podcast-watch: no such file: \(path) (from '\(url)'; a feed is an http(s):// URL, a file:// URL or the path of an existing file)\n"
+            )
             return .inputError
         }
         // A directory, FIFO or device (`/dev/null`, `/dev/stdin`) is no feed file: polling it
         // would fail forever, or block.
-        if let path = URL(string: normalized).flatMap({ $0.isFileURL ? $0.path : nil }), let refusal = FileFetch.refusal(path: path) {
+        if let path = URL(string: normalized).flatMap({ $0.isFileURL ? $0.path : nil }),
+            let refusal = FileFetch.refusal(path: path)
+        {
             console.err("podcast-watch: \(refusal) (from '\(url)'; a local feed must be a regular file)\n")
             return .inputError
         }
         do {
             let feed = try store.add(url: normalized, title: title, intervalSeconds: interval)
-            console.out("Subscribed to \(TerminalText.line(MaskedURL.string(feed.url))) (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n")
+            console.out(
+                "Subscribed to \(TerminalText.line(MaskedURL.string(feed.url))) (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n"
+            )
             return .success
         } catch StoreError.alreadySubscribed(let url, let id) {
             console.err("podcast-watch: \(MaskedURL.string(url)) is already subscribed (feed #\(id))\n")
@@ -247,7 +270,9 @@ public final class CommandRunner {
     private func remove(_ store: FeedStore?, id: Int64) throws -> ExitCode {
         if let store, let feed = try store.feed(id: id) {
             try store.remove(id: feed.id)
-            console.out("Unsubscribed from \(TerminalText.line(MaskedURL.string(feed.url))) (\(TerminalText.line(feed.displayTitle)))\n")
+            console.out(
+                "Unsubscribed from \(TerminalText.line(MaskedURL.string(feed.url))) (\(TerminalText.line(feed.displayTitle)))\n"
+            )
             return .success
         }
         console.err("podcast-watch: no feed #\(id) (see 'podcast-watch list')\n")
@@ -258,7 +283,8 @@ public final class CommandRunner {
     // directory); current URLs first, then URLs the feed had before a move. Never an id.
     private func feed(_ store: FeedStore, url key: String) throws -> FeedRecord? {
         try store.feed(anyURL: key)
-            ?? (try? FeedLocation.normalize(key, currentDirectory: currentDirectory, home: environment["HOME"])).flatMap({ try store.feed(anyURL: $0) })
+            ?? (try? FeedLocation.normalize(key, currentDirectory: currentDirectory, home: environment["HOME"]))
+            .flatMap({ try store.feed(anyURL: $0) })
     }
 
     private func setEnabled(_ store: FeedStore?, _ key: FeedSelector, _ enabled: Bool) throws -> ExitCode {
@@ -274,21 +300,25 @@ public final class CommandRunner {
             }
             return .feedFailed
         }
-        let name = "feed #\(feed.id) \(TerminalText.line(feed.displayTitle)) <\(TerminalText.line(MaskedURL.string(feed.url)))>"
+        let name =
+            "feed #\(feed.id) \(TerminalText.line(feed.displayTitle)) <\(TerminalText.line(MaskedURL.string(feed.url)))>"
         if feed.enabled == enabled && (!enabled || feed.status != .gone) {
             console.out("Already \(enabled ? "enabled" : "disabled"): \(name)\n")
             return .success
         }
         try store.setEnabled(enabled, id: feed.id)
         // A running daemon reads subscriptions at start and on SIGHUP only.
-        console.out("\(enabled ? "Enabled" : "Disabled") \(name); a running 'podcast-watch run' picks this up on SIGHUP\n")
+        console.out(
+            "\(enabled ? "Enabled" : "Disabled") \(name); a running 'podcast-watch run' picks this up on SIGHUP\n")
         return .success
     }
 
     private func remove(_ store: FeedStore?, _ key: String) throws -> ExitCode {
         if let store, let feed = try feed(store, url: key) {
             try store.remove(id: feed.id)
-            console.out("Unsubscribed from \(TerminalText.line(MaskedURL.string(feed.url))) (\(TerminalText.line(feed.displayTitle)))\n")
+            console.out(
+                "Unsubscribed from \(TerminalText.line(MaskedURL.string(feed.url))) (\(TerminalText.line(feed.displayTitle)))\n"
+            )
             return .success
         }
         console.err("podcast-watch: not subscribed: \(key) (see 'podcast-watch list')\n")
@@ -300,21 +330,29 @@ public final class CommandRunner {
         for feed in feeds {
             let episodes = try store?.episodeCount(feedID: feed.id) ?? 0
             if json {
-                try emit(OrderedJSON.object([
-                    ("id", .int(feed.id)), ("url", .string(MaskedURL.string(feed.url))), ("title", .string(feed.knownTitle)),
-                    ("status", .string(feed.health.rawValue)),
-                    ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
-                    ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
-                    ("episodes", .int(episodes)), ("new_episodes", .int(feed.newEpisodeCount)),
-                    ("enabled", .bool(feed.enabled)), ("hook_error", .string(feed.hookError)),
-                ]).serialized + "\n")
+                try emit(
+                    OrderedJSON.object([
+                        ("id", .int(feed.id)), ("url", .string(MaskedURL.string(feed.url))),
+                        ("title", .string(feed.knownTitle)),
+                        ("status", .string(feed.health.rawValue)),
+                        ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
+                        ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
+                        ("episodes", .int(episodes)), ("new_episodes", .int(feed.newEpisodeCount)),
+                        ("enabled", .bool(feed.enabled)), ("hook_error", .string(feed.hookError)),
+                    ]).serialized + "\n")
             } else {
                 let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
                 // "disabled" alone does not say whether the user or a 410 turned it off.
-                let status = !feed.enabled && feed.status != .gone ? "disabled (by 'disable'; 'podcast-watch enable --id \(feed.id)' resumes)"
-                    : feed.status == .gone ? "disabled (410 Gone; 'podcast-watch enable --id \(feed.id)' retries it)" : feed.health.rawValue
+                let status =
+                    !feed.enabled && feed.status != .gone
+                    ? "disabled (by 'disable'; 'podcast-watch enable --id \(feed.id)' resumes)"
+                    : feed.status == .gone
+                        ? "disabled (410 Gone; 'podcast-watch enable --id \(feed.id)' retries it)"
+                        : feed.health.rawValue
                 // Titles, URLs and errors come from feeds and servers: neutralised for the terminal.
-                try emit("\(feed.id)  \(TerminalText.line(feed.displayTitle))\n    \(TerminalText.line(MaskedURL.string(feed.url)))\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n")
+                try emit(
+                    "\(feed.id)  \(TerminalText.line(feed.displayTitle))\n    \(TerminalText.line(MaskedURL.string(feed.url)))\n    \(status), \(checked), \(episodes) episodes, \(CommandRunner.describeInterval(feed.intervalSeconds))\n"
+                )
                 if let error = feed.lastError { try emit("    last error: \(TerminalText.line(error))\n") }
                 if let error = feed.hookError { try emit("    hook failing: \(TerminalText.line(error))\n") }
             }

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Where a command writes: its stdout and stderr, and what stdout is. The real one writes to
 /// file descriptors 1 and 2; tests pass closures that collect the text (or fail, to test how a
@@ -38,7 +39,10 @@ public struct Console: Sendable {
     }
 
     /// A console made of two writers that cannot fail.
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool = false, width: Int = 80) {
+    public init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool = false,
+        width: Int = 80
+    ) {
         self.write = { text throws(OutputError) in out(text) }
         self.rawErr = { text in err(TerminalText.block(text)) }
         self.isTerminal = isTerminal
@@ -46,7 +50,10 @@ public struct Console: Sendable {
     }
 
     /// A console whose stdout writer reports failure.
-    public init(write: @escaping @Sendable (String) throws(OutputError) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool = false, width: Int = 80) {
+    public init(
+        write: @escaping @Sendable (String) throws(OutputError) -> Void, err: @escaping @Sendable (String) -> Void,
+        isTerminal: Bool = false, width: Int = 80
+    ) {
         self.write = write
         self.rawErr = { text in err(TerminalText.block(text)) }
         self.isTerminal = isTerminal

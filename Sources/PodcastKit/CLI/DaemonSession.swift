@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import LoopScheduler
 import ViewModelKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `podcast-watch run` (and `demo`): the daemon on `EventLoop.main` with its view, hooks and
 /// signal handling, until stopped.
@@ -43,7 +44,8 @@ final class DaemonSession {
     /// (`hooks.log` in the state directory).
     /// `environment`: where `NOTIFY_SOCKET` and `WATCHDOG_USEC` come from (`ServiceNotifier`).
     init(
-        store: FeedStore, options: RunOptions, console: Console, crashAfterCommits: Int? = nil, hookLogDefault: String? = nil,
+        store: FeedStore, options: RunOptions, console: Console, crashAfterCommits: Int? = nil,
+        hookLogDefault: String? = nil,
         environment: [String: String] = [:]
     ) {
         self.hookLogDefault = hookLogDefault
@@ -97,14 +99,18 @@ final class DaemonSession {
             if let logPath {
                 hookLogFD = open(logPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o600)
                 guard hookLogFD >= 0 else {
-                    console.err("podcast-watch: cannot open the hook log \(logPath): \(String(cString: strerror(errno)))\n")
+                    console.err(
+                        "podcast-watch: cannot open the hook log \(logPath): \(String(cString: strerror(errno)))\n")
                     return .stateError
                 }
                 runner.outputFD = hookLogFD
             }
-            DaemonSession.reportTerminations(of: runner, to: console, record: { [weak daemon] id, error in
-                daemon?.noteHookOutcome(feedID: id, error: error)
-            }) { runner in self.finishIfIdle(loop, hooks: runner) }
+            DaemonSession.reportTerminations(
+                of: runner, to: console,
+                record: { [weak daemon] id, error in
+                    daemon?.noteHookOutcome(feedID: id, error: error)
+                },
+                finished: { runner in self.finishIfIdle(loop, hooks: runner) })
             daemon.hooks = runner
             hooks = runner
         }
@@ -152,16 +158,18 @@ final class DaemonSession {
             registrations.append(try loop.onSignal(SIGINT) { stop(SIGINT) })
             registrations.append(try loop.onSignal(SIGTERM) { stop(SIGTERM) })
             let notifier = self.notifier
-            registrations.append(try loop.onSignal(SIGHUP) { [weak daemon] in
-                notifier.reloading()
-                do { try daemon?.reload() } catch { console.err("podcast-watch: reload failed: \(error)\n") }
-                notifier.ready(status: DaemonSession.status(daemon?.library.podcasts.count ?? 0))
-            })
+            registrations.append(
+                try loop.onSignal(SIGHUP) { [weak daemon] in
+                    notifier.reloading()
+                    do { try daemon?.reload() } catch { console.err("podcast-watch: reload failed: \(error)\n") }
+                    notifier.ready(status: DaemonSession.status(daemon?.library.podcasts.count ?? 0))
+                })
             // Petted from the loop, so a loop stuck for WATCHDOG_USEC gets the service restarted.
             if let interval = notifier.watchdogInterval {
-                registrations.append(loop.scheduleRepeatingTimer(every: .microseconds(Int(min(interval, UInt64(Int.max / 1000))))) {
-                    notifier.petWatchdog()
-                })
+                registrations.append(
+                    loop.scheduleRepeatingTimer(every: .microseconds(Int(min(interval, UInt64(Int.max / 1000))))) {
+                        notifier.petWatchdog()
+                    })
             }
             registrations.append(try loop.onSignal(SIGUSR1) { [weak daemon] in daemon?.pollAllNow() })
             if let hooks {
@@ -186,7 +194,9 @@ final class DaemonSession {
         // Under a service manager or in a pipe nothing else would say why nothing happens; the
         // daemon keeps running, and a SIGHUP after `add` picks the feeds up.
         if !options.once && !console.isTerminal && daemon.library.podcasts.isEmpty {
-            console.err("podcast-watch: no subscriptions yet; add one with 'podcast-watch add URL', then send SIGHUP (kill -HUP \(getpid())) to poll it\n")
+            console.err(
+                "podcast-watch: no subscriptions yet; add one with 'podcast-watch add URL', then send SIGHUP (kill -HUP \(getpid())) to poll it\n"
+            )
         }
         // The view: a live table on a terminal, JSON lines otherwise.
         // Created after start, so the first (synchronous) frame already lists the feeds.
@@ -200,7 +210,9 @@ final class DaemonSession {
             if error is NonBlockingOutput.Busy { return }  // retried when the queue drains
             guard !self.outputFailed else { return }
             self.outputFailed = true
-            console.err("podcast-watch: cannot write to stdout (\(error)); stopping, the unwritten announcements stay pending\n")
+            console.err(
+                "podcast-watch: cannot write to stdout (\(error)); stopping, the unwritten announcements stay pending\n"
+            )
             self.exitCode = .outputError
             daemon?.stop()
             loop.stop()
@@ -248,20 +260,27 @@ final class DaemonSession {
         if console.isTerminal && !options.json {
             terminal = TerminalView(
                 library: daemon.library, scheduler: scheduler,
-                renderer: TerminalRenderer(width: console.width, height: screenHeight, ansi: true), write: write, delivered: delivered,
+                renderer: TerminalRenderer(width: console.width, height: screenHeight, ansi: true), write: write,
+                delivered: delivered,
                 onWriteError: writeFailed)
         } else {
-            lines = JSONLinesView(library: daemon.library, scheduler: scheduler, write: write, delivered: delivered, onWriteError: writeFailed)
+            lines = JSONLinesView(
+                library: daemon.library, scheduler: scheduler, write: write, delivered: delivered,
+                onWriteError: writeFailed)
         }
 
         if let terminal {
             // A resized terminal gets a frame at its new width at once.
-            if let winch = try? loop.onSignal(SIGWINCH, { [weak terminal] in
-                guard let terminal else { return }
-                terminal.renderer.width = Console.terminalWidth()  // the real width: narrower frames are cut, not wrapped
-                if terminal.renderer.height != nil { terminal.renderer.height = Console.terminalHeight() }
-                terminal.updateView()
-            }) {
+            if let winch = try? loop.onSignal(
+                SIGWINCH,
+                { [weak terminal] in
+                    guard let terminal else { return }
+                    // The real width: narrower frames are cut, not wrapped.
+                    terminal.renderer.width = Console.terminalWidth()
+                    if terminal.renderer.height != nil { terminal.renderer.height = Console.terminalHeight() }
+                    terminal.updateView()
+                })
+            {
                 registrations.append(winch)
             }
         }
@@ -310,10 +329,16 @@ final class DaemonSession {
             case .succeeded:
                 if let id = episode.feedID { record?(id, nil) }
             case .retrying(let how, let attempt, let delay):
-                console.err("podcast-watch: hook \(how.description) for \"\(name)\" (attempt \(attempt) of \(attempts)); retrying in \(HookRunner.Policy.format(delay)) s\n")
+                console.err(
+                    "podcast-watch: hook \(how.description) for \"\(name)\" (attempt \(attempt) of \(attempts)); retrying in \(HookRunner.Policy.format(delay)) s\n"
+                )
             case .failed(let how, let tried):
-                console.err("podcast-watch: hook \(how.description) for \"\(name)\"\(tried > 1 ? "; gave up after \(tried) attempts" : "")\n")
-                if let id = episode.feedID { record?(id, "\(how.description) for \"\(name)\"\(tried > 1 ? " (\(tried) attempts)" : "")") }
+                console.err(
+                    "podcast-watch: hook \(how.description) for \"\(name)\"\(tried > 1 ? "; gave up after \(tried) attempts" : "")\n"
+                )
+                if let id = episode.feedID {
+                    record?(id, "\(how.description) for \"\(name)\"\(tried > 1 ? " (\(tried) attempts)" : "")")
+                }
             }
         }
         runner.onTermination = { [weak runner] _, _ in

@@ -41,7 +41,8 @@ public enum FeedReport {
             ("paged_feed_first", .string(c.pagedFeedFirst)), ("paged_feed_next", .string(c.pagedFeedNext)),
         ])
         return .object([
-            ("url", .string(MaskedURL.string(response.requestedURL))), ("final_url", .string(MaskedURL.string(response.effectiveURL))),
+            ("url", .string(MaskedURL.string(response.requestedURL))),
+            ("final_url", .string(MaskedURL.string(response.effectiveURL))),
             ("http_status", .int(response.status)), ("content_type", .string(response.contentType)),
             ("etag", .string(response.etag)), ("last_modified", .string(response.lastModified)),
             ("moved_to", .string(response.permanentRedirect.map { MaskedURL.string($0.url) })),
@@ -60,19 +61,46 @@ public enum FeedReport {
             ("image_url", .string(e.imageURL)), ("episode_type", .string(e.episodeType)),
             ("season", .int(e.season)), ("number", .int(e.number)), ("explicit", .bool(e.explicit)),
             ("author", .string(e.author)), ("primary_enclosure", .string(e.primaryEnclosure?.url)),
-            ("enclosures", .array(e.enclosures.map {
-                .object([("url", .string($0.url)), ("length", .int($0.length)), ("mime_type", .string($0.mimeType))])
-            })),
-            ("chapters", .array(e.chapters.map {
-                .object([("start", .number($0.start)), ("title", .string($0.title)), ("href", .string($0.href)), ("image", .string($0.image))])
-            })),
+            (
+                "enclosures",
+                .array(
+                    e.enclosures.map {
+                        .object([
+                            ("url", .string($0.url)), ("length", .int($0.length)), ("mime_type", .string($0.mimeType)),
+                        ])
+                    })
+            ),
+            (
+                "chapters",
+                .array(
+                    e.chapters.map {
+                        .object([
+                            ("start", .number($0.start)), ("title", .string($0.title)), ("href", .string($0.href)),
+                            ("image", .string($0.image)),
+                        ])
+                    })
+            ),
             ("chapters_url", .string(e.chaptersURL)),
-            ("transcripts", .array(e.transcripts.map {
-                .object([("url", .string($0.url)), ("mime_type", .string($0.mimeType)), ("language", .string($0.language))])
-            })),
-            ("persons", .array(e.persons.map {
-                .object([("name", .string($0.name)), ("role", .string($0.role)), ("group", .string($0.group)), ("href", .string($0.href)), ("img", .string($0.img))])
-            })),
+            (
+                "transcripts",
+                .array(
+                    e.transcripts.map {
+                        .object([
+                            ("url", .string($0.url)), ("mime_type", .string($0.mimeType)),
+                            ("language", .string($0.language)),
+                        ])
+                    })
+            ),
+            (
+                "persons",
+                .array(
+                    e.persons.map {
+                        .object([
+                            ("name", .string($0.name)), ("role", .string($0.role)), ("group", .string($0.group)),
+                            ("href", .string($0.href)), ("img", .string($0.img)),
+                        ])
+                    })
+            ),
         ])
     }
 
@@ -96,7 +124,10 @@ public enum FeedReport {
         line("content type", response.contentType)
         line("etag", response.etag)
         line("last modified", response.lastModified)
-        line("format", parsed.format.rawValue + (parsed.encoding.map { ", " + $0 } ?? "") + (parsed.isWellFormed ? "" : ", NOT well-formed (recovered)"))
+        line(
+            "format",
+            parsed.format.rawValue + (parsed.encoding.map { ", " + $0 } ?? "")
+                + (parsed.isWellFormed ? "" : ", NOT well-formed (recovered)"))
         for w in parsed.warnings { line("warning", w) }
         out += "\n"
         line("title", c.title)
@@ -139,9 +170,17 @@ public enum FeedReport {
                 let details = [enc.mimeType, enc.length.map { "\($0) bytes" }].compactMap { $0 }.joined(separator: ", ")
                 line("enclosure", enc.url + (details.isEmpty ? "" : " [\(details)]") + primary)
             }
-            for ch in e.chapters { line("chapter", "\(formatDuration(ch.start)) \(ch.title)" + (ch.href.map { " <\($0)>" } ?? "")) }
+            for ch in e.chapters {
+                line("chapter", "\(formatDuration(ch.start)) \(ch.title)" + (ch.href.map { " <\($0)>" } ?? ""))
+            }
             line("chapters", e.chaptersURL)
-            for t in e.transcripts { line("transcript", t.url + ([t.mimeType, t.language].compactMap { $0 }.isEmpty ? "" : " [" + [t.mimeType, t.language].compactMap { $0 }.joined(separator: ", ") + "]")) }
+            for t in e.transcripts {
+                line(
+                    "transcript",
+                    t.url
+                        + ([t.mimeType, t.language].compactMap { $0 }.isEmpty
+                            ? "" : " [" + [t.mimeType, t.language].compactMap { $0 }.joined(separator: ", ") + "]"))
+            }
             for p in e.persons { line("person", p.name + (p.role.map { " (\($0))" } ?? "")) }
             line("description", e.description)
             line("description html", e.descriptionHTML)

@@ -1,7 +1,8 @@
+import LoopScheduler
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import LoopScheduler
 
 /// stdout (a pipe, socket or terminal) written without ever blocking the event loop: text goes
 /// into a queue written through a non-blocking descriptor, and what `write(2)` does not take at

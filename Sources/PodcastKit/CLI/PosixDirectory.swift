@@ -25,7 +25,9 @@ enum PosixDirectory {
                 if (info.st_mode & S_IFMT) == S_IFDIR { continue }
                 throw Failure(path: String(prefix.hasPrefix("./") ? prefix.dropFirst(2) : prefix[...]), code: ENOTDIR)
             }
-            throw Failure(path: String(prefix.hasPrefix("./") ? prefix.dropFirst(2) : prefix[...]), code: code == EEXIST ? ENOTDIR : code)
+            throw Failure(
+                path: String(prefix.hasPrefix("./") ? prefix.dropFirst(2) : prefix[...]),
+                code: code == EEXIST ? ENOTDIR : code)
         }
     }
 

@@ -9,7 +9,8 @@ public enum StateLocation {
     /// `$XDG_STATE_HOME/podcast-watch` when that variable is set to an absolute path (relative
     /// values are ignored, as the spec says), else `$HOME/.local/state/podcast-watch`. `nil` when
     /// neither is usable.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String?
+    {
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
             return trimSlash(xdg) + "/podcast-watch"
         }

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// The exclusive lock a daemon (`run`, `demo`) holds on its state directory: `flock(2)` on the
 /// directory itself, which cannot be unlinked from under us while it holds the database (a lock

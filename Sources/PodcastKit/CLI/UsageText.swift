@@ -27,7 +27,8 @@ public enum UsageText {
         let text = help(for: command)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let cut = lines.firstIndex(where: { $0.isEmpty }) ?? lines.endIndex
-        return lines[..<cut].joined(separator: "\n") + "\nTry 'podcast-watch \(command.map { "\($0) " } ?? "")--help' for more.\n"
+        return lines[..<cut].joined(separator: "\n")
+            + "\nTry 'podcast-watch \(command.map { "\($0) " } ?? "")--help' for more.\n"
     }
 
     /// The general usage (`podcast-watch --help`).

@@ -66,7 +66,10 @@ public enum FeedEvent: Equatable, Sendable {
                 ("next_poll", .date(e.nextPoll)),
             ]
         case .feedMoved(let e):
-            members += [("from", .string(MaskedURL.string(e.from))), ("to", .string(MaskedURL.string(e.to))), ("reason", .string(e.reason))]
+            members += [
+                ("from", .string(MaskedURL.string(e.from))), ("to", .string(MaskedURL.string(e.to))),
+                ("reason", .string(e.reason)),
+            ]
         case .feedUpdated(let e):
             members += [
                 ("feed_url", .string(MaskedURL.string(e.feedURL))), ("podcast_title", .string(e.podcastTitle)),
@@ -74,7 +77,10 @@ public enum FeedEvent: Equatable, Sendable {
                 ("next_poll", .date(e.nextPoll)),
             ]
         case .feedWarning(let e):
-            members += [("feed_url", .string(MaskedURL.string(e.feedURL))), ("podcast_title", .string(e.podcastTitle)), ("message", .string(e.message))]
+            members += [
+                ("feed_url", .string(MaskedURL.string(e.feedURL))), ("podcast_title", .string(e.podcastTitle)),
+                ("message", .string(e.message)),
+            ]
         }
         return .object(members)
     }
@@ -240,7 +246,9 @@ public struct FeedUpdateReport: Equatable, Sendable {
     public var nextPoll: Date?
 
     /// An update report.
-    public init(time: Date, feedURL: String, podcastTitle: String?, newEpisodes: Int, notModified: Bool, nextPoll: Date?) {
+    public init(
+        time: Date, feedURL: String, podcastTitle: String?, newEpisodes: Int, notModified: Bool, nextPoll: Date?
+    ) {
         self.time = time
         self.feedURL = feedURL
         self.podcastTitle = podcastTitle

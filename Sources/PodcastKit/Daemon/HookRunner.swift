@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Runs the user's `--hook CMD` once per new episode, without blocking the loop.
 ///
@@ -256,7 +257,8 @@ public final class HookRunner {
             // A header per run, so the log says which episode each output belongs to (feed
             // text neutralised: the log is read on a terminal).
             let name = TerminalText.line(episode.title ?? episode.url ?? "?")
-            let header = "--- \(OrderedJSON.iso8601(Date())) hook for \"\(name)\" (\(TerminalText.line(MaskedURL.string(episode.feedURL)))), attempt \(attempt)\n"
+            let header =
+                "--- \(OrderedJSON.iso8601(Date())) hook for \"\(name)\" (\(TerminalText.line(MaskedURL.string(episode.feedURL)))), attempt \(attempt)\n"
             _ = header.utf8CString.withUnsafeBufferPointer { write(outputFD, $0.baseAddress!, $0.count - 1) }
         }
         // Our environment with the episode's variables replacing any of the same name.
@@ -264,8 +266,10 @@ public final class HookRunner {
         let names = Set(extra.map(\.0))
         // The service manager's variables are ours: a hook must not report READY or pet our watchdog.
         let managerOnly: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
-        var env = ProcessInfo.processInfo.environment.filter { !names.contains($0.key) && !managerOnly.contains($0.key) }
-            .map { "\($0.key)=\($0.value)" }
+        var env = ProcessInfo.processInfo.environment.filter {
+            !names.contains($0.key) && !managerOnly.contains($0.key)
+        }
+        .map { "\($0.key)=\($0.value)" }
         env += extra.map { "\($0.0)=\($0.1)" }
         let argv = [shell, "-c", command]
 

@@ -398,7 +398,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     /// The per-host key of a feed URL: lower-cased host and port (`nil` for a local file).
     static func hostKey(_ url: String) -> String? {
-        guard case .http = FetchTarget(url), let components = URLComponents(string: url), let host = components.host?.lowercased(), !host.isEmpty else {
+        guard case .http = FetchTarget(url), let components = URLComponents(string: url),
+            let host = components.host?.lowercased(), !host.isEmpty
+        else {
             return nil
         }
         return components.port.map { "\(host):\($0)" } ?? host
@@ -430,19 +432,22 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         let cap = max(1, configuration.maxEpisodesPerPoll)
         let budget = max(0.001, configuration.parseBudget)
         var budgetTimer = 0  // bumped when the result arrives, so the timer finds it stale
-        let token = offLoop.submit({ Result { PodcastDaemon.capped(try parse(response), to: cap) } }, started: { [weak self] in
-            guard let self, self.isRunning, self.slots[id]?.fetchSerial == serial else { return }
-            let armed = budgetTimer
-            self.scheduler.schedule(after: self.scheduler.now.advanced(by: .seconds(budget))) { [weak self] in
-                guard let self, armed == budgetTimer, self.slots[id]?.isFetching == true else { return }
+        let token = offLoop.submit(
+            { Result { PodcastDaemon.capped(try parse(response), to: cap) } },
+            started: { [weak self] in
+                guard let self, self.isRunning, self.slots[id]?.fetchSerial == serial else { return }
+                let armed = budgetTimer
+                self.scheduler.schedule(after: self.scheduler.now.advanced(by: .seconds(budget))) { [weak self] in
+                    guard let self, armed == budgetTimer, self.slots[id]?.isFetching == true else { return }
+                    budgetTimer += 1
+                    let refusal = DocumentRefused(.parseBudget(seconds: budget))
+                    self.finish(id, serial: serial, result, parsed: .failure(refusal))
+                }
+            },
+            completion: { [weak self] parsed in
                 budgetTimer += 1
-                let refusal = DocumentRefused(.parseBudget(seconds: budget))
-                self.finish(id, serial: serial, result, parsed: .failure(refusal))
-            }
-        }, completion: { [weak self] parsed in
-            budgetTimer += 1
-            self?.finish(id, serial: serial, result, parsed: parsed)
-        })
+                self?.finish(id, serial: serial, result, parsed: parsed)
+            })
         // An inline executor has finished already: keep the token only while the parse runs.
         if slots[id]?.isFetching == true, slots[id]?.fetchSerial == serial {
             slots[id]!.parse = token
@@ -469,7 +474,8 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                 // Nothing was asked conditionally: a 304 cannot mean "unchanged", and taking it
                 // as a sync would spend the first-sync limit without storing anything.
                 redirect = nil
-                outcome = .failed(FeedFailure(httpStatus: 304, message: "HTTP 304 Not Modified to a request without validators"))
+                outcome = .failed(
+                    FeedFailure(httpStatus: 304, message: "HTTP 304 Not Modified to a request without validators"))
                 pollOutcome = .httpError(status: 304, retryAfter: nil)
             } else if response.isNotModified {
                 outcome = .notModified
@@ -484,7 +490,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                     redirect = nil  // the new URL did not give a feed: do not move there
                     // The parser's own errors already say what is wrong ("not a feed: the root
                     // element is <html>…"); only other errors get the prefix.
-                    let message = error is FeedParseError || error is DocumentRefused || error is TruncatedDocument ? "\(error)" : "not a feed: \(error)"
+                    let message =
+                        error is FeedParseError || error is DocumentRefused || error is TruncatedDocument
+                        ? "\(error)" : "not a feed: \(error)"
                     outcome = .failed(FeedFailure(httpStatus: nil, message: message))
                     pollOutcome = .unparseable
                 }
@@ -536,18 +544,24 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             // or an enclosure); items known only by link or title hash are skipped.
             let kept = Set(parsed.episodes.map(EpisodeIdentity.init).filter(\.isStrong).map(\.key)).count
             let recovered = parsed.episodes.count
-            warnings.append((
-                "malformed: " + (cause ?? ""),
-                "the feed is not well-formed; kept \(kept == recovered ? "the \(kept)" : "\(kept) of the \(recovered)") \(recovered == 1 ? "item" : "items") recovered, deleted nothing" + (cause.map { ": \($0)" } ?? "")))
+            warnings.append(
+                (
+                    "malformed: " + (cause ?? ""),
+                    "the feed is not well-formed; kept \(kept == recovered ? "the \(kept)" : "\(kept) of the \(recovered)") \(recovered == 1 ? "item" : "items") recovered, deleted nothing"
+                        + (cause.map { ": \($0)" } ?? "")
+                ))
         }
         // The parser drops repeated guids itself (first kept), so the store never sees them:
         // its notes are the only trace of a duplicate guid.
         if case .fetched(let parsed, _, _) = outcome {
-            warnings += parsed.warnings.filter { $0.hasPrefix("duplicate guid") || $0.hasPrefix(PodcastDaemon.capWarningPrefix) }.map { ($0, $0) }
+            warnings += parsed.warnings.filter {
+                $0.hasPrefix("duplicate guid") || $0.hasPrefix(PodcastDaemon.capWarningPrefix)
+            }.map { ($0, $0) }
         }
         warnings += applied.warnings.map { ($0, $0) }
         let previous = reportedWarnings[id] ?? []
-        if case .fetched = outcome { reportedWarnings[id] = Set(warnings.map(\.key)) }  // a 304 or a failure changes nothing
+        // A 304 or a failure changes nothing.
+        if case .fetched = outcome { reportedWarnings[id] = Set(warnings.map(\.key)) }
         warnings.removeAll { previous.contains($0.key) }
         for warning in warnings { onWarning?("\(applied.feed.label): \(warning.message)") }
 
@@ -565,18 +579,26 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         }
         switch outcome {
         case .failed(let failure):
-            events.append(.feedError(FeedErrorReport(
-                time: checkedAt, feedURL: applied.feed.url, podcastTitle: title, httpStatus: failure.httpStatus,
-                message: failure.message, health: decision.health, consecutiveFailures: decision.consecutiveFailures,
-                nextPoll: nextPoll)))
+            events.append(
+                .feedError(
+                    FeedErrorReport(
+                        time: checkedAt, feedURL: applied.feed.url, podcastTitle: title, httpStatus: failure.httpStatus,
+                        message: failure.message, health: decision.health,
+                        consecutiveFailures: decision.consecutiveFailures,
+                        nextPoll: nextPoll)))
         case .notModified, .fetched:
             events += warnings.map {
-                .feedWarning(FeedWarningReport(
-                    time: checkedAt, feedURL: applied.feed.url, podcastTitle: title, message: $0.message))
+                .feedWarning(
+                    FeedWarningReport(
+                        time: checkedAt, feedURL: applied.feed.url, podcastTitle: title, message: $0.message))
             }
-            events.append(.feedUpdated(FeedUpdateReport(
-                time: checkedAt, feedURL: applied.feed.url, podcastTitle: title, newEpisodes: applied.announced.count,
-                notModified: { if case .notModified = outcome { return true } else { return false } }(), nextPoll: nextPoll)))
+            events.append(
+                .feedUpdated(
+                    FeedUpdateReport(
+                        time: checkedAt, feedURL: applied.feed.url, podcastTitle: title,
+                        newEpisodes: applied.announced.count,
+                        notModified: { if case .notModified = outcome { return true } else { return false } }(),
+                        nextPoll: nextPoll)))
         }
         // Announced newest first by the store; report them oldest first, in publication order.
         let announcements = applied.announced.reversed().map {
@@ -610,13 +632,15 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     static func capped(_ feed: ParsedFeed, to cap: Int) -> ParsedFeed {
         guard feed.episodes.count > cap else { return feed }
         let ranked = feed.episodes.indices.sorted { a, b in
-            let da = feed.episodes[a].published ?? .distantPast, db = feed.episodes[b].published ?? .distantPast
+            let da = feed.episodes[a].published ?? .distantPast
+            let db = feed.episodes[b].published ?? .distantPast
             return da != db ? da > db : a < b
         }
         let kept = Set(ranked.prefix(cap))
         var result = feed
         result.episodes = feed.episodes.indices.filter(kept.contains).map { feed.episodes[$0] }
-        result.warnings.append("\(capWarningPrefix)\(feed.episodes.count) items; kept the newest \(cap) (the per-poll cap)")
+        result.warnings.append(
+            "\(capWarningPrefix)\(feed.episodes.count) items; kept the newest \(cap) (the per-poll cap)")
         return result
     }
 

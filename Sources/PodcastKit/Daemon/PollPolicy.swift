@@ -121,7 +121,8 @@ public struct PollPolicy: Sendable, Equatable {
     public func decide<R: RandomNumberGenerator>(
         after outcome: Outcome, previousFailures: Int, interval: Double?, using rng: inout R
     ) -> Decision {
-        var decision = undecoratedDecision(after: outcome, previousFailures: previousFailures, interval: interval, using: &rng)
+        var decision = undecoratedDecision(
+            after: outcome, previousFailures: previousFailures, interval: interval, using: &rng)
         decision.delay = decision.delay.map(PollPolicy.clampedDelay)  // whatever the policy's own numbers
         return decision
     }
@@ -134,14 +135,20 @@ public struct PollPolicy: Sendable, Equatable {
         case .fetched, .notModified:
             return Decision(health: .ok, consecutiveFailures: 0, delay: jittered(every, &rng))
         case .httpError(status: 410, _):
-            return Decision(health: .disabled, consecutiveFailures: (previousFailures == .max ? .max : previousFailures + 1), delay: nil)
+            return Decision(
+                health: .disabled, consecutiveFailures: (previousFailures == .max ? .max : previousFailures + 1),
+                delay: nil)
         case .httpError(let status, let retryAfter):
             let n = (previousFailures == .max ? .max : previousFailures + 1)
             let health = Health.afterFailure(httpStatus: status)
-            return Decision(health: health, consecutiveFailures: n, delay: backoffDelay(failures: n, interval: every, retryAfter: retryAfter, &rng))
+            return Decision(
+                health: health, consecutiveFailures: n,
+                delay: backoffDelay(failures: n, interval: every, retryAfter: retryAfter, &rng))
         case .networkError, .unparseable:
             let n = (previousFailures == .max ? .max : previousFailures + 1)
-            return Decision(health: .backingOff, consecutiveFailures: n, delay: backoffDelay(failures: n, interval: every, retryAfter: nil, &rng))
+            return Decision(
+                health: .backingOff, consecutiveFailures: n,
+                delay: backoffDelay(failures: n, interval: every, retryAfter: nil, &rng))
         }
     }
 
@@ -178,7 +185,9 @@ public struct PollPolicy: Sendable, Equatable {
         return defaultInterval > 0 ? PollPolicy.clampedDelay(defaultInterval) : PollPolicy.defaultIntervalSeconds
     }
 
-    private func backoffDelay<R: RandomNumberGenerator>(failures: Int, interval: Double, retryAfter: Double?, _ rng: inout R) -> Double {
+    private func backoffDelay<R: RandomNumberGenerator>(
+        failures: Int, interval: Double, retryAfter: Double?, _ rng: inout R
+    ) -> Double {
         let delay = jittered(backoff(failures: failures, interval: interval), &rng)
         guard let retryAfter, retryAfter > 0 else { return delay }
         return max(delay, min(retryAfter, maxRetryAfter))

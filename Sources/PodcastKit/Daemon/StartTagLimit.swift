@@ -15,8 +15,11 @@ public enum StartTagLimit {
 
     /// The largest attribute count of any start tag in `bytes` (stops counting past `limit`).
     public static func maxAttributeCount(_ bytes: [UInt8], stoppingAbove limit: Int = .max) -> Int {
-        let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), eq = UInt8(ascii: "=")
-        let dq = UInt8(ascii: "\""), sq = UInt8(ascii: "'")
+        let lt = UInt8(ascii: "<")
+        let gt = UInt8(ascii: ">")
+        let eq = UInt8(ascii: "=")
+        let dq = UInt8(ascii: "\"")
+        let sq = UInt8(ascii: "'")
         var most = 0
         var i = 0
         let n = bytes.count
@@ -49,7 +52,8 @@ public enum StartTagLimit {
             i = at
             switch first {
             case UInt8(ascii: "!"):
-                if let (a, ai) = next(at + 1), a == UInt8(ascii: "-"), let (b, _) = next(ai + 1), b == UInt8(ascii: "-") {
+                if let (a, ai) = next(at + 1), a == UInt8(ascii: "-"), let (b, _) = next(ai + 1), b == UInt8(ascii: "-")
+                {
                     skip(past: Array("-->".utf8))
                 } else if let (a, _) = next(at + 1), a == UInt8(ascii: "[") {
                     skip(past: Array("]]>".utf8))

@@ -35,7 +35,10 @@ public struct TruncatedDocument: Error, Sendable, Equatable, CustomStringConvert
         func skip(past text: String) {
             let t = Array(text.utf8)
             while i < n {
-                if starts(text, at: i) { i += t.count; return }
+                if starts(text, at: i) {
+                    i += t.count
+                    return
+                }
                 i += 1
             }
         }
@@ -88,7 +91,9 @@ public struct TruncatedDocument: Error, Sendable, Equatable, CustomStringConvert
         let tag = Array("</".utf8) + name
         if k >= tag.count, Array(bytes[(k - tag.count)..<k]) == tag { return nil }
         // A root that is its own end tag: `<rss/>`.
-        if end >= 2, bytes[end - 2] == UInt8(ascii: "/"), !bytes[j..<end].dropLast(2).contains(UInt8(ascii: ">")) { return nil }
+        if end >= 2, bytes[end - 2] == UInt8(ascii: "/"), !bytes[j..<end].dropLast(2).contains(UInt8(ascii: ">")) {
+            return nil
+        }
         return String(decoding: name, as: UTF8.self)
     }
 }

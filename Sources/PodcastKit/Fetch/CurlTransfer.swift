@@ -106,11 +106,14 @@ final class CurlTransfer {
 
         var list: UnsafeMutablePointer<curl_slist>?
         list = curl_slist_append(list, "Accept: " + CurlTransfer.accept)
-        if let etag = request.etag?.trimmingCharacters(in: .whitespacesAndNewlines), !etag.isEmpty, !etag.contains("\n") {
+        if let etag = request.etag?.trimmingCharacters(in: .whitespacesAndNewlines), !etag.isEmpty, !etag.contains("\n")
+        {
             list = curl_slist_append(list, "If-None-Match: " + etag)
             hasValidators = true
         }
-        if let date = request.lastModified?.trimmingCharacters(in: .whitespacesAndNewlines), !date.isEmpty, !date.contains("\n") {
+        if let date = request.lastModified?.trimmingCharacters(in: .whitespacesAndNewlines), !date.isEmpty,
+            !date.contains("\n")
+        {
             list = curl_slist_append(list, "If-Modified-Since: " + date)
             hasValidators = true
         }
@@ -146,38 +149,60 @@ final class CurlTransfer {
         var status = 0
         pw_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         // RFC 9110 §8.6: repeated Content-Length values that differ make the framing unknowable.
-        if let lengths = headers["content-length"], Set(lengths.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }).count > 1 {
-            return .finished(.failure(failure(.network, "conflicting Content-Length headers (\(lengths))", status: status)))
+        if let lengths = headers["content-length"],
+            Set(lengths.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }).count > 1
+        {
+            return .finished(
+                .failure(failure(.network, "conflicting Content-Length headers (\(lengths))", status: status)))
         }
         // A 304 answers a conditional request only: to one without validators it would make a
         // feed never fetched look synced (and its first full fetch announce every episode).
         if status == 304 && !hasValidators {
-            return .finished(.failure(failure(.httpStatus(304), "HTTP 304 Not Modified to a request without validators", status: status)))
+            return .finished(
+                .failure(
+                    failure(.httpStatus(304), "HTTP 304 Not Modified to a request without validators", status: status)))
         }
         if (200..<300).contains(status) || status == 304 {
             var effective: UnsafeMutablePointer<CChar>?
             pw_easy_getinfo_str(easy, CURLINFO_EFFECTIVE_URL, &effective)
-            return .finished(.success(FetchResponse(
-                status: status, headers: headers, body: status == 304 ? Data() : body, requestedURL: request.url,
-                effectiveURL: effective.map { String(cString: $0) } ?? currentURL, permanentRedirect: permanentRedirect)))
+            return .finished(
+                .success(
+                    FetchResponse(
+                        status: status, headers: headers, body: status == 304 ? Data() : body,
+                        requestedURL: request.url,
+                        effectiveURL: effective.map { String(cString: $0) } ?? currentURL,
+                        permanentRedirect: permanentRedirect)))
         }
         if (300..<400).contains(status) {
             var location: UnsafeMutablePointer<CChar>?
             pw_easy_getinfo_str(easy, CURLINFO_REDIRECT_URL, &location)
             guard let location else {
-                return .finished(.failure(failure(.httpStatus(status), "HTTP \(status) \(reason) without a Location header", status: status)))
+                return .finished(
+                    .failure(
+                        failure(
+                            .httpStatus(status), "HTTP \(status) \(reason) without a Location header", status: status)))
             }
             let target = String(cString: location)
             let scheme = target.prefix { $0 != ":" }.lowercased()
             guard scheme == "http" || scheme == "https" else {
-                return .finished(.failure(failure(.invalidURL, "redirect to unsupported URL \(MaskedURL.string(target))", status: status)))
+                return .finished(
+                    .failure(
+                        failure(.invalidURL, "redirect to unsupported URL \(MaskedURL.string(target))", status: status))
+                )
             }
             redirects += 1
             if visited.contains(target) {
-                return .finished(.failure(failure(.redirectLoop, "redirect loop: \(MaskedURL.string(target)) was already visited", status: status)))
+                return .finished(
+                    .failure(
+                        failure(
+                            .redirectLoop, "redirect loop: \(MaskedURL.string(target)) was already visited",
+                            status: status)))
             }
             if redirects > request.limits.maxRedirects {
-                return .finished(.failure(failure(.tooManyRedirects, "more than \(request.limits.maxRedirects) redirects", status: status)))
+                return .finished(
+                    .failure(
+                        failure(.tooManyRedirects, "more than \(request.limits.maxRedirects) redirects", status: status)
+                    ))
             }
             visited.insert(target)
             if !permanentRunBroken && (status == 301 || status == 308) {
@@ -193,8 +218,9 @@ final class CurlTransfer {
     }
 
     func failure(_ kind: FetchError.Kind, _ message: String, status: Int? = nil) -> FetchError {
-        FetchError(kind: kind, url: currentURL, message: message, status: status, permanentRedirect: permanentRedirect,
-                   headers: status == nil ? [:] : headers)
+        FetchError(
+            kind: kind, url: currentURL, message: message, status: status, permanentRedirect: permanentRedirect,
+            headers: status == nil ? [:] : headers)
     }
 
     private func error(for code: CURLcode) -> FetchError {
@@ -206,14 +232,16 @@ final class CurlTransfer {
         case CURLE_ABORTED_BY_CALLBACK where exceeded == .wire, CURLE_FILESIZE_EXCEEDED:
             return failure(.tooLarge(decoded: false), "response larger than \(limits.maxResponseBytes) bytes")
         case CURLE_OPERATION_TIMEDOUT:
-            return failure(.timeout, "timed out (connect \(limits.connectTimeout) s, total \(limits.totalTimeout) s): \(detail)")
+            return failure(
+                .timeout, "timed out (connect \(limits.connectTimeout) s, total \(limits.totalTimeout) s): \(detail)")
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return failure(.dns, detail)
         case CURLE_COULDNT_CONNECT:
             return failure(.connect, detail)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ISSUER_ERROR,
-            CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED:
+            CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE,
+            CURLE_SSL_SHUTDOWN_FAILED:
             return failure(.tls, detail)
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             return failure(.invalidURL, detail)

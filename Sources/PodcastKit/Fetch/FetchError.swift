@@ -61,7 +61,9 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// delta-seconds as given, an HTTP date as the time left until it (0 if past); `nil` when
     /// absent or unreadable.
     public func retryAfter(now: Date = Date()) -> Double? {
-        guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+            return nil
+        }
         if let seconds = Int(value) { return seconds >= 0 ? Double(seconds) : nil }
         guard let date = DateParser.parse(value) else { return nil }
         return max(0, date.timeIntervalSince(now))

@@ -6,7 +6,8 @@ import LoopScheduler
 protocol FetchLoopDriver: AnyObject {
     /// Calls `handler(readable, writable)` each time `fd` is ready for what was asked, until the
     /// returned token is cancelled or released.
-    func watch(fd: Int32, read: Bool, write: Bool, _ handler: @escaping (_ readable: Bool, _ writable: Bool) -> Void) -> Cancellable
+    func watch(fd: Int32, read: Bool, write: Bool, _ handler: @escaping (_ readable: Bool, _ writable: Bool) -> Void)
+        -> Cancellable
     /// Calls `handler` once after `milliseconds` (0: on the next loop pass), unless cancelled or
     /// released first.
     func timer(milliseconds: Int, _ handler: @escaping () -> Void) -> Cancellable
@@ -46,11 +47,13 @@ private final class LibeventEvent: Cancellable {
 
     init(base: OpaquePointer, fd: Int32, what: Int16, handler: @escaping (Int16) -> Void) {
         self.handler = handler
-        event = event_new(base, fd, what, { _, flags, context in
-            guard let context else { return }
-            let me = Unmanaged<LibeventEvent>.fromOpaque(context).takeUnretainedValue()
-            me.handler?(flags)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        event = event_new(
+            base, fd, what,
+            { _, flags, context in
+                guard let context else { return }
+                let me = Unmanaged<LibeventEvent>.fromOpaque(context).takeUnretainedValue()
+                me.handler?(flags)
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     func add(timeout: timeval?) {

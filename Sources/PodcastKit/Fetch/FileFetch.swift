@@ -36,7 +36,9 @@ enum FileFetch {
     }
 
     static func read(path: String, request: FetchRequest) -> FetchResult {
-        func failure(_ message: String) -> FetchResult { .failure(FetchError(kind: .file, url: request.url, message: message)) }
+        func failure(_ message: String) -> FetchResult {
+            .failure(FetchError(kind: .file, url: request.url, message: message))
+        }
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { return failure("cannot read \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -45,13 +47,16 @@ enum FileFetch {
         if let refusal = kindRefusal(path: path, mode: info.st_mode) { return failure(refusal) }
         let cap = request.limits.maxResponseBytes
         if info.st_size > cap {
-            return .failure(FetchError(kind: .tooLarge(decoded: false), url: request.url,
-                message: "file of \(info.st_size) bytes is larger than \(cap) bytes"))
+            return .failure(
+                FetchError(
+                    kind: .tooLarge(decoded: false), url: request.url,
+                    message: "file of \(info.st_size) bytes is larger than \(cap) bytes"))
         }
         let modified = httpDate(Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec)))
         let headers = ["last-modified": modified]
         if let since = request.lastModified, since == modified {
-            return .success(FetchResponse(status: 304, headers: headers, requestedURL: request.url, effectiveURL: request.url))
+            return .success(
+                FetchResponse(status: 304, headers: headers, requestedURL: request.url, effectiveURL: request.url))
         }
         // Read up to one byte past the cap, in case the file grew since fstat.
         return readToEnd(fd: fd, path: path, request: request, headers: headers)
@@ -62,13 +67,17 @@ enum FileFetch {
     static func readStream(path: String, request: FetchRequest) -> FetchResult {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else {
-            return .failure(FetchError(kind: .file, url: request.url, message: "cannot read \(path): \(String(cString: strerror(errno)))"))
+            return .failure(
+                FetchError(
+                    kind: .file, url: request.url, message: "cannot read \(path): \(String(cString: strerror(errno)))"))
         }
         defer { close(fd) }
         return readToEnd(fd: fd, path: path, request: request, headers: [:])
     }
 
-    private static func readToEnd(fd: Int32, path: String, request: FetchRequest, headers: [String: String]) -> FetchResult {
+    private static func readToEnd(fd: Int32, path: String, request: FetchRequest, headers: [String: String])
+        -> FetchResult
+    {
         let cap = request.limits.maxResponseBytes
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -77,15 +86,22 @@ enum FileFetch {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, want) }
             if n < 0 {
                 if errno == EINTR { continue }
-                return .failure(FetchError(kind: .file, url: request.url, message: "cannot read \(path): \(String(cString: strerror(errno)))"))
+                return .failure(
+                    FetchError(
+                        kind: .file, url: request.url,
+                        message: "cannot read \(path): \(String(cString: strerror(errno)))"))
             }
             if n == 0 { break }
             data.append(contentsOf: chunk[0..<n])
         }
         if data.count > cap {
-            return .failure(FetchError(kind: .tooLarge(decoded: false), url: request.url, message: "file is larger than \(cap) bytes"))
+            return .failure(
+                FetchError(
+                    kind: .tooLarge(decoded: false), url: request.url, message: "file is larger than \(cap) bytes"))
         }
-        return .success(FetchResponse(status: 200, headers: headers, body: data, requestedURL: request.url, effectiveURL: request.url))
+        return .success(
+            FetchResponse(
+                status: 200, headers: headers, body: data, requestedURL: request.url, effectiveURL: request.url))
     }
 
     /// An IMF-fixdate (RFC 9110 §5.6.7), for example `Sun, 06 Nov 1994 08:49:37 GMT`.
@@ -96,7 +112,8 @@ enum FileFetch {
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+        return
+            "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 }

@@ -88,11 +88,16 @@ public final class HTTPFetcher {
         case .http:
             break
         case .file(let path) where fileReader != nil:
-            fileFetches[id] = fileReader!.submit({ FileFetch.read(path: path, request: request) }) { [weak self] result in
+            fileFetches[id] = fileReader!.submit(
+                { FileFetch.read(path: path, request: request) },
+                completion: { [weak self] result in
+                    self?.fileFetches[id] = nil
+                    completion(result)
+                })
+            return FetchToken { [weak self] in
+                self?.fileFetches[id]?.cancel()
                 self?.fileFetches[id] = nil
-                completion(result)
             }
-            return FetchToken { [weak self] in self?.fileFetches[id]?.cancel(); self?.fileFetches[id] = nil }
         case .file(let path):
             // Read now, deliver on the next loop pass so completion is never synchronous.
             let result = FileFetch.read(path: path, request: request)
@@ -211,7 +216,13 @@ public final class HTTPFetcher {
                 start(transfer)
             } else {
                 let limits = transfer.request.limits
-                finished.append((transfer, .failure(transfer.failure(.timeout, "timed out after \(limits.totalTimeout) s while following redirects"))))
+                finished.append(
+                    (
+                        transfer,
+                        .failure(
+                            transfer.failure(
+                                .timeout, "timed out after \(limits.totalTimeout) s while following redirects"))
+                    ))
             }
         }
         for (transfer, result) in finished { transfer.completion(result) }

@@ -35,7 +35,8 @@ public enum HTMLSanitizer {
         "img": ["src", "alt", "width", "height"], "ins": ["cite", "datetime"], "kbd": [], "li": ["value"],
         "mark": [], "ol": ["start", "type", "reversed"], "p": [], "pre": [], "q": ["cite"], "s": [], "samp": [],
         "small": [], "span": [], "strike": [], "strong": [], "sub": [], "sup": [], "table": ["summary"],
-        "tbody": [], "td": ["colspan", "rowspan", "headers"], "tfoot": [], "th": ["colspan", "rowspan", "scope", "headers"],
+        "tbody": [], "td": ["colspan", "rowspan", "headers"], "tfoot": [],
+        "th": ["colspan", "rowspan", "scope", "headers"],
         "thead": [], "time": ["datetime"], "tr": [], "tt": [], "u": [], "ul": [], "var": [],
         "audio": ["src", "controls"], "video": ["src", "controls", "poster", "width", "height"],
         "source": ["src", "type"], "section": [], "article": [], "header": [], "footer": [], "aside": [],
@@ -132,7 +133,9 @@ public enum HTMLSanitizer {
                 return allowedSchemes.contains(String(decoding: scheme, as: UTF8.self)) ? cleaned : nil
             }
             // A space, `/`, `?`, `#` before any `:`: no scheme, a relative reference.
-            guard HTMLTokenizer.isLetter(byte) || (scheme.count > 0 && ((byte >= 48 && byte <= 57) || byte == 43 || byte == 45 || byte == 46))
+            guard
+                HTMLTokenizer.isLetter(byte)
+                    || (scheme.count > 0 && ((byte >= 48 && byte <= 57) || byte == 43 || byte == 45 || byte == 46))
             else { return nil }
             scheme.append(byte | 0x20)
             if scheme.count > 10 { return nil }

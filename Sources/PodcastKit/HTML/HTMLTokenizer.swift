@@ -126,7 +126,8 @@ struct HTMLTokenizer {
 
     static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 97 && (b | 0x20) <= 122 }
     static func isNameByte(_ b: UInt8) -> Bool {
-        isLetter(b) || (b >= 48 && b <= 57) || b == UInt8(ascii: "-") || b == UInt8(ascii: ":") || b == UInt8(ascii: "_")
+        isLetter(b) || (b >= 48 && b <= 57) || b == UInt8(ascii: "-") || b == UInt8(ascii: ":")
+            || b == UInt8(ascii: "_")
     }
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
 }

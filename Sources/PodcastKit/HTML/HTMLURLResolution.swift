@@ -38,8 +38,10 @@ enum HTMLURLResolution {
                 guard resolved != trimmed else { continue }
                 if out.isEmpty { out.reserveCapacity(bytes.count + 64) }
                 out.append(contentsOf: bytes[copied..<value.lowerBound])
-                let quoted = value.lowerBound > 0 && (bytes[value.lowerBound - 1] == UInt8(ascii: "\"")
-                    || bytes[value.lowerBound - 1] == UInt8(ascii: "'"))
+                let quoted =
+                    value.lowerBound > 0
+                    && (bytes[value.lowerBound - 1] == UInt8(ascii: "\"")
+                        || bytes[value.lowerBound - 1] == UInt8(ascii: "'"))
                 if !quoted { out.append(UInt8(ascii: "\"")) }
                 for byte in resolved.utf8 {
                     // The value goes back inside the same quotes: escape what could end them.
@@ -73,14 +75,20 @@ enum HTMLURLResolution {
             while end > 0, HTMLTokenizer.isSpace(bytes[end - 1]) { end -= 1 }
             var start = end
             while start > 0, HTMLTokenizer.isLetter(bytes[start - 1]), end - start < 10 { start -= 1 }
-            guard end - start >= 3, urlAttributes.contains(String(decoding: bytes[start..<end].map { $0 | 0x20 }, as: UTF8.self))
+            guard end - start >= 3,
+                urlAttributes.contains(String(decoding: bytes[start..<end].map { $0 | 0x20 }, as: UTF8.self))
             else { continue }
             // The value after it: relative unless it starts with a scheme (or is a bare fragment).
             var v = equals + 1
-            while v < n, HTMLTokenizer.isSpace(bytes[v]) || bytes[v] == UInt8(ascii: "\"") || bytes[v] == UInt8(ascii: "'") { v += 1 }
+            while v < n,
+                HTMLTokenizer.isSpace(bytes[v]) || bytes[v] == UInt8(ascii: "\"") || bytes[v] == UInt8(ascii: "'")
+            { v += 1 }
             guard v < n, bytes[v] != UInt8(ascii: "#") else { continue }
             var k = v
-            while k < n, HTMLTokenizer.isLetter(bytes[k]) || (bytes[k] >= 48 && bytes[k] <= 57) || bytes[k] == 43 || bytes[k] == 45 || bytes[k] == 46 {
+            while k < n,
+                HTMLTokenizer.isLetter(bytes[k]) || (bytes[k] >= 48 && bytes[k] <= 57) || bytes[k] == 43
+                    || bytes[k] == 45 || bytes[k] == 46
+            {
                 k += 1
             }
             if !(k > v && k < n && bytes[k] == UInt8(ascii: ":") && HTMLTokenizer.isLetter(bytes[v])) { return true }

@@ -100,7 +100,8 @@ public struct Channel: Sendable, Equatable, Codable {
     /// An empty channel; set what the document gives.
     public init(
         title: String? = nil, link: String? = nil, description: String? = nil, imageURL: String? = nil,
-        language: String? = nil, subtitle: String? = nil, generator: String? = nil, author: String? = nil, itunesAuthor: String? = nil,
+        language: String? = nil, subtitle: String? = nil, generator: String? = nil, author: String? = nil,
+        itunesAuthor: String? = nil,
         ownerName: String? = nil, ownerEmail: String? = nil, categories: [[String]] = [],
         keywords: [String] = [], explicit: Bool? = nil, showType: String? = nil,
         newFeedURL: String? = nil, podcastGUID: String? = nil, fundingURL: String? = nil,

@@ -24,7 +24,8 @@ public enum OPML {
         }
         let errors = outcome.messages.filter { $0.hasPrefix("XML error") }
         if !outcome.wellFormed {
-            throw .malformed(details: errors.isEmpty ? outcome.messages + decoded.warnings : errors, recovered: collector.outlines)
+            throw .malformed(
+                details: errors.isEmpty ? outcome.messages + decoded.warnings : errors, recovered: collector.outlines)
         }
         return collector.outlines
     }
@@ -43,7 +44,8 @@ public enum OPML {
     /// `pw:interval` (seconds, namespace `namespace`) is written for feeds with their own interval.
     /// Characters that XML cannot carry are dropped; markup characters are escaped.
     public static func export(_ feeds: [OPMLOutline], title: String = "podcast-watch subscriptions") -> String {
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\" xmlns:pw=\"\(namespace)\">\n  <head>\n"
+        var out =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\" xmlns:pw=\"\(namespace)\">\n  <head>\n"
         out += "    <title>\(escape(title))</title>\n  </head>\n  <body>\n"
         for feed in feeds {
             let name = escape(feed.title ?? feed.url)

@@ -18,7 +18,8 @@ public enum OPMLError: Error, Sendable, Equatable, CustomStringConvertible, Loca
         case .notOPML(let root):
             return "not an OPML file: the root element is <\(root)>, expected <opml>"
         case .malformed(let details, let recovered):
-            return "broken OPML file (\(recovered.count) outline(s) recoverable)" + (details.first.map { ": \($0)" } ?? "")
+            return "broken OPML file (\(recovered.count) outline(s) recoverable)"
+                + (details.first.map { ": \($0)" } ?? "")
         }
     }
 

@@ -21,7 +21,8 @@ final class OPMLOutlineCollector: XMLReaderHandler {
             return
         }
         guard name.lowercased() == "outline" else { return }
-        let raw = Self.nonBlank(element.attribute("xmlUrl")) ?? Self.nonBlank(element.attribute("xmlURL"))
+        let raw =
+            Self.nonBlank(element.attribute("xmlUrl")) ?? Self.nonBlank(element.attribute("xmlURL"))
             ?? Self.nonBlank(element.attribute("url"))
         guard let url = raw?.trimmedASCII else { return }
         var title = (Self.nonBlank(element.attribute("title")) ?? Self.nonBlank(element.attribute("text")))
@@ -30,7 +31,8 @@ final class OPMLOutlineCollector: XMLReaderHandler {
         // that is no title, and must not become one that masks the channel's own.
         if title?.trimmedASCII == url { title = nil }
         // Our extension attribute, under any prefix bound to our namespace (`pw:` when we wrote it).
-        let interval = element.attribute("interval", namespace: OPML.namespace).flatMap { Int($0.trimmedASCII) }.flatMap { $0 > 0 ? $0 : nil }
+        let interval = element.attribute("interval", namespace: OPML.namespace).flatMap { Int($0.trimmedASCII) }.flatMap
+        { $0 > 0 ? $0 : nil }
         outlines.append(OPMLOutline(url: url, title: title, interval: interval))
     }
 

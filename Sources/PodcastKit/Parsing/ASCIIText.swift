@@ -73,7 +73,8 @@ enum ASCIIBytes {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
             let digit = Int(byte - UInt8(ascii: "0"))
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflow2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            let (next, overflow2) =
+                negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
             if overflow1 || overflow2 { return nil }
             value = next
             index += 1

@@ -1,4 +1,5 @@
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,8 @@ enum ConverterPool {
     /// converter learned from a BOM, so those are never reused (they are rare in feeds).
     static func isPoolable(_ encoding: String) -> Bool {
         let upper = encoding.uppercased()
-        return !(upper.contains("UTF-16") || upper.contains("UTF16") || upper.contains("UTF-32")
+        return
+            !(upper.contains("UTF-16") || upper.contains("UTF16") || upper.contains("UTF-32")
             || upper.contains("UTF32") || upper.contains("UCS") || upper.contains("UNICODE"))
     }
 

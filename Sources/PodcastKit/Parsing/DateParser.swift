@@ -75,11 +75,13 @@ public enum DateParser {
             offset = (hh * 3600 + mm * 60) * (negative ? -1 : 1)
         } else {
             let rest = UnsafeBufferPointer(rebasing: b[i...])
-            guard rest.elementsEqual("GMT".utf8) || rest.elementsEqual("UT".utf8) || rest.elementsEqual("UTC".utf8)
-                || rest.elementsEqual("Z".utf8)
+            guard
+                rest.elementsEqual("GMT".utf8) || rest.elementsEqual("UT".utf8) || rest.elementsEqual("UTC".utf8)
+                    || rest.elementsEqual("Z".utf8)
             else { return nil }
         }
-        return assemble(year: year, month: monthIndex + 1, day: day, hour: hour, minute: minute, second: second, offset: offset)
+        return assemble(
+            year: year, month: monthIndex + 1, day: day, hour: hour, minute: minute, second: second, offset: offset)
     }
 
     @inline(__always)
@@ -132,7 +134,8 @@ public enum DateParser {
             return value
         }
         guard let year = number(4) else { return nil }
-        var month = 1, day = 1
+        var month = 1
+        var day = 1
         var ordinal: Int? = nil
         if i < n && b[i] == UInt8(ascii: "-") {
             i += 1
@@ -174,17 +177,24 @@ public enum DateParser {
         if let ordinal {
             guard ordinal >= 1, ordinal <= (daysInMonth(year, 2) == 29 ? 366 : 365) else { return nil }
             // Day `ordinal` of the year: assemble from 1 January and add the days.
-            guard let start = assemble(year: year, month: 1, day: 1, hour: 0, minute: 0, second: 0, offset: 0) else { return nil }
+            guard let start = assemble(year: year, month: 1, day: 1, hour: 0, minute: 0, second: 0, offset: 0) else {
+                return nil
+            }
             let rest = Array(b[i...])
             var timeOnly = Array("2000-01-01".utf8)
             timeOnly.append(contentsOf: rest)
             guard let base = parseISO(timeOnly) else { return nil }
             let midnight2000 = daysFromCivil(2000, 1, 1) * 86_400
             let seconds = start + Int64(ordinal - 1) * 86_400 + (base - midnight2000)
-            guard seconds >= daysFromCivil(1, 1, 1) * 86_400, seconds < daysFromCivil(10000, 1, 1) * 86_400 else { return nil }
+            guard seconds >= daysFromCivil(1, 1, 1) * 86_400, seconds < daysFromCivil(10000, 1, 1) * 86_400 else {
+                return nil
+            }
             return seconds
         }
-        var hour = 0, minute = 0, second = 0, offset = 0
+        var hour = 0
+        var minute = 0
+        var second = 0
+        var offset = 0
         if i < n {
             guard isTimeSeparator(b[i]) else { return nil }
             while i < n, isTimeSeparator(b[i]) { i += 1 }
@@ -263,7 +273,10 @@ public enum DateParser {
         var start: Int? = nil
         for (index, byte) in b.enumerated() {
             if byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: ",") || byte == 0x0A || byte == 0x0D {
-                if let s = start { tokens.append(b[s..<index]); start = nil }
+                if let s = start {
+                    tokens.append(b[s..<index])
+                    start = nil
+                }
             } else if start == nil {
                 start = index
             }
@@ -285,7 +298,8 @@ public enum DateParser {
             }
             // A word: ASCII letters (perhaps ending in `.`), or any text with non-ASCII letters
             // (a Greek or Hungarian month, a weekday in another language).
-            let isWord = token.allSatisfy(isLetter) || (token.last == UInt8(ascii: ".") && token.dropLast().allSatisfy(isLetter))
+            let isWord =
+                token.allSatisfy(isLetter) || (token.last == UInt8(ascii: ".") && token.dropLast().allSatisfy(isLetter))
                 || (token.contains(where: { $0 >= 0x80 }) && !token.contains(where: isDigit))
             if isWord {
                 let word = token.last == UInt8(ascii: ".") ? token.dropLast() : token
@@ -362,7 +376,8 @@ public enum DateParser {
             guard let h = twelveHour(hour, pm: pm) else { return nil }
             hour = h
         }
-        return assemble(year: year, month: monthNumber, day: day, hour: hour, minute: minute, second: second, offset: offset ?? 0)
+        return assemble(
+            year: year, month: monthNumber, day: day, hour: hour, minute: minute, second: second, offset: offset ?? 0)
     }
 
     /// `h:mm`, `hh:mm:ss`, `hh:mm:ss.fff`, optionally followed directly by `Z` or a numeric zone.
@@ -497,7 +512,8 @@ public enum DateParser {
             return nil
         }
         let clock = tokens[tokens.count - 1].split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 2 || clock.count == 3, digits(clock[0], 1...2), clock.dropFirst().allSatisfy({ digits($0, 2...2) }),
+        guard clock.count == 2 || clock.count == 3, digits(clock[0], 1...2),
+            clock.dropFirst().allSatisfy({ digits($0, 2...2) }),
             var hour = Int(clock[0])
         else { return nil }
         if let pm {
@@ -510,14 +526,18 @@ public enum DateParser {
 
     // MARK: - Helpers
 
-    private static func assemble(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int) -> Int64? {
+    private static func assemble(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int)
+        -> Int64?
+    {
         guard (1...9999).contains(year), (1...12).contains(month), day >= 1, day <= daysInMonth(year, month),
             hour <= 23, minute <= 59, second <= 60
         else { return nil }
         let days = daysFromCivil(year, month, day)
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
         // The instant itself must stay within years 1...9999 in UTC.
-        guard seconds >= daysFromCivil(1, 1, 1) * 86_400, seconds < daysFromCivil(10000, 1, 1) * 86_400 else { return nil }
+        guard seconds >= daysFromCivil(1, 1, 1) * 86_400, seconds < daysFromCivil(10000, 1, 1) * 86_400 else {
+            return nil
+        }
         return seconds
     }
 
@@ -544,8 +564,14 @@ public enum DateParser {
         guard bytes.contains(UInt8(ascii: "(")) else { return }
         var depth = 0
         bytes = bytes.filter { byte in
-            if byte == UInt8(ascii: "(") { depth += 1; return false }
-            if byte == UInt8(ascii: ")") { depth = max(0, depth - 1); return false }
+            if byte == UInt8(ascii: "(") {
+                depth += 1
+                return false
+            }
+            if byte == UInt8(ascii: ")") {
+                depth = max(0, depth - 1)
+                return false
+            }
             return depth == 0
         }
     }

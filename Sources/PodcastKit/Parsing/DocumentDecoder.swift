@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -104,7 +105,8 @@ struct DocumentDecoder {
             if !Self.latin1Family.contains(choice) { wellFormed = false }
             let label = explicit ? "labelled \(choice)" : "undeclared"
             warnings.append(
-                "mixed encodings (\(label)): read the UTF-8 runs as UTF-8 and \(mixed.strayBytes) stray byte\(mixed.strayBytes == 1 ? "" : "s") as windows-1252")
+                "mixed encodings (\(label)): read the UTF-8 runs as UTF-8 and \(mixed.strayBytes) stray byte\(mixed.strayBytes == 1 ? "" : "s") as windows-1252"
+            )
             return
         }
         if choice == "UTF-8" {
@@ -161,7 +163,8 @@ struct DocumentDecoder {
         let upper = name.trimmedASCII.uppercased()
         switch upper {
         case "UTF8", "UTF-8", "UNICODE-1-1-UTF-8": return "UTF-8"
-        case "LATIN1", "LATIN-1", "L1", "ISO8859-1", "ISO_8859-1", "ISO-8859-1", "ISO_8859-1:1987", "8859-1": return "ISO-8859-1"
+        case "LATIN1", "LATIN-1", "L1", "ISO8859-1", "ISO_8859-1", "ISO-8859-1", "ISO_8859-1:1987", "8859-1":
+            return "ISO-8859-1"
         case "CP1252", "WINDOWS1252", "WINDOWS-1252", "X-CP1252": return "WINDOWS-1252"
         case "ASCII", "US-ASCII", "ANSI_X3.4-1968": return "US-ASCII"
         case "UTF-16", "UTF16": return "UTF-16"
@@ -230,7 +233,8 @@ struct DocumentDecoder {
             let result: Int = output.withUnsafeMutableBufferPointer { out in
                 var outPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(out.baseAddress! + written)
                     .assumingMemoryBound(to: CChar.self)
-                var inCursor: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inPointer).assumingMemoryBound(to: CChar.self)
+                var inCursor: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inPointer).assumingMemoryBound(
+                    to: CChar.self)
                 let r = iconv(handle, &inCursor, &inLeft, &outPointer, &outLeft)
                 inPointer = UnsafeMutableRawPointer(inCursor!).assumingMemoryBound(to: UInt8.self)
                 written = UnsafeMutableRawPointer(outPointer!) - UnsafeMutableRawPointer(out.baseAddress!)
@@ -282,11 +286,17 @@ enum UTF8Check {
             var minimum: UInt32
             var scalar: UInt32
             if c & 0xE0 == 0xC0 {
-                length = 2; minimum = 0x80; scalar = UInt32(c & 0x1F)
+                length = 2
+                minimum = 0x80
+                scalar = UInt32(c & 0x1F)
             } else if c & 0xF0 == 0xE0 {
-                length = 3; minimum = 0x800; scalar = UInt32(c & 0x0F)
+                length = 3
+                minimum = 0x800
+                scalar = UInt32(c & 0x0F)
             } else if c & 0xF8 == 0xF0 {
-                length = 4; minimum = 0x10000; scalar = UInt32(c & 0x07)
+                length = 4
+                minimum = 0x10000
+                scalar = UInt32(c & 0x07)
             } else {
                 return i
             }

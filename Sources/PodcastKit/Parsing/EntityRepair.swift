@@ -1,4 +1,5 @@
 import CLibxml2
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -128,7 +128,8 @@ struct FeedState {
         case generator, channelAuthor, ownerName, ownerEmail, keywords, channelExplicit, showType
         case newFeedURL, podcastGUID, locked, imageURL, atomIcon, atomLogo, googleplayDescription
         case itemTitle, itemLink, guid, atomID, itemDescription, contentEncoded, itemSummary, atomSummary
-        case atomContent, mediaDescription, pubDate, dcDate, atomPublished, atomUpdated, duration, itemSubtitle, episodeType
+        case atomContent, mediaDescription, pubDate, dcDate, atomPublished, atomUpdated, duration, itemSubtitle,
+            episodeType
         case episodeNumber, season, itemExplicit, itemAuthor, personName
         case channelCreator, channelRSSAuthor, managingEditor, feedAuthorName, newLocation
         case itemCreator, itemRSSAuthor, entryAuthorName
@@ -307,7 +308,9 @@ struct FeedState {
                 categoryLevel = 1
             } else {
                 let name = HTMLText.squash(element.attribute("text") ?? "", keepNewlines: false)
-                if !name.isEmpty, !channel.categories.isEmpty { channel.categories[channel.categories.count - 1].append(name) }
+                if !name.isEmpty, !channel.categories.isEmpty {
+                    channel.categories[channel.categories.count - 1].append(name)
+                }
                 categoryLevel += 1
             }
             return
@@ -337,9 +340,13 @@ struct FeedState {
         case (.itunes, .owner): ownerDepth = depth
         case (.itunes, .image):
             // `url=` is a common typo of `href=`; read it when `href` is missing.
-            if itunesImage == nil, let href = element.attribute("href") ?? element.attribute("url") { itunesImage = nonEmpty(resolve(href)) }
+            if itunesImage == nil, let href = element.attribute("href") ?? element.attribute("url") {
+                itunesImage = nonEmpty(resolve(href))
+            }
         case (.googleplay, .image):
-            if googleplayImage == nil, let href = element.attribute("href") { googleplayImage = nonEmpty(resolve(href)) }
+            if googleplayImage == nil, let href = element.attribute("href") {
+                googleplayImage = nonEmpty(resolve(href))
+            }
         case (.atom, .icon): begin(.atomIcon, depth: depth)
         case (.atom, .logo): begin(.atomLogo, depth: depth)
         case (.itunes, .keywords): begin(.keywords, depth: depth)
@@ -348,7 +355,9 @@ struct FeedState {
         case (.itunes, .newFeedURL): begin(.newFeedURL, depth: depth)
         case (.podcast, .guid): begin(.podcastGUID, depth: depth)
         case (.podcast, .funding):
-            if channel.fundingURL == nil, let url = element.attribute("url") { channel.fundingURL = nonEmpty(resolve(url)) }
+            if channel.fundingURL == nil, let url = element.attribute("url") {
+                channel.fundingURL = nonEmpty(resolve(url))
+            }
         case (.podcast, .locked): begin(.locked, depth: depth)
         default: break
         }
@@ -370,7 +379,8 @@ struct FeedState {
         // Media RSS and chapters count anywhere inside the item (`media:group`, `psc:chapters`).
         switch (ns, key.tag) {
         case (.media, .content):
-            addEnclosure(url: element.attribute("url"), length: element.attribute("fileSize"), type: element.attribute("type"))
+            addEnclosure(
+                url: element.attribute("url"), length: element.attribute("fileSize"), type: element.attribute("type"))
             return
         case (.media, .thumbnail):
             if draft.thumbnail == nil, let url = element.attribute("url") { draft.thumbnail = nonEmpty(resolve(url)) }
@@ -419,7 +429,8 @@ struct FeedState {
         case (.atom, .published), (.atom, .issued): begin(.atomPublished, depth: depth)
         case (.atom, .updated), (.atom, .modified): begin(.atomUpdated, depth: depth)
         case (.none, .enclosure):
-            addEnclosure(url: element.attribute("url"), length: element.attribute("length"), type: element.attribute("type"))
+            addEnclosure(
+                url: element.attribute("url"), length: element.attribute("length"), type: element.attribute("type"))
         case (.itunes, .duration): begin(.duration, depth: depth)
         case (.itunes, .subtitle): begin(.itemSubtitle, depth: depth)
         case (.itunes, .image):
@@ -435,17 +446,22 @@ struct FeedState {
         case (.none, .author): begin(.itemRSSAuthor, depth: depth)
         case (.atom, .author): authorDepth = depth
         case (.podcast, .chapters):
-            if episode.chaptersURL == nil, let url = element.attribute("url") { episode.chaptersURL = nonEmpty(resolve(url)) }
+            if episode.chaptersURL == nil, let url = element.attribute("url") {
+                episode.chaptersURL = nonEmpty(resolve(url))
+            }
         case (.podcast, .transcript):
             if let raw = element.attribute("url"), case let url = resolve(raw), !url.isEmpty {
                 episode.transcripts.append(
-                    Transcript(url: url, mimeType: nonEmpty(element.attribute("type")), language: nonEmpty(element.attribute("language"))))
+                    Transcript(
+                        url: url, mimeType: nonEmpty(element.attribute("type")),
+                        language: nonEmpty(element.attribute("language"))))
             }
         case (.podcast, .person):
             draft.person = Person(
                 name: "", role: nonEmpty(element.attribute("role")?.lowercased()) ?? "host",
                 group: nonEmpty(element.attribute("group")?.lowercased()) ?? "cast",
-                href: nonEmpty(element.attribute("href").map { resolve($0) }), img: nonEmpty(element.attribute("img").map { resolve($0) }))
+                href: nonEmpty(element.attribute("href").map { resolve($0) }),
+                img: nonEmpty(element.attribute("img").map { resolve($0) }))
             begin(.personName, depth: depth)
         default: break
         }
@@ -467,7 +483,9 @@ struct FeedState {
         case "next":
             if !inItem { channel.pagedFeedNext = url }
         case "alternate":
-            guard type == nil || type == "text/html" || type == "html" || type == "application/xhtml+xml" else { return }
+            guard type == nil || type == "text/html" || type == "html" || type == "application/xhtml+xml" else {
+                return
+            }
             if inItem {
                 if episode.link == nil { episode.link = url }
             } else if channel.link == nil {
@@ -485,7 +503,9 @@ struct FeedState {
         if episode.enclosures.contains(where: { $0.url == url }) { return }
         let size = length.flatMap { Int64($0.trimmedASCII) }.flatMap { $0 > 0 ? $0 : nil }
         let mime = type?.trimmedASCII
-        episode.enclosures.append(Enclosure(url: url, length: size, mimeType: mime.flatMap { $0.utf8.contains(UInt8(ascii: "/")) ? $0 : nil }))
+        episode.enclosures.append(
+            Enclosure(url: url, length: size, mimeType: mime.flatMap { $0.utf8.contains(UInt8(ascii: "/")) ? $0 : nil })
+        )
     }
 
     private mutating func addChapter(_ element: XMLStartElement) {
@@ -498,8 +518,9 @@ struct FeedState {
             return
         }
         episode.chapters.append(
-            Chapter(start: start, title: title, href: nonEmpty(element.attribute("href").map { resolve($0) }),
-                    image: nonEmpty(element.attribute("image").map { resolve($0) })))
+            Chapter(
+                start: start, title: title, href: nonEmpty(element.attribute("href").map { resolve($0) }),
+                image: nonEmpty(element.attribute("image").map { resolve($0) })))
     }
 
     private mutating func finishItem() {
@@ -512,11 +533,13 @@ struct FeedState {
             return nonEmptyTrimmed(value)
         }
         let summary = draft.itunesSummary.flatMap(nonEmptyTrimmed)
-        episode.descriptionHTML = draft.contentEncoded.flatMap(nonEmptyTrimmed)
+        episode.descriptionHTML =
+            draft.contentEncoded.flatMap(nonEmptyTrimmed)
             ?? (rssIsHTML ? rss : nil)
             ?? html(draft.atomContent) ?? html(draft.atomSummary)
             ?? summary.flatMap { HTMLText.looksLikeHTML($0) ? $0 : nil }
-        episode.description = (rssIsHTML ? nil : rss.map(HTMLText.squashKeepingLines))
+        episode.description =
+            (rssIsHTML ? nil : rss.map(HTMLText.squashKeepingLines))
             ?? summary.flatMap(Self.plain)
             ?? draft.atomSummary.flatMap(Self.plain)
             ?? draft.mediaDescription.flatMap(Self.plain)
@@ -527,7 +550,8 @@ struct FeedState {
         if episode.link == nil, let about = draft.rdfAbout { episode.link = about }
         // Authors: iTunes, Dublin Core, RSS <author>, Atom <author><name> (several joined); an
         // Atom entry with none inherits the feed's in `result()` (RFC 4287 §4.2.1).
-        episode.author = episode.itunesAuthor ?? draft.dcCreator ?? draft.rssAuthor
+        episode.author =
+            episode.itunesAuthor ?? draft.dcCreator ?? draft.rssAuthor
             ?? (draft.atomAuthors.isEmpty ? nil : draft.atomAuthors.joined(separator: ", "))
         if episode.link == nil, episode.guidIsPermaLink == true, let guid = draft.guidLink ?? episode.guid,
             guid.lowercased().hasPrefix("http://") || guid.lowercased().hasPrefix("https://")
@@ -559,8 +583,10 @@ struct FeedState {
     /// rendering plain text); base64 content is decoded at the end.
     private mutating func beginText(_ newField: Field, depth: Int, _ element: XMLStartElement) {
         let (type, base64) = Self.textType(element)
-        begin(newField, depth: depth, markup: type == .xhtml || newField == .atomSummary || newField == .atomContent
-              || newField == .channelSubtitle, type: type)
+        begin(
+            newField, depth: depth,
+            markup: type == .xhtml || newField == .atomSummary || newField == .atomContent
+                || newField == .channelSubtitle, type: type)
         fieldBase64 = base64
     }
 
@@ -710,18 +736,22 @@ struct FeedState {
             if let season = Int(value.trimmedASCII), season > 0 { episode.season = season }
         case .itemExplicit: episode.explicit = Self.explicit(value)
         case .itemAuthor: episode.itunesAuthor = nonEmpty(HTMLText.squash(value, keepNewlines: false))
-        case .itemCreator: if draft.dcCreator == nil { draft.dcCreator = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
+        case .itemCreator:
+            if draft.dcCreator == nil { draft.dcCreator = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
         case .itemRSSAuthor: if draft.rssAuthor == nil { draft.rssAuthor = Self.personName(value) }
         case .entryAuthorName:
             if let name = nonEmpty(HTMLText.squash(value, keepNewlines: false)) { draft.atomAuthors.append(name) }
-        case .channelCreator: if channelCreator == nil { channelCreator = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
+        case .channelCreator:
+            if channelCreator == nil { channelCreator = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
         case .channelRSSAuthor: if channelRSSAuthor == nil { channelRSSAuthor = Self.personName(value) }
         case .managingEditor: managingEditor = Self.personName(value)
         case .feedAuthorName:
             if let name = nonEmpty(HTMLText.squash(value, keepNewlines: false)) { feedAtomAuthors.append(name) }
         case .dcTitle: if draft.dcTitle == nil { draft.dcTitle = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
-        case .mediaTitle: if draft.mediaTitle == nil { draft.mediaTitle = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
-        case .channelDCTitle: if channelDCTitle == nil { channelDCTitle = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
+        case .mediaTitle:
+            if draft.mediaTitle == nil { draft.mediaTitle = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
+        case .channelDCTitle:
+            if channelDCTitle == nil { channelDCTitle = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
         case .channelITunesSubtitle: channel.subtitle = nonEmpty(HTMLText.squash(value, keepNewlines: false))
         case .newLocation: if channel.newFeedURL == nil { channel.newFeedURL = nonEmpty(resolve(value)) }
         case .personName:
@@ -739,7 +769,8 @@ struct FeedState {
     /// a value needing a warning, an uncommon date shape), which gives the same result.
     private mutating func finishFromBytes(_ finished: Field) -> Bool {
         switch finished {
-        case .pubDate, .dcDate, .atomPublished, .atomUpdated, .dcIssued, .dcCreated, .dcModified, .duration, .episodeNumber, .season,
+        case .pubDate, .dcDate, .atomPublished, .atomUpdated, .dcIssued, .dcCreated, .dcModified, .duration,
+            .episodeNumber, .season,
             .itemExplicit, .channelExplicit, .episodeType, .showType, .locked:
             break
         default:
@@ -803,7 +834,8 @@ struct FeedState {
     /// The feed read so far: channel fallbacks applied, duplicate guids dropped (first kept).
     mutating func result() -> (Channel, [Episode]) {
         var channel = self.channel
-        channel.description = channelDescription.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
+        channel.description =
+            channelDescription.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
             ?? channelSummary.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
             ?? channelSubtitle.flatMap(Self.plain)
             ?? googleplayDescription.flatMap { Self.plain(($0, .text)) }
@@ -860,7 +892,8 @@ struct FeedState {
     }
 
     private static func title(_ value: String, _ type: TextType) -> String {
-        type == .text ? HTMLText.squash(value, keepNewlines: false)
+        type == .text
+            ? HTMLText.squash(value, keepNewlines: false)
             : HTMLText.squash(HTMLText.plainText(fromHTML: value), keepNewlines: false)
     }
 
@@ -880,7 +913,8 @@ struct FeedState {
     static func personName(_ value: String) -> String? {
         let text = HTMLText.squash(value, keepNewlines: false)
         if let open = text.firstIndex(of: "("), text.hasSuffix(")"), text[..<open].contains("@") {
-            let name = HTMLText.squash(String(text[text.index(after: open)..<text.index(before: text.endIndex)]), keepNewlines: false)
+            let name = HTMLText.squash(
+                String(text[text.index(after: open)..<text.index(before: text.endIndex)]), keepNewlines: false)
             if !name.isEmpty { return name }
         }
         if let open = text.firstIndex(of: "<"), text.hasSuffix(">"), text[open...].contains("@") {

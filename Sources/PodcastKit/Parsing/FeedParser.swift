@@ -44,7 +44,9 @@ public enum FeedParser {
 
         var warnings = decoded.warnings
         if repair.htmlEntities > 0 {
-            warnings.append("decoded \(repair.htmlEntities) HTML named entit\(repair.htmlEntities == 1 ? "y" : "ies") that XML does not define")
+            warnings.append(
+                "decoded \(repair.htmlEntities) HTML named entit\(repair.htmlEntities == 1 ? "y" : "ies") that XML does not define"
+            )
         }
         if !repair.unknownEntities.isEmpty {
             let list = repair.unknownEntities.map { "&\($0);" }.joined(separator: ", ")
@@ -56,7 +58,8 @@ public enum FeedParser {
         warnings += outcome.messages
         let mapped = builder.names.undeclaredPrefixes.filter { FeedNamespace.from(undeclaredPrefix: $0) != .other }
         if !mapped.isEmpty {
-            warnings.append("undeclared namespace prefixes read by their usual meaning: \(mapped.joined(separator: ", "))")
+            warnings.append(
+                "undeclared namespace prefixes read by their usual meaning: \(mapped.joined(separator: ", "))")
         }
         var (channel, episodes) = builder.result()
         if channel.language == nil, let header = httpContentLanguage {
@@ -67,7 +70,8 @@ public enum FeedParser {
 
         // HTML entities are declared by the DTDs of RSS 0.91-era feeds, so with a DOCTYPE they
         // are not a well-formedness error; unknown entities and bare `&` always are.
-        let repairBroke = repair.bareAmpersands > 0 || !repair.unknownEntities.isEmpty
+        let repairBroke =
+            repair.bareAmpersands > 0 || !repair.unknownEntities.isEmpty
             || (repair.htmlEntities > 0 && !repair.sawDoctype)
         return ParsedFeed(
             format: format, channel: channel, episodes: episodes, warnings: warnings,

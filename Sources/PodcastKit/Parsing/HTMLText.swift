@@ -134,7 +134,10 @@ enum HTMLText {
         if j < b.count, b[j] == UInt8(ascii: "#") {
             j += 1
             var hex = false
-            if j < b.count, b[j] | 0x20 == UInt8(ascii: "x") { hex = true; j += 1 }
+            if j < b.count, b[j] | 0x20 == UInt8(ascii: "x") {
+                hex = true
+                j += 1
+            }
             var value: UInt32 = 0
             let start = j
             while j < b.count, j - start < 8 {
@@ -148,7 +151,9 @@ enum HTMLText {
                 }
                 j += 1
             }
-            guard j > start, j < b.count, b[j] == UInt8(ascii: ";"), Unicode.Scalar(value) != nil, value != 0 else { return nil }
+            guard j > start, j < b.count, b[j] == UInt8(ascii: ";"), Unicode.Scalar(value) != nil, value != 0 else {
+                return nil
+            }
             return (windows1252(value), j + 1 - i)
         }
         let start = j
@@ -178,7 +183,11 @@ enum HTMLText {
             var pendingNewline = false
             for byte in bytes {
                 if isASCIISpace(byte) {
-                    if keepNewlines && (byte == 0x0A || byte == 0x0D) { pendingNewline = true } else { pendingSpace = true }
+                    if keepNewlines && (byte == 0x0A || byte == 0x0D) {
+                        pendingNewline = true
+                    } else {
+                        pendingSpace = true
+                    }
                     continue
                 }
                 if !out.isEmpty {

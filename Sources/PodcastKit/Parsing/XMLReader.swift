@@ -129,7 +129,9 @@ enum XMLReader {
         var i = 0
         func skip(past terminator: [UInt8]) {
             while i < b.count {
-                if b[i] == terminator[0], b.count - i >= terminator.count, Array(b[i..<(i + terminator.count)]) == terminator {
+                if b[i] == terminator[0], b.count - i >= terminator.count,
+                    Array(b[i..<(i + terminator.count)]) == terminator
+                {
                     i += terminator.count
                     return
                 }
@@ -189,11 +191,12 @@ enum XMLReader {
 
         return utf8.withUnsafeBufferPointer { buffer -> Outcome in
             let empty: [CChar] = [0]
-            let context: xmlParserCtxtPtr? = buffer.baseAddress.map {
-                UnsafeRawPointer($0).withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
-                    xmlCreateMemoryParserCtxt(chars, Int32(buffer.count))
-                }
-            } ?? xmlCreateMemoryParserCtxt(empty, 0)
+            let context: xmlParserCtxtPtr? =
+                buffer.baseAddress.map {
+                    UnsafeRawPointer($0).withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+                        xmlCreateMemoryParserCtxt(chars, Int32(buffer.count))
+                    }
+                } ?? xmlCreateMemoryParserCtxt(empty, 0)
             guard let context else {
                 return Outcome(wellFormed: false, messages: ["libxml2 could not create a parser"])
             }
@@ -229,7 +232,8 @@ enum XMLReader {
                 if dropped == 1 { messages.append("more XML errors follow (not listed)") }
                 return
             }
-            let text = error.message.map { String(cString: $0) }?.trimmedASCII
+            let text =
+                error.message.map { String(cString: $0) }?.trimmedASCII
                 ?? "XML error \(error.code)"
             let kind = error.level.rawValue >= XML_ERR_ERROR.rawValue ? "XML error" : "XML warning"
             messages.append("\(kind) at line \(error.line): \(text)")

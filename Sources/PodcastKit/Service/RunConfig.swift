@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// `run`'s config file, so a service unit stays one line: `$PODCAST_WATCH_CONFIG`, else
 /// `$XDG_CONFIG_HOME/podcast-watch/config`, else `~/.config/podcast-watch/config`.
@@ -16,7 +17,9 @@ import Foundation
 /// `UsageError` naming the file and line (exit status 2). Options given on the command line win.
 public struct RunConfig: Equatable, Sendable {
     /// The keys a config file may set: `run`'s options that take a value, and `state`.
-    public static let keys = ["state", "interval", "hook", "hook-timeout", "hook-retries", "hook-log", "first-sync-announce"]
+    public static let keys = [
+        "state", "interval", "hook", "hook-timeout", "hook-retries", "hook-log", "first-sync-announce",
+    ]
 
     /// The file read (or looked for).
     public var path: String
@@ -42,7 +45,9 @@ public struct RunConfig: Equatable, Sendable {
         var info = stat()
         if stat(path, &info) != 0 && errno == ENOENT && !required { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError("config file \(path): cannot read it: \(String(cString: strerror(errno == 0 ? EIO : errno)))", command: "run")
+            throw UsageError(
+                "config file \(path): cannot read it: \(String(cString: strerror(errno == 0 ? EIO : errno)))",
+                command: "run")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw UsageError("config file \(path): not UTF-8 text", command: "run")
@@ -60,7 +65,9 @@ public struct RunConfig: Equatable, Sendable {
             func fail(_ message: String) -> UsageError { UsageError("\(path):\(number): \(message)", command: "run") }
             let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
             if line.isEmpty || line.hasPrefix("#") { continue }
-            guard let eq = line.firstIndex(of: "=") else { throw fail("expected 'key = value', got '\(TerminalText.line(line))'") }
+            guard let eq = line.firstIndex(of: "=") else {
+                throw fail("expected 'key = value', got '\(TerminalText.line(line))'")
+            }
             let key = line[..<eq].trimmingCharacters(in: .whitespaces)
             let value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
             guard keys.contains(key) else {

@@ -1,8 +1,9 @@
+import CSystemd
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSystemd
-import Foundation
 
 /// Tells a service manager what `run` is doing, through libsystemd's `sd_notify(3)`: the
 /// `Type=notify` protocol (`READY=1`, `RELOADING=1`, `STOPPING=1`, `STATUS=`) and the watchdog

@@ -46,7 +46,8 @@ public final class Database {
             if path != ":memory:" {
                 let mode = try scalarString("PRAGMA journal_mode=WAL")
                 if mode?.lowercased() != "wal" {
-                    throw StoreError.sqlite(code: SQLITE_ERROR, message: "journal mode is \(mode ?? "unknown")", context: "enabling WAL")
+                    throw StoreError.sqlite(
+                        code: SQLITE_ERROR, message: "journal mode is \(mode ?? "unknown")", context: "enabling WAL")
                 }
             }
             try execute("PRAGMA foreign_keys=ON")

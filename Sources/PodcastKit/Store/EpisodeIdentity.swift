@@ -40,10 +40,11 @@ public struct EpisodeIdentity: Hashable, Sendable, CustomStringConvertible {
             let title = episode.title ?? ""
             // Whole seconds, so a date re-parsed with a different fraction keeps the identity.
             // (Int64(_:) traps out of range: a date far outside it keeps its Double spelling.)
-            let date = episode.published.map { d -> String in
-                let seconds = d.timeIntervalSince1970.rounded(.down)
-                return abs(seconds) < 9e18 ? String(Int64(seconds)) : String(seconds)
-            } ?? ""
+            let date =
+                episode.published.map { d -> String in
+                    let seconds = d.timeIntervalSince1970.rounded(.down)
+                    return abs(seconds) < 9e18 ? String(Int64(seconds)) : String(seconds)
+                } ?? ""
             let hash = EpisodeIdentity.fnv1a64(Array((title + "\u{1F}" + date).utf8))
             key = "hash:" + String(hash, radix: 16)
         }

@@ -85,7 +85,8 @@ public enum FeedLocation {
     private static func http(scheme: String, _ rest: Substring, input: String) throws(Invalid) -> String {
         guard rest.hasPrefix("//") else { throw Invalid(input: input, reason: "expected \(scheme)://") }
         if rest.contains(where: { $0.isWhitespace || ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7f } ?? false) }) {
-            throw Invalid(input: input, reason: "white space or control characters in the URL (percent-encode them: %20)")
+            throw Invalid(
+                input: input, reason: "white space or control characters in the URL (percent-encode them: %20)")
         }
         // RFC 3986 never allows these unescaped; refused like white space rather than guessed at.
         if let bad = rest.first(where: { "\"<>\\^`{|}".contains($0) }) {
@@ -106,11 +107,15 @@ public enum FeedLocation {
         var host: Substring
         var port: Substring = ""
         if hostPort.hasPrefix("[") {
-            guard let close = hostPort.firstIndex(of: "]") else { throw Invalid(input: input, reason: "unclosed [ in the host") }
+            guard let close = hostPort.firstIndex(of: "]") else {
+                throw Invalid(input: input, reason: "unclosed [ in the host")
+            }
             host = hostPort[...close]
             let after = hostPort[hostPort.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw Invalid(input: input, reason: "unexpected text after the host") }
+                guard after.hasPrefix(":") else {
+                    throw Invalid(input: input, reason: "unexpected text after the host")
+                }
                 port = after.dropFirst()
             }
         } else if let colon = hostPort.lastIndex(of: ":") {
@@ -119,7 +124,9 @@ public enum FeedLocation {
         } else {
             host = hostPort
         }
-        guard !host.isEmpty, host != "[]" else { throw Invalid(input: input, reason: "not a valid \(scheme) URL (no host)") }
+        guard !host.isEmpty, host != "[]" else {
+            throw Invalid(input: input, reason: "not a valid \(scheme) URL (no host)")
+        }
         var portText = ""
         if !port.isEmpty {
             guard port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port), number <= 65_535 else {
@@ -130,14 +137,20 @@ public enum FeedLocation {
         }
         let pathAndQuery = tail.hasPrefix("/") ? String(tail) : "/" + tail
         let result = "\(scheme)://\(userInfo)\(host.lowercased())\(portText)\(pathAndQuery)"
-        guard URLComponents(string: result) != nil else { throw Invalid(input: input, reason: "not a valid \(scheme) URL") }
+        guard URLComponents(string: result) != nil else {
+            throw Invalid(input: input, reason: "not a valid \(scheme) URL")
+        }
         return result
     }
 
-    private static func path(_ text: String, input: String, currentDirectory: String, home: String?) throws(Invalid) -> String {
+    private static func path(_ text: String, input: String, currentDirectory: String, home: String?) throws(Invalid)
+        -> String
+    {
         var path = text
         if path == "~" || path.hasPrefix("~/") {
-            guard let home, !home.isEmpty else { throw Invalid(input: input, reason: "cannot expand '~': HOME is not set") }
+            guard let home, !home.isEmpty else {
+                throw Invalid(input: input, reason: "cannot expand '~': HOME is not set")
+            }
             path = home + path.dropFirst()
         }
         if !path.hasPrefix("/") { path = currentDirectory + "/" + path }

@@ -38,7 +38,8 @@ extension FeedStore {
             let at = update.checkedAt
 
             if let redirect = update.permanentRedirect,
-                let move = try moveFeed(before.id, from: currentURL, to: redirect.url,
+                let move = try moveFeed(
+                    before.id, from: currentURL, to: redirect.url,
                     reason: .permanentRedirect(status: redirect.status), at: at, warnings: &warnings)
             {
                 moves.append(move)
@@ -51,7 +52,8 @@ extension FeedStore {
             // go through the same REAL Unix seconds the row stores, so it equals a fresh read.
             var after = before
             let storedAt = Date(timeIntervalSince1970: at.timeIntervalSince1970)
-            let storedNextPoll = update.nextPoll.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970) } ?? before.nextPoll
+            let storedNextPoll =
+                update.nextPoll.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970) } ?? before.nextPoll
             after.lastCheck = storedAt
             after.nextPoll = storedNextPoll
             switch update.outcome {
@@ -79,7 +81,8 @@ extension FeedStore {
                     .date(at), .text(failure.message), SQLValue(failure.httpStatus),
                     .text(gone ? FeedStatus.gone.rawValue : FeedStatus.failing.rawValue), .integer(gone ? 1 : 0),
                     .date(update.nextPoll), .integer(before.id))
-                after.failureCount = after.failureCount &+ 1 < 0 ? .max : after.failureCount + 1  // a corrupt row at Int.max must not trap
+                // A corrupt row at Int.max must not trap.
+                after.failureCount = after.failureCount &+ 1 < 0 ? .max : after.failureCount + 1
                 after.lastError = failure.message
                 after.lastHTTPStatus = failure.httpStatus
                 after.status = gone ? .gone : .failing
@@ -122,13 +125,14 @@ extension FeedStore {
                 // Newest first: by date (unknown last), ties in document order.
                 let chosen = inserted.sorted { a, b in
                     switch (a.episode.published, b.episode.published) {
-                    case let (x?, y?) where x != y: return x > y
+                    case (let x?, let y?) where x != y: return x > y
                     case (.some, nil): return true
                     case (nil, .some): return false
                     default: return a.index < b.index
                     }
                 }.prefix(limit)
-                let markAnnounced = try database.prepare("UPDATE episodes SET announced = 1, announce_pending = 1 WHERE id = ?1")
+                let markAnnounced = try database.prepare(
+                    "UPDATE episodes SET announced = 1, announce_pending = 1 WHERE id = ?1")
                 for item in chosen {
                     markAnnounced.reset()
                     try markAnnounced.bind(.integer(item.episode.id), at: 1)
@@ -156,18 +160,24 @@ extension FeedStore {
                     if let normalized = try? FeedStore.canonicalURL(target),
                         normalized.hasPrefix("http://") || normalized.hasPrefix("https://")
                     {
-                        if let move = try moveFeed(before.id, from: currentURL, to: normalized, reason: .newFeedURL, at: at, warnings: &warnings) {
+                        if let move = try moveFeed(
+                            before.id, from: currentURL, to: normalized, reason: .newFeedURL, at: at,
+                            warnings: &warnings)
+                        {
                             moves.append(move)
                             currentURL = move.to
                         }
                     } else {
-                        warnings.append("feed #\(before.id) \(MaskedURL.string(currentURL)): ignored itunes:new-feed-url \"\(target)\" (not an http(s) URL)")
+                        warnings.append(
+                            "feed #\(before.id) \(MaskedURL.string(currentURL)): ignored itunes:new-feed-url \"\(target)\" (not an http(s) URL)"
+                        )
                     }
                 }
             }
 
             after.url = currentURL
-            return FeedUpdateResult(feed: after, newEpisodes: newEpisodes, announced: announced, moves: moves, warnings: warnings)
+            return FeedUpdateResult(
+                feed: after, newEpisodes: newEpisodes, announced: announced, moves: moves, warnings: warnings)
         }
     }
 
@@ -177,12 +187,16 @@ extension FeedStore {
         _ id: Int64, from: String, to rawTarget: String, reason: FeedMove.Reason, at: Date, warnings: inout [String]
     ) throws -> FeedMove? {
         guard let to = try? FeedStore.canonicalURL(rawTarget) else {
-            warnings.append("feed #\(id) \(MaskedURL.string(from)): not moving to invalid URL \"\(MaskedURL.string(rawTarget))\" (\(reason.rawValue))")
+            warnings.append(
+                "feed #\(id) \(MaskedURL.string(from)): not moving to invalid URL \"\(MaskedURL.string(rawTarget))\" (\(reason.rawValue))"
+            )
             return nil
         }
         if to == from { return nil }
         if let other = try feed(url: to) {
-            warnings.append("feed #\(id) \(MaskedURL.string(from)): not moving to \(MaskedURL.string(to)) (\(reason.rawValue)): already subscribed as feed #\(other.id)")
+            warnings.append(
+                "feed #\(id) \(MaskedURL.string(from)): not moving to \(MaskedURL.string(to)) (\(reason.rawValue)): already subscribed as feed #\(other.id)"
+            )
             return nil
         }
         try database.run("UPDATE feeds SET url = ?1 WHERE id = ?2", .text(to), .integer(id))

@@ -41,12 +41,18 @@ public final class FeedStore {
         if id != 0 {
             throw StoreError.foreignDatabase(path: database.path, reason: String(format: "application_id 0x%08x", id))
         }
-        let tables = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") ?? 0
+        let tables =
+            try database.scalarInt(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") ?? 0
         if tables == 0 { return }
         let version = try database.scalarInt("PRAGMA user_version") ?? 0
-        let feeds = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'feeds'") ?? 0
+        let feeds =
+            try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'feeds'") ?? 0
         if version >= 1 && feeds == 1 { return }
-        throw StoreError.foreignDatabase(path: database.path, reason: tables == 1 ? "it has 1 table that is not podcast-watch's" : "it has \(tables) tables that are not podcast-watch's")
+        throw StoreError.foreignDatabase(
+            path: database.path,
+            reason: tables == 1
+                ? "it has 1 table that is not podcast-watch's" : "it has \(tables) tables that are not podcast-watch's")
     }
 
     /// Uses an open connection and migrates its schema.
@@ -66,7 +72,9 @@ public final class FeedStore {
     /// seconds (`nil`: the default, stored as NULL; clamped to 1 s ... `PollPolicy.maximumIntervalSeconds`). `added` is the subscription time. Throws `.invalidURL`, or `.alreadySubscribed`
     /// when the normalized URL is already a feed.
     @discardableResult
-    public func add(url: String, title: String? = nil, intervalSeconds: Int? = nil, added: Date = Date()) throws -> FeedRecord {
+    public func add(url: String, title: String? = nil, intervalSeconds: Int? = nil, added: Date = Date()) throws
+        -> FeedRecord
+    {
         let normalized = try FeedStore.canonicalURL(url)
         if let existing = try feed(url: normalized) {
             throw StoreError.alreadySubscribed(url: normalized, id: existing.id)
@@ -177,13 +185,16 @@ public final class FeedStore {
     /// last retry failed, `nil` once a hook run succeeded. Throws `.noSuchFeed` when there is
     /// no feed `id` (removed while its hook ran: the caller may ignore that).
     public func setHookError(_ error: String?, id: Int64) throws {
-        try requireChange(database.run("UPDATE feeds SET hook_error = ?1 WHERE id = ?2", SQLValue(error), .integer(id)), id)
+        try requireChange(
+            database.run("UPDATE feeds SET hook_error = ?1 WHERE id = ?2", SQLValue(error), .integer(id)), id)
     }
 
     /// Sets feed `id`'s poll interval, in seconds (clamped to 1 s ... `PollPolicy.maximumIntervalSeconds`); `nil` goes back to the default.
     public func setInterval(seconds: Int?, id: Int64) throws {
         try requireChange(
-            database.run("UPDATE feeds SET interval_seconds = ?1 WHERE id = ?2", SQLValue(seconds.map { Int64(min(max(1, $0), PollPolicy.maximumIntervalSeconds)) }), .integer(id)), id)
+            database.run(
+                "UPDATE feeds SET interval_seconds = ?1 WHERE id = ?2",
+                SQLValue(seconds.map { Int64(min(max(1, $0), PollPolicy.maximumIntervalSeconds)) }), .integer(id)), id)
     }
 
     /// Sets when feed `id` should next be polled (`nil`: as soon as possible).
@@ -236,7 +247,8 @@ public final class FeedStore {
     /// the daemon reports a poll's announcements (undated first, then oldest date first).
     public func pendingAnnouncements() throws -> [StoredEpisode] {
         let statement = try database.prepare(
-            "SELECT \(FeedStore.episodeColumns) FROM episodes WHERE announce_pending ORDER BY feed_id, published NULLS FIRST, id DESC")
+            "SELECT \(FeedStore.episodeColumns) FROM episodes WHERE announce_pending ORDER BY feed_id, published NULLS FIRST, id DESC"
+        )
         return try FeedStore.readEpisodes(statement)
     }
 

@@ -11,7 +11,8 @@ public enum MaskedURL {
     public static func string(_ url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return url }
         let authorityStart = schemeEnd.upperBound
-        let authorityEnd = url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
+        let authorityEnd =
+            url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
         guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@") else { return url }
         let userinfo = url[authorityStart..<at]
         let masked = userinfo.firstIndex(of: ":").map { userinfo[..<$0] + ":***" } ?? "***"

@@ -20,7 +20,9 @@ public protocol SQLValueConvertible {
     var sqlValue: SQLValue { get }
 }
 
-extension SQLValue: SQLValueConvertible, ExpressibleByNilLiteral, ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
+extension SQLValue: SQLValueConvertible, ExpressibleByNilLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByStringLiteral
+{
     /// Itself.
     public var sqlValue: SQLValue { self }
     /// `nil` binds NULL.

@@ -38,7 +38,8 @@ public final class Statement {
             }
         case .blob(let v):
             rc = v.withUnsafeBytes {
-                pw_sqlite3_bind_blob_transient(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count))
+                pw_sqlite3_bind_blob_transient(
+                    handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count))
             }
         }
         if rc != SQLITE_OK {

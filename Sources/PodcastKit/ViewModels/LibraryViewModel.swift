@@ -36,7 +36,9 @@ public final class LibraryViewModel: ObservableObject {
 
     /// The journal entries with a `sequence` greater than `sequence`, oldest first.
     public func journalEntries(after sequence: Int) -> [JournalEntry] {
-        guard let first = journalStorage.last.map({ $0.sequence - (journalStorage.count - journalStart) + 1 }) else { return [] }
+        guard let first = journalStorage.last.map({ $0.sequence - (journalStorage.count - journalStart) + 1 }) else {
+            return []
+        }
         // Sequences are consecutive, so the position follows from the number.
         let offset = max(0, min(sequence - first + 1, journalStorage.count - journalStart))
         return Array(journalStorage[(journalStart + offset)...])
@@ -157,7 +159,7 @@ public final class LibraryViewModel: ObservableObject {
     // newcomer `a` goes first.
     private static func isNewer(_ a: EpisodeAnnouncement, than b: EpisodeAnnouncement) -> Bool {
         switch (a.published, b.published) {
-        case let (x?, y?): return x >= y
+        case (let x?, let y?): return x >= y
         case (_?, nil): return true
         case (nil, _?): return false
         case (nil, nil): return true

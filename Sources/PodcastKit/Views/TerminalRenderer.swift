@@ -27,7 +27,9 @@ public struct TerminalRenderer: Sendable {
     public var newestLimit: Int
 
     /// A renderer; defaults fit an 80-column terminal of any height in the local time zone.
-    public init(width: Int = 80, height: Int? = nil, ansi: Bool = false, timeZone: TimeZone = .current, newestLimit: Int = 10) {
+    public init(
+        width: Int = 80, height: Int? = nil, ansi: Bool = false, timeZone: TimeZone = .current, newestLimit: Int = 10
+    ) {
         self.width = max(1, width)
         self.height = height.map { max(1, $0) }
         self.ansi = ansi
@@ -64,14 +66,21 @@ public struct TerminalRenderer: Sendable {
         // Each feed is one line, plus its error under it when it is not healthy.
         let feedBlocks: [[String]] = podcasts.map { p in
             let checked = p.lastCheck.map(clock) ?? "never"
-            var block = [row(pad(p.displayTitle, titleWidth), pad(checked, 8), pad(p.status.rawValue, 11), leftPad(String(p.newCount), 5))]
+            var block = [
+                row(
+                    pad(p.displayTitle, titleWidth), pad(checked, 8), pad(p.status.rawValue, 11),
+                    leftPad(String(p.newCount), 5))
+            ]
             if p.isFailing, let error = p.lastError { block.append("  ! " + fit(error, width - 4)) }
             if let error = p.hookError { block.append("  ! hook " + fit(error, width - 9)) }
             return block
         }
         let newestLines: [String] = newest.prefix(newestLimit).map { e in
             let date = e.published.map(day) ?? "????-??-??"
-            return "  " + fit("\(date)  \(e.podcastTitle ?? MaskedURL.string(e.feedURL)): \(e.title ?? e.guid ?? e.url ?? "untitled")", width - 2)
+            return "  "
+                + fit(
+                    "\(date)  \(e.podcastTitle ?? MaskedURL.string(e.feedURL)): \(e.title ?? e.guid ?? e.url ?? "untitled")",
+                    width - 2)
         }
         let fixed = top.count + 2  // + the blank line and "Newest episodes"
         let newestWanted = max(1, newestLines.count)  // at least "(none yet)"

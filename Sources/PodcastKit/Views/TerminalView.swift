@@ -43,7 +43,9 @@ public final class TerminalView<UpdateScheduler: EventSourceScheduler>: ViewMode
     public nonisolated func updateView() {
         updateCount += 1
         do {
-            try write(renderer.render(podcasts: library.snapshots, newest: library.newestEpisodes, totalNew: library.totalNew))
+            try write(
+                renderer.render(podcasts: library.snapshots, newest: library.newestEpisodes, totalNew: library.totalNew)
+            )
         } catch {
             onWriteError?(error)  // not shown, so not confirmed: the announcements stay pending
             return

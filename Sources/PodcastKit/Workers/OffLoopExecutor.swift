@@ -18,7 +18,9 @@ public protocol OffLoopExecutor: AnyObject {
 
 extension OffLoopExecutor {
     /// `submit` without a `started` notification.
-    public func submit<T: Sendable>(_ work: @escaping @Sendable () -> T, completion: @escaping (T) -> Void) -> Cancellable {
+    public func submit<T: Sendable>(_ work: @escaping @Sendable () -> T, completion: @escaping (T) -> Void)
+        -> Cancellable
+    {
         submit(work, started: {}, completion: completion)
     }
 }

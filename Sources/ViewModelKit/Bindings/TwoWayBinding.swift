@@ -18,7 +18,8 @@ extension BindingOwner {
         to viewSink: BindingSink<Self, Value>,
         viewChanges: ViewChanges
     ) -> AnyCancellable
-    where ModelChanges.Output == Value, ModelChanges.Failure == Never,
+    where
+        ModelChanges.Output == Value, ModelChanges.Failure == Never,
         ViewChanges.Output == Value, ViewChanges.Failure == Never
     {
         let last = LastValue<Value>()

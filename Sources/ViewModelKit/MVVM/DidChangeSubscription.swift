@@ -195,11 +195,11 @@ final class DidChangeSubscription<Object: AnyObject, Context: EventSourceSchedul
         switch step {
         case .idle:
             return
-        case let .signal(source):
+        case .signal(let source):
             source.signal()
-        case let .deliver(object, deliver, finish):
+        case .deliver(let object, let deliver, let finish):
             delivered(deliver(object), finish: finish)
-        case let .finish(complete, oldSource, oldRelay):
+        case .finish(let complete, let oldSource, let oldRelay):
             oldSource?.cancel()
             oldRelay?.cancel()
             complete()

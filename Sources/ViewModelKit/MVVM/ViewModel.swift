@@ -113,7 +113,8 @@ public struct ViewModel<Model: AnyObject> {
     ) -> ViewModelPublisher<Model> {
         let storage = observer[keyPath: storageKeyPath].storage
         storage.bindIfNeeded(to: observer)
-        return ViewModelPublisher(model: storage.currentModel(of: EnclosingSelf.self), scheduler: observer.updateScheduler)
+        return ViewModelPublisher(
+            model: storage.currentModel(of: EnclosingSelf.self), scheduler: observer.updateScheduler)
     }
 }
 

@@ -15,9 +15,10 @@ public struct ViewModelPublisher<Model: AnyObject>: Publisher {
     /// Never fails.
     public typealias Failure = Never
 
-    private let attach: (
-        _ deliver: @escaping (Model) -> Subscribers.Demand, _ complete: @escaping () -> Void
-    ) -> Subscription
+    private let attach:
+        (
+            _ deliver: @escaping (Model) -> Subscribers.Demand, _ complete: @escaping () -> Void
+        ) -> Subscription
 
     /// The did-change publisher of `model` on `scheduler` (with no options).
     public init<S: EventSourceScheduler>(model: Model, scheduler: S) {

@@ -111,7 +111,8 @@ private final class AsyncPull<Input, Failure: Error>: Subscriber, Cancellable, @
     private var ending: Ending?
 
     func receive(subscription: Subscription) {
-        let accepted: Bool, owed: Bool
+        let accepted: Bool
+        let owed: Bool
         (accepted, owed) = lock.withLock { () -> (Bool, Bool) in
             guard self.subscription == nil, ending == nil else { return (false, false) }
             self.subscription = subscription

@@ -79,7 +79,10 @@ extension Publishers.Buffer {
         /// The subscriber has its subscription; nothing is delivered before.
         private var subscribed = false
 
-        init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
+        init(
+            downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+            whenFull: Publishers.BufferingStrategy<Failure>
+        ) {
             self.size = size
             self.prefetch = prefetch
             self.whenFull = whenFull

@@ -26,12 +26,14 @@ extension Publishers {
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handler = self.handler
-            subscribeRelay(subscriber, first: upstream, then: { completion -> RelayStep<NewPublisher, Failure> in
-                switch completion {
-                case .finished: .end(.finished)
-                case .failure(let error): .then(handler(error))
-                }
-            }, failure: { $0 })
+            subscribeRelay(
+                subscriber, first: upstream,
+                then: { completion -> RelayStep<NewPublisher, Failure> in
+                    switch completion {
+                    case .finished: .end(.finished)
+                    case .failure(let error): .then(handler(error))
+                    }
+                }, failure: { $0 })
         }
     }
 
@@ -58,14 +60,16 @@ extension Publishers {
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handler = self.handler
-            subscribeRelay(subscriber, first: upstream, then: { completion -> RelayStep<NewPublisher, Failure> in
-                guard case .failure(let error) = completion else { return .end(.finished) }
-                do {
-                    return .then(try handler(error))
-                } catch {
-                    return .end(.failure(error))
-                }
-            }, failure: { $0 })
+            subscribeRelay(
+                subscriber, first: upstream,
+                then: { completion -> RelayStep<NewPublisher, Failure> in
+                    guard case .failure(let error) = completion else { return .end(.finished) }
+                    do {
+                        return .then(try handler(error))
+                    } catch {
+                        return .end(.failure(error))
+                    }
+                }, failure: { $0 })
         }
     }
 }

@@ -40,7 +40,8 @@ extension Publishers {
     /// per input value, within the downstream's demand (without demand only the newest tuple is
     /// kept). Finishes when every input has finished; fails as soon as one input fails.
     /// Downstream calls may come from any input's thread but never overlap.
-    public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure {
+    public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Failure == C.Failure {
         /// A tuple with one value per input.
         public typealias Output = (A.Output, B.Output, C.Output)
         /// The common failure type.
@@ -79,7 +80,8 @@ extension Publishers {
     /// per input value, within the downstream's demand (without demand only the newest tuple is
     /// kept). Finishes when every input has finished; fails as soon as one input fails.
     /// Downstream calls may come from any input's thread but never overlap.
-    public struct CombineLatest4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
+    public struct CombineLatest4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
         /// A tuple with one value per input.
         public typealias Output = (A.Output, B.Output, C.Output, D.Output)
         /// The common failure type.
@@ -125,14 +127,17 @@ extension Publisher {
 
     /// Combines the latest values of this publisher and 2 others, as Combine's `combineLatest`.
     /// See `Publishers.CombineLatest3`.
-    public func combineLatest<P: Publisher, Q: Publisher>(_ publisher1: P, _ publisher2: Q) -> Publishers.CombineLatest3<Self, P, Q>
+    public func combineLatest<P: Publisher, Q: Publisher>(_ publisher1: P, _ publisher2: Q)
+        -> Publishers.CombineLatest3<Self, P, Q>
     where P.Failure == Failure, Q.Failure == Failure {
         Publishers.CombineLatest3(self, publisher1, publisher2)
     }
 
     /// Combines the latest values of this publisher and 3 others, as Combine's `combineLatest`.
     /// See `Publishers.CombineLatest4`.
-    public func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(_ publisher1: P, _ publisher2: Q, _ publisher3: R) -> Publishers.CombineLatest4<Self, P, Q, R>
+    public func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R
+    ) -> Publishers.CombineLatest4<Self, P, Q, R>
     where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
         Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)
     }
@@ -158,8 +163,10 @@ extension Publisher {
     /// Combines the latest values of this publisher and 3 others and maps each tuple with `transform`,
     /// as Combine's `combineLatest` with a transform (`transform` runs on the delivering thread).
     public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
-        _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
-    ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T> where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R,
+        _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>
+    where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
         Publishers.CombineLatest4(self, publisher1, publisher2, publisher3).map { transform($0.0, $0.1, $0.2, $0.3) }
     }
 }

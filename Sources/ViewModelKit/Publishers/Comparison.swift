@@ -53,7 +53,9 @@ extension Publishers {
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) throws -> Bool
 
         /// Creates the operator.
-        public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
+        public init(
+            upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool
+        ) {
             self.upstream = upstream
             self.areInIncreasingOrder = areInIncreasingOrder
         }
@@ -102,12 +104,16 @@ extension Publisher {
     }
 
     /// `min(by:)` with an ordering that may throw, as Combine's `tryMin(by:)`.
-    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
+    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+        -> Publishers.TryComparison<Self>
+    {
         Publishers.TryComparison(upstream: self) { kept, value in try areInIncreasingOrder(value, kept) }
     }
 
     /// `max(by:)` with an ordering that may throw, as Combine's `tryMax(by:)`.
-    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
+    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+        -> Publishers.TryComparison<Self>
+    {
         Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }
 }

@@ -26,12 +26,14 @@ extension Publishers {
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let suffix = self.suffix
-            subscribeRelay(subscriber, first: prefix, then: { completion -> RelayStep<Suffix, Failure> in
-                switch completion {
-                case .finished: .then(suffix)
-                case .failure: .end(completion)
-                }
-            }, failure: { $0 })
+            subscribeRelay(
+                subscriber, first: prefix,
+                then: { completion -> RelayStep<Suffix, Failure> in
+                    switch completion {
+                    case .finished: .then(suffix)
+                    case .failure: .end(completion)
+                    }
+                }, failure: { $0 })
         }
     }
 }

@@ -52,8 +52,10 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
     /// Tags each value's schedule; a schedule whose value was replaced or dropped does nothing.
     private var generation = 0
 
-    init(downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
-         options: Context.SchedulerOptions?) {
+    init(
+        downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+        options: Context.SchedulerOptions?
+    ) {
         self.dueTime = dueTime
         super.init(downstream: downstream, scheduler: scheduler, options: options, demand: .local)
     }

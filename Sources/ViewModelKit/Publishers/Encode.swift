@@ -36,4 +36,3 @@ extension Publisher where Output: Encodable {
         Publishers.Encode(upstream: self, encoder: encoder)
     }
 }
-

@@ -29,7 +29,8 @@ extension Just {
     public func prepend(_ elements: Output...) -> Publishers.Sequence<[Output], Failure> { prepend(elements) }
 
     /// `elements` then the value.
-    public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Failure> where Output == S.Element {
+    public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Failure>
+    where Output == S.Element {
         .init(sequence: Array(elements) + [output])
     }
 
@@ -59,22 +60,30 @@ extension Just {
     }
 
     /// The value unless `predicate` drops it.
-    public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher { .init(predicate(output) ? nil : output) }
+    public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        .init(predicate(output) ? nil : output)
+    }
 
     /// The value.
     public func first() -> Just<Output> { self }
 
     /// The value if it satisfies `predicate`.
-    public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher { .init(predicate(output) ? output : nil) }
+    public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        .init(predicate(output) ? output : nil)
+    }
 
     /// The value.
     public func last() -> Just<Output> { self }
 
     /// The value if it satisfies `predicate`.
-    public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher { .init(predicate(output) ? output : nil) }
+    public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        .init(predicate(output) ? output : nil)
+    }
 
     /// The value if `isIncluded` accepts it.
-    public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Output>.Publisher { .init(isIncluded(output) ? output : nil) }
+    public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Output>.Publisher {
+        .init(isIncluded(output) ? output : nil)
+    }
 
     /// Only the completion.
     public func ignoreOutput() -> Empty<Output, Failure> { Empty() }
@@ -83,7 +92,9 @@ extension Just {
     public func map<T>(_ transform: (Output) -> T) -> Just<T> { Just<T>(transform(output)) }
 
     /// The transformed value; a thrown error becomes the failure.
-    public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, Error>.Publisher { .init(Result { try transform(output) }) }
+    public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, Error>.Publisher {
+        .init(Result { try transform(output) })
+    }
 
     /// The value, with a failure type that is never used.
     public func mapError<E: Error>(_ transform: (Failure) -> E) -> Result<Output, E>.Publisher { .init(output) }
@@ -106,7 +117,9 @@ extension Just {
     }
 
     /// The value if it satisfies `predicate`.
-    public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher { .init(predicate(output) ? output : nil) }
+    public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        .init(predicate(output) ? output : nil)
+    }
 
     /// `nextPartialResult(initialResult, value)`.
     public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Failure>.Publisher {
@@ -114,7 +127,9 @@ extension Just {
     }
 
     /// `reduce` with a throwing closure; a thrown error becomes the failure.
-    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, Error>.Publisher {
+    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
+        -> Result<T, Error>.Publisher
+    {
         .init(Result { try nextPartialResult(initialResult, output) })
     }
 
@@ -141,7 +156,9 @@ extension Just {
     }
 
     /// `scan` with a throwing closure; a thrown error becomes the failure.
-    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, Error>.Publisher {
+    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
+        -> Result<T, Error>.Publisher
+    {
         .init(Result { try nextPartialResult(initialResult, output) })
     }
 

@@ -40,7 +40,9 @@ extension Publishers {
         public let keyPath1: KeyPath<Upstream.Output, Output1>
 
         /// Creates the operator.
-        public init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>) {
+        public init(
+            upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>
+        ) {
             self.upstream = upstream
             self.keyPath0 = keyPath0
             self.keyPath1 = keyPath1
@@ -50,7 +52,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (path0, path1) = (keyPath0, keyPath1)
             upstream.subscribe(
-                Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) { ($0[keyPath: path0], $0[keyPath: path1]) })
+                Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) {
+                    ($0[keyPath: path0], $0[keyPath: path1])
+                })
         }
     }
 
@@ -73,7 +77,8 @@ extension Publishers {
 
         /// Creates the operator.
         public init(
-            upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>,
+            upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>,
+            keyPath1: KeyPath<Upstream.Output, Output1>,
             keyPath2: KeyPath<Upstream.Output, Output2>
         ) {
             self.upstream = upstream
@@ -100,7 +105,9 @@ extension Publisher {
     }
 
     /// Publishes the values of two key paths of each value, as Combine's `map(_:_:)`.
-    public func map<T0, T1>(_ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>) -> Publishers.MapKeyPath2<Self, T0, T1> {
+    public func map<T0, T1>(_ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>)
+        -> Publishers.MapKeyPath2<Self, T0, T1>
+    {
         Publishers.MapKeyPath2(upstream: self, keyPath0: keyPath0, keyPath1: keyPath1)
     }
 

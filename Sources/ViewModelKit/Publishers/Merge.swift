@@ -38,8 +38,10 @@ extension Publishers {
     /// finished; fails as soon as one upstream fails, cancelling the others. Downstream calls may
     /// come from any upstream's thread but never overlap.
     public struct Merge3<A: Publisher, B: Publisher, C: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure,
-        A.Output == C.Output, A.Failure == C.Failure {
+    where
+        A.Output == B.Output, A.Failure == B.Failure,
+        A.Output == C.Output, A.Failure == C.Failure
+    {
         /// The common output type.
         public typealias Output = A.Output
         /// The common failure type.
@@ -74,9 +76,11 @@ extension Publishers {
     /// finished; fails as soon as one upstream fails, cancelling the others. Downstream calls may
     /// come from any upstream's thread but never overlap.
     public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure,
+    where
+        A.Output == B.Output, A.Failure == B.Failure,
         A.Output == C.Output, A.Failure == C.Failure,
-        A.Output == D.Output, A.Failure == D.Failure {
+        A.Output == D.Output, A.Failure == D.Failure
+    {
         /// The common output type.
         public typealias Output = A.Output
         /// The common failure type.
@@ -114,10 +118,12 @@ extension Publishers {
     /// finished; fails as soon as one upstream fails, cancelling the others. Downstream calls may
     /// come from any upstream's thread but never overlap.
     public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure,
+    where
+        A.Output == B.Output, A.Failure == B.Failure,
         A.Output == C.Output, A.Failure == C.Failure,
         A.Output == D.Output, A.Failure == D.Failure,
-        A.Output == E.Output, A.Failure == E.Failure {
+        A.Output == E.Output, A.Failure == E.Failure
+    {
         /// The common output type.
         public typealias Output = A.Output
         /// The common failure type.
@@ -158,11 +164,13 @@ extension Publishers {
     /// finished; fails as soon as one upstream fails, cancelling the others. Downstream calls may
     /// come from any upstream's thread but never overlap.
     public struct Merge6<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure,
+    where
+        A.Output == B.Output, A.Failure == B.Failure,
         A.Output == C.Output, A.Failure == C.Failure,
         A.Output == D.Output, A.Failure == D.Failure,
         A.Output == E.Output, A.Failure == E.Failure,
-        A.Output == F.Output, A.Failure == F.Failure {
+        A.Output == F.Output, A.Failure == F.Failure
+    {
         /// The common output type.
         public typealias Output = A.Output
         /// The common failure type.
@@ -205,13 +213,17 @@ extension Publishers {
     /// (surplus values wait, at most one per upstream). Finishes after every upstream has
     /// finished; fails as soon as one upstream fails, cancelling the others. Downstream calls may
     /// come from any upstream's thread but never overlap.
-    public struct Merge7<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure,
+    public struct Merge7<
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher
+    >: Publisher
+    where
+        A.Output == B.Output, A.Failure == B.Failure,
         A.Output == C.Output, A.Failure == C.Failure,
         A.Output == D.Output, A.Failure == D.Failure,
         A.Output == E.Output, A.Failure == E.Failure,
         A.Output == F.Output, A.Failure == F.Failure,
-        A.Output == G.Output, A.Failure == G.Failure {
+        A.Output == G.Output, A.Failure == G.Failure
+    {
         /// The common output type.
         public typealias Output = A.Output
         /// The common failure type.
@@ -245,7 +257,8 @@ extension Publishers {
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerged(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe, f.subscribe, g.subscribe])
+            subscribeMerged(
+                subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe, f.subscribe, g.subscribe])
         }
     }
 }
@@ -257,14 +270,18 @@ extension Publishers {
     /// (surplus values wait, at most one per upstream). Finishes after every upstream has
     /// finished; fails as soon as one upstream fails, cancelling the others. Downstream calls may
     /// come from any upstream's thread but never overlap.
-    public struct Merge8<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure,
+    public struct Merge8<
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher
+    >: Publisher
+    where
+        A.Output == B.Output, A.Failure == B.Failure,
         A.Output == C.Output, A.Failure == C.Failure,
         A.Output == D.Output, A.Failure == D.Failure,
         A.Output == E.Output, A.Failure == E.Failure,
         A.Output == F.Output, A.Failure == F.Failure,
         A.Output == G.Output, A.Failure == G.Failure,
-        A.Output == H.Output, A.Failure == H.Failure {
+        A.Output == H.Output, A.Failure == H.Failure
+    {
         /// The common output type.
         public typealias Output = A.Output
         /// The common failure type.
@@ -301,7 +318,12 @@ extension Publishers {
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscribeMerged(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe, f.subscribe, g.subscribe, h.subscribe])
+            subscribeMerged(
+                subscriber,
+                [
+                    a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe, f.subscribe, g.subscribe,
+                    h.subscribe,
+                ])
         }
     }
 }
@@ -323,36 +345,61 @@ extension Publisher {
 
     /// Merges this publisher with 3 others of the same output and failure, as Combine's
     /// `merge(with:)`. See `Publishers.Merge4`.
-    public func merge<B: Publisher, C: Publisher, D: Publisher>(with b: B, _ c: C, _ d: D) -> Publishers.Merge4<Self, B, C, D>
-    where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure {
+    public func merge<B: Publisher, C: Publisher, D: Publisher>(with b: B, _ c: C, _ d: D)
+        -> Publishers.Merge4<Self, B, C, D>
+    where
+        B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output,
+        D.Failure == Failure
+    {
         Publishers.Merge4(self, b, c, d)
     }
 
     /// Merges this publisher with 4 others of the same output and failure, as Combine's
     /// `merge(with:)`. See `Publishers.Merge5`.
-    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(with b: B, _ c: C, _ d: D, _ e: E) -> Publishers.Merge5<Self, B, C, D, E>
-    where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure {
+    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(with b: B, _ c: C, _ d: D, _ e: E)
+        -> Publishers.Merge5<Self, B, C, D, E>
+    where
+        B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output,
+        D.Failure == Failure, E.Output == Output, E.Failure == Failure
+    {
         Publishers.Merge5(self, b, c, d, e)
     }
 
     /// Merges this publisher with 5 others of the same output and failure, as Combine's
     /// `merge(with:)`. See `Publishers.Merge6`.
-    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F) -> Publishers.Merge6<Self, B, C, D, E, F>
-    where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure {
+    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(
+        with b: B, _ c: C, _ d: D, _ e: E, _ f: F
+    ) -> Publishers.Merge6<Self, B, C, D, E, F>
+    where
+        B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output,
+        D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure
+    {
         Publishers.Merge6(self, b, c, d, e, f)
     }
 
     /// Merges this publisher with 6 others of the same output and failure, as Combine's
     /// `merge(with:)`. See `Publishers.Merge7`.
-    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) -> Publishers.Merge7<Self, B, C, D, E, F, G>
-    where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure {
+    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(
+        with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
+    ) -> Publishers.Merge7<Self, B, C, D, E, F, G>
+    where
+        B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output,
+        D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure,
+        G.Output == Output, G.Failure == Failure
+    {
         Publishers.Merge7(self, b, c, d, e, f, g)
     }
 
     /// Merges this publisher with 7 others of the same output and failure, as Combine's
     /// `merge(with:)`. See `Publishers.Merge8`.
-    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
-    where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure, H.Output == Output, H.Failure == Failure {
+    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>(
+        with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
+    ) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
+    where
+        B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output,
+        D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure,
+        G.Output == Output, G.Failure == Failure, H.Output == Output, H.Failure == Failure
+    {
         Publishers.Merge8(self, b, c, d, e, f, g, h)
     }
 }

@@ -33,7 +33,9 @@ extension Optional.Publisher {
     }
 
     /// The value unless `predicate` drops it.
-    public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher { .init(output.flatMap { predicate($0) ? nil : $0 }) }
+    public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        .init(output.flatMap { predicate($0) ? nil : $0 })
+    }
 
     /// The value.
     public func first() -> Optional<Output>.Publisher { self }

@@ -6,7 +6,8 @@
 // thrown by the fold in a `try` form) is passed on at once, without demand; a thrown error also
 // cancels upstream. `Failure` is the upstream's; `convertFailure` maps it to the downstream's.
 final class ReduceCore<Input, Result, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable {
+    CustomStringConvertible, @unchecked Sendable
+{
     private let lock = Lock()
     private var downstream: Downstream?
     private var upstream: Subscription?

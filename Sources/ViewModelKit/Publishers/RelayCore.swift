@@ -147,18 +147,20 @@ func subscribeRelay<First: Publisher, Second: Publisher, S: Subscriber>(
     let core = RelayCore(downstream: subscriber)
     core.sendSubscription()
     guard let firstGeneration = core.nextGeneration() else { return }
-    first.subscribe(RelayChild<S.Input, First.Failure, S>(core: core, generation: firstGeneration) { completion in
-        switch step(completion) {
-        case .end(let end):
-            core.finish(end)
-        case .then(let second):
-            guard let secondGeneration = core.nextGeneration() else { return }
-            second.subscribe(RelayChild<S.Input, Second.Failure, S>(core: core, generation: secondGeneration) { end in
-                switch end {
-                case .finished: core.finish(.finished)
-                case .failure(let error): core.finish(.failure(failure(error)))
-                }
-            })
-        }
-    })
+    first.subscribe(
+        RelayChild<S.Input, First.Failure, S>(core: core, generation: firstGeneration) { completion in
+            switch step(completion) {
+            case .end(let end):
+                core.finish(end)
+            case .then(let second):
+                guard let secondGeneration = core.nextGeneration() else { return }
+                second.subscribe(
+                    RelayChild<S.Input, Second.Failure, S>(core: core, generation: secondGeneration) { end in
+                        switch end {
+                        case .finished: core.finish(.finished)
+                        case .failure(let error): core.finish(.failure(failure(error)))
+                        }
+                    })
+            }
+        })
 }

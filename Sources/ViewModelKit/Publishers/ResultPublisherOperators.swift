@@ -5,7 +5,9 @@
 
 extension Result.Publisher {
     /// Whether the value satisfies `predicate`.
-    public func allSatisfy(_ predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher { .init(result.map(predicate)) }
+    public func allSatisfy(_ predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
+        .init(result.map(predicate))
+    }
 
     /// `allSatisfy` with a throwing predicate; a thrown error becomes the failure.
     public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, Error>.Publisher {
@@ -13,7 +15,9 @@ extension Result.Publisher {
     }
 
     /// Whether the value satisfies `predicate`.
-    public func contains(where predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher { .init(result.map(predicate)) }
+    public func contains(where predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
+        .init(result.map(predicate))
+    }
 
     /// `contains(where:)` with a throwing predicate; a thrown error becomes the failure.
     public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, Error>.Publisher {
@@ -30,10 +34,14 @@ extension Result.Publisher {
     public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
     /// The value (the ordering is never called), with `any Error` as failure type.
-    public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher { .init(erased) }
+    public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
+        .init(erased)
+    }
 
     /// The value (the ordering is never called), with `any Error` as failure type.
-    public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher { .init(erased) }
+    public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
+        .init(erased)
+    }
 
     /// One.
     public func count() -> Result<Int, Failure>.Publisher { .init(result.map { _ in 1 }) }
@@ -57,7 +65,9 @@ extension Result.Publisher {
     }
 
     /// The failure transformed.
-    public func mapError<E: Error>(_ transform: (Failure) -> E) -> Result<Output, E>.Publisher { .init(result.mapError(transform)) }
+    public func mapError<E: Error>(_ transform: (Failure) -> E) -> Result<Output, E>.Publisher {
+        .init(result.mapError(transform))
+    }
 
     /// The value (nothing precedes it to duplicate).
     public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
@@ -87,7 +97,9 @@ extension Result.Publisher {
     }
 
     /// `reduce` with a throwing closure; a thrown error becomes the failure.
-    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, Error>.Publisher {
+    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
+        -> Result<T, Error>.Publisher
+    {
         .init(erased.flatMap { value in Result<T, Error> { try nextPartialResult(initialResult, value) } })
     }
 
@@ -97,7 +109,9 @@ extension Result.Publisher {
     }
 
     /// `scan` with a throwing closure; a thrown error becomes the failure.
-    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, Error>.Publisher {
+    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
+        -> Result<T, Error>.Publisher
+    {
         .init(erased.flatMap { value in Result<T, Error> { try nextPartialResult(initialResult, value) } })
     }
 

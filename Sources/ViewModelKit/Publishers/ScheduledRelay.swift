@@ -32,7 +32,10 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
     /// Outstanding downstream demand, counted only on the `.local` route.
     private var demand = Subscribers.Demand.none
 
-    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?, demand route: DemandRoute = .upstream) {
+    init(
+        downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?,
+        demand route: DemandRoute = .upstream
+    ) {
         self.downstream = downstream
         self.scheduler = scheduler
         self.options = options

@@ -37,7 +37,9 @@ extension Publishers.Sequence {
     }
 
     /// The elements after those satisfying `predicate`, as Combine's specialisation.
-    public func drop(while predicate: (Elements.Element) -> Bool) -> Publishers.Sequence<DropWhileSequence<Elements>, Failure> {
+    public func drop(while predicate: (Elements.Element) -> Bool)
+        -> Publishers.Sequence<DropWhileSequence<Elements>, Failure>
+    {
         .init(sequence: sequence.drop(while: predicate))
     }
 
@@ -67,12 +69,15 @@ extension Publishers.Sequence {
     }
 
     /// The elements before the first that fails `predicate`, as Combine's specialisation.
-    public func prefix(while predicate: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
+    public func prefix(while predicate: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure>
+    {
         .init(sequence: Array(sequence.prefix(while: predicate)))
     }
 
     /// The elements folded into one result, as Combine's specialisation.
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Result<T, Failure>.Publisher {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+        -> Result<T, Failure>.Publisher
+    {
         .init(sequence.reduce(initialResult, nextPartialResult))
     }
 
@@ -89,12 +94,15 @@ extension Publishers.Sequence {
     }
 
     /// The running accumulation, as Combine's specialisation.
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Sequence<[T], Failure> {
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+        -> Publishers.Sequence<[T], Failure>
+    {
         var accumulated = initialResult
-        return .init(sequence: sequence.map { element in
-            accumulated = nextPartialResult(accumulated, element)
-            return accumulated
-        })
+        return .init(
+            sequence: sequence.map { element in
+                accumulated = nextPartialResult(accumulated, element)
+                return accumulated
+            })
     }
 
     /// The same elements with another nominal failure type, as Combine's specialisation.
@@ -219,7 +227,8 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     }
 
     /// `elements` then this sequence's, as Combine's specialisation.
-    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure> where Elements.Element == S.Element {
+    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where Elements.Element == S.Element {
         var joined = Elements(elements)
         joined.append(contentsOf: sequence)
         return .init(sequence: joined)
@@ -236,7 +245,8 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     }
 
     /// This sequence's elements then `elements`, as Combine's specialisation.
-    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure> where Elements.Element == S.Element {
+    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where Elements.Element == S.Element {
         var joined = sequence
         joined.append(contentsOf: elements)
         return .init(sequence: joined)

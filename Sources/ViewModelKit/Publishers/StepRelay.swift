@@ -79,7 +79,9 @@ extension StepRelay where Downstream.Failure == UpstreamFailure {
 
 extension StepRelay where Downstream.Failure == any Error {
     /// The relay of a `try` operator: the step may throw, upstream failures become `any Error`.
-    convenience init(throwingTo downstream: Downstream, name: String, step: @escaping (Input) throws -> StepOutcome<Downstream.Input>) {
+    convenience init(
+        throwingTo downstream: Downstream, name: String, step: @escaping (Input) throws -> StepOutcome<Downstream.Input>
+    ) {
         self.init(downstream: downstream, name: name, step: step, convertFailure: { $0 })
     }
 }

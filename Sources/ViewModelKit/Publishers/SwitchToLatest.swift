@@ -85,9 +85,11 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
 extension Publisher where Output: Publisher, Output.Failure == Never {
     /// `switchToLatest()` when only the outer publisher can fail: inner publishers take its
     /// failure type, as Combine's overload of the same shape.
-    public func switchToLatest() -> Publishers.SwitchToLatest<
-        Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
-    > {
+    public func switchToLatest()
+        -> Publishers.SwitchToLatest<
+            Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+        >
+    {
         Publishers.SwitchToLatest(upstream: map { $0.setFailureType(to: Failure.self) })
     }
 }

@@ -24,7 +24,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = self.transform
             upstream.subscribe(
-                StepRelay<Upstream.Output, Upstream.Failure, S>(throwingTo: subscriber, name: "TryCompactMap") { value in
+                StepRelay<Upstream.Output, Upstream.Failure, S>(throwingTo: subscriber, name: "TryCompactMap") {
+                    value in
                     try transform(value).map { .emit($0) } ?? .skip
                 })
         }

@@ -40,7 +40,8 @@ extension Publishers {
     /// demand is forwarded to every input. Finishes as soon as an input has finished and none of
     /// its values wait; fails as soon as one input fails. Downstream calls may come from any
     /// input's thread but never overlap.
-    public struct Zip3<A: Publisher, B: Publisher, C: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure {
+    public struct Zip3<A: Publisher, B: Publisher, C: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Failure == C.Failure {
         /// A tuple with one value per input.
         public typealias Output = (A.Output, B.Output, C.Output)
         /// The common failure type.
@@ -79,7 +80,8 @@ extension Publishers {
     /// demand is forwarded to every input. Finishes as soon as an input has finished and none of
     /// its values wait; fails as soon as one input fails. Downstream calls may come from any
     /// input's thread but never overlap.
-    public struct Zip4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
+    public struct Zip4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
         /// A tuple with one value per input.
         public typealias Output = (A.Output, B.Output, C.Output, D.Output)
         /// The common failure type.
@@ -132,7 +134,8 @@ extension Publisher {
 
     /// Pairs up the values of this publisher and 3 others, as Combine's `zip`.
     /// See `Publishers.Zip4`.
-    public func zip<P: Publisher, Q: Publisher, R: Publisher>(_ publisher1: P, _ publisher2: Q, _ publisher3: R) -> Publishers.Zip4<Self, P, Q, R>
+    public func zip<P: Publisher, Q: Publisher, R: Publisher>(_ publisher1: P, _ publisher2: Q, _ publisher3: R)
+        -> Publishers.Zip4<Self, P, Q, R>
     where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
         Publishers.Zip4(self, publisher1, publisher2, publisher3)
     }
@@ -158,8 +161,10 @@ extension Publisher {
     /// Pairs up the values of this publisher and 3 others and maps each tuple with `transform`,
     /// as Combine's `zip` with a transform (`transform` runs on the delivering thread).
     public func zip<P: Publisher, Q: Publisher, R: Publisher, T>(
-        _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
-    ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T> where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R,
+        _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
+    where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
         Publishers.Zip4(self, publisher1, publisher2, publisher3).map { transform($0.0, $0.1, $0.2, $0.3) }
     }
 }

@@ -98,7 +98,7 @@ extension Subscribers {
             switch (lhs.rawValue, rhs.rawValue) {
             case (nil, _): return false
             case (_, nil): return true
-            case let (l?, r?): return l < r
+            case (let l?, let r?): return l < r
             }
         }
 

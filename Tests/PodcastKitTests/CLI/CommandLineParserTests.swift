@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PodcastKit
 
 @Suite struct CommandLineParserTests {
@@ -14,20 +15,33 @@ import Testing
     }
 
     @Test func addWithOptionsInAnyOrder() throws {
-        #expect(try parse("add", "http://x/f.xml").command == .add(url: "http://x/f.xml", title: nil, intervalSeconds: nil))
-        #expect(try parse("add", "--title", "My Show", "f.xml", "--interval=15m").command
-            == .add(url: "f.xml", title: "My Show", intervalSeconds: 900))
-        #expect(try parse("add", "f.xml", "--interval", "2h").command == .add(url: "f.xml", title: nil, intervalSeconds: 7200))
+        #expect(
+            try parse("add", "http://x/f.xml").command == .add(url: "http://x/f.xml", title: nil, intervalSeconds: nil))
+        #expect(
+            try parse("add", "--title", "My Show", "f.xml", "--interval=15m").command
+                == .add(url: "f.xml", title: "My Show", intervalSeconds: 900))
+        #expect(
+            try parse("add", "f.xml", "--interval", "2h").command
+                == .add(url: "f.xml", title: nil, intervalSeconds: 7200))
     }
 
     @Test func globalStateAnywhere() throws {
         #expect(try parse("--state", "/tmp/s", "list").stateDirectory == "/tmp/s")
-        #expect(try parse("list", "--state=/tmp/t", "--json") == Invocation(stateDirectory: "/tmp/t", command: .list(json: true)))
+        #expect(
+            try parse("list", "--state=/tmp/t", "--json")
+                == Invocation(stateDirectory: "/tmp/t", command: .list(json: true)))
     }
 
     @Test func runOptions() throws {
-        let inv = try parse("run", "--once", "--interval", "60", "--hook", "echo \"$EPISODE_TITLE\"", "--json", "--first-sync-announce", "0")
-        #expect(inv.command == .run(RunOptions(once: true, intervalSeconds: 60, hook: "echo \"$EPISODE_TITLE\"", json: true, firstSyncAnnounce: 0)))
+        let inv = try parse(
+            "run", "--once", "--interval", "60", "--hook", "echo \"$EPISODE_TITLE\"", "--json", "--first-sync-announce",
+            "0")
+        #expect(
+            inv.command
+                == .run(
+                    RunOptions(
+                        once: true, intervalSeconds: 60, hook: "echo \"$EPISODE_TITLE\"", json: true,
+                        firstSyncAnnounce: 0)))
         #expect(try parse("run").command == .run(RunOptions()))
         #expect(RunOptions().firstSyncAnnounce == 3)
     }
@@ -71,14 +85,19 @@ import Testing
         #expect(usageError(["run", "--fast"]) == UsageError("unknown option '--fast' for 'run'", command: "run"))
         #expect(usageError(["add"]) == UsageError("'add' needs a URL", command: "add"))
         #expect(usageError(["add", "a", "b"]) == UsageError("'add' takes one URL, got 2: a b", command: "add"))
-        #expect(usageError(["add", "a", "--interval"]) == UsageError("option '--interval' needs a value", command: "add"))
-        #expect(usageError(["add", "a", "--interval", "soon"])
-            == UsageError("option '--interval' needs a duration such as 900, 15m or 2h (1 s to 30 d), not 'soon'", command: "add"))
+        #expect(
+            usageError(["add", "a", "--interval"]) == UsageError("option '--interval' needs a value", command: "add"))
+        #expect(
+            usageError(["add", "a", "--interval", "soon"])
+                == UsageError(
+                    "option '--interval' needs a duration such as 900, 15m or 2h (1 s to 30 d), not 'soon'",
+                    command: "add"))
         #expect(usageError(["add", "a", "--interval", "0"]) != nil)
         #expect(usageError(["add", "a", "--interval", "-5"]) != nil)
         #expect(usageError(["add", "a", "--interval", "99999999999999999999"]) != nil)
-        #expect(usageError(["run", "--first-sync-announce", "-1"])
-            == UsageError("option '--first-sync-announce' needs a whole number >= 0, not '-1'", command: "run"))
+        #expect(
+            usageError(["run", "--first-sync-announce", "-1"])
+                == UsageError("option '--first-sync-announce' needs a whole number >= 0, not '-1'", command: "run"))
         #expect(usageError(["run", "--once=yes"]) == UsageError("option '--once' takes no value", command: "run"))
         #expect(usageError(["run", "--hook", "  "]) == UsageError("option '--hook' needs a command", command: "run"))
         #expect(usageError(["list", "extra"]) == UsageError("unexpected argument 'extra' for 'list'", command: "list"))
@@ -91,14 +110,25 @@ import Testing
         #expect(try CommandLineParser.parseInterval("90s", option: "--interval", command: nil) == 90)
         #expect(try CommandLineParser.parseInterval("1d", option: "--interval", command: nil) == 86_400)
         #expect(try CommandLineParser.parseInterval("30d", option: "--interval", command: nil) == 2_592_000)
-        #expect(throws: UsageError.self) { try CommandLineParser.parseInterval("31d", option: "--interval", command: nil) }
-        #expect(throws: UsageError.self) { try CommandLineParser.parseInterval("h", option: "--interval", command: nil) }
-        #expect(throws: UsageError.self) { try CommandLineParser.parseInterval("1.5h", option: "--interval", command: nil) }
+        #expect(throws: UsageError.self) {
+            try CommandLineParser.parseInterval("31d", option: "--interval", command: nil)
+        }
+        #expect(throws: UsageError.self) {
+            try CommandLineParser.parseInterval("h", option: "--interval", command: nil)
+        }
+        #expect(throws: UsageError.self) {
+            try CommandLineParser.parseInterval("1.5h", option: "--interval", command: nil)
+        }
         #expect(throws: UsageError.self) { try CommandLineParser.parseInterval("", option: "--interval", command: nil) }
     }
 
     @Test func shortUsageNamesTheCommand() {
-        #expect(UsageText.short(for: "remove") == "Usage: podcast-watch remove URL\n       podcast-watch remove --id N\nTry 'podcast-watch remove --help' for more.\n")
-        #expect(UsageText.short(for: nil) == "Usage: podcast-watch [--state DIR] COMMAND [OPTIONS]\nTry 'podcast-watch --help' for more.\n")
+        #expect(
+            UsageText.short(for: "remove")
+                == "Usage: podcast-watch remove URL\n       podcast-watch remove --id N\nTry 'podcast-watch remove --help' for more.\n"
+        )
+        #expect(
+            UsageText.short(for: nil)
+                == "Usage: podcast-watch [--state DIR] COMMAND [OPTIONS]\nTry 'podcast-watch --help' for more.\n")
     }
 }

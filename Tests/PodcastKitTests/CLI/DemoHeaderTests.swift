@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import PodcastKit
 
 /// `demo` on a terminal: its header line must survive the view's clear-screen (XCTest: the demo
@@ -8,7 +9,9 @@ final class DemoHeaderTests: XCTestCase {
     func testDemoOnATerminalPrintsItsHeaderAfterTheLastFrame() throws {
         let dir = TemporaryDirectory("demo")
         let both = CapturedConsole()
-        let console = Console(out: { s in both.outText.withLock { $0 += s } }, err: { s in both.outText.withLock { $0 += s } }, isTerminal: true)
+        let console = Console(
+            out: { s in both.outText.withLock { $0 += s } }, err: { s in both.outText.withLock { $0 += s } },
+            isTerminal: true)
         let samples = dir.file("samples")
         try FileManager.default.createDirectory(atPath: samples, withIntermediateDirectories: true)
         try "<rss version=\"2.0\"><channel><title>S</title><item><guid>a</guid></item></channel></rss>"

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import PodcastKit
 
 /// A stdout that cannot be written (closed, full, reader gone) is an error: exit status 5, a
@@ -58,7 +59,8 @@ final class OutputFailureTests: XCTestCase {
         }
         // A reader gone (`list | head`): status 5, quietly.
         let feed = state + "/feed.xml"
-        try "<rss version=\"2.0\"><channel><title>T</title></channel></rss>".write(toFile: feed, atomically: true, encoding: .utf8)
+        try "<rss version=\"2.0\"><channel><title>T</title></channel></rss>".write(
+            toFile: feed, atomically: true, encoding: .utf8)
         for command in [["export"], ["list"], ["show", feed]] {
             let closed = try BinaryRun.run(["--state", state] + command, stdout: .closedPipe)
             XCTAssertEqual(closed.status, 5, "\(command)")
@@ -83,7 +85,9 @@ final class OutputSyncFailureTests: XCTestCase {
         XCTAssertEqual(runner.run(["--state", state, "add", "feed.xml"]), .success)
         XCTAssertEqual(runner.run(["--state", state, "run", "--once"]), .outputError)
         XCTAssertTrue(errors.err.contains("cannot write to stdout (Input/output error); stopping"), errors.err)
-        let pending = try FeedStore(path: state + "/" + StateLocation.databaseName).pendingAnnouncements().compactMap(\.guid).sorted()
+        let pending = try FeedStore(path: state + "/" + StateLocation.databaseName).pendingAnnouncements().compactMap(
+            \.guid
+        ).sorted()
         XCTAssertEqual(pending, ["a", "b", "c"])
         XCTAssertEqual(runner.run(["--state", state, "export"]), .outputError)
     }

@@ -4,19 +4,27 @@ import XCTest
 /// Runs the built `podcast-watch` binary to completion with a chosen stdout (a path opened for
 /// writing, a pipe whose reader is already gone, or closed) and collects stderr.
 struct BinaryRun {
-    enum Stdout { case collected, file(String), closedPipe, closed }
+    enum Stdout {
+        case collected
+        case file(String)
+        case closedPipe, closed
+    }
 
     let status: Int32
     let stdout: String
     let stderr: String
 
     static func binary() throws -> String {
-        guard let path = DaemonProcessTests.binary else { throw XCTSkip("podcast-watch binary not built next to the tests") }
+        guard let path = DaemonProcessTests.binary else {
+            throw XCTSkip("podcast-watch binary not built next to the tests")
+        }
         return path
     }
 
     /// Runs `podcast-watch arguments…`; gives up (status -1) after 20 s.
-    static func run(_ arguments: [String], stdout: Stdout = .collected, currentDirectory: String? = nil) throws -> BinaryRun {
+    static func run(_ arguments: [String], stdout: Stdout = .collected, currentDirectory: String? = nil) throws
+        -> BinaryRun
+    {
         let binary = try binary()
         let process = Process()
         let errPipe = Pipe()
@@ -53,6 +61,8 @@ struct BinaryRun {
             process.terminate()
             return BinaryRun(status: -1, stdout: "", stderr: String(decoding: errData, as: UTF8.self))
         }
-        return BinaryRun(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        return BinaryRun(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LoopScheduler
 import Testing
+
 @testable import PodcastKit
 
 /// The daemon's side of at-least-once announcements: it confirms delivery only after every
@@ -16,10 +17,13 @@ import Testing
         store = try FeedStore(path: dir.file("state.sqlite"))
     }
 
-    func makeDaemon(_ configuration: PodcastDaemon<ManualScheduler>.Configuration = .init()) -> (PodcastDaemon<ManualScheduler>, PodcastDaemonTests.EventLog) {
+    func makeDaemon(_ configuration: PodcastDaemon<ManualScheduler>.Configuration = .init()) -> (
+        PodcastDaemon<ManualScheduler>, PodcastDaemonTests.EventLog
+    ) {
         let daemon = PodcastDaemon(
             store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler, configuration: configuration,
-            now: { [clock, scheduler] in clock.addingTimeInterval(Double(scheduler.now.nanoseconds) / 1e9) }, random: noJitter)
+            now: { [clock, scheduler] in clock.addingTimeInterval(Double(scheduler.now.nanoseconds) / 1e9) },
+            random: noJitter)
         let log = PodcastDaemonTests.EventLog()
         daemon.onEvent = { log.events.append($0) }
         return (daemon, log)
@@ -69,7 +73,10 @@ import Testing
         daemon.stop()  // drops the queued hook: g2 stays pending for the next start
         #expect(try pendingGuids() == ["g2"])
         let deadline = Date().addingTimeInterval(10)
-        while hooks.runningCount > 0 && Date() < deadline { hooks.reap(); usleep(1000) }
+        while hooks.runningCount > 0 && Date() < deadline {
+            hooks.reap()
+            usleep(1000)
+        }
     }
 
     @Test func startReEmitsPendingAnnouncementsBeforePolling() throws {
@@ -86,10 +93,17 @@ import Testing
         try second.start()
         #expect(log.kinds == ["new_episode", "new_episode", "new_episode"])
         #expect(log.newGuids == ["g2", "g3", "g4"])
-        guard case .newEpisode(let replayed) = log.events.first else { Issue.record("no announcement"); return }
-        #expect(replayed == EpisodeAnnouncement(
-            time: clock, feedURL: "http://h/a", podcastTitle: "Show of http://h/a", title: "Episode g2", guid: "g2",
-            url: "http://media/g2.mp3", published: Date(timeIntervalSince1970: 2 * 86_400), mimeType: "audio/mpeg", length: 100))
+        guard case .newEpisode(let replayed) = log.events.first else {
+            Issue.record("no announcement")
+            return
+        }
+        #expect(
+            replayed
+                == EpisodeAnnouncement(
+                    time: clock, feedURL: "http://h/a", podcastTitle: "Show of http://h/a", title: "Episode g2",
+                    guid: "g2",
+                    url: "http://media/g2.mp3", published: Date(timeIntervalSince1970: 2 * 86_400),
+                    mimeType: "audio/mpeg", length: 100))
         #expect(second.library.podcast(id: a.id)?.newCount == 3)
         #expect(fetcher.pendingURLs == [])  // its next poll is an hour after the first one
         second.outputDelivered(throughSequence: 3)

@@ -1,6 +1,7 @@
 import Foundation
 import LoopScheduler
 import XCTest
+
 @testable import PodcastKit
 
 /// Coalescing in the real daemon: however many feeds finish in one loop iteration, the terminal
@@ -18,7 +19,9 @@ final class CoalescingTests: XCTestCase {
             configuration: .init(maxConcurrentFetches: 50, maxFetchesPerHost: 50), random: noJitter)
         var frames: [String] = []
         var chunks: [String] = []
-        let terminal = TerminalView(library: daemon.library, scheduler: scheduler, renderer: TerminalRenderer(ansi: true)) { frames.append($0) }
+        let terminal = TerminalView(
+            library: daemon.library, scheduler: scheduler, renderer: TerminalRenderer(ansi: true)
+        ) { frames.append($0) }
         let lines = JSONLinesView(library: daemon.library, scheduler: scheduler) { chunks.append($0) }
         XCTAssertEqual(terminal.updateCount, 1)  // the initial draw
         try daemon.start()
@@ -34,7 +37,8 @@ final class CoalescingTests: XCTestCase {
         XCTAssertEqual(terminal.updateCount, 3)  // exactly one more for 50 completions
         XCTAssertEqual(lines.updateCount, 3)
         XCTAssertEqual(frames.count, 3)
-        XCTAssertTrue(frames.last!.hasPrefix(TerminalRenderer.clearScreen + "\u{1B}[2Kpodcast-watch: 50 feeds, 100 new\n"))
+        XCTAssertTrue(
+            frames.last!.hasPrefix(TerminalRenderer.clearScreen + "\u{1B}[2Kpodcast-watch: 50 feeds, 100 new\n"))
         XCTAssertEqual(chunks.count, 1)  // one write carrying every event of the iteration
         XCTAssertEqual(chunks[0].split(separator: "\n").count, 150)  // 50 feed_updated + 100 new_episode
 
@@ -54,7 +58,11 @@ final class CoalescingTests: XCTestCase {
         let dir = TemporaryDirectory("coalesce-http")
         let store = try FeedStore(path: dir.file("state.sqlite"))
         for i in 0..<50 {
-            server.route("/f\(i)", .ok("<rss version=\"2.0\"><channel><title>F\(i)</title><item><guid>f\(i)-1</guid></item><item><guid>f\(i)-2</guid></item></channel></rss>"))
+            server.route(
+                "/f\(i)",
+                .ok(
+                    "<rss version=\"2.0\"><channel><title>F\(i)</title><item><guid>f\(i)-1</guid></item><item><guid>f\(i)-2</guid></item></channel></rss>"
+                ))
             try store.add(url: server.url("/f\(i)"))
         }
         let loop = try EventLoop()
@@ -78,7 +86,9 @@ final class CoalescingTests: XCTestCase {
             }
         }
         var frames = 0
-        let terminal = TerminalView(library: daemon.library, scheduler: scheduler, renderer: TerminalRenderer(ansi: true)) { _ in frames += 1 }
+        let terminal = TerminalView(
+            library: daemon.library, scheduler: scheduler, renderer: TerminalRenderer(ansi: true)
+        ) { _ in frames += 1 }
         XCTAssertEqual(terminal.updateCount, 1)  // the initial draw
         let flushesAtStart = loop.completedFlushCount
         try daemon.start()  // every feed now "polling": a change for the next pass

@@ -1,6 +1,7 @@
 import Foundation
 import LoopScheduler
 import XCTest
+
 @testable import PodcastKit
 
 /// The real daemon on a real libevent loop, fetching with libcurl from the loopback evhttp
@@ -36,8 +37,12 @@ final class DaemonIntegrationTests: XCTestCase {
         var events: [FeedEvent] = []
         var warnings: [String] = []
         var failed: [Int64]?
-        var newGuids: [String?] { events.compactMap { if case .newEpisode(let e) = $0 { return e.guid } else { return nil } } }
-        var errors: [FeedErrorReport] { events.compactMap { if case .feedError(let e) = $0 { return e } else { return nil } } }
+        var newGuids: [String?] {
+            events.compactMap { if case .newEpisode(let e) = $0 { return e.guid } else { return nil } }
+        }
+        var errors: [FeedErrorReport] {
+            events.compactMap { if case .feedError(let e) = $0 { return e } else { return nil } }
+        }
     }
 
     /// One `--once` pass of a fresh daemon over the store, on the loop, with a 20 s watchdog.
@@ -82,7 +87,8 @@ final class DaemonIntegrationTests: XCTestCase {
     }
 
     func testNotModifiedWritesNothing() throws {
-        server.routeConditional("/feed", body: Self.rss(["g1"]), etag: "\"v1\"", lastModified: "Mon, 01 Jan 2024 10:00:00 GMT")
+        server.routeConditional(
+            "/feed", body: Self.rss(["g1"]), etag: "\"v1\"", lastModified: "Mon, 01 Jan 2024 10:00:00 GMT")
         let feed = try store.add(url: server.url("/feed"))
         _ = try oncePass()
         let before = try store.database.scalarInt("SELECT total_changes()")!
@@ -101,7 +107,11 @@ final class DaemonIntegrationTests: XCTestCase {
         server.route("/new", .ok(Self.rss(["g1"])))
         let feed = try store.add(url: server.url("/old"))
         let pass = try oncePass()
-        XCTAssertEqual(pass.events.first, .feedMoved(FeedMoveReport(time: pass.events[0].time, from: server.url("/old"), to: server.url("/new"), reason: "http-301")))
+        XCTAssertEqual(
+            pass.events.first,
+            .feedMoved(
+                FeedMoveReport(
+                    time: pass.events[0].time, from: server.url("/old"), to: server.url("/new"), reason: "http-301")))
         XCTAssertEqual(try store.feed(id: feed.id)?.url, server.url("/new"))
         _ = try oncePass()
         XCTAssertEqual(server.requestCount("/old"), 1)
@@ -124,7 +134,11 @@ final class DaemonIntegrationTests: XCTestCase {
         pass = try oncePass()
         XCTAssertEqual(pass.failed, [feed.id])
         XCTAssertEqual(pass.newGuids, [])
-        XCTAssertEqual(pass.errors.map(\.message), ["truncated: the document ends after \(full.distance(from: full.startIndex, to: full.index(cut, offsetBy: 4))) bytes without </rss>"])
+        XCTAssertEqual(
+            pass.errors.map(\.message),
+            [
+                "truncated: the document ends after \(full.distance(from: full.startIndex, to: full.index(cut, offsetBy: 4))) bytes without </rss>"
+            ])
         XCTAssertEqual(pass.warnings, [])
         XCTAssertEqual(try store.episodes(feedID: feed.id), stored)  // nothing deleted, duplicated or rewritten
         XCTAssertNil(try store.feed(id: feed.id)?.etag)  // the next poll is unconditional
@@ -223,7 +237,9 @@ final class DaemonIntegrationTests: XCTestCase {
         XCTAssertEqual(try store.feed(id: gone.id)?.enabled, false)
         XCTAssertEqual(try store.feed(id: missing.id)?.enabled, true)
         // Completion order is the server's; compare per status.
-        XCTAssertEqual(Dictionary(uniqueKeysWithValues: pass.errors.map { ($0.httpStatus!, $0.health) }), [410: .disabled, 404: .failing])
+        XCTAssertEqual(
+            Dictionary(uniqueKeysWithValues: pass.errors.map { ($0.httpStatus!, $0.health) }),
+            [410: .disabled, 404: .failing])
         _ = try oncePass(force: true)
         XCTAssertEqual(server.requestCount("/gone"), 1)  // never polled again, even forced
         XCTAssertEqual(server.requestCount("/missing"), 2)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import XCTest
+
 @testable import PodcastKit
 
 /// The built `podcast-watch` binary as a child process: signals, crash safety, exit codes.
@@ -59,12 +60,18 @@ final class DaemonProcessTests: XCTestCase {
             process.standardError = err
             out.fileHandleForReading.readabilityHandler = { [self] h in
                 let data = h.availableData
-                if data.isEmpty { h.readabilityHandler = nil; closed.withLock { $0 += 1 } }
+                if data.isEmpty {
+                    h.readabilityHandler = nil
+                    closed.withLock { $0 += 1 }
+                }
                 output.withLock { $0 += String(decoding: data, as: UTF8.self) }
             }
             err.fileHandleForReading.readabilityHandler = { [self] h in
                 let data = h.availableData
-                if data.isEmpty { h.readabilityHandler = nil; closed.withLock { $0 += 1 } }
+                if data.isEmpty {
+                    h.readabilityHandler = nil
+                    closed.withLock { $0 += 1 }
+                }
                 errors.withLock { $0 += String(decoding: data, as: UTF8.self) }
             }
             try process.run()
@@ -110,7 +117,9 @@ final class DaemonProcessTests: XCTestCase {
     }
 
     static func rss(_ guids: [String]) -> String {
-        let items = guids.map { "<item><guid>\($0)</guid><title>Episode \($0)</title><enclosure url=\"http://m/\($0).mp3\" type=\"audio/mpeg\"/></item>" }.joined()
+        let items = guids.map {
+            "<item><guid>\($0)</guid><title>Episode \($0)</title><enclosure url=\"http://m/\($0).mp3\" type=\"audio/mpeg\"/></item>"
+        }.joined()
         return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Show</title>\(items)</channel></rss>"
     }
 
@@ -150,7 +159,9 @@ final class DaemonProcessTests: XCTestCase {
         // Stored but not written when the process died: still pending. (Written lines may be
         // pending too, when the kill fell between the write and its confirmation.)
         let pending = try pendingGuids()
-        XCTAssertTrue(stored.subtracting(announcedBefore).isSubset(of: pending), "\(stored.subtracting(announcedBefore).subtracting(pending)) lost")
+        XCTAssertTrue(
+            stored.subtracting(announcedBefore).isSubset(of: pending),
+            "\(stored.subtracting(announcedBefore).subtracting(pending)) lost")
         XCTAssertTrue(pending.isSubset(of: stored))
 
         let second = try start("run", "--once", "--json")
@@ -196,14 +207,17 @@ final class DaemonProcessTests: XCTestCase {
         // The next run announces them before anything else, then polls: nothing new there.
         let second = try start("run", "--once", "--json", "--hook", "printf '%s\\n' \"$EPISODE_GUID\" >> \(out)")
         XCTAssertEqual(second.finish(), 0, second.stderr)
-        let kinds = second.lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["event"] as? String }
+        let kinds = second.lines.compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["event"] as? String
+        }
         XCTAssertEqual(kinds, ["new_episode", "new_episode", "new_episode", "feed_updated"])
         // Undated items: the store's newest-first is document order; reported oldest first.
         XCTAssertEqual(second.events("new_episode").compactMap { $0["episode_guid"] as? String }, ["k3", "k2", "k1"])
         XCTAssertEqual(second.events("new_episode").first?["feed_url"] as? String, server.url("/k"))
         XCTAssertEqual(second.events("feed_updated").first?["new_episodes"] as? Int, 0)
         // Hooks run concurrently: compare as sorted lines.
-        XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").sorted(), ["k1", "k2", "k3"])
+        XCTAssertEqual(
+            try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").sorted(), ["k1", "k2", "k3"])
         XCTAssertEqual(try pendingGuids(), [])
 
         let third = try start("run", "--once", "--json")
@@ -278,7 +292,8 @@ final class DaemonProcessTests: XCTestCase {
         }
         let child = try start("run", "--once")
         XCTAssertEqual(child.finish(), 1)
-        XCTAssertTrue(child.stderr.contains("podcast-watch: feed failed: Broken Show <\(server.url("/broken"))>: "), child.stderr)
+        XCTAssertTrue(
+            child.stderr.contains("podcast-watch: feed failed: Broken Show <\(server.url("/broken"))>: "), child.stderr)
         XCTAssertEqual(child.events("feed_error").count, 1)
         XCTAssertEqual(child.events("new_episode").count, 1)
     }
@@ -308,25 +323,35 @@ final class DaemonProcessTests: XCTestCase {
         XCTAssertEqual(child.finish(), 0, child.stderr)
         // A first sync of 5-episode feeds: the newest 3 of each announced, as `run` does.
         // Parsed on a worker pool: the feeds finish in any order.
-        XCTAssertEqual(child.events("feed_updated").compactMap { $0["podcast_title"] as? String }.sorted(), ["Night Shift Notes", "The Slow Build", "Tidepool Radio"])
+        XCTAssertEqual(
+            child.events("feed_updated").compactMap { $0["podcast_title"] as? String }.sorted(),
+            ["Night Shift Notes", "The Slow Build", "Tidepool Radio"])
         XCTAssertEqual(child.events("feed_updated").compactMap { $0["new_episodes"] as? Int }, [3, 3, 3])
         XCTAssertEqual(child.events("new_episode").count, 9)
-        XCTAssertEqual(child.events("new_episode").filter { $0["podcast_title"] as? String == "The Slow Build" }.compactMap { $0["episode_title"] as? String },
+        XCTAssertEqual(
+            child.events("new_episode").filter { $0["podcast_title"] as? String == "The Slow Build" }.compactMap {
+                $0["episode_title"] as? String
+            },
             ["Chapter 3: The Rot Goes Deeper", "Chapter 4: Seventeen Coats", "Chapter 5: Launch Day"])
         XCTAssertEqual(child.events("feed_error").count, 0)
     }
 
     func testDemoTableCountsTheSameAnnouncements() throws {
         guard let binary = Self.binary else { throw XCTSkip("podcast-watch binary not built next to the tests") }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no script(1) for a pseudo-terminal") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            throw XCTSkip("no script(1) for a pseudo-terminal")
+        }
         // script(1) gives the child a terminal, so it draws the live table.
         let child = try Child("/usr/bin/script", ["-qec", "COLUMNS=80 \(binary) demo", "/dev/null"])
         XCTAssertEqual(child.finish(), 0, child.stderr)
         let frame = try XCTUnwrap(child.stdout.components(separatedBy: TerminalRenderer.clearScreen).last)
         let lines = frame.replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\u{1B}[2K", with: "")
-            .replacingOccurrences(of: "\u{1B}[J", with: "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            .replacingOccurrences(of: "\u{1B}[J", with: "").split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
         XCTAssertEqual(lines.first, "podcast-watch: 3 feeds, 9 new")
-        let rows = lines.filter { ["Night Shift Notes", "The Slow Build", "Tidepool Radio"].contains(where: $0.hasPrefix) }
+        let rows = lines.filter {
+            ["Night Shift Notes", "The Slow Build", "Tidepool Radio"].contains(where: $0.hasPrefix)
+        }
         XCTAssertEqual(rows.map { $0.split(separator: " ").last.map(String.init) }, ["3", "3", "3"])
         XCTAssertEqual(lines.filter { $0.hasPrefix("  2024-") }.count, 9)  // the newest-episodes list
     }
@@ -335,6 +360,8 @@ final class DaemonProcessTests: XCTestCase {
         let child = try start("run", "--bogus")
         XCTAssertEqual(child.finish(), 2)
         XCTAssertEqual(child.stdout, "")
-        XCTAssertTrue(child.stderr.hasPrefix("podcast-watch: unknown option '--bogus' for 'run'\nUsage: podcast-watch run"), child.stderr)
+        XCTAssertTrue(
+            child.stderr.hasPrefix("podcast-watch: unknown option '--bogus' for 'run'\nUsage: podcast-watch run"),
+            child.stderr)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LoopScheduler
+
 @testable import PodcastKit
 
 /// A virtual-clock scheduler for daemon tests: actions run only inside `advance(by:)`, in time
@@ -17,12 +18,18 @@ final class ManualScheduler: Scheduler {
         schedule(after: now, tolerance: .nanoseconds(0), options: nil, action)
     }
 
-    func schedule(after date: MonotonicInstant, tolerance: MonotonicInstant.Stride, options: Never?, _ action: @escaping () -> Void) {
+    func schedule(
+        after date: MonotonicInstant, tolerance: MonotonicInstant.Stride, options: Never?,
+        _ action: @escaping () -> Void
+    ) {
         seq += 1
         queue.append((date, seq, action))
     }
 
-    func schedule(after date: MonotonicInstant, interval: MonotonicInstant.Stride, tolerance: MonotonicInstant.Stride, options: Never?, _ action: @escaping () -> Void) -> Cancellable {
+    func schedule(
+        after date: MonotonicInstant, interval: MonotonicInstant.Stride, tolerance: MonotonicInstant.Stride,
+        options: Never?, _ action: @escaping () -> Void
+    ) -> Cancellable {
         fatalError("not used by the daemon")
     }
 
@@ -69,7 +76,9 @@ final class ScriptedFetcher: FeedFetching {
 
     /// Completes the oldest pending request for `url`.
     func respond(_ url: String, _ result: FetchResult) {
-        guard let index = pending.firstIndex(where: { $0.request.url == url }) else { fatalError("no request for \(url)") }
+        guard let index = pending.firstIndex(where: { $0.request.url == url }) else {
+            fatalError("no request for \(url)")
+        }
         let entry = pending.remove(at: index)
         entry.completion(result)
     }
@@ -86,7 +95,10 @@ final class ScriptedFetcher: FeedFetching {
 func ok(_ url: String, _ guids: String, etag: String? = nil, redirect: PermanentRedirect? = nil) -> FetchResult {
     var headers: [String: String] = [:]
     if let etag { headers["etag"] = etag }
-    return .success(FetchResponse(status: 200, headers: headers, body: Data(guids.utf8), requestedURL: url, effectiveURL: redirect?.url ?? url, permanentRedirect: redirect))
+    return .success(
+        FetchResponse(
+            status: 200, headers: headers, body: Data(guids.utf8), requestedURL: url,
+            effectiveURL: redirect?.url ?? url, permanentRedirect: redirect))
 }
 
 func notModified(_ url: String) -> FetchResult {
@@ -104,10 +116,14 @@ func parseGuids(_ response: FetchResponse) throws -> ParsedFeed {
     let text = String(decoding: response.body, as: UTF8.self)
     if text == "garbage" { throw NotAFeed() }
     let guids = text.split(separator: ",").map(String.init)
-    return ParsedFeed(format: .rss, channel: Channel(title: "Show of \(response.requestedURL)"), episodes: guids.map {
-        Episode(guid: $0, title: "Episode \($0)", published: Date(timeIntervalSince1970: Double(Int($0.dropFirst()) ?? 0) * 86_400),
+    return ParsedFeed(
+        format: .rss, channel: Channel(title: "Show of \(response.requestedURL)"),
+        episodes: guids.map {
+            Episode(
+                guid: $0, title: "Episode \($0)",
+                published: Date(timeIntervalSince1970: Double(Int($0.dropFirst()) ?? 0) * 86_400),
                 enclosures: [Enclosure(url: "http://media/\($0).mp3", length: 100, mimeType: "audio/mpeg")])
-    })
+        })
 }
 
 /// u = 0.5: jitter adds nothing, so delays are exact.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// A degraded (truncated) copy of a known feed never deletes, duplicates nor rewrites episodes,
@@ -20,10 +21,14 @@ import Testing
         var added: [String] = []
         for cut in 1..<bytes.count {
             // A cut before the channel is no feed at all: a failed poll, which writes no episode.
-            guard let parsed = try? FeedParser.parse(bytes: Array(bytes[..<cut]), baseURL: "http://h/f", httpContentType: nil) else { continue }
+            guard
+                let parsed = try? FeedParser.parse(
+                    bytes: Array(bytes[..<cut]), baseURL: "http://h/f", httpContentType: nil)
+            else { continue }
             parsedCuts += 1
             #expect(!parsed.isWellFormed)
-            let r = try store.apply(update: FeedUpdate(feedID: feed.id, outcome: .fetched(parsed, etag: nil, lastModified: nil)))
+            let r = try store.apply(
+                update: FeedUpdate(feedID: feed.id, outcome: .fetched(parsed, etag: nil, lastModified: nil)))
             added += r.newEpisodes.map { "cut \(cut): \($0.identity)" }
         }
         #expect(parsedCuts > 0)

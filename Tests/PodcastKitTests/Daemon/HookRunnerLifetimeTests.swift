@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// The session's termination handler must not keep its HookRunner alive (it did: a cycle).
@@ -9,7 +10,9 @@ struct HookRunnerLifetimeTests {
         var finishedCalls = 0
         do {
             let runner = HookRunner(command: "true")
-            DaemonSession.reportTerminations(of: runner, to: Console(out: { _ in }, err: { _ in })) { _ in finishedCalls += 1 }
+            DaemonSession.reportTerminations(of: runner, to: Console(out: { _ in }, err: { _ in })) { _ in
+                finishedCalls += 1
+            }
             weakRunner = runner
             #expect(weakRunner != nil)
         }
@@ -21,8 +24,11 @@ struct HookRunnerLifetimeTests {
         let runner = HookRunner(command: "true")
         let errors = Box()
         var finished: [ObjectIdentifier] = []
-        DaemonSession.reportTerminations(of: runner, to: Console(out: { _ in }, err: { errors.append($0) })) { finished.append(ObjectIdentifier($0)) }
-        let episode = EpisodeAnnouncement(time: Date(), feedURL: "f", podcastTitle: nil, title: "T", guid: nil, url: nil)
+        DaemonSession.reportTerminations(of: runner, to: Console(out: { _ in }, err: { errors.append($0) })) {
+            finished.append(ObjectIdentifier($0))
+        }
+        let episode = EpisodeAnnouncement(
+            time: Date(), feedURL: "f", podcastTitle: nil, title: "T", guid: nil, url: nil)
         // The failure is reported with its outcome (after any retries); the end of each run
         // calls `finished`.
         runner.onTermination?(episode, .exited(3))

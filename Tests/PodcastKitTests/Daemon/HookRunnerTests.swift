@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 @Suite struct HookRunnerTests {
@@ -22,15 +23,21 @@ import Testing
         // A hostile title: if it were interpolated into the shell string it would run.
         let marker = tempFile()
         let title = "$(touch \(marker)); `touch \(marker)` \"'"
-        let runner = HookRunner(command: "printf '%s|%s|%s|%s|%s' \"$EPISODE_TITLE\" \"$PODCAST_TITLE\" \"$EPISODE_URL\" \"$EPISODE_PUBLISHED\" \"$EPISODE_LENGTH\" > \(out)")
+        let runner = HookRunner(
+            command:
+                "printf '%s|%s|%s|%s|%s' \"$EPISODE_TITLE\" \"$PODCAST_TITLE\" \"$EPISODE_URL\" \"$EPISODE_PUBLISHED\" \"$EPISODE_LENGTH\" > \(out)"
+        )
         var ended: [HookRunner.Termination] = []
         runner.onTermination = { _, how in ended.append(how) }
-        runner.run(for: EpisodeAnnouncement(
-            time: Date(), feedURL: "http://h/f", podcastTitle: "Show", title: title, guid: "g", url: "http://h/1.mp3",
-            published: Date(timeIntervalSince1970: 0), length: 42))
+        runner.run(
+            for: EpisodeAnnouncement(
+                time: Date(), feedURL: "http://h/f", podcastTitle: "Show", title: title, guid: "g",
+                url: "http://h/1.mp3",
+                published: Date(timeIntervalSince1970: 0), length: 42))
         waitForAll(runner)
         #expect(ended == [.exited(0)])
-        #expect(try String(contentsOfFile: out, encoding: .utf8) == "\(title)|Show|http://h/1.mp3|1970-01-01T00:00:00Z|42")
+        #expect(
+            try String(contentsOfFile: out, encoding: .utf8) == "\(title)|Show|http://h/1.mp3|1970-01-01T00:00:00Z|42")
         #expect(!FileManager.default.fileExists(atPath: marker))
     }
 
@@ -39,7 +46,10 @@ import Testing
         var ended: [(String?, HookRunner.Termination)] = []
         runner.onTermination = { e, how in ended.append((e.guid, how)) }
         for (i, code) in [0, 3, 7].enumerated() {
-            runner.run(for: EpisodeAnnouncement(time: Date(), feedURL: "f", podcastTitle: nil, title: nil, guid: "g\(i)", url: nil, length: Int64(code)))
+            runner.run(
+                for: EpisodeAnnouncement(
+                    time: Date(), feedURL: "f", podcastTitle: nil, title: nil, guid: "g\(i)", url: nil,
+                    length: Int64(code)))
         }
         #expect(runner.runningCount == 1)
         #expect(runner.queuedCount == 2)
@@ -52,14 +62,16 @@ import Testing
         let killed = HookRunner(command: "kill -TERM $$")
         var how: [HookRunner.Termination] = []
         killed.onTermination = { how.append($1) }
-        killed.run(for: EpisodeAnnouncement(time: Date(), feedURL: "f", podcastTitle: nil, title: nil, guid: nil, url: nil))
+        killed.run(
+            for: EpisodeAnnouncement(time: Date(), feedURL: "f", podcastTitle: nil, title: nil, guid: nil, url: nil))
         waitForAll(killed)
         #expect(how == [.signalled(SIGTERM)])
 
         let missing = HookRunner(command: "true", shell: "/nonexistent/sh")
         var failed: [HookRunner.Termination] = []
         missing.onTermination = { failed.append($1) }
-        missing.run(for: EpisodeAnnouncement(time: Date(), feedURL: "f", podcastTitle: nil, title: nil, guid: nil, url: nil))
+        missing.run(
+            for: EpisodeAnnouncement(time: Date(), feedURL: "f", podcastTitle: nil, title: nil, guid: nil, url: nil))
         waitForAll(missing)
         #expect(failed == [.spawnFailed(ENOENT)])
     }
@@ -73,15 +85,22 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: out) }
         let runner = HookRunner(command: "ls /proc/self/fd > \(out)")
         runner.usesCloseFrom = closeFrom
-        runner.run(for: EpisodeAnnouncement(time: Date(), feedURL: "f", podcastTitle: nil, title: nil, guid: nil, url: nil))
+        runner.run(
+            for: EpisodeAnnouncement(time: Date(), feedURL: "f", podcastTitle: nil, title: nil, guid: nil, url: nil))
         waitForAll(runner)
         // 0-2, and the directory ls itself opened.
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "0\n1\n2\n3\n")
     }
 
     @Test func environmentNamesAndEmptyDefaults() {
-        let env = HookRunner.environment(for: EpisodeAnnouncement(time: Date(), feedURL: "f", podcastTitle: nil, title: "a\0b", guid: nil, url: nil, duration: 90))
-        #expect(env.map(\.0) == ["PODCAST_TITLE", "FEED_URL", "EPISODE_TITLE", "EPISODE_URL", "EPISODE_GUID", "EPISODE_LINK", "EPISODE_PUBLISHED", "EPISODE_DURATION", "EPISODE_MIME_TYPE", "EPISODE_LENGTH"])
+        let env = HookRunner.environment(
+            for: EpisodeAnnouncement(
+                time: Date(), feedURL: "f", podcastTitle: nil, title: "a\0b", guid: nil, url: nil, duration: 90))
+        #expect(
+            env.map(\.0) == [
+                "PODCAST_TITLE", "FEED_URL", "EPISODE_TITLE", "EPISODE_URL", "EPISODE_GUID", "EPISODE_LINK",
+                "EPISODE_PUBLISHED", "EPISODE_DURATION", "EPISODE_MIME_TYPE", "EPISODE_LENGTH",
+            ])
         #expect(env.map(\.1) == ["", "f", "ab", "", "", "", "", "90", "", ""])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LoopScheduler
 import Testing
+
 @testable import PodcastKit
 
 /// `run --interval` applies only to feeds without their own interval.

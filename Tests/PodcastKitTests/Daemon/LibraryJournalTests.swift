@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// The journal's windowed storage and the batch `upsert(contentsOf:)`.
@@ -18,7 +19,10 @@ import Testing
             #expect(library.record(moved(n)) == n)
             seen.append(library.journal.map(\.sequence))
         }
-        #expect(seen == [[1], [1, 2], [1, 2, 3], [2, 3, 4], [3, 4, 5], [4, 5, 6], [5, 6, 7], [6, 7, 8], [7, 8, 9], [8, 9, 10]])
+        #expect(
+            seen == [
+                [1], [1, 2], [1, 2, 3], [2, 3, 4], [3, 4, 5], [4, 5, 6], [5, 6, 7], [6, 7, 8], [7, 8, 9], [8, 9, 10],
+            ])
         #expect(library.lastSequence == 10)
         #expect(library.journalEntries(after: 0).map(\.sequence) == [8, 9, 10])
         #expect(library.journalEntries(after: 8).map(\.sequence) == [9, 10])
@@ -42,7 +46,9 @@ import Testing
         library.upsert(Podcast(id: 5, url: "e"))
         var lists: [[Int64]] = []
         let token = library.$podcasts.sink { lists.append($0.map(\.value.id)) }
-        library.upsert(contentsOf: [Podcast(id: 3, url: "c"), Podcast(id: 9, url: "i"), Podcast(id: 5, url: "e2"), Podcast(id: 1, url: "a")])
+        library.upsert(contentsOf: [
+            Podcast(id: 3, url: "c"), Podcast(id: 9, url: "i"), Podcast(id: 5, url: "e2"), Podcast(id: 1, url: "a"),
+        ])
         #expect(lists == [[5], [1, 3, 5, 9]])
         #expect(library.snapshots.map(\.url) == ["a", "c", "e2", "i"])
         library.upsert(contentsOf: [Podcast(id: 3, url: "c")])  // nothing new: the list is not set again

@@ -1,13 +1,15 @@
 import Foundation
 import LoopScheduler
 import Testing
+
 @testable import PodcastKit
 
 @Suite struct LibraryViewModelTests {
     let scheduler = TestScheduler()
 
     func announcement(_ guid: String) -> EpisodeAnnouncement {
-        EpisodeAnnouncement(time: Date(timeIntervalSince1970: 0), feedURL: "u", podcastTitle: "P", title: guid, guid: guid, url: nil)
+        EpisodeAnnouncement(
+            time: Date(timeIntervalSince1970: 0), feedURL: "u", podcastTitle: "P", title: guid, guid: guid, url: nil)
     }
 
     @Test func keepsFeedsInIdOrderAndCountsNewEpisodes() {
@@ -18,7 +20,8 @@ import Testing
         library.record(.newEpisode(announcement("x")), feedID: 2)
         library.record(.newEpisode(announcement("y")), feedID: 2)
         library.record(.newEpisode(announcement("z")), feedID: 1)
-        library.record(.feedMoved(FeedMoveReport(time: Date(timeIntervalSince1970: 0), from: "a", to: "c", reason: "http-301")))
+        library.record(
+            .feedMoved(FeedMoveReport(time: Date(timeIntervalSince1970: 0), from: "a", to: "c", reason: "http-301")))
         #expect(library.totalNew == 3)
         #expect(library.newestEpisodes.map(\.guid) == ["z", "y"])
         #expect(library.snapshots.map(\.newCount) == [1, 2])
@@ -37,7 +40,9 @@ import Testing
 
     @Test func manyChangesInOneTurnGiveOneUpdate() {
         let library = LibraryViewModel()
-        let view = TerminalView(library: library, scheduler: scheduler, renderer: TerminalRenderer(timeZone: TimeZone(identifier: "UTC")!)) { _ in }
+        let view = TerminalView(
+            library: library, scheduler: scheduler, renderer: TerminalRenderer(timeZone: TimeZone(identifier: "UTC")!)
+        ) { _ in }
         #expect(view.updateCount == 1)  // initial draw
         for i in 1...10 { library.upsert(Podcast(id: Int64(i), url: "u\(i)")) }
         for i in 1...10 { library.update(id: Int64(i)) { $0.status = .ok } }  // per-feed Observable changes
@@ -66,7 +71,9 @@ import Testing
         scheduler.advance()
         view.updateView()  // an extra call writes nothing twice
         #expect(written.count == 2)
-        #expect(written[0] == FeedEvent.newEpisode(announcement("a")).jsonLine + FeedEvent.newEpisode(announcement("b")).jsonLine)
+        #expect(
+            written[0] == FeedEvent.newEpisode(announcement("a")).jsonLine
+                + FeedEvent.newEpisode(announcement("b")).jsonLine)
         #expect(written[1] == FeedEvent.newEpisode(announcement("c")).jsonLine)
         #expect(view.lastWritten == 3)
     }

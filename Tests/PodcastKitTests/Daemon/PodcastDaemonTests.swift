@@ -1,6 +1,7 @@
 import Foundation
 import LoopScheduler
 import Testing
+
 @testable import PodcastKit
 
 @Suite struct PodcastDaemonTests {
@@ -14,10 +15,13 @@ import Testing
         store = try FeedStore(path: dir.file("state.sqlite"))
     }
 
-    func makeDaemon(_ configuration: PodcastDaemon<ManualScheduler>.Configuration = .init()) -> (PodcastDaemon<ManualScheduler>, EventLog) {
+    func makeDaemon(_ configuration: PodcastDaemon<ManualScheduler>.Configuration = .init()) -> (
+        PodcastDaemon<ManualScheduler>, EventLog
+    ) {
         let daemon = PodcastDaemon(
             store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler, configuration: configuration,
-            now: { [clock, scheduler] in clock.addingTimeInterval(Double(scheduler.now.nanoseconds) / 1e9) }, random: noJitter)
+            now: { [clock, scheduler] in clock.addingTimeInterval(Double(scheduler.now.nanoseconds) / 1e9) },
+            random: noJitter)
         let log = EventLog()
         daemon.onEvent = { log.events.append($0) }
         return (daemon, log)
@@ -26,7 +30,9 @@ import Testing
     final class EventLog {
         var events: [FeedEvent] = []
         var kinds: [String] { events.map(\.kind) }
-        var newGuids: [String?] { events.compactMap { if case .newEpisode(let e) = $0 { return e.guid } else { return nil } } }
+        var newGuids: [String?] {
+            events.compactMap { if case .newEpisode(let e) = $0 { return e.guid } else { return nil } }
+        }
     }
 
     @Test func firstSyncAnnouncesNewestThenOnlyNewOnes() throws {
@@ -72,9 +78,15 @@ import Testing
         let changes = try store.database.scalarInt("SELECT total_changes()") ?? 0
         scheduler.advance(by: 3600)
         fetcher.respond("http://h/a", notModified("http://h/a"))
-        #expect(log.events.last == .feedUpdated(FeedUpdateReport(time: clock.addingTimeInterval(3600), feedURL: "http://h/a", podcastTitle: "Show of http://h/a", newEpisodes: 0, notModified: true, nextPoll: clock.addingTimeInterval(7200))))
+        #expect(
+            log.events.last
+                == .feedUpdated(
+                    FeedUpdateReport(
+                        time: clock.addingTimeInterval(3600), feedURL: "http://h/a", podcastTitle: "Show of http://h/a",
+                        newEpisodes: 0, notModified: true, nextPoll: clock.addingTimeInterval(7200))))
         #expect(try store.episodeCount(feedID: feed.id) == 1)
-        #expect(try store.database.scalarInt("SELECT total_changes()")! - changes == 1)  // the feed row's check times only
+        // The feed row's check times only.
+        #expect(try store.database.scalarInt("SELECT total_changes()")! - changes == 1)
     }
 
     @Test func serverErrorsBackOffAndTheNextRequestIsUnconditional() throws {
@@ -84,7 +96,13 @@ import Testing
         fetcher.respond("http://h/a", ok("http://h/a", "g1", etag: "e1"))
         scheduler.advance(by: 3600)
         fetcher.respond("http://h/a", httpError("http://h/a", 500))
-        #expect(log.events.last == .feedError(FeedErrorReport(time: clock.addingTimeInterval(3600), feedURL: "http://h/a", podcastTitle: "Show of http://h/a", httpStatus: 500, message: "HTTP 500", health: .backingOff, consecutiveFailures: 1, nextPoll: clock.addingTimeInterval(3900))))
+        #expect(
+            log.events.last
+                == .feedError(
+                    FeedErrorReport(
+                        time: clock.addingTimeInterval(3600), feedURL: "http://h/a", podcastTitle: "Show of http://h/a",
+                        httpStatus: 500, message: "HTTP 500", health: .backingOff, consecutiveFailures: 1,
+                        nextPoll: clock.addingTimeInterval(3900))))
         #expect(scheduler.pendingDelays == [300])
         scheduler.advance(by: 300)
         #expect(fetcher.requests.last == FetchRequest(url: "http://h/a"))  // no validators after a failure
@@ -120,7 +138,10 @@ import Testing
         let (daemon, log) = makeDaemon()
         try daemon.start()
         fetcher.respond("http://h/a", ok("http://h/a", "garbage"))
-        guard case .feedError(let report) = log.events.last else { Issue.record("no error"); return }
+        guard case .feedError(let report) = log.events.last else {
+            Issue.record("no error")
+            return
+        }
         #expect(report.message == "not a feed: no channel")
         #expect(report.health == .backingOff)
         #expect(daemon.library.snapshots[0].status == .backingOff)
@@ -134,10 +155,17 @@ import Testing
         let log = EventLog()
         daemon.onEvent = { log.events.append($0) }
         try daemon.start()
-        fetcher.respond("http://h/page", .success(FetchResponse(
-            status: 200, headers: ["content-type": "text/html"], body: Data("<html><body>Hi</body></html>".utf8),
-            requestedURL: "http://h/page", effectiveURL: "http://h/page")))
-        guard case .feedError(let report) = log.events.last else { Issue.record("no error"); return }
+        fetcher.respond(
+            "http://h/page",
+            .success(
+                FetchResponse(
+                    status: 200, headers: ["content-type": "text/html"],
+                    body: Data("<html><body>Hi</body></html>".utf8),
+                    requestedURL: "http://h/page", effectiveURL: "http://h/page")))
+        guard case .feedError(let report) = log.events.last else {
+            Issue.record("no error")
+            return
+        }
         #expect(report.message == "not a feed: the root element is <html>, expected <rss>, <rdf:RDF> or <feed>")
     }
 
@@ -153,18 +181,30 @@ import Testing
         try daemon.start()
         // A Latin-1 declaration over UTF-8 (an encoding note comes first) and a broken item (a
         // complete document: a truncated one is a failed poll, FirstSyncTests).
-        let body = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss version=\"2.0\"><channel><title>Caf\u{E9}</title><item><guid>g1</guid></item><item><guid>g2</guid><title>broken</titel></item></channel></rss>".utf8)
-        let bad = FetchResult.success(FetchResponse(status: 200, body: Data(body), requestedURL: "http://h/bad", effectiveURL: "http://h/bad"))
+        let body = Array(
+            "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss version=\"2.0\"><channel><title>Caf\u{E9}</title><item><guid>g1</guid></item><item><guid>g2</guid><title>broken</titel></item></channel></rss>"
+                .utf8)
+        let bad = FetchResult.success(
+            FetchResponse(status: 200, body: Data(body), requestedURL: "http://h/bad", effectiveURL: "http://h/bad"))
         fetcher.respond("http://h/bad", bad)
         if case .success(let response) = bad {
             let first = try FeedParsing.parse(response).warnings.first ?? ""
             #expect(!first.hasPrefix("XML error"))  // the parser's first note is not the XML error
         }
-        let message = "the feed is not well-formed; kept the 2 items recovered, deleted nothing: XML error at line 1: Opening and ending tag mismatch: title line 1 and titel"
+        let message =
+            "the feed is not well-formed; kept the 2 items recovered, deleted nothing: XML error at line 1: Opening and ending tag mismatch: title line 1 and titel"
         #expect(stderr == ["Caf\u{E9} <http://h/bad>: " + message])
         let warnings = log.events.filter { $0.kind == "feed_warning" }
-        #expect(warnings == [.feedWarning(FeedWarningReport(time: clock, feedURL: "http://h/bad", podcastTitle: "Caf\u{E9}", message: message))])
-        #expect(warnings.first?.jsonLine == "{\"event\":\"feed_warning\",\"time\":\"1970-01-12T13:46:40Z\",\"feed_url\":\"http://h/bad\",\"podcast_title\":\"Caf\u{E9}\",\"message\":\"\(message)\"}\n")
+        #expect(
+            warnings == [
+                .feedWarning(
+                    FeedWarningReport(time: clock, feedURL: "http://h/bad", podcastTitle: "Caf\u{E9}", message: message)
+                )
+            ])
+        #expect(
+            warnings.first?.jsonLine
+                == "{\"event\":\"feed_warning\",\"time\":\"1970-01-12T13:46:40Z\",\"feed_url\":\"http://h/bad\",\"podcast_title\":\"Caf\u{E9}\",\"message\":\"\(message)\"}\n"
+        )
 
         // The same breakage on the next poll: not reported again.
         scheduler.advance(by: 3600)
@@ -184,12 +224,19 @@ import Testing
         daemon.onEvent = { log.events.append($0) }
         daemon.onWarning = { stderr.append($0) }
         try daemon.start()
-        let body = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Dup</title><item><guid>d1</guid><title>A</title></item><item><guid>d1</guid><title>B</title></item></channel></rss>"
-        let dup = FetchResult.success(FetchResponse(status: 200, body: Data(body.utf8), requestedURL: "http://h/dup", effectiveURL: "http://h/dup"))
+        let body =
+            "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Dup</title><item><guid>d1</guid><title>A</title></item><item><guid>d1</guid><title>B</title></item></channel></rss>"
+        let dup = FetchResult.success(
+            FetchResponse(
+                status: 200, body: Data(body.utf8), requestedURL: "http://h/dup", effectiveURL: "http://h/dup"))
         fetcher.respond("http://h/dup", dup)
         let message = "duplicate guid \"d1\" at item 2: kept the first occurrence only"
         #expect(stderr == ["Dup <http://h/dup>: " + message])
-        #expect(log.events.filter { $0.kind == "feed_warning" } == [.feedWarning(FeedWarningReport(time: clock, feedURL: "http://h/dup", podcastTitle: "Dup", message: message))])
+        #expect(
+            log.events.filter { $0.kind == "feed_warning" } == [
+                .feedWarning(
+                    FeedWarningReport(time: clock, feedURL: "http://h/dup", podcastTitle: "Dup", message: message))
+            ])
         #expect(log.kinds == ["feed_warning", "feed_updated", "new_episode"])
 
         // Still duplicated on the next poll: not reported again.
@@ -204,7 +251,10 @@ import Testing
         let (daemon, log) = makeDaemon()
         try daemon.start()
         fetcher.respond("http://h/untitled", httpError("http://h/untitled", 503))
-        guard case .feedError(let report) = log.events.last else { Issue.record("no error"); return }
+        guard case .feedError(let report) = log.events.last else {
+            Issue.record("no error")
+            return
+        }
         #expect(report.podcastTitle == nil)
         #expect(log.events.last?.jsonLine.contains("\"podcast_title\":null") == true)
         let podcast = try #require(daemon.library.snapshots.first)
@@ -218,10 +268,14 @@ import Testing
         let failing = try store.add(url: "http://h/failing")
         let healthy = try store.add(url: "http://h/healthy")
         // A 503 with Retry-After an hour away, and a healthy feed whose next poll is also later.
-        try store.apply(update: FeedUpdate(
-            feedID: failing.id, outcome: .failed(FeedFailure(httpStatus: 503, message: "HTTP 503")), checkedAt: clock,
-            nextPoll: clock.addingTimeInterval(3600)))
-        try store.apply(update: FeedUpdate(feedID: healthy.id, outcome: .notModified, checkedAt: clock, nextPoll: clock.addingTimeInterval(3600)))
+        try store.apply(
+            update: FeedUpdate(
+                feedID: failing.id, outcome: .failed(FeedFailure(httpStatus: 503, message: "HTTP 503")),
+                checkedAt: clock,
+                nextPoll: clock.addingTimeInterval(3600)))
+        try store.apply(
+            update: FeedUpdate(
+                feedID: healthy.id, outcome: .notModified, checkedAt: clock, nextPoll: clock.addingTimeInterval(3600)))
 
         var once = PodcastDaemon<ManualScheduler>.Configuration(once: true)
         var finished: [[Int64]] = []
@@ -279,7 +333,8 @@ import Testing
         #expect(shown.map(\.status) == [.ok, .backingOff, .failing, .disabled, .polling])
         #expect(shown.dropLast().map(\.status.rawValue) == (try store.feeds().dropLast().map(\.health.rawValue)))
         #expect(shown.map { $0.lastError != nil } == [false, true, true, true, false])
-        let header = TerminalRenderer(width: 80).render(podcasts: shown, newest: [], totalNew: 0).split(separator: "\n").first
+        let header = TerminalRenderer(width: 80).render(podcasts: shown, newest: [], totalNew: 0).split(separator: "\n")
+            .first
         #expect(header == "podcast-watch: 5 feeds, 0 new, 1 backing-off, 1 failing, 1 disabled")
     }
 
@@ -287,9 +342,13 @@ import Testing
         let feed = try store.add(url: "http://h/old")
         let (daemon, log) = makeDaemon()
         try daemon.start()
-        fetcher.respond("http://h/old", ok("http://h/old", "g1", redirect: PermanentRedirect(url: "https://h/new", status: 301)))
+        fetcher.respond(
+            "http://h/old", ok("http://h/old", "g1", redirect: PermanentRedirect(url: "https://h/new", status: 301)))
         #expect(log.kinds.first == "feed_moved")
-        #expect(log.events.first == .feedMoved(FeedMoveReport(time: clock, from: "http://h/old", to: "https://h/new", reason: "http-301")))
+        #expect(
+            log.events.first
+                == .feedMoved(
+                    FeedMoveReport(time: clock, from: "http://h/old", to: "https://h/new", reason: "http-301")))
         #expect(try store.feed(id: feed.id)?.url == "https://h/new")
         #expect(daemon.library.snapshots[0].url == "https://h/new")
         scheduler.advance(by: 3600)
@@ -395,7 +454,10 @@ import Testing
         try daemon.start()
         fetcher.respond("http://h/a", ok("http://h/a", "g1,g2"))
         let deadline = Date().addingTimeInterval(10)
-        while hooks.runningCount + hooks.queuedCount > 0 && Date() < deadline { hooks.reap(); usleep(1000) }
+        while hooks.runningCount + hooks.queuedCount > 0 && Date() < deadline {
+            hooks.reap()
+            usleep(1000)
+        }
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "g1\ng2\n")
     }
 }

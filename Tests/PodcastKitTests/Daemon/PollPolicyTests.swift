@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PodcastKit
 
 /// Returns the given values in turn, then repeats the last.
@@ -19,8 +20,9 @@ struct SequenceRNG: RandomNumberGenerator {
     var mid = SequenceRNG(SequenceRNG.mid)
 
     @Test mutating func successUsesTheIntervalWithJitter() {
-        #expect(policy.decide(after: .fetched, previousFailures: 4, interval: nil, using: &mid)
-            == .init(health: .ok, consecutiveFailures: 0, delay: 3600))
+        #expect(
+            policy.decide(after: .fetched, previousFailures: 4, interval: nil, using: &mid)
+                == .init(health: .ok, consecutiveFailures: 0, delay: 3600))
         var low = SequenceRNG(SequenceRNG.low)
         #expect(policy.decide(after: .notModified, previousFailures: 0, interval: 600, using: &low).delay == 540)
         var high = SequenceRNG(UInt64.max)  // u just under 1: close to +10 %
@@ -29,44 +31,72 @@ struct SequenceRNG: RandomNumberGenerator {
     }
 
     @Test mutating func networkErrorsBackOffExponentiallyToTheCap() {
-        let delays = (0..<10).map { policy.decide(after: .networkError, previousFailures: $0, interval: nil, using: &mid).delay! }
+        let delays = (0..<10).map {
+            policy.decide(after: .networkError, previousFailures: $0, interval: nil, using: &mid).delay!
+        }
         #expect(delays == [300, 600, 1200, 2400, 4800, 9600, 19200, 38400, 43200, 43200])
-        #expect(policy.decide(after: .networkError, previousFailures: 2, interval: nil, using: &mid)
-            == .init(health: .backingOff, consecutiveFailures: 3, delay: 1200))
+        #expect(
+            policy.decide(after: .networkError, previousFailures: 2, interval: nil, using: &mid)
+                == .init(health: .backingOff, consecutiveFailures: 3, delay: 1200))
     }
 
     @Test mutating func capIsNeverBelowTheFeedInterval() {
-        #expect(policy.decide(after: .networkError, previousFailures: 20, interval: 86_400, using: &mid).delay == 86_400)
+        #expect(
+            policy.decide(after: .networkError, previousFailures: 20, interval: 86_400, using: &mid).delay == 86_400)
         #expect(policy.backoff(failures: 1_000_000, interval: nil) == 43_200)
     }
 
     @Test mutating func serverErrorsBackOffAndHonourRetryAfter() {
-        #expect(policy.decide(after: .httpError(status: 500, retryAfter: nil), previousFailures: 0, interval: nil, using: &mid)
-            == .init(health: .backingOff, consecutiveFailures: 1, delay: 300))
-        #expect(policy.decide(after: .httpError(status: 503, retryAfter: 7200), previousFailures: 0, interval: nil, using: &mid).delay == 7200)
+        #expect(
+            policy.decide(
+                after: .httpError(status: 500, retryAfter: nil), previousFailures: 0, interval: nil, using: &mid)
+                == .init(health: .backingOff, consecutiveFailures: 1, delay: 300))
+        #expect(
+            policy.decide(
+                after: .httpError(status: 503, retryAfter: 7200), previousFailures: 0, interval: nil, using: &mid
+            ).delay == 7200)
         // Capped at 24 h (above the 12 h backoff cap), never below the backoff.
-        #expect(policy.decide(after: .httpError(status: 429, retryAfter: 999_999), previousFailures: 0, interval: nil, using: &mid)
-            == .init(health: .backingOff, consecutiveFailures: 1, delay: 86_400))
-        #expect(policy.decide(after: .httpError(status: 503, retryAfter: 10), previousFailures: 2, interval: nil, using: &mid).delay == 1200)
-        #expect(policy.decide(after: .httpError(status: 503, retryAfter: 0), previousFailures: 0, interval: nil, using: &mid).delay == 300)
-        #expect(PollPolicy(maxRetryAfter: 3600).decide(after: .httpError(status: 503, retryAfter: 7200), previousFailures: 0, interval: nil, using: &mid).delay == 3600)
+        #expect(
+            policy.decide(
+                after: .httpError(status: 429, retryAfter: 999_999), previousFailures: 0, interval: nil, using: &mid)
+                == .init(health: .backingOff, consecutiveFailures: 1, delay: 86_400))
+        #expect(
+            policy.decide(
+                after: .httpError(status: 503, retryAfter: 10), previousFailures: 2, interval: nil, using: &mid
+            ).delay == 1200)
+        #expect(
+            policy.decide(
+                after: .httpError(status: 503, retryAfter: 0), previousFailures: 0, interval: nil, using: &mid
+            ).delay == 300)
+        #expect(
+            PollPolicy(maxRetryAfter: 3600).decide(
+                after: .httpError(status: 503, retryAfter: 7200), previousFailures: 0, interval: nil, using: &mid
+            ).delay == 3600)
     }
 
     @Test mutating func notFoundIsFailingButStillPolled() {
-        #expect(policy.decide(after: .httpError(status: 404, retryAfter: nil), previousFailures: 1, interval: nil, using: &mid)
-            == .init(health: .failing, consecutiveFailures: 2, delay: 600))
-        #expect(policy.decide(after: .httpError(status: 403, retryAfter: nil), previousFailures: 0, interval: nil, using: &mid).health == .failing)
+        #expect(
+            policy.decide(
+                after: .httpError(status: 404, retryAfter: nil), previousFailures: 1, interval: nil, using: &mid)
+                == .init(health: .failing, consecutiveFailures: 2, delay: 600))
+        #expect(
+            policy.decide(
+                after: .httpError(status: 403, retryAfter: nil), previousFailures: 0, interval: nil, using: &mid
+            ).health == .failing)
     }
 
     @Test mutating func goneDisables() {
-        #expect(policy.decide(after: .httpError(status: 410, retryAfter: nil), previousFailures: 0, interval: nil, using: &mid)
-            == .init(health: .disabled, consecutiveFailures: 1, delay: nil))
+        #expect(
+            policy.decide(
+                after: .httpError(status: 410, retryAfter: nil), previousFailures: 0, interval: nil, using: &mid)
+                == .init(health: .disabled, consecutiveFailures: 1, delay: nil))
     }
 
     @Test mutating func unparseableBodiesBackOff() {
         var low = SequenceRNG(SequenceRNG.low)
-        #expect(policy.decide(after: .unparseable, previousFailures: 0, interval: nil, using: &low)
-            == .init(health: .backingOff, consecutiveFailures: 1, delay: 270))
+        #expect(
+            policy.decide(after: .unparseable, previousFailures: 0, interval: nil, using: &low)
+                == .init(health: .backingOff, consecutiveFailures: 1, delay: 270))
     }
 
     @Test func noJitterWhenFractionIsZero() {

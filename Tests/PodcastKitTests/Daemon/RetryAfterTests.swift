@@ -1,6 +1,7 @@
 import Foundation
 import LoopScheduler
 import Testing
+
 @testable import PodcastKit
 
 /// A 429/503's `Retry-After` reaches the poll policy through the daemon.
@@ -16,14 +17,18 @@ import Testing
     }
 
     func failure(_ url: String, _ status: Int, retryAfter: String) -> FetchResult {
-        .failure(FetchError(kind: .httpStatus(status), url: url, message: "HTTP \(status)", status: status, headers: ["retry-after": retryAfter]))
+        .failure(
+            FetchError(
+                kind: .httpStatus(status), url: url, message: "HTTP \(status)", status: status,
+                headers: ["retry-after": retryAfter]))
     }
 
     @Test func retryAfterSetsTheNextPollWithinBounds() throws {
         for i in 0..<5 { _ = try store.add(url: "http://h/\(i)") }
         let daemon = PodcastDaemon(
             store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler,
-            now: { [clock, scheduler] in clock.addingTimeInterval(Double(scheduler.now.nanoseconds) / 1e9) }, random: noJitter)
+            now: { [clock, scheduler] in clock.addingTimeInterval(Double(scheduler.now.nanoseconds) / 1e9) },
+            random: noJitter)
         var errors: [FeedErrorReport] = []
         daemon.onEvent = { if case .feedError(let e) = $0 { errors.append(e) } }
         try daemon.start()
@@ -35,7 +40,8 @@ import Testing
         fetcher.respond("http://h/4", failure("http://h/4", 500, retryAfter: "7200"))  // not a 429/503: ignored
         #expect(errors.map(\.nextPoll) == [7200, 10_800, 300, 86_400, 300].map { clock.addingTimeInterval($0) })
         #expect(errors.map(\.health) == [.backingOff, .backingOff, .backingOff, .backingOff, .backingOff])
-        #expect(try store.feeds().map(\.nextPoll) == [7200, 10_800, 300, 86_400, 300].map { clock.addingTimeInterval($0) })
+        #expect(
+            try store.feeds().map(\.nextPoll) == [7200, 10_800, 300, 86_400, 300].map { clock.addingTimeInterval($0) })
         #expect(scheduler.pendingDelays == [300, 300, 7200, 10_800, 86_400])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import PodcastKit
 
 /// `run` whose stdout is a pipe nobody reads: the loop must keep handling signals and polling,
@@ -14,7 +15,11 @@ extension DaemonProcessTests {
                 let guids = (1...5).map { "f\(feed)-\($0)" }
                 allGuids.formUnion(guids)
                 let items = guids.map { "<item><guid>\($0)</guid><title>\(padding)</title></item>" }.joined()
-                server.route("/\(feed)", .ok("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>S\(feed)</title>\(items)</channel></rss>"))
+                server.route(
+                    "/\(feed)",
+                    .ok(
+                        "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>S\(feed)</title>\(items)</channel></rss>"
+                    ))
                 try store.add(url: server.url("/\(feed)"))
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LoopScheduler
+
 @testable import PodcastKit
 
 /// An `EventLoop` and an `HTTPFetcher` used on the calling thread, plus a loopback server.

@@ -1,6 +1,7 @@
 import Foundation
 import LoopScheduler
 import Testing
+
 @testable import PodcastKit
 
 @Suite(.serialized) struct FileFetchTests {

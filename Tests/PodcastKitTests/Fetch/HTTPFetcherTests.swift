@@ -1,6 +1,7 @@
 import Foundation
 import LoopScheduler
 import Testing
+
 @testable import PodcastKit
 
 /// The fetcher against the loopback evhttp server, on a real loop.
@@ -34,7 +35,9 @@ import Testing
         #expect(first.etag == "\"abc\"")
         #expect(first.lastModified == lm)
 
-        let second = try #require(h.fetch(FetchRequest(url: h.server.url("/feed.xml"), etag: first.etag, lastModified: first.lastModified))?.value)
+        let second = try #require(
+            h.fetch(FetchRequest(url: h.server.url("/feed.xml"), etag: first.etag, lastModified: first.lastModified))?
+                .value)
         #expect(second.status == 304)
         #expect(second.isNotModified)
         #expect(second.body.isEmpty)
@@ -116,12 +119,16 @@ import Testing
         let bomb = TestGzip.bomb(runs: 8_000)
         #expect(bomb.compressed.count < 20_000)
         #expect(bomb.inflatedSize == 2_064_001)
-        h.server.route("/bomb", TestHTTPServer.Response(status: 200, headers: [("Content-Encoding", "gzip")], body: bomb.compressed))
-        let limits = FetchLimits(connectTimeout: 2, totalTimeout: 5, maxResponseBytes: 100_000, maxDecodedBytes: 1_000_000)
+        h.server.route(
+            "/bomb",
+            TestHTTPServer.Response(status: 200, headers: [("Content-Encoding", "gzip")], body: bomb.compressed))
+        let limits = FetchLimits(
+            connectTimeout: 2, totalTimeout: 5, maxResponseBytes: 100_000, maxDecodedBytes: 1_000_000)
         let error = try #require(h.fetch("/bomb", limits: limits)?.error)
         #expect(error.kind == .tooLarge(decoded: true))
         // Under the decoded cap, the same body inflates completely.
-        let roomy = FetchLimits(connectTimeout: 2, totalTimeout: 5, maxResponseBytes: 100_000, maxDecodedBytes: 3_000_000)
+        let roomy = FetchLimits(
+            connectTimeout: 2, totalTimeout: 5, maxResponseBytes: 100_000, maxDecodedBytes: 3_000_000)
         let response = try #require(h.fetch("/bomb", limits: roomy)?.value)
         #expect(response.body.count == 2_064_001)
     }
@@ -169,7 +176,8 @@ import Testing
         #expect(busy.kind == .httpStatus(503))
         #expect(busy.headers["retry-after"] == "120")
         #expect(busy.retryAfter() == 120)
-        h.server.route("/later", TestHTTPServer.Response(status: 429, headers: [("Retry-After", "Sun, 06 Nov 1994 08:49:37 GMT")]))
+        h.server.route(
+            "/later", TestHTTPServer.Response(status: 429, headers: [("Retry-After", "Sun, 06 Nov 1994 08:49:37 GMT")]))
         let later = try #require(h.fetch("/later")?.error)
         #expect(later.retryAfter(now: Date(timeIntervalSince1970: 784_111_777 - 30)) == 30)
         #expect(h.fetch("/missing")?.error?.kind == .httpStatus(404))
@@ -178,7 +186,10 @@ import Testing
     @Test func connectionRefused() throws {
         let h = try FetchHarness()
         let port = try unusedPort()
-        let error = try #require(h.fetch(FetchRequest(url: "http://127.0.0.1:\(port)/x", limits: FetchLimits(connectTimeout: 2, totalTimeout: 5)))?.error)
+        let error = try #require(
+            h.fetch(
+                FetchRequest(url: "http://127.0.0.1:\(port)/x", limits: FetchLimits(connectTimeout: 2, totalTimeout: 5))
+            )?.error)
         #expect(error.kind == .connect)
         #expect(error.url == "http://127.0.0.1:\(port)/x")
     }
@@ -203,7 +214,11 @@ import Testing
     @Test func tlsToAPlainServerIsATLSError() throws {
         let h = try FetchHarness()
         h.server.route("/feed.xml", .ok(feed))
-        let error = try #require(h.fetch(FetchRequest(url: "https://127.0.0.1:\(h.server.port)/feed.xml", limits: FetchLimits(connectTimeout: 2, totalTimeout: 5)))?.error)
+        let error = try #require(
+            h.fetch(
+                FetchRequest(
+                    url: "https://127.0.0.1:\(h.server.port)/feed.xml",
+                    limits: FetchLimits(connectTimeout: 2, totalTimeout: 5)))?.error)
         #expect(error.kind == .tls)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Issue 12 item 6: base64 Atom content and XHTML titles.
@@ -26,7 +27,8 @@ struct AtomContentTests {
 
     @Test func binaryBase64IsDroppedNotShownRaw() throws {
         let encoded = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00]).base64EncodedString()
-        let xml = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>A</title><entry><id>1</id><content type=\"image/jpeg\">\(encoded)</content></entry></feed>"
+        let xml =
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>A</title><entry><id>1</id><content type=\"image/jpeg\">\(encoded)</content></entry></feed>"
         let feed = try FeedParser.parse(bytes: Array(xml.utf8), baseURL: nil)
         #expect(feed.episodes[0].description == nil)
         #expect(feed.episodes[0].descriptionHTML == nil)
@@ -34,18 +36,23 @@ struct AtomContentTests {
     }
 
     @Test func xhtmlTitleKeepsEscapedTextAndDropsScript() throws {
-        let episode = try Self.entry("""
+        let episode = try Self.entry(
+            """
             <title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">History of the &lt;blink&gt; tag<script>alert(1)</script> <b>now</b></div></title>
             """)
         #expect(episode.title == "History of the <blink> tag now")
-        let feed = try FeedParser.parse(bytes: Array("""
-            <feed xmlns="http://www.w3.org/2005/Atom"><title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">A &amp; B<script>x</script></div></title></feed>
-            """.utf8), baseURL: nil)
+        let feed = try FeedParser.parse(
+            bytes: Array(
+                """
+                <feed xmlns="http://www.w3.org/2005/Atom"><title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">A &amp; B<script>x</script></div></title></feed>
+                """.utf8), baseURL: nil)
         #expect(feed.channel.title == "A & B")
     }
 
     @Test func htmlAndTextTitlesUnchanged() throws {
-        #expect(try Self.entry("<title type=\"html\">History of the &amp;lt;blink&amp;gt; tag</title>").title == "History of the <blink> tag")
+        #expect(
+            try Self.entry("<title type=\"html\">History of the &amp;lt;blink&amp;gt; tag</title>").title
+                == "History of the <blink> tag")
         #expect(try Self.entry("<title>a &lt;b&gt; c</title>").title == "a <b> c")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Issue 12 item 5: authors from every vocabulary feeds use, and item 3: `<redirect><newLocation>`.
@@ -9,7 +10,8 @@ struct AuthorTests {
     }
 
     @Test func rssAuthorsInPreferenceOrder() throws {
-        let feed = try Self.parse("""
+        let feed = try Self.parse(
+            """
             <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
             <channel><title>Show</title><managingEditor>ed@example.com (Ed Itor)</managingEditor>
             <dc:creator>Channel Creator</dc:creator>
@@ -28,11 +30,13 @@ struct AuthorTests {
     }
 
     @Test func managingEditorIsTheLastResort() throws {
-        let feed = try Self.parse("""
+        let feed = try Self.parse(
+            """
             <rss version="2.0"><channel><title>Show</title><managingEditor>ed@example.com (Ed Itor)</managingEditor></channel></rss>
             """)
         #expect(feed.channel.author == "Ed Itor")
-        let itunes = try Self.parse("""
+        let itunes = try Self.parse(
+            """
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>Show</title>
             <managingEditor>ed@example.com (Ed Itor)</managingEditor><itunes:author>The Tunes</itunes:author></channel></rss>
             """)
@@ -41,7 +45,8 @@ struct AuthorTests {
     }
 
     @Test func atomEntryAndFeedAuthorsWithFallback() throws {
-        let feed = try Self.parse("""
+        let feed = try Self.parse(
+            """
             <feed xmlns="http://www.w3.org/2005/Atom"><title>A</title>
             <entry><id>1</id><author><name>Entry One</name><email>e@example.com</email></author><author><name>Co Host</name></author></entry>
             <entry><id>2</id><title>no author</title></entry>
@@ -55,12 +60,14 @@ struct AuthorTests {
     }
 
     @Test func redirectNewLocationMovesTheFeed() throws {
-        let inChannel = try Self.parse("""
+        let inChannel = try Self.parse(
+            """
             <rss version="2.0"><channel><title>Old</title><redirect><newLocation> /new/feed.xml </newLocation></redirect></channel></rss>
             """, base: "http://example.com/old.xml")
         #expect(inChannel.channel.newFeedURL == "http://example.com/new/feed.xml")
         #expect(inChannel.channel.title == "Old")
-        let underRSS = try Self.parse("""
+        let underRSS = try Self.parse(
+            """
             <rss version="2.0"><redirect><newLocation>http://example.org/feed</newLocation></redirect><channel><title>Old</title></channel></rss>
             """)
         #expect(underRSS.channel.newFeedURL == "http://example.org/feed")
@@ -73,7 +80,8 @@ struct AuthorTests {
 
     /// `itunes:new-feed-url` wins over `<redirect>` whatever the order, like the first one given.
     @Test func newFeedURLAndRedirectTogether() throws {
-        let feed = try Self.parse("""
+        let feed = try Self.parse(
+            """
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>Old</title>
             <itunes:new-feed-url>http://a.example/feed</itunes:new-feed-url>
             <redirect><newLocation>http://b.example/feed</newLocation></redirect></channel></rss>

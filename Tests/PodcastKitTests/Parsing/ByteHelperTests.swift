@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PodcastKit
 
 /// The byte-level fast paths of the parser against the simple rules they replace.
@@ -33,8 +34,12 @@ struct ByteHelperTests {
             for gap in gaps {
                 for right in fillers {
                     for text in [left + gap + right, "x" + left + gap + right + "y", gap + left, left + gap] {
-                        #expect(HTMLText.squash(text, keepNewlines: false) == Self.reference(text, keepNewlines: false), "\(Array(text.utf8))")
-                        #expect(HTMLText.squash(text, keepNewlines: true) == Self.reference(text, keepNewlines: true), "\(Array(text.utf8))")
+                        #expect(
+                            HTMLText.squash(text, keepNewlines: false) == Self.reference(text, keepNewlines: false),
+                            "\(Array(text.utf8))")
+                        #expect(
+                            HTMLText.squash(text, keepNewlines: true) == Self.reference(text, keepNewlines: true),
+                            "\(Array(text.utf8))")
                         checked += 1
                     }
                 }
@@ -95,13 +100,17 @@ struct ByteHelperTests {
         }
         let latin1: [UInt8] = [0x63, 0x61, 0x66, 0xE9]
         for _ in 0..<3 {
-            #expect(latin1.withUnsafeBufferPointer { DocumentDecoder.transcode($0, from: "ISO-8859-1") } == Array("café".utf8))
+            #expect(
+                latin1.withUnsafeBufferPointer { DocumentDecoder.transcode($0, from: "ISO-8859-1") }
+                    == Array("café".utf8))
         }
         // A stateful encoding (ISO-2022-JP) left mid-shift by a truncated input starts clean next time.
         let shifted: [UInt8] = [0x1B, 0x24, 0x42, 0x30, 0x21]  // ESC $ B, then 亜 (0x3021), no shift back
-        #expect(shifted.withUnsafeBufferPointer { DocumentDecoder.transcode($0, from: "ISO-2022-JP") } == Array("亜".utf8))
+        #expect(
+            shifted.withUnsafeBufferPointer { DocumentDecoder.transcode($0, from: "ISO-2022-JP") } == Array("亜".utf8))
         let ascii: [UInt8] = [0x30, 0x21]
-        #expect(ascii.withUnsafeBufferPointer { DocumentDecoder.transcode($0, from: "ISO-2022-JP") } == Array("0!".utf8))
+        #expect(
+            ascii.withUnsafeBufferPointer { DocumentDecoder.transcode($0, from: "ISO-2022-JP") } == Array("0!".utf8))
         #expect(ConverterPool.isPoolable("WINDOWS-1252"))
         #expect(!ConverterPool.isPoolable("utf-16"))
         #expect(latin1.withUnsafeBufferPointer { DocumentDecoder.transcode($0, from: "NO-SUCH-ENCODING") } == nil)
@@ -117,7 +126,8 @@ struct ByteHelperTests {
         #expect(EntityRepair.greaterThan == word("&gt;"))
         #expect(EntityRepair.ampersand == word("&amp"))
         var repair = EntityRepair()
-        #expect(repair.repair(Array("<a>&lt;b&gt; &amp; &amp</a>".utf8)) == Array("<a>&lt;b&gt; &amp; &amp;amp</a>".utf8))
+        #expect(
+            repair.repair(Array("<a>&lt;b&gt; &amp; &amp</a>".utf8)) == Array("<a>&lt;b&gt; &amp; &amp;amp</a>".utf8))
         #expect(repair.bareAmpersands == 1)
         var clean = EntityRepair()
         #expect(clean.repair(Array("<a>&lt;&gt;&amp;&quot;&#38;</a>".utf8)) == nil)

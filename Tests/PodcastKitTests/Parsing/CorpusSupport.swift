@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PodcastKit
 
 /// Locations of test data, found from this file's path (no SwiftPM resources).
@@ -73,7 +74,9 @@ indirect enum JSONValue: Equatable, CustomStringConvertible {
     }
 
     /// Differences as `path: ours=… expected=…`, paths like `episodes[0].title`.
-    static func differences(ours: JSONValue?, expected: JSONValue?, path: String = "") -> [(path: String, detail: String)] {
+    static func differences(ours: JSONValue?, expected: JSONValue?, path: String = "") -> [(
+        path: String, detail: String
+    )] {
         switch (ours, expected) {
         case (.object(let a)?, .object(let b)?):
             return Set(a.keys).union(b.keys).sorted().flatMap { key in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Rules of the two hand-written parsers, independent of the shared tables.

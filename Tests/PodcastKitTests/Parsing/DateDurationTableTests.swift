@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Every row of `../shared/corpus/dates.tsv` and `durations.tsv`.
@@ -15,7 +16,9 @@ struct DateDurationTableTests {
                 #expect(ours == nil, "\(input.debugDescription) should be unknown, got \(String(describing: ours))")
             } else {
                 let want = try #require(Self.isoSeconds(expected), "bad expectation \(expected)")
-                #expect(ours == want, "\(input.debugDescription): got \(String(describing: ours)) want \(expected) (\(want))")
+                #expect(
+                    ours == want,
+                    "\(input.debugDescription): got \(String(describing: ours)) want \(expected) (\(want))")
             }
         }
     }
@@ -29,7 +32,9 @@ struct DateDurationTableTests {
             if expected == "NONE" {
                 #expect(ours == nil, "\(input.debugDescription) should be unknown, got \(String(describing: ours))")
             } else {
-                #expect(ours == Int(expected), "\(input.debugDescription): got \(String(describing: ours)) want \(expected)")
+                #expect(
+                    ours == Int(expected), "\(input.debugDescription): got \(String(describing: ours)) want \(expected)"
+                )
             }
         }
     }
@@ -40,7 +45,8 @@ struct DateDurationTableTests {
         guard parts.count == 6 else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4], second: parts[5])
+        let components = DateComponents(
+            year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4], second: parts[5])
         return calendar.date(from: components).map { Int64($0.timeIntervalSince1970) }
     }
 }

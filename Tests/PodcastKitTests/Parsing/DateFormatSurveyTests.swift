@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// The date shapes feedparser accepts that real feeds use (issue 12), and the crash of issue 9

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Smoke inputs from FeedKit (`../shared/corpus/feedkit/`): every file parses or is rejected
@@ -20,8 +21,10 @@ struct FeedkitCorpusTests {
     }
 
     @Test func tableCoversEveryFile() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: TestData.corpus!.appendingPathComponent("feedkit").path)
-            .filter { $0.hasSuffix(".xml") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: TestData.corpus!.appendingPathComponent("feedkit").path
+        )
+        .filter { $0.hasSuffix(".xml") }.sorted()
         #expect(files == Self.table.map(\.file).sorted())
     }
 
@@ -42,21 +45,26 @@ struct FeedkitCorpusTests {
 
     @Test func itemsWithIdentityComeBack() throws {
         let rss = try FeedParser.parse(bytes: Self.load("RSS.xml"), baseURL: nil)
-        #expect(rss.episodes.map(\.guid) == ["tag:dallas.example.com,4131:news", "http://dallas.example.com/item/1234"])
+        #expect(
+            rss.episodes.map(\.guid) == ["tag:dallas.example.com,4131:news", "http://dallas.example.com/item/1234"])
         #expect(rss.episodes.map(\.guidIsPermaLink) == [false, true])
-        #expect(rss.episodes.map(\.link) == Array(repeating: "http://dallas.example.com/1991/05/02/nolan.htm", count: 2))
-        #expect(rss.episodes[0].enclosures == [
-            Enclosure(url: "http://dallas.example.com/joebob_050689.mp3", length: 24_986_239, mimeType: "audio/mpeg"),
-        ])
+        #expect(
+            rss.episodes.map(\.link) == Array(repeating: "http://dallas.example.com/1991/05/02/nolan.htm", count: 2))
+        #expect(
+            rss.episodes[0].enclosures == [
+                Enclosure(
+                    url: "http://dallas.example.com/joebob_050689.mp3", length: 24_986_239, mimeType: "audio/mpeg")
+            ])
         // "Fri, 05 Oct 2007 09:00:00 CST" = 15:00 UTC
         #expect(rss.episodes[0].published == Date(timeIntervalSince1970: 1_191_596_400))
 
         let atom = try FeedParser.parse(bytes: Self.load("Atom.xml"), baseURL: nil)
         #expect(atom.episodes[0].guid == "tag:example.org,2003:3.2397")
         #expect(atom.episodes[0].link == "http://example.org/2005/04/02/atom")
-        #expect(atom.episodes[0].enclosures == [
-            Enclosure(url: "http://example.org/audio/ph34r_my_podcast.mp3", length: 1337, mimeType: "audio/mpeg"),
-        ])
+        #expect(
+            atom.episodes[0].enclosures == [
+                Enclosure(url: "http://example.org/audio/ph34r_my_podcast.mp3", length: 1337, mimeType: "audio/mpeg")
+            ])
 
         let mediaURLs = [
             "http://www.foo.com/song64kbps.mp3", "http://www.foo.com/song.wav", "http://www.foo.com/video.mov",

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Acceptance against the facts recorded from feedparser's suite (`../shared/corpus/feedparser/`,
@@ -43,14 +44,16 @@ struct FeedparserCorpusTests {
     @Test(arguments: feedPaths())
     func feedMatchesRecordedFacts(_ path: String) throws {
         let folder = TestData.corpus!.appendingPathComponent("feedparser")
-        let expect = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: folder.appendingPathComponent("\(path).expect.json"))) as! [String: Any]
+        let expect =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: folder.appendingPathComponent("\(path).expect.json"))) as! [String: Any]
         let bytes = try TestData.bytes(folder.appendingPathComponent("\(path).xml"))
         var mismatches: [(key: String, detail: String)] = []
 
         let feed: ParsedFeed?
         do {
-            feed = try FeedParser.parse(bytes: bytes, baseURL: nil, httpContentType: expect["httpContentType"] as? String)
+            feed = try FeedParser.parse(
+                bytes: bytes, baseURL: nil, httpContentType: expect["httpContentType"] as? String)
         } catch {
             feed = nil
             // Rejecting is only right for a document that is not well-formed and claims nothing else.
@@ -61,7 +64,8 @@ struct FeedparserCorpusTests {
         }
         if let feed {
             if let wellFormed = expect["wellFormed"] as? Bool, wellFormed != feed.isWellFormed {
-                mismatches.append(("wellFormed", "ours=\(feed.isWellFormed) expected=\(wellFormed) warnings=\(feed.warnings)"))
+                mismatches.append(
+                    ("wellFormed", "ours=\(feed.isWellFormed) expected=\(wellFormed) warnings=\(feed.warnings)"))
             }
             if let encoding = expect["encoding"] as? String, encoding.lowercased() != feed.encoding?.lowercased() {
                 mismatches.append(("encoding", "ours=\(feed.encoding ?? "nil") expected=\(encoding)"))
@@ -117,10 +121,15 @@ struct FeedparserCorpusTests {
                     out.append((prefix + "enclosures[\(position)].url", "ours=\(ours.url) expected=\(url)"))
                 }
                 if let length = enclosure["length"] as? Int, Int64(length) != ours.length {
-                    out.append((prefix + "enclosures[\(position)].length", "ours=\(String(describing: ours.length)) expected=\(length)"))
+                    out.append(
+                        (
+                            prefix + "enclosures[\(position)].length",
+                            "ours=\(String(describing: ours.length)) expected=\(length)"
+                        ))
                 }
                 if let type = enclosure["type"] as? String, type != ours.mimeType {
-                    out.append((prefix + "enclosures[\(position)].type", "ours=\(ours.mimeType ?? "nil") expected=\(type)"))
+                    out.append(
+                        (prefix + "enclosures[\(position)].type", "ours=\(ours.mimeType ?? "nil") expected=\(type)"))
                 }
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Our own fixtures (Tests/PodcastKitTests/Fixtures, written for this project): each parsing rule
@@ -12,7 +13,9 @@ struct FixtureFeedTests {
     }
 
     static func utc(_ y: Int, _ mo: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0, _ s: Int = 0) -> Date {
-        Date(timeIntervalSince1970: TimeInterval(DateParser.daysFromCivil(y, mo, d) * 86_400 + Int64(h * 3600 + mi * 60 + s)))
+        Date(
+            timeIntervalSince1970: TimeInterval(
+                DateParser.daysFromCivil(y, mo, d) * 86_400 + Int64(h * 3600 + mi * 60 + s)))
     }
 
     @Test func htmlNamedEntitiesAreDecodedAndUnknownOnesKept() throws {
@@ -23,9 +26,10 @@ struct FixtureFeedTests {
         #expect(feed.episodes[0].title == "Résumé & Co © 2024")
         #expect(feed.episodes[0].enclosures[0].url == "https://cafe.example.org/audio/café.mp3")
         #expect(feed.isWellFormed == false)  // &eacute; and &bogus; are undefined in XML
-        #expect(feed.warnings == [
-            "decoded 7 HTML named entities that XML does not define", "kept unknown entities literally: &bogus;",
-        ])
+        #expect(
+            feed.warnings == [
+                "decoded 7 HTML named entities that XML does not define", "kept unknown entities literally: &bogus;",
+            ])
     }
 
     @Test func htmlEntitiesUnderAnExternalDTDAreNotAnError() throws {
@@ -56,10 +60,14 @@ struct FixtureFeedTests {
         let feed = try Self.parse("xml-base.rss")
         #expect(feed.channel.link == "https://media.example.net/shows/about.html")
         #expect(feed.channel.imageURL == "https://media.example.net/shows/base/cover.jpg")
-        #expect(feed.episodes.map(\.link) == ["https://media.example.net/shows/base/episodes/1", "https://other.example.com/root.html"])
-        #expect(feed.episodes.map { $0.enclosures.map(\.url) } == [
-            ["https://media.example.net/shows/base/audio/one.mp3"], ["https://other.example.com/x/two.mp3"],
-        ])
+        #expect(
+            feed.episodes.map(\.link) == [
+                "https://media.example.net/shows/base/episodes/1", "https://other.example.com/root.html",
+            ])
+        #expect(
+            feed.episodes.map { $0.enclosures.map(\.url) } == [
+                ["https://media.example.net/shows/base/audio/one.mp3"], ["https://other.example.com/x/two.mp3"],
+            ])
         #expect(feed.episodes[1].imageURL == "https://other.example.com/x/art/two.png")
     }
 
@@ -112,7 +120,8 @@ struct FixtureFeedTests {
     }
 
     @Test func bogusEncodingNameIsFlaggedButRecovered() throws {
-        let bytes = Array("<?xml version=\"1.0\" encoding=\"klingon-8\"?><rss><channel><title>Qapla'</title></channel></rss>".utf8)
+        let bytes = Array(
+            "<?xml version=\"1.0\" encoding=\"klingon-8\"?><rss><channel><title>Qapla'</title></channel></rss>".utf8)
         let feed = try FeedParser.parse(bytes: bytes, baseURL: nil)
         #expect(feed.channel.title == "Qapla'")
         #expect(feed.isWellFormed == false)
@@ -128,23 +137,29 @@ struct FixtureFeedTests {
         #expect(feed.episodes[0].duration == 600)
         #expect(feed.episodes[0].descriptionHTML == "<p>Body</p>")
         #expect(feed.episodes[0].description == "Body")
-        #expect(feed.episodes[0].enclosures == [Enclosure(url: "https://example.org/one.mp4", length: 99, mimeType: "video/mp4")])
+        #expect(
+            feed.episodes[0].enclosures == [
+                Enclosure(url: "https://example.org/one.mp4", length: 99, mimeType: "video/mp4")
+            ])
         #expect(feed.episodes[0].transcripts == [Transcript(url: "https://example.org/one.vtt", mimeType: "text/vtt")])
         #expect(feed.episodes[1].duration == 3600)  // <duration xmlns="…itunes…">
         #expect(feed.isWellFormed == false)  // libxml2 reports the namespace errors
-        #expect(feed.warnings.last == "undeclared namespace prefixes read by their usual meaning: itunes, podcast, content, media")
+        #expect(
+            feed.warnings.last
+                == "undeclared namespace prefixes read by their usual meaning: itunes, podcast, content, media")
     }
 
     @Test func everyEnclosureKeptAndAPrimaryChosen() throws {
         let feed = try Self.parse("enclosures.rss")
         let first = feed.episodes[0]
-        #expect(first.enclosures == [
-            Enclosure(url: "https://example.org/cover.jpg", length: 2048, mimeType: "image/jpeg"),
-            Enclosure(url: "https://example.org/episode.mp3", length: nil, mimeType: "audio/mpeg"),  // "unknown"
-            Enclosure(url: "https://example.org/episode.mp4", length: nil, mimeType: "video/mp4"),  // "0"
-            Enclosure(url: "https://example.org/notes.pdf", length: nil, mimeType: nil),  // "-5", "pdf"
-            Enclosure(url: "https://example.org/extra.ogg", length: nil, mimeType: nil),  // "12abc"
-        ])  // no url → ignored; media:content with the same URL → kept once
+        #expect(
+            first.enclosures == [
+                Enclosure(url: "https://example.org/cover.jpg", length: 2048, mimeType: "image/jpeg"),
+                Enclosure(url: "https://example.org/episode.mp3", length: nil, mimeType: "audio/mpeg"),  // "unknown"
+                Enclosure(url: "https://example.org/episode.mp4", length: nil, mimeType: "video/mp4"),  // "0"
+                Enclosure(url: "https://example.org/notes.pdf", length: nil, mimeType: nil),  // "-5", "pdf"
+                Enclosure(url: "https://example.org/extra.ogg", length: nil, mimeType: nil),  // "12abc"
+            ])  // no url → ignored; media:content with the same URL → kept once
         #expect(first.primaryEnclosure?.url == "https://example.org/episode.mp3")
         #expect(feed.episodes[1].primaryEnclosure?.url == "https://example.org/talk.m4a?download=1")
     }
@@ -157,14 +172,16 @@ struct FixtureFeedTests {
 
     @Test func dates() throws {
         let feed = try Self.parse("dates.rss")
-        #expect(feed.episodes.map(\.published) == [
-            Self.utc(2003, 6, 10, 4), Self.utc(2003, 6, 10, 8), Self.utc(2003, 6, 10, 2), nil, nil,
-            Self.utc(2003, 6, 10), nil,
-        ])
-        #expect(feed.warnings == [
-            "item 4: unparseable date \"sometime last week\"",
-            "item 5: unparseable date \"Wed, 27 May 2020 34:50:00 -0400\"",
-        ])
+        #expect(
+            feed.episodes.map(\.published) == [
+                Self.utc(2003, 6, 10, 4), Self.utc(2003, 6, 10, 8), Self.utc(2003, 6, 10, 2), nil, nil,
+                Self.utc(2003, 6, 10), nil,
+            ])
+        #expect(
+            feed.warnings == [
+                "item 4: unparseable date \"sometime last week\"",
+                "item 5: unparseable date \"Wed, 27 May 2020 34:50:00 -0400\"",
+            ])
     }
 
     @Test func malformedXMLGivesWarningsAndWhatWasRecovered() throws {
@@ -195,7 +212,10 @@ struct FixtureFeedTests {
         #expect(entry.guid == "urn:uuid:entry-1")
         #expect(entry.guidIsPermaLink == false)
         #expect(entry.link == "https://atom.example.com/feed/entries/1")
-        #expect(entry.enclosures == [Enclosure(url: "https://atom.example.com/feed/media/1.mp3", length: 4096, mimeType: "audio/mpeg")])
+        #expect(
+            entry.enclosures == [
+                Enclosure(url: "https://atom.example.com/feed/media/1.mp3", length: 4096, mimeType: "audio/mpeg")
+            ])
         #expect(entry.published == Self.utc(2024, 3, 1, 0, 30))  // published wins over updated
         #expect(entry.description == "Short & plain")
         #expect(entry.descriptionHTML == "<p>Hello <b>world</b> &amp; all</p><br/>")  // xhtml div unwrapped
@@ -243,15 +263,23 @@ struct FixtureFeedTests {
         #expect(e.episodeType == "bonus" && e.number == 7 && e.season == 2 && e.explicit == true)
         #expect(e.author == "Guest Host" && e.subtitle == "A subtitle")
         #expect(e.chaptersURL == "https://tour.example.org/1/chapters.json")
-        #expect(e.transcripts == [Transcript(url: "https://tour.example.org/1.srt", mimeType: "application/srt", language: "en")])
-        #expect(e.persons == [
-            Person(name: "Pat Person", role: "guest", group: "cast", href: "https://p.example.org/", img: "https://p.example.org/p.jpg"),
-            Person(name: "Harriet Host", role: "host", group: "cast"),
-        ])
+        #expect(
+            e.transcripts == [
+                Transcript(url: "https://tour.example.org/1.srt", mimeType: "application/srt", language: "en")
+            ])
+        #expect(
+            e.persons == [
+                Person(
+                    name: "Pat Person", role: "guest", group: "cast", href: "https://p.example.org/",
+                    img: "https://p.example.org/p.jpg"),
+                Person(name: "Harriet Host", role: "host", group: "cast"),
+            ])
         #expect(e.paymentURL == "https://pay.example.org/1")
-        #expect(e.chapters == [
-            Chapter(start: 0, title: "Intro"), Chapter(start: 330.25, title: "Main", href: "https://tour.example.org/main"),
-        ])
+        #expect(
+            e.chapters == [
+                Chapter(start: 0, title: "Intro"),
+                Chapter(start: 330.25, title: "Main", href: "https://tour.example.org/main"),
+            ])
         #expect(feed.warnings == ["item 1: psc:chapter without start or title ignored"])
     }
 
@@ -260,11 +288,13 @@ struct FixtureFeedTests {
         #expect(throws: FeedParseError.emptyDocument) { try Self.parse("empty.xml") }
         #expect(throws: FeedParseError.emptyDocument) { try FeedParser.parse(bytes: [], baseURL: nil) }
         #expect(throws: FeedParseError.emptyDocument) { try FeedParser.parse(bytes: Array("  \n".utf8), baseURL: nil) }
-        #expect(throws: FeedParseError.unreadable(details: ["XML error at line 1: Start tag expected, '<' not found"])) {
+        #expect(throws: FeedParseError.unreadable(details: ["XML error at line 1: Start tag expected, '<' not found"]))
+        {
             try FeedParser.parse(bytes: Array("not xml at all".utf8), baseURL: nil)
         }
-        #expect(FeedParseError.notAFeed(rootElement: "html").description
-            == "not a feed: the root element is <html>, expected <rss>, <rdf:RDF> or <feed>")
+        #expect(
+            FeedParseError.notAFeed(rootElement: "html").description
+                == "not a feed: the root element is <html>, expected <rss>, <rdf:RDF> or <feed>")
     }
 
     @Test func garbageDoesNotCrash() throws {

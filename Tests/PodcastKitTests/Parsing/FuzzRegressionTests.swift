@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Every input a fuzz target once crashed on (`Fuzz/Regressions/<target>/`, one file each) goes
@@ -9,7 +10,8 @@ struct FuzzRegressionTests {
     static let folder = TestData.packageRoot.appendingPathComponent("Fuzz/Regressions")
 
     static func inputs(_ target: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(target).path)) ?? []
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(target).path)) ?? []
         return names.filter { $0 != "README" }.sorted().map { "\(target)/\($0)" }
     }
 
@@ -44,7 +46,8 @@ struct FuzzRegressionTests {
 
     @Test(arguments: inputs("feed"))
     func feed(_ path: String) throws {
-        guard let feed = try? FeedParser.parse(bytes: Self.bytes(path), baseURL: "http://example.com/dir/feed.xml") else { return }
+        guard let feed = try? FeedParser.parse(bytes: Self.bytes(path), baseURL: "http://example.com/dir/feed.xml")
+        else { return }
         for episode in feed.episodes {
             #expect(episode.sanitizedDescriptionHTML?.lowercased().contains("<script") != true)
         }
@@ -65,7 +68,10 @@ struct FuzzRegressionTests {
         let b = Array(html.utf8)
         var i = 0
         while i < b.count {
-            guard b[i] == UInt8(ascii: "<") else { i += 1; continue }
+            guard b[i] == UInt8(ascii: "<") else {
+                i += 1
+                continue
+            }
             while i < b.count, b[i] != UInt8(ascii: ">") {
                 if b[i] == UInt8(ascii: "=") {
                     var nameStart = i

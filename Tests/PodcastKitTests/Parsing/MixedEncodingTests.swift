@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Issue 12 item 2: mostly-UTF-8 documents with stray single-byte characters are repaired per run.
@@ -10,7 +11,9 @@ struct MixedEncodingTests {
         var bytes = Array("\(declaration)<rss version=\"2.0\"><channel><title>Brøndby Radio</title>".utf8)
         bytes += Array("<item><guid>1</guid><title>Ærø på tur</title></item>".utf8)
         bytes += Array("<item><guid>2</guid><title>Caf".utf8) + [0xE9] + Array(" – Brøndby</title></item>".utf8)
-        bytes += Array("<item><guid>3</guid><title>".utf8) + [0x93, 0x51, 0x94] + Array("</title></item></channel></rss>".utf8)
+        bytes +=
+            Array("<item><guid>3</guid><title>".utf8) + [0x93, 0x51, 0x94]
+            + Array("</title></item></channel></rss>".utf8)
         return bytes
     }
 
@@ -28,12 +31,14 @@ struct MixedEncodingTests {
         #expect(feed.repairedEncoding)
         #expect(feed.encoding == "UTF-8")
         #expect(feed.isWellFormed == labelAllowsEveryByte)
-        #expect(feed.warnings.contains { $0.hasPrefix("mixed encodings") && $0.hasSuffix("3 stray bytes as windows-1252") })
+        #expect(
+            feed.warnings.contains { $0.hasPrefix("mixed encodings") && $0.hasSuffix("3 stray bytes as windows-1252") })
     }
 
     /// Real Latin-1 (no valid UTF-8 sequence at all) is still decoded whole, not "repaired".
     @Test func realLatin1IsNotARepair() throws {
-        let bytes = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss version=\"2.0\"><channel><title>Caf".utf8)
+        let bytes =
+            Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss version=\"2.0\"><channel><title>Caf".utf8)
             + [0xE9, 0x20, 0xBD] + Array("</title></channel></rss>".utf8)
         let feed = try FeedParser.parse(bytes: bytes, baseURL: nil)
         #expect(feed.channel.title == "Café ½")
@@ -44,7 +49,8 @@ struct MixedEncodingTests {
 
     /// Clean UTF-8 is neither repaired nor copied.
     @Test func cleanUTF8IsNotRepaired() throws {
-        let feed = try FeedParser.parse(bytes: Array("<rss><channel><title>Brøndby</title></channel></rss>".utf8), baseURL: nil)
+        let feed = try FeedParser.parse(
+            bytes: Array("<rss><channel><title>Brøndby</title></channel></rss>".utf8), baseURL: nil)
         #expect(feed.channel.title == "Brøndby")
         #expect(!feed.repairedEncoding)
         #expect(feed.isWellFormed)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Acceptance against gPodder's podcastparser test suite (`../shared/corpus/podcastparser/`): each
@@ -19,14 +20,22 @@ import Testing
 struct PodcastparserCorpusTests {
     /// (feed, key path, reason). Paths use the JSON key names.
     static let deliberateDifferences: [(file: String, path: String, reason: String)] = [
-        ("atom_updated", "episodes[0].description",
-         "Atom <summary> is a plain-text description (RFC 4287 §4.2.13); podcastparser ignores Atom summaries, we keep them"),
-        ("atom_content_encoded", "episodes[0].description",
-         "Atom <summary> is the plain description; podcastparser ignores it and strips the HTML body instead"),
-        ("atom_updated", "link",
-         "an Atom feed <link href> without rel/type is rel=alternate (RFC 4287 §4.2.7.2), so it is the channel link; podcastparser requires type=text/html"),
-        ("atom_content_encoded", "link",
-         "same as atom_updated: untyped Atom rel=alternate link is the channel link"),
+        (
+            "atom_updated", "episodes[0].description",
+            "Atom <summary> is a plain-text description (RFC 4287 §4.2.13); podcastparser ignores Atom summaries, we keep them"
+        ),
+        (
+            "atom_content_encoded", "episodes[0].description",
+            "Atom <summary> is the plain description; podcastparser ignores it and strips the HTML body instead"
+        ),
+        (
+            "atom_updated", "link",
+            "an Atom feed <link href> without rel/type is rel=alternate (RFC 4287 §4.2.7.2), so it is the channel link; podcastparser requires type=text/html"
+        ),
+        (
+            "atom_content_encoded", "link",
+            "same as atom_updated: untyped Atom rel=alternate link is the channel link"
+        ),
     ]
 
     static func feedNames() -> [String] {
@@ -44,7 +53,8 @@ struct PodcastparserCorpusTests {
     func feedMatchesPodcastparser(_ name: String) throws {
         let folder = TestData.corpus!.appendingPathComponent("podcastparser")
         let url = "file://tests/data/\(name).rss"
-        let feed = try FeedParser.parse(bytes: TestData.bytes(folder.appendingPathComponent("\(name).rss")), baseURL: url)
+        let feed = try FeedParser.parse(
+            bytes: TestData.bytes(folder.appendingPathComponent("\(name).rss")), baseURL: url)
         var maxEpisodes = 0
         let paramURL = folder.appendingPathComponent("\(name).param.json")
         if let data = try? Data(contentsOf: paramURL),
@@ -53,7 +63,8 @@ struct PodcastparserCorpusTests {
             maxEpisodes = (params["max_episodes"] as? Int) ?? 0
         }
         let ours = JSONValue(PodcastparserView.make(feed, url: url, maxEpisodes: maxEpisodes))
-        var expectedObject = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("\(name).json")))
+        var expectedObject = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: folder.appendingPathComponent("\(name).json")))
         if name == "payment" {
             // payment.json has `payment_url` twice in the episode (null, then the URL); the
             // corpus README says the later one is meant.
@@ -108,18 +119,23 @@ enum PodcastparserView {
             let permalink = e.guidIsPermaLink == true
             let resolvedGuid = e.guid.map { permalink ? URLResolver.resolve($0, against: url) : $0 }
             let link = e.link ?? (permalink ? resolvedGuid : nil) ?? ""
-            guard let guid = resolvedGuid ?? (link.isEmpty ? nil : link)
-                ?? (Set(e.enclosures.map(\.url)).count == 1 ? e.enclosures[0].url : nil)
+            guard
+                let guid = resolvedGuid ?? (link.isEmpty ? nil : link)
+                    ?? (Set(e.enclosures.map(\.url)).count == 1 ? e.enclosures[0].url : nil)
             else { continue }
-            guard let title = e.title ?? (e.enclosures.count == 1 ? baseName(e.enclosures[0].url) : nil) else { continue }
+            guard let title = e.title ?? (e.enclosures.count == 1 ? baseName(e.enclosures[0].url) : nil) else {
+                continue
+            }
             let published = e.published.map { Int64($0.timeIntervalSince1970) } ?? 0
             var episode: [String: Any] = [
                 "guid": guid, "title": title, "link": link, "description": e.description ?? "",
                 "published": published, "total_time": Int64(e.duration ?? 0),
                 "payment_url": e.paymentURL as Any? ?? NSNull(),
                 "enclosures": e.enclosures.map { enclosure -> [String: Any] in
-                    ["url": enclosure.url, "file_size": enclosure.length ?? -1,
-                     "mime_type": enclosure.mimeType ?? "application/octet-stream"]
+                    [
+                        "url": enclosure.url, "file_size": enclosure.length ?? -1,
+                        "mime_type": enclosure.mimeType ?? "application/octet-stream",
+                    ]
                 },
             ]
             episode["description_html"] = e.descriptionHTML
@@ -142,8 +158,10 @@ enum PodcastparserView {
             episode["transcript_url"] = e.transcripts.first?.url
             if !e.persons.isEmpty {
                 episode["persons"] = e.persons.map { person -> [String: Any] in
-                    ["name": person.name, "role": person.role ?? "host", "group": person.group ?? "cast",
-                     "href": person.href as Any? ?? NSNull(), "img": person.img as Any? ?? NSNull()]
+                    [
+                        "name": person.name, "role": person.role ?? "host", "group": person.group ?? "cast",
+                        "href": person.href as Any? ?? NSNull(), "img": person.img as Any? ?? NSNull(),
+                    ]
                 }
             }
             episodes.append((published, episode))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Issue 12 item 7: the daemon's parse of a fetched response hands the parser the HTTP

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Bad input gets a clear error or a degraded result, never a crash or a hang: every fixture,
@@ -11,7 +12,9 @@ struct RobustnessTests {
 
     /// The parse outcome: a feed, or the error's text (never empty).
     static func parse(_ bytes: [UInt8]) -> Result<ParsedFeed, FeedParseError> {
-        Result { () throws(FeedParseError) in try FeedParser.parse(bytes: bytes, baseURL: "https://example.org/feed.xml") }
+        Result { () throws(FeedParseError) in
+            try FeedParser.parse(bytes: bytes, baseURL: "https://example.org/feed.xml")
+        }
     }
 
     /// How many item/entry start tags the bytes hold (as UTF-8 text).
@@ -34,9 +37,13 @@ struct RobustnessTests {
                     // What a cut document yields is a subset of the whole document's episodes
                     // (by guid): nothing invented, renamed or duplicated by the recovery.
                     let guids = cut.episodes.compactMap(\.guid)
-                    #expect(Set(guids).isSubset(of: fullGuids), "\(file) cut at \(length): \(Set(guids).subtracting(fullGuids))")
-                    #expect(Set(guids).count == guids.count || Set(full.episodes.compactMap(\.guid)).count < full.episodes.compactMap(\.guid).count,
-                            "\(file) cut at \(length): duplicated guids")
+                    #expect(
+                        Set(guids).isSubset(of: fullGuids),
+                        "\(file) cut at \(length): \(Set(guids).subtracting(fullGuids))")
+                    #expect(
+                        Set(guids).count == guids.count
+                            || Set(full.episodes.compactMap(\.guid)).count < full.episodes.compactMap(\.guid).count,
+                        "\(file) cut at \(length): duplicated guids")
                     #expect(cut.episodes.count <= full.episodes.count, "\(file) cut at \(length)")
                     if !cut.isWellFormed { degraded += 1 }
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// The demo feeds bundled with podcast-watch (Sources/podcast-watch/SampleFeeds) parse cleanly.
@@ -20,7 +21,10 @@ struct SampleFeedTests {
         #expect(feed.warnings.isEmpty)
         #expect(feed.episodes.count == 5)
         #expect(feed.episodes.allSatisfy { $0.guid != nil && $0.published != nil && $0.duration != nil })
-        #expect(feed.episodes.allSatisfy { $0.primaryEnclosure?.isAudioOrVideo == true && $0.primaryEnclosure?.length != nil })
+        #expect(
+            feed.episodes.allSatisfy {
+                $0.primaryEnclosure?.isAudioOrVideo == true && $0.primaryEnclosure?.length != nil
+            })
         // Newest first in the files, a week apart.
         let dates = feed.episodes.compactMap(\.published)
         #expect(zip(dates, dates.dropFirst()).allSatisfy { $0.timeIntervalSince($1) == 7 * 86_400 })

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Issue 12 items 4 and 8: relative URLs in show notes and permalinks; the sanitised HTML form.
@@ -13,9 +14,10 @@ struct ShowNotesHTMLTests {
             </channel></rss>
             """
         let feed = try FeedParser.parse(bytes: Array(xml.utf8), baseURL: "http://feeds.example.org/show/feed.xml")
-        #expect(feed.episodes[0].descriptionHTML == """
-            <p><a href="https://cdn.example.com/ep/1/notes.html">notes</a> <img src='https://cdn.example.com/img/a.png' alt=x> <a href=https://abs.example/x>abs</a> <a href="#t">top</a> <a href="https://cdn.example.com/ep/1/rel/y">y</a></p>
-            """)
+        #expect(
+            feed.episodes[0].descriptionHTML == """
+                <p><a href="https://cdn.example.com/ep/1/notes.html">notes</a> <img src='https://cdn.example.com/img/a.png' alt=x> <a href=https://abs.example/x>abs</a> <a href="#t">top</a> <a href="https://cdn.example.com/ep/1/rel/y">y</a></p>
+                """)
         #expect(feed.episodes[1].descriptionHTML == "<a href=\"http://feeds.example.org/about\">about</a>")
     }
 
@@ -37,7 +39,8 @@ struct ShowNotesHTMLTests {
             </channel></rss>
             """
         let feed = try FeedParser.parse(bytes: Array(xml.utf8), baseURL: nil)
-        #expect(feed.episodes.map(\.link) == ["https://example.com/blog/posts/1.html", nil, "https://example.com/three"])
+        #expect(
+            feed.episodes.map(\.link) == ["https://example.com/blog/posts/1.html", nil, "https://example.com/three"])
         // The guid itself stays as written: it is the episode's identity.
         #expect(feed.episodes[0].guid == "posts/1.html")
     }
@@ -64,9 +67,14 @@ struct ShowNotesHTMLTests {
         ("<a href=\"ht tps://e.com\">x</a>", "<a rel=\"nofollow noopener noreferrer\">x</a>"),
         ("<a href=\"javascript&#58;alert(1)\">x</a>", "<a rel=\"nofollow noopener noreferrer\">x</a>"),
         ("<img src=\"data:image/png;base64,AAAA\" alt=\"d\">", "<img alt=\"d\">"),
-        ("<a href=\"https://ex.com/?a=1&amp;b=2\" target=_blank>ok</a>",
-         "<a href=\"https://ex.com/?a=1&amp;b=2\" rel=\"nofollow noopener noreferrer\">ok</a>"),
-        ("<a href='mailto:me@ex.com' REL=opener>m</a>", "<a href=\"mailto:me@ex.com\" rel=\"nofollow noopener noreferrer\">m</a>"),
+        (
+            "<a href=\"https://ex.com/?a=1&amp;b=2\" target=_blank>ok</a>",
+            "<a href=\"https://ex.com/?a=1&amp;b=2\" rel=\"nofollow noopener noreferrer\">ok</a>"
+        ),
+        (
+            "<a href='mailto:me@ex.com' REL=opener>m</a>",
+            "<a href=\"mailto:me@ex.com\" rel=\"nofollow noopener noreferrer\">m</a>"
+        ),
         ("<a href=\"/relative\">r</a>", "<a rel=\"nofollow noopener noreferrer\">r</a>"),
         ("<div style=\"position:fixed\" id=main class=c>t</div>", "<div class=\"c\">t</div>"),
         ("<style>body{display:none}</style><iframe src=https://evil></iframe>ok", "ok"),
@@ -78,7 +86,10 @@ struct ShowNotesHTMLTests {
         ("<b><i>x</b>y</i>", "<b><i>x</i></b>y"),
         // Text escaping: stray markup characters and bare ampersands.
         ("a < b & c > d &amp; &#39; &nbsp;", "a &lt; b &amp; c &gt; d &amp; &#39; &nbsp;"),
-        ("<br/><hr><img src=https://e.com/i.png title='a\"b'/>", "<br><hr><img src=\"https://e.com/i.png\" title=\"a&quot;b\">"),
+        (
+            "<br/><hr><img src=https://e.com/i.png title='a\"b'/>",
+            "<br><hr><img src=\"https://e.com/i.png\" title=\"a&quot;b\">"
+        ),
         ("<svg><script>x</script><a href=https://e.com>in svg</a></svg>after", "after"),
         ("<p>unterminated <a href=\"https://e", "<p>unterminated &lt;a href=\"https://e</p>"),
     ])
@@ -93,7 +104,9 @@ struct ShowNotesHTMLTests {
             </item></channel></rss>
             """
         let episode = try FeedParser.parse(bytes: Array(xml.utf8), baseURL: nil).episodes[0]
-        #expect(episode.descriptionHTML == "<p>Hi <a href=\"javascript:x()\" onclick=\"y()\">there</a><script>z()</script></p>")
+        #expect(
+            episode.descriptionHTML
+                == "<p>Hi <a href=\"javascript:x()\" onclick=\"y()\">there</a><script>z()</script></p>")
         #expect(episode.sanitizedDescriptionHTML == "<p>Hi <a rel=\"nofollow noopener noreferrer\">there</a></p>")
         #expect(episode.description == "Hi there")
     }

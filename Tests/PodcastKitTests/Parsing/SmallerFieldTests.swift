@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Issue 12 item 7: the smaller fields feeds use.
@@ -9,7 +10,8 @@ struct SmallerFieldTests {
     }
 
     @Test func dctermsDatesInPreferenceOrder() throws {
-        let feed = try Self.parse("""
+        let feed = try Self.parse(
+            """
             <rss version="2.0" xmlns:dcterms="http://purl.org/dc/terms/"><channel><title>T</title>
             <item><guid>1</guid><dcterms:modified>2024-03-03T00:00:00Z</dcterms:modified><dcterms:issued>2024-03-01T00:00:00Z</dcterms:issued></item>
             <item><guid>2</guid><dcterms:created>2024-02-01T00:00:00Z</dcterms:created><dcterms:modified>2024-02-05T00:00:00Z</dcterms:modified></item>
@@ -17,13 +19,15 @@ struct SmallerFieldTests {
             <item><guid>4</guid><dcterms:issued>2024-03-01T00:00:00Z</dcterms:issued><pubDate>Fri, 01 Mar 2024 12:00:00 GMT</pubDate></item>
             </channel></rss>
             """)
-        #expect(feed.episodes.map { $0.published.map { Int64($0.timeIntervalSince1970) } } == [
-            1_709_251_200, 1_706_745_600, 1_707_127_200, 1_709_294_400,
-        ])
+        #expect(
+            feed.episodes.map { $0.published.map { Int64($0.timeIntervalSince1970) } } == [
+                1_709_251_200, 1_706_745_600, 1_707_127_200, 1_709_294_400,
+            ])
     }
 
     @Test func titleFallbacks() throws {
-        let feed = try Self.parse("""
+        let feed = try Self.parse(
+            """
             <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/">
             <channel><dc:title>DC Show</dc:title>
             <item><guid>1</guid><dc:title>DC title</dc:title><media:title>Media title</media:title></item>
@@ -36,11 +40,14 @@ struct SmallerFieldTests {
     }
 
     @Test func languageFromXMLLangThenContentLanguage() throws {
-        let own = try Self.parse("<rss xml:lang=\"fr\"><channel><language>de</language><title>T</title></channel></rss>", language: "it")
+        let own = try Self.parse(
+            "<rss xml:lang=\"fr\"><channel><language>de</language><title>T</title></channel></rss>", language: "it")
         #expect(own.channel.language == "de")
-        let channel = try Self.parse("<rss xml:lang=\"fr\"><channel xml:lang=\"nl-BE\"><title>T</title></channel></rss>", language: "it")
+        let channel = try Self.parse(
+            "<rss xml:lang=\"fr\"><channel xml:lang=\"nl-BE\"><title>T</title></channel></rss>", language: "it")
         #expect(channel.channel.language == "nl-BE")
-        let root = try Self.parse("<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"pt-BR\"><title>T</title></feed>")
+        let root = try Self.parse(
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"pt-BR\"><title>T</title></feed>")
         #expect(root.channel.language == "pt-BR")
         let header = try Self.parse("<rss><channel><title>T</title></channel></rss>", language: " en-GB , fr")
         #expect(header.channel.language == "en-GB")
@@ -49,7 +56,8 @@ struct SmallerFieldTests {
     }
 
     @Test func itunesImageWithURLTypo() throws {
-        let feed = try Self.parse("""
+        let feed = try Self.parse(
+            """
             <rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>T</title><itunes:image url="cover.jpg"/>
             <item><guid>1</guid><itunes:image url="/ep.png"/></item>
             <item><guid>2</guid><itunes:image href="right.png" url="wrong.png"/></item></channel></rss>
@@ -59,7 +67,8 @@ struct SmallerFieldTests {
     }
 
     @Test func rdfAboutIsTheItemLink() throws {
-        let feed = try Self.parse("""
+        let feed = try Self.parse(
+            """
             <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">
             <channel rdf:about="http://example.com/"><title>T</title></channel>
             <item rdf:about="http://example.com/1"><title>One</title></item>
@@ -70,7 +79,8 @@ struct SmallerFieldTests {
     }
 
     @Test func channelSubtitle() throws {
-        let feed = try Self.parse("""
+        let feed = try Self.parse(
+            """
             <rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>T</title>
             <itunes:subtitle>  A show about
             things </itunes:subtitle><item><guid>1</guid><itunes:subtitle>ep</itunes:subtitle></item></channel></rss>

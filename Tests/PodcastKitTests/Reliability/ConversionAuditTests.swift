@@ -1,13 +1,17 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Issue 9 item 1, outside the parsers: unchecked conversions reachable from a parsed feed, a
 /// header or a stored row trapped (`Int64(1e30)` is a crash, not an error).
 @Suite struct ConversionAuditTests {
     @Test func hookEnvironmentTakesAnyDuration() {
-        for (duration, shown) in [(1e30, "1e+30"), (Double.infinity, "inf"), (-0.0, "0"), (5400, "5400"), (1.5, "1.5")] {
-            let e = EpisodeAnnouncement(time: Date(), feedURL: "http://h/f", podcastTitle: nil, title: nil, guid: "g", url: nil, duration: duration)
+        for (duration, shown) in [(1e30, "1e+30"), (Double.infinity, "inf"), (-0.0, "0"), (5400, "5400"), (1.5, "1.5")]
+        {
+            let e = EpisodeAnnouncement(
+                time: Date(), feedURL: "http://h/f", podcastTitle: nil, title: nil, guid: "g", url: nil,
+                duration: duration)
             #expect(HookRunner.environment(for: e).first { $0.0 == "EPISODE_DURATION" }?.1 == shown)
         }
     }
@@ -16,7 +20,9 @@ import Testing
         let far = Episode(title: "t", published: Date(timeIntervalSince1970: 1e300))
         #expect(EpisodeIdentity(far).key.hasPrefix("hash:"))
         let near = Episode(title: "t", published: Date(timeIntervalSince1970: 86_400.7))
-        #expect(EpisodeIdentity(near).key == EpisodeIdentity(Episode(title: "t", published: Date(timeIntervalSince1970: 86_400))).key)
+        #expect(
+            EpisodeIdentity(near).key
+                == EpisodeIdentity(Episode(title: "t", published: Date(timeIntervalSince1970: 86_400))).key)
     }
 
     @Test func showFormatsAnyDuration() {
@@ -29,10 +35,13 @@ import Testing
         let dir = TemporaryDirectory("audit")
         let store = try FeedStore(path: dir.file("state.sqlite"))
         let feed = try store.add(url: "http://h/f")
-        try store.database.run("UPDATE feeds SET failure_count = ?1 WHERE id = ?2", .integer(Int64.max), .integer(feed.id))
-        let result = try store.apply(update: FeedUpdate(feedID: feed.id, outcome: .failed(FeedFailure(message: "down"))))
+        try store.database.run(
+            "UPDATE feeds SET failure_count = ?1 WHERE id = ?2", .integer(Int64.max), .integer(feed.id))
+        let result = try store.apply(
+            update: FeedUpdate(feedID: feed.id, outcome: .failed(FeedFailure(message: "down"))))
         #expect(result.feed.failureCount == Int.max)
-        let decision = PollPolicy(jitterFraction: 0).decide(after: .networkError, previousFailures: Int.max, interval: nil)
+        let decision = PollPolicy(jitterFraction: 0).decide(
+            after: .networkError, previousFailures: Int.max, interval: nil)
         #expect(decision == PollPolicy.Decision(health: .backingOff, consecutiveFailures: .max, delay: 12 * 3600))
     }
 }

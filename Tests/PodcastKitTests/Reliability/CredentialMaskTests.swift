@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Issue 9 item 9: credentials in feed URLs were printed everywhere. They are kept for fetching
@@ -34,7 +35,8 @@ import Testing
         let json = run(dir.path, "list", "--json").1
         #expect(json.contains("\"url\":\"\(Self.masked)\""))
         #expect(!json.contains("s3cret"))
-        #expect(run(dir.path, "add", Self.secret).2 == "podcast-watch: \(Self.masked) is already subscribed (feed #1)\n")
+        #expect(
+            run(dir.path, "add", Self.secret).2 == "podcast-watch: \(Self.masked) is already subscribed (feed #1)\n")
         #expect(run(dir.path, "export").1.contains("xmlUrl=\"\(Self.secret)\""))
         // The store keeps the real URL: that is what is fetched.
         let store = try FeedStore(path: dir.file(StateLocation.databaseName))
@@ -46,8 +48,11 @@ import Testing
         let t = Date(timeIntervalSince1970: 0)
         let e = EpisodeAnnouncement(time: t, feedURL: Self.secret, podcastTitle: nil, title: "E", guid: "g", url: nil)
         #expect(FeedEvent.newEpisode(e).jsonLine.contains("\"feed_url\":\"\(Self.masked)\""))
-        #expect(FeedEvent.feedMoved(FeedMoveReport(time: t, from: Self.secret, to: "https://bob:pw@h/", reason: "http-301")).jsonLine
-            == "{\"event\":\"feed_moved\",\"time\":\"1970-01-01T00:00:00Z\",\"from\":\"\(Self.masked)\",\"to\":\"https://bob:***@h/\",\"reason\":\"http-301\"}\n")
+        #expect(
+            FeedEvent.feedMoved(FeedMoveReport(time: t, from: Self.secret, to: "https://bob:pw@h/", reason: "http-301"))
+                .jsonLine
+                == "{\"event\":\"feed_moved\",\"time\":\"1970-01-01T00:00:00Z\",\"from\":\"\(Self.masked)\",\"to\":\"https://bob:***@h/\",\"reason\":\"http-301\"}\n"
+        )
         #expect(HookRunner.environment(for: e).first { $0.0 == "FEED_URL" }?.1 == Self.masked)
         let podcast = Podcast(id: 1, url: Self.secret, status: .ok)
         #expect(podcast.label == Self.masked)
@@ -58,8 +63,9 @@ import Testing
 
     @Test func showMasks() {
         let parsed = ParsedFeed(format: .rss, channel: Channel(title: "T"))
-        let response = FetchResponse(status: 200, requestedURL: Self.secret, effectiveURL: "https://alice:s3cret@cdn.example/p.xml",
-                                     permanentRedirect: PermanentRedirect(url: "https://alice:s3cret@cdn.example/p.xml", status: 301))
+        let response = FetchResponse(
+            status: 200, requestedURL: Self.secret, effectiveURL: "https://alice:s3cret@cdn.example/p.xml",
+            permanentRedirect: PermanentRedirect(url: "https://alice:s3cret@cdn.example/p.xml", status: 301))
         #expect(!FeedReport.text(parsed, response: response).contains("s3cret"))
         #expect(!FeedReport.json(parsed, response: response).serialized.contains("s3cret"))
         #expect(FeedReport.text(parsed, response: response).contains("url: \(Self.masked)\n"))

@@ -1,6 +1,7 @@
 import Foundation
 import LoopScheduler
 import Testing
+
 @testable import PodcastKit
 
 /// Issue 9 item 5: an imported `pw:interval` of 1e10 s armed libevent for 292 years (and
@@ -23,7 +24,8 @@ import Testing
         // A row written by an older version or by hand, past every check on the way in.
         try store.database.run("UPDATE feeds SET interval_seconds = 10000000000 WHERE id = ?1", .integer(huge.id))
         let clock = Date(timeIntervalSince1970: 1_000_000)
-        let daemon = PodcastDaemon(store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler, now: { clock }, random: noJitter)
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler, now: { clock }, random: noJitter)
         try daemon.start()
         fetcher.respondAll { ok($0, "g1") }
         #expect(scheduler.pendingDelays == [60, Self.month])
@@ -37,10 +39,16 @@ import Testing
         _ = try store.add(url: "http://h/a")
         var configuration = PodcastDaemon<ManualScheduler>.Configuration()
         configuration.policy = PollPolicy(initialBackoff: 1e12, maxBackoff: .infinity, maxRetryAfter: .infinity)
-        let daemon = PodcastDaemon(store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler, configuration: configuration, random: noJitter)
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler, configuration: configuration,
+            random: noJitter)
         try daemon.start()
-        fetcher.respond("http://h/a", .failure(FetchError(
-            kind: .httpStatus(503), url: "http://h/a", message: "HTTP 503", status: 503, headers: ["retry-after": "999999999999"])))
+        fetcher.respond(
+            "http://h/a",
+            .failure(
+                FetchError(
+                    kind: .httpStatus(503), url: "http://h/a", message: "HTTP 503", status: 503,
+                    headers: ["retry-after": "999999999999"])))
         #expect(scheduler.pendingDelays == [Self.month])
         daemon.stop()
     }
@@ -56,12 +64,20 @@ import Testing
 
     @Test func importClampsPwIntervalWithAWarning() throws {
         let opml = dir.file("subs.opml")
-        try Data("""
+        try Data(
+            """
             <opml version="2.0" xmlns:pw="https://podcast-watch.invalid/opml/1"><body><outline text="Slow" xmlUrl="http://h/slow" pw:interval="10000000000"/></body></opml>
-            """.utf8).write(to: URL(fileURLWithPath: opml))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: opml))
         let captured = CapturedConsole()
-        #expect(CommandRunner(console: captured.console(), environment: [:]).run(["--state", dir.file("state"), "import", opml]) == .success)
-        #expect(captured.err == "podcast-watch: warning: outline \"Slow\" (xmlUrl http://h/slow): pw:interval 10000000000 s is longer than 30 days; using 30 days\n")
+        #expect(
+            CommandRunner(console: captured.console(), environment: [:]).run([
+                "--state", dir.file("state"), "import", opml,
+            ]) == .success)
+        #expect(
+            captured.err
+                == "podcast-watch: warning: outline \"Slow\" (xmlUrl http://h/slow): pw:interval 10000000000 s is longer than 30 days; using 30 days\n"
+        )
         let imported = try FeedStore(path: dir.file("state/" + StateLocation.databaseName))
         #expect(try imported.feeds().map(\.intervalSeconds) == [2_592_000])
         // The store clamps too, for any other caller.
@@ -70,7 +86,13 @@ import Testing
 
     @Test func cliRefusesIntervalsPastThirtyDays() {
         let captured = CapturedConsole()
-        #expect(CommandRunner(console: captured.console(), environment: [:]).run(["--state", dir.path, "run", "--interval", "31d"]) == .usage)
-        #expect(captured.err.hasPrefix("podcast-watch: option '--interval' needs a duration such as 900, 15m or 2h (1 s to 30 d), not '31d'\n"))
+        #expect(
+            CommandRunner(console: captured.console(), environment: [:]).run([
+                "--state", dir.path, "run", "--interval", "31d",
+            ]) == .usage)
+        #expect(
+            captured.err.hasPrefix(
+                "podcast-watch: option '--interval' needs a duration such as 900, 15m or 2h (1 s to 30 d), not '31d'\n")
+        )
     }
 }

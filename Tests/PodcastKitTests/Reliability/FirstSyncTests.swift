@@ -1,6 +1,7 @@
 import Foundation
 import LoopScheduler
 import Testing
+
 @testable import PodcastKit
 
 /// Issue 9 item 6: a 304 on the very first poll (no validators were sent), or a first body cut
@@ -17,8 +18,11 @@ import Testing
     }
 
     static func rss(_ count: Int) -> String {
-        let items = (1...count).map { "<item><guid>g\($0)</guid><title>E\($0)</title><pubDate>\(String(format: "%02d", $0 % 28 + 1)) Jan 20\(String(format: "%02d", 10 + $0 / 28)) 10:00:00 GMT</pubDate></item>" }
-        return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Fifty</title>" + items.joined() + "</channel></rss>"
+        let items = (1...count).map {
+            "<item><guid>g\($0)</guid><title>E\($0)</title><pubDate>\(String(format: "%02d", $0 % 28 + 1)) Jan 20\(String(format: "%02d", 10 + $0 / 28)) 10:00:00 GMT</pubDate></item>"
+        }
+        return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Fifty</title>" + items.joined()
+            + "</channel></rss>"
     }
 
     func body(_ url: String, _ text: String) -> FetchResult {
@@ -27,7 +31,8 @@ import Testing
 
     func run(first: FetchResult) throws -> (firstEvents: [FeedEvent], secondNew: Int) {
         let feed = try store.add(url: "http://h/f")
-        let daemon = PodcastDaemon(store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler, random: noJitter)
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: FeedParsing.parse, scheduler: scheduler, random: noJitter)
         var events: [FeedEvent] = []
         daemon.onEvent = { events.append($0) }
         try daemon.start()
@@ -65,7 +70,11 @@ import Testing
     }
 
     @Test func unclosedRootDetection() {
-        #expect(TruncatedDocument.unclosedRoot(Array("<?xml version='1.0'?><!DOCTYPE rss [<!ENTITY a 'b'>]><!-- c --><rss><channel></channel></rss>\n<!-- end -->\n".utf8)) == nil)
+        #expect(
+            TruncatedDocument.unclosedRoot(
+                Array(
+                    "<?xml version='1.0'?><!DOCTYPE rss [<!ENTITY a 'b'>]><!-- c --><rss><channel></channel></rss>\n<!-- end -->\n"
+                        .utf8)) == nil)
         #expect(TruncatedDocument.unclosedRoot(Array("<rdf:RDF a='1'><item/></rdf:RDF >".utf8)) == nil)
         #expect(TruncatedDocument.unclosedRoot(Array("<rss version=\"2.0\"/>".utf8)) == nil)
         #expect(TruncatedDocument.unclosedRoot(Array("<rss><channel><item></item>".utf8)) == "rss")
@@ -94,7 +103,9 @@ import Testing
         h.server.route("/cl", .ok(body, headers: [("Content-Length", "\(body.utf8.count)"), ("Content-Length", "5")]))
         let error = try #require(h.fetch("/cl")?.error)
         #expect(error.message == "conflicting Content-Length headers (\(body.utf8.count), 5)")
-        h.server.route("/same", .ok(body, headers: [("Content-Length", "\(body.utf8.count)"), ("Content-Length", "\(body.utf8.count)")]))
+        h.server.route(
+            "/same",
+            .ok(body, headers: [("Content-Length", "\(body.utf8.count)"), ("Content-Length", "\(body.utf8.count)")]))
         #expect(h.fetch("/same")?.value?.status == 200)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LoopScheduler
 import Testing
 import XCTest
+
 @testable import PodcastKit
 
 /// Issue 9 item 4: 8 feeds that never answer held all 8 fetch slots, so healthy feeds waited for
@@ -20,7 +21,8 @@ import XCTest
     @Test func eightHungHostsDoNotDelayTwentyHealthyFeeds() throws {
         for i in 0..<8 { try store.add(url: "http://dead\(i).example/feed") }
         for i in 0..<20 { try store.add(url: "http://ok.example/f\(i)") }
-        let daemon = PodcastDaemon(store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler, random: noJitter)
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler, random: noJitter)
         var updated: [String] = []
         daemon.onEvent = { if case .feedUpdated(let r) = $0 { updated.append(r.feedURL) } }
         try daemon.start()
@@ -38,13 +40,18 @@ import XCTest
     @Test func oneDeadHostHoldsOnlyItsOwnSlots() throws {
         for i in 0..<8 { try store.add(url: "http://dead.example/f\(i)") }
         try store.add(url: "http://ok.example/f")
-        let daemon = PodcastDaemon(store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler, random: noJitter)
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler, random: noJitter)
         try daemon.start()
         #expect(fetcher.pendingURLs == (0..<4).map { "http://dead.example/f\($0)" } + ["http://ok.example/f"])
         #expect(daemon.library.podcast(id: 5)?.status == .waiting)
         // One dead fetch times out: the next feed of that host starts, in order.
-        fetcher.respond("http://dead.example/f0", .failure(FetchError(kind: .timeout, url: "http://dead.example/f0", message: "timed out")))
-        #expect(fetcher.pendingURLs.filter { $0.hasPrefix("http://dead.example/") } == (1..<5).map { "http://dead.example/f\($0)" })
+        fetcher.respond(
+            "http://dead.example/f0",
+            .failure(FetchError(kind: .timeout, url: "http://dead.example/f0", message: "timed out")))
+        #expect(
+            fetcher.pendingURLs.filter { $0.hasPrefix("http://dead.example/") }
+                == (1..<5).map { "http://dead.example/f\($0)" })
         daemon.stop()
     }
 
@@ -71,7 +78,9 @@ final class HeadOfLineSocketTests: XCTestCase {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(dead, $0, length) == 0 && listen(dead, 64) == 0 && getsockname(dead, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(dead, $0, length) == 0 && listen(dead, 64) == 0 && getsockname(dead, $0, &length) == 0
+            }
         }
         XCTAssertTrue(bound)
         let deadPort = Int(UInt16(bigEndian: address.sin_port))
@@ -84,7 +93,8 @@ final class HeadOfLineSocketTests: XCTestCase {
         var configuration = PodcastDaemon<LoopScheduler>.Configuration(limits: FetchLimits(totalTimeout: 10))
         configuration.parseBudget = 10
         let daemon = PodcastDaemon(
-            store: store, fetcher: HTTPFetcher(loop: loop), parse: FeedParsing.parse, scheduler: LoopScheduler(loop: loop),
+            store: store, fetcher: HTTPFetcher(loop: loop), parse: FeedParsing.parse,
+            scheduler: LoopScheduler(loop: loop),
             configuration: configuration, random: noJitter)
         var healthy = 0
         var errors = 0

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import PodcastKit
 
 /// Issue 9 item 3 end to end: the built binary polls a hostile feed (one element with 200,000
@@ -7,7 +8,9 @@ import XCTest
 /// answers SIGTERM at once, refusing the document with a clear error.
 final class HostileFeedProcessTests: XCTestCase {
     func testSIGTERMIsAnsweredPromptlyWhileAHostileFeedIsPolled() throws {
-        guard let binary = DaemonProcessTests.binary else { throw XCTSkip("podcast-watch binary not built next to the tests") }
+        guard let binary = DaemonProcessTests.binary else {
+            throw XCTSkip("podcast-watch binary not built next to the tests")
+        }
         let dir = TemporaryDirectory("hostile-process")
         let hostile = dir.file("hostile.xml")
         try Data(StartTagLimitTests.element(attributes: 200_000)).write(to: URL(fileURLWithPath: hostile))
@@ -17,11 +20,16 @@ final class HostileFeedProcessTests: XCTestCase {
         for feed in [hostile, healthy, hostile + ".copy"] {
             if feed.hasSuffix(".copy") { try FileManager.default.copyItem(atPath: hostile, toPath: feed) }
             let captured = CapturedConsole()
-            XCTAssertEqual(CommandRunner(console: captured.console(), environment: [:], currentDirectory: dir.path).run(["--state", state, "add", feed]), .success)
+            XCTAssertEqual(
+                CommandRunner(console: captured.console(), environment: [:], currentDirectory: dir.path).run([
+                    "--state", state, "add", feed,
+                ]), .success)
         }
         let child = try DaemonProcessTests.Child(binary, ["--state", state, "run", "--json"])
         // Every feed polled: the hostile ones refused, the healthy one read.
-        XCTAssertTrue(child.wait { child.events("feed_error").count == 2 && child.events("feed_updated").count == 1 }, child.stdout + child.stderr)
+        XCTAssertTrue(
+            child.wait { child.events("feed_error").count == 2 && child.events("feed_updated").count == 1 },
+            child.stdout + child.stderr)
         for error in child.events("feed_error") {
             XCTAssertEqual(error["error"] as? String, "refused: an element has more than 256 attributes")
         }
@@ -46,6 +54,7 @@ extension HostileFeedProcessTests {
         XCTAssertEqual(mkfifo(feed, 0o600), 0)
         let run = try BinaryRun.run(["--state", state, "run", "--once", "--json"])
         XCTAssertEqual(run.status, 1, run.stderr)
-        XCTAssertEqual(run.stderr, "podcast-watch: feed failed: file://\(feed): \(feed) is a FIFO, not a regular file\n")
+        XCTAssertEqual(
+            run.stderr, "podcast-watch: feed failed: file://\(feed): \(feed) is a FIFO, not a regular file\n")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Issue 9 items 3 and 11: a FIFO, a device or a directory is no feed file. `add` and `import`
@@ -35,7 +36,9 @@ import Testing
     }
 
     @Test func pollRefusesDevicesAndDirectories() {
-        for (path, kind) in [("/dev/null", "a character device"), ("/dev/zero", "a character device"), (dir.path, "a directory")] {
+        for (path, kind) in [
+            ("/dev/null", "a character device"), ("/dev/zero", "a character device"), (dir.path, "a directory"),
+        ] {
             guard case .failure(let error) = FileFetch.read(path: path, request: FetchRequest(url: path)) else {
                 Issue.record("\(path) was read as a feed")
                 continue
@@ -48,13 +51,18 @@ import Testing
         let fifo = try fifo()
         for (path, kind) in [("/dev/null", "a character device"), (dir.path, "a directory"), (fifo, "a FIFO")] {
             let captured = CapturedConsole()
-            let runner = CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"], currentDirectory: dir.path)
+            let runner = CommandRunner(
+                console: captured.console(), environment: ["HOME": "/nonexistent-home"], currentDirectory: dir.path)
             let code = runner.run(["--state", dir.file("state"), "add", path])
             #expect(code == .inputError, "\(path)")
-            #expect(captured.err == "podcast-watch: \(path) is \(kind), not a regular file (from '\(path)'; a local feed must be a regular file)\n")
+            #expect(
+                captured.err
+                    == "podcast-watch: \(path) is \(kind), not a regular file (from '\(path)'; a local feed must be a regular file)\n"
+            )
         }
         let captured = CapturedConsole()
-        let runner = CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"], currentDirectory: dir.path)
+        let runner = CommandRunner(
+            console: captured.console(), environment: ["HOME": "/nonexistent-home"], currentDirectory: dir.path)
         #expect(runner.run(["--state", dir.file("state"), "list", "--json"]) == .success)
         #expect(captured.out == "")
     }
@@ -64,17 +72,21 @@ import Testing
         let regular = dir.file("ok.xml")
         try Data("<rss/>".utf8).write(to: URL(fileURLWithPath: regular))
         let opml = dir.file("subs.opml")
-        try Data("""
+        try Data(
+            """
             <opml version="2.0"><body><outline text="Null" xmlUrl="/dev/null"/><outline text="Pipe" xmlUrl="\(fifo)"/><outline text="Ok" xmlUrl="\(regular)"/></body></opml>
-            """.utf8).write(to: URL(fileURLWithPath: opml))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: opml))
         let captured = CapturedConsole()
-        let runner = CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"], currentDirectory: dir.path)
+        let runner = CommandRunner(
+            console: captured.console(), environment: ["HOME": "/nonexistent-home"], currentDirectory: dir.path)
         #expect(runner.run(["--state", dir.file("state"), "import", opml]) == .success)
-        #expect(captured.err == """
-            podcast-watch: skipped outline "Null" (xmlUrl /dev/null): /dev/null is a character device, not a regular file
-            podcast-watch: skipped outline "Pipe" (xmlUrl \(fifo)): \(fifo) is a FIFO, not a regular file
+        #expect(
+            captured.err == """
+                podcast-watch: skipped outline "Null" (xmlUrl /dev/null): /dev/null is a character device, not a regular file
+                podcast-watch: skipped outline "Pipe" (xmlUrl \(fifo)): \(fifo) is a FIFO, not a regular file
 
-            """)
+                """)
         #expect(captured.out == "Imported 1 feed from \(opml) (0 already subscribed, 2 skipped)\n")
     }
 
@@ -90,7 +102,9 @@ import Testing
         }
         writer.start()
         let captured = CapturedConsole()
-        let code = CommandRunner(console: captured.console(), environment: [:], currentDirectory: dir.path).run(["show", path, "--json"])
+        let code = CommandRunner(console: captured.console(), environment: [:], currentDirectory: dir.path).run([
+            "show", path, "--json",
+        ])
         #expect(code == .success, "\(captured.err)")
         #expect(captured.out.contains("\"title\":\"Piped\""))
     }

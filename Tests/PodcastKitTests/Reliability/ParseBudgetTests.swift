@@ -1,6 +1,7 @@
 import Foundation
 import LoopScheduler
 import Testing
+
 @testable import PodcastKit
 
 final class HeldFlag { var cancelled = false }
@@ -18,10 +19,11 @@ final class HeldExecutor: OffLoopExecutor {
         _ work: @escaping @Sendable () -> T, started: @escaping () -> Void, completion: @escaping (T) -> Void
     ) -> Cancellable {
         let flag = HeldFlag()
-        jobs.append(Held(
-            started: { if !flag.cancelled { started() } },
-            finish: { if !flag.cancelled { completion(work()) } },
-            cancelled: { flag.cancelled }))
+        jobs.append(
+            Held(
+                started: { if !flag.cancelled { started() } },
+                finish: { if !flag.cancelled { completion(work()) } },
+                cancelled: { flag.cancelled }))
         return AnyCancellable { flag.cancelled = true }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LoopScheduler
 import XCTest
+
 @testable import PodcastKit
 
 /// Issue 9 item 7: a 301 was committed even when the fetch failed: a 301 loop moved the
@@ -30,7 +31,8 @@ final class RedirectCommitTests: XCTestCase {
             var configuration = PodcastDaemon<LoopScheduler>.Configuration(once: true)
             configuration.onceIgnoresBackoff = true
             let daemon = PodcastDaemon(
-                store: store, fetcher: HTTPFetcher(loop: loop), parse: FeedParsing.parse, scheduler: LoopScheduler(loop: loop),
+                store: store, fetcher: HTTPFetcher(loop: loop), parse: FeedParsing.parse,
+                scheduler: LoopScheduler(loop: loop),
                 configuration: configuration, random: noJitter)
             var events: [FeedEvent] = []
             daemon.onEvent = { events.append($0) }
@@ -70,7 +72,11 @@ final class RedirectCommitTests: XCTestCase {
         XCTAssertEqual(try store.feed(id: feed.id)?.url, server.url("/old"))
         server.route("/new", .ok(DaemonProcessTests.rss(["g1"])))
         let events = try passes(1)[0]
-        XCTAssertEqual(events.first, .feedMoved(FeedMoveReport(time: events[0].time, from: server.url("/old"), to: server.url("/new"), reason: "http-301")))
+        XCTAssertEqual(
+            events.first,
+            .feedMoved(
+                FeedMoveReport(
+                    time: events[0].time, from: server.url("/old"), to: server.url("/new"), reason: "http-301")))
         XCTAssertEqual(try store.feed(id: feed.id)?.url, server.url("/new"))
     }
 }

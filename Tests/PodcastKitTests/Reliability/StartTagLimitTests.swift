@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Issue 9 item 3: one start tag with 200,000 attributes held libxml2 for 36 s (its pairwise
@@ -16,7 +17,8 @@ import Testing
     @Test func countsAttributesOfTheWidestStartTag() {
         #expect(StartTagLimit.maxAttributeCount(Array("<a x='1' y=\"2\"><b z='a=b'/></a>".utf8)) == 2)
         // `=` in text, comments, CDATA, processing instructions, declarations and end tags is no attribute.
-        let noise = "<?xml version=\"1.0\" encoding='utf-8'?><!DOCTYPE rss [<!ENTITY e \"a=b\">]><!-- a=1 b=2 c=3 --><r k=\"v\">x=y<![CDATA[<q a=1 b=2 c=3>]]></r k=1>"
+        let noise =
+            "<?xml version=\"1.0\" encoding='utf-8'?><!DOCTYPE rss [<!ENTITY e \"a=b\">]><!-- a=1 b=2 c=3 --><r k=\"v\">x=y<![CDATA[<q a=1 b=2 c=3>]]></r k=1>"
         #expect(StartTagLimit.maxAttributeCount(Array(noise.utf8)) == 1)
         // UTF-16: NUL bytes between ASCII characters are skipped.
         let utf16 = Array("<a p='1' q='2' r='3'/>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
@@ -31,25 +33,32 @@ import Testing
         #expect(hostile.count > 2_000_000)
         let started = ContinuousClock.now
         #expect(throws: DocumentRefused(.tooManyAttributes(limit: 256))) {
-            try FeedParsing.parse(FetchResponse(status: 200, body: Data(hostile), requestedURL: "http://h/f", effectiveURL: "http://h/f"))
+            try FeedParsing.parse(
+                FetchResponse(status: 200, body: Data(hostile), requestedURL: "http://h/f", effectiveURL: "http://h/f"))
         }
         // Linear: nowhere near the 36 s libxml2 took (generous for a debug build on a busy machine).
         #expect(ContinuousClock.now - started < .seconds(5))
-        #expect("\(DocumentRefused(.tooManyAttributes(limit: 256)))" == "refused: an element has more than 256 attributes")
+        #expect(
+            "\(DocumentRefused(.tooManyAttributes(limit: 256)))" == "refused: an element has more than 256 attributes")
     }
 
     @Test func limitItselfIsAccepted() throws {
         #expect(throws: Never.self) { try StartTagLimit.check(Self.element(attributes: 256)) }
         #expect(throws: DocumentRefused.self) { try StartTagLimit.check(Self.element(attributes: 257)) }
-        let feed = try FeedParsing.parse(FetchResponse(
-            status: 200, body: Data(Self.element(attributes: 256)), requestedURL: "http://h/f", effectiveURL: "http://h/f"))
+        let feed = try FeedParsing.parse(
+            FetchResponse(
+                status: 200, body: Data(Self.element(attributes: 256)), requestedURL: "http://h/f",
+                effectiveURL: "http://h/f"))
         #expect(feed.channel.title == "t")
     }
 
     @Test func everyFixtureAndSampleFeedPasses() throws {
         let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        let folders = [here.appendingPathComponent("Fixtures"),
-                       here.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/podcast-watch/SampleFeeds")]
+        let folders = [
+            here.appendingPathComponent("Fixtures"),
+            here.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                "Sources/podcast-watch/SampleFeeds"),
+        ]
         var checked = 0
         for folder in folders {
             for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
@@ -65,7 +74,8 @@ import Testing
     func noCorpusFeedComesNearTheLimit() throws {
         let corpus = try #require(TestData.corpus)
         var checked = 0
-        for case let url as URL in FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil)! where !url.hasDirectoryPath {
+        for case let url as URL in FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil)!
+        where !url.hasDirectoryPath {
             #expect(StartTagLimit.maxAttributeCount(try TestData.bytes(url)) <= 40, "\(url.lastPathComponent)")
             checked += 1
         }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import PodcastKit
 
 /// Issue 9 item 10: SIGHUP/SIGUSR1 in a daemon's first 10–20 ms killed it (their handlers were
@@ -66,7 +67,10 @@ final class StartupSignalTests: XCTestCase {
     func testDeletingTheLockFileDoesNotLetASecondRunIn() throws {
         let (dir, state) = try makeState()
         let first = try DaemonProcessTests.Child(try BinaryRun.binary(), ["--state", state, "run", "--json"])
-        defer { first.signal(SIGTERM); _ = first.finish() }
+        defer {
+            first.signal(SIGTERM)
+            _ = first.finish()
+        }
         XCTAssertTrue(first.wait { first.events("new_episode").count == 1 })
         XCTAssertEqual(unlink(state + "/" + StateLock.fileName), 0)
         let second = try BinaryRun.run(["--state", state, "run", "--once"])

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import PodcastKit
 
 /// Issue 9 item 8: with `chmod 000` on the state directory, `list` said "No subscriptions" and
@@ -23,14 +24,19 @@ final class UnreadableStateTests: XCTestCase {
             let (code, out, err) = run(["--state", state] + command)
             XCTAssertEqual(code, .stateError, "\(command)")
             XCTAssertEqual(out, "", "\(command)")
-            XCTAssertEqual(err, "podcast-watch: cannot read the state directory \(state): \(database): Too many levels of symbolic links\n", "\(command)")
+            XCTAssertEqual(
+                err,
+                "podcast-watch: cannot read the state directory \(state): \(database): Too many levels of symbolic links\n",
+                "\(command)")
         }
     }
 
     /// `chmod 000` itself, with the binary run as an unprivileged user when the tests run as root
     /// (as CI does: root ignores the mode).
     func testChmod000StateDirectoryExitsThreeWithPermissionDenied() throws {
-        guard let binary = DaemonProcessTests.binary else { throw XCTSkip("podcast-watch binary not built next to the tests") }
+        guard let binary = DaemonProcessTests.binary else {
+            throw XCTSkip("podcast-watch binary not built next to the tests")
+        }
         let dir = TemporaryDirectory("chmod000")
         XCTAssertEqual(chmod(dir.path, 0o755), 0)
         let state = dir.file("state")
@@ -41,7 +47,9 @@ final class UnreadableStateTests: XCTestCase {
             let copy = dir.file("podcast-watch")
             try FileManager.default.copyItem(atPath: binary, toPath: copy)
             XCTAssertEqual(chmod(copy, 0o755), 0)
-            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("no setpriv to drop root") }
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+                throw XCTSkip("no setpriv to drop root")
+            }
             XCTAssertEqual(chown(state, 65534, 65534), 0)
             launcher = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", copy]
         }
@@ -51,17 +59,23 @@ final class UnreadableStateTests: XCTestCase {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: launcher[0])
             process.arguments = Array(launcher.dropFirst()) + ["--state", state] + command
-            let out = Pipe(), err = Pipe()
+            let out = Pipe()
+            let err = Pipe()
             process.standardOutput = out
             process.standardError = err
             try process.run()
             let outText = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
-            if errText.contains("error while loading shared libraries") { throw XCTSkip("the unprivileged user cannot load the Swift runtime: \(errText)") }
+            if errText.contains("error while loading shared libraries") {
+                throw XCTSkip("the unprivileged user cannot load the Swift runtime: \(errText)")
+            }
             XCTAssertEqual(process.terminationStatus, 3, "\(command): \(errText)")
             XCTAssertEqual(outText, "", "\(command)")
-            XCTAssertEqual(errText, "podcast-watch: cannot read the state directory \(state): \(state)/\(StateLocation.databaseName): Permission denied\n", "\(command)")
+            XCTAssertEqual(
+                errText,
+                "podcast-watch: cannot read the state directory \(state): \(state)/\(StateLocation.databaseName): Permission denied\n",
+                "\(command)")
         }
     }
 }

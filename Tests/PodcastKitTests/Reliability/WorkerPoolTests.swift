@@ -2,6 +2,7 @@ import Foundation
 import LoopScheduler
 import Synchronization
 import XCTest
+
 @testable import PodcastKit
 
 /// Issue 9 item 3: parsing and file reads run on a worker pool; the loop thread keeps answering.
@@ -16,17 +17,20 @@ final class WorkerPoolTests: XCTestCase {
         var workerThreads: [Bool] = []
         let workers = Mutex<[pthread_t]>([])
         for i in 0..<4 {
-            _ = pool.submit({ () -> Int in
-                workers.withLock { $0.append(pthread_self()) }
-                return i * 10
-            }, started: {
-                workerThreads.append(pthread_equal(pthread_self(), loopThread) != 0)
-                order.append("started \(i)")
-            }, completion: { value in
-                workerThreads.append(pthread_equal(pthread_self(), loopThread) != 0)
-                order.append("done \(value)")
-                if order.count == 8 { loop.stop() }
-            })
+            _ = pool.submit(
+                { () -> Int in
+                    workers.withLock { $0.append(pthread_self()) }
+                    return i * 10
+                },
+                started: {
+                    workerThreads.append(pthread_equal(pthread_self(), loopThread) != 0)
+                    order.append("started \(i)")
+                },
+                completion: { value in
+                    workerThreads.append(pthread_equal(pthread_self(), loopThread) != 0)
+                    order.append("done \(value)")
+                    if order.count == 8 { loop.stop() }
+                })
         }
         let watchdog = loop.scheduleTimer(after: .seconds(20)) { loop.stop() }
         try loop.run()
@@ -47,10 +51,19 @@ final class WorkerPoolTests: XCTestCase {
         let pool = WorkerPool(loop: loop, threads: 1)
         let gate = DispatchSemaphore(value: 0)
         var delivered: [Int] = []
-        let first = pool.submit({ gate.wait(); return 1 }) { delivered.append($0) }
-        let second = pool.submit({ 2 }) { delivered.append($0) }
+        let first = pool.submit(
+            {
+                gate.wait()
+                return 1
+            }, completion: { delivered.append($0) })
+        let second = pool.submit({ 2 }, completion: { delivered.append($0) })
         first.cancel()
-        _ = pool.submit({ 3 }) { delivered.append($0); loop.stop() }
+        _ = pool.submit(
+            { 3 },
+            completion: {
+                delivered.append($0)
+                loop.stop()
+            })
         gate.signal()
         let watchdog = loop.scheduleTimer(after: .seconds(20)) { loop.stop() }
         try loop.run()

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import PodcastKit
 
 /// `run` with no subscriptions and no terminal (issue 17): says how to add one on stderr, keeps
@@ -19,7 +20,9 @@ final class EmptyStartTests: XCTestCase {
     }
 
     func start(_ arguments: String...) throws -> DaemonProcessTests.Child {
-        guard let binary = DaemonProcessTests.binary else { throw XCTSkip("podcast-watch binary not built next to the tests") }
+        guard let binary = DaemonProcessTests.binary else {
+            throw XCTSkip("podcast-watch binary not built next to the tests")
+        }
         return try DaemonProcessTests.Child(binary, ["--state", dir.path] + arguments)
     }
 
@@ -34,7 +37,8 @@ final class EmptyStartTests: XCTestCase {
         XCTAssertTrue(child.wait { child.stderr.contains("\n") })
         XCTAssertEqual(
             child.stderr,
-            "podcast-watch: no subscriptions yet; add one with 'podcast-watch add URL', then send SIGHUP (kill -HUP \(child.process.processIdentifier)) to poll it\n")
+            "podcast-watch: no subscriptions yet; add one with 'podcast-watch add URL', then send SIGHUP (kill -HUP \(child.process.processIdentifier)) to poll it\n"
+        )
         XCTAssertTrue(child.process.isRunning)
         try withStore { try $0.add(url: server.url("/f")) }
         child.signal(SIGHUP)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// `enable` / `disable` (issue 17): by URL or `--id`, shown in `list`, history kept.
@@ -8,38 +9,64 @@ import Testing
 
     func run(_ args: String...) -> (ExitCode, String, String) {
         let captured = CapturedConsole()
-        let code = CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"], currentDirectory: state)
-            .run(["--state", state] + args)
+        let code = CommandRunner(
+            console: captured.console(), environment: ["HOME": "/nonexistent-home"], currentDirectory: state
+        )
+        .run(["--state", state] + args)
         return (code, captured.out, captured.err)
     }
 
     @Test func parsesURLAndID() throws {
-        #expect(try CommandLineParser.parse(["enable", "--id", "3"]).command == .setEnabled(key: .id(3), enabled: true))
-        #expect(try CommandLineParser.parse(["disable", "http://a/f"]).command == .setEnabled(key: .url("http://a/f"), enabled: false))
+        #expect(
+            try CommandLineParser.parse(["enable", "--id", "3"]).command == .setEnabled(key: .id(3), enabled: true))
+        #expect(
+            try CommandLineParser.parse(["disable", "http://a/f"]).command
+                == .setEnabled(key: .url("http://a/f"), enabled: false))
         #expect(try CommandLineParser.parse(["disable", "1"]).command == .setEnabled(key: .url("1"), enabled: false))
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["enable", "--id", "0"]) }
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["enable", "--id", "2", "http://a/f"]) }
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["disable"]) }
-        #expect(run("enable") .0 == .usage)
+        #expect(run("enable").0 == .usage)
     }
 
     @Test func disableThenEnableByURLAndID() throws {
         #expect(run("add", "http://a.example/f").0 == .success)
-        #expect(run("disable", "http://a.example/f")
-            == (.success, "Disabled feed #1 http://a.example/f <http://a.example/f>; a running 'podcast-watch run' picks this up on SIGHUP\n", ""))
-        #expect(run("list").1 == """
-            1  http://a.example/f
-                http://a.example/f
-                disabled (by 'disable'; 'podcast-watch enable --id 1' resumes), never checked, 0 episodes, default interval
+        #expect(
+            run("disable", "http://a.example/f")
+                == (
+                    .success,
+                    "Disabled feed #1 http://a.example/f <http://a.example/f>; a running 'podcast-watch run' picks this up on SIGHUP\n",
+                    ""
+                ))
+        #expect(
+            run("list").1 == """
+                1  http://a.example/f
+                    http://a.example/f
+                    disabled (by 'disable'; 'podcast-watch enable --id 1' resumes), never checked, 0 episodes, default interval
 
-            """)
-        #expect(run("list", "--json").1.hasSuffix("\"status\":\"disabled\",\"interval\":null,\"last_check\":null,\"last_success\":null,\"last_error\":null,\"episodes\":0,\"new_episodes\":0,\"enabled\":false,\"hook_error\":null}\n"))
-        #expect(run("disable", "--id", "1") == (.success, "Already disabled: feed #1 http://a.example/f <http://a.example/f>\n", ""))
-        #expect(run("enable", "--id", "1")
-            == (.success, "Enabled feed #1 http://a.example/f <http://a.example/f>; a running 'podcast-watch run' picks this up on SIGHUP\n", ""))
+                """)
+        #expect(
+            run("list", "--json").1.hasSuffix(
+                "\"status\":\"disabled\",\"interval\":null,\"last_check\":null,\"last_success\":null,\"last_error\":null,\"episodes\":0,\"new_episodes\":0,\"enabled\":false,\"hook_error\":null}\n"
+            ))
+        #expect(
+            run("disable", "--id", "1") == (
+                .success, "Already disabled: feed #1 http://a.example/f <http://a.example/f>\n", ""
+            ))
+        #expect(
+            run("enable", "--id", "1")
+                == (
+                    .success,
+                    "Enabled feed #1 http://a.example/f <http://a.example/f>; a running 'podcast-watch run' picks this up on SIGHUP\n",
+                    ""
+                ))
         #expect(run("list", "--json").1.contains("\"status\":\"ok\""))
-        #expect(run("enable", "--id", "9") == (.feedFailed, "", "podcast-watch: no feed #9 (see 'podcast-watch list')\n"))
-        #expect(run("disable", "http://b.example/f") == (.feedFailed, "", "podcast-watch: not subscribed: http://b.example/f (see 'podcast-watch list')\n"))
+        #expect(
+            run("enable", "--id", "9") == (.feedFailed, "", "podcast-watch: no feed #9 (see 'podcast-watch list')\n"))
+        #expect(
+            run("disable", "http://b.example/f") == (
+                .feedFailed, "", "podcast-watch: not subscribed: http://b.example/f (see 'podcast-watch list')\n"
+            ))
     }
 
     /// A 410 used to be final short of remove + add (which lost the episodes): `enable` resets
@@ -48,7 +75,8 @@ import Testing
         #expect(run("add", "http://a.example/f").0 == .success)
         do {
             let store = try FeedStore(path: state + "/" + StateLocation.databaseName)
-            try store.database.execute("""
+            try store.database.execute(
+                """
                 UPDATE feeds SET status = 'gone', enabled = 0, failure_count = 5, last_http_status = 410,
                     last_error = 'HTTP 410', next_poll = 99999999999 WHERE id = 1;
                 INSERT INTO episodes (feed_id, identity, guid, first_seen) VALUES (1, 'guid:x', 'x', 0);

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Feed ids are never reused after `remove` (issue 17): schema v4's high-water mark.
@@ -24,7 +25,8 @@ import Testing
         do {
             let db = try Database(path: path)
             try db.migrate(Array(StoreSchema.migrations.prefix(3)))
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO feeds (id, url, added) VALUES (1, 'https://a.example/f', 0);
                 INSERT INTO feeds (id, url, added) VALUES (7, 'https://b.example/f', 0);
                 INSERT INTO episodes (feed_id, identity, guid, first_seen, announced) VALUES (7, 'guid:x', 'x', 0, 1);
@@ -48,7 +50,9 @@ import Testing
         let state = temporaryDirectory()
         func run(_ args: String...) -> String {
             let captured = CapturedConsole()
-            _ = CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"], currentDirectory: state).run(["--state", state] + args)
+            _ = CommandRunner(
+                console: captured.console(), environment: ["HOME": "/nonexistent-home"], currentDirectory: state
+            ).run(["--state", state] + args)
             return captured.out
         }
         #expect(run("add", "http://a.example/1") == "Subscribed to http://a.example/1 (feed #1, default interval)\n")

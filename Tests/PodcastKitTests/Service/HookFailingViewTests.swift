@@ -1,14 +1,18 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// The live table shows a feed whose hook failed after its retries (issue 17).
 @Suite struct HookFailingViewTests {
     @Test func headerCountsAndTheFeedSaysWhy() {
         let r = TerminalRenderer(width: 60, ansi: false, timeZone: TimeZone(identifier: "UTC")!)
-        var alpha = Podcast(id: 1, url: "http://a/f", title: "Alpha", status: .ok, lastCheck: Date(timeIntervalSince1970: 3723), newCount: 1)
+        var alpha = Podcast(
+            id: 1, url: "http://a/f", title: "Alpha", status: .ok, lastCheck: Date(timeIntervalSince1970: 3723),
+            newCount: 1)
         alpha.hookError = "exited with status 1 for \"Ep\u{1B}[2J\" (4 attempts)"
-        let beta = Podcast(id: 2, url: "http://b/f", title: "Beta", status: .ok, lastCheck: Date(timeIntervalSince1970: 3723))
+        let beta = Podcast(
+            id: 2, url: "http://b/f", title: "Beta", status: .ok, lastCheck: Date(timeIntervalSince1970: 3723))
         let expected = """
             podcast-watch: 2 feeds, 1 new, 1 hook failing
 

@@ -1,23 +1,33 @@
+import Foundation
+import XCTest
+
+@testable import PodcastKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import XCTest
-@testable import PodcastKit
 
 /// `run --hook` on a terminal (issue 17): the hooks' output goes to a log, not the table.
 final class HookLogTerminalTests: XCTestCase {
     /// While the live table is on, hooks write to hooks.log in the state directory, not to the
     /// terminal the table redraws.
     func testHookOutputGoesToTheLogWhileTheTableIsOn() throws {
-        guard let binary = DaemonProcessTests.binary else { throw XCTSkip("podcast-watch binary not built next to the tests") }
+        guard let binary = DaemonProcessTests.binary else {
+            throw XCTSkip("podcast-watch binary not built next to the tests")
+        }
         let dir = TemporaryDirectory("hooklog")
         let feed = dir.file("feed.xml")
         try DaemonProcessTests.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
         let captured = CapturedConsole()
-        XCTAssertEqual(CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"]).run(["--state", dir.path, "add", feed]), .success)
+        XCTAssertEqual(
+            CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"]).run([
+                "--state", dir.path, "add", feed,
+            ]), .success)
         let (master, slave) = try openPseudoTerminal()
-        defer { close(master); close(slave) }
+        defer {
+            close(master)
+            close(slave)
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--state", dir.path, "run", "--hook", "echo said-on-stdout; echo said-on-stderr >&2"]
@@ -41,7 +51,8 @@ final class HookLogTerminalTests: XCTestCase {
         process.waitUntilExit()
         let lines = logText().split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 3, "\(lines)")
-        XCTAssertTrue(lines.first?.hasSuffix(" hook for \"Episode a\" (file://\(feed)), attempt 1") ?? false, "\(lines)")
+        XCTAssertTrue(
+            lines.first?.hasSuffix(" hook for \"Episode a\" (file://\(feed)), attempt 1") ?? false, "\(lines)")
         XCTAssertEqual(Array(lines.dropFirst()), ["said-on-stdout", "said-on-stderr"])
         XCTAssertFalse(seen.contains("said-on"), "hook output reached the terminal")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import PodcastKit
 
 /// The built binary: a failing or hung hook is reported, recorded on its feed and shown by
@@ -13,13 +14,21 @@ final class HookOutcomeProcessTests: XCTestCase {
         _ = try BinaryRun.run(["--state", state, "add", feed, "--title", "Show"])
 
         // A hook killed at its timeout (1 s for a 30 s sleep; nothing depends on speed).
-        let hung = try BinaryRun.run(["--state", state, "run", "--once", "--json", "--hook", "sleep 30", "--hook-timeout", "1", "--hook-retries", "0"])
+        let hung = try BinaryRun.run([
+            "--state", state, "run", "--once", "--json", "--hook", "sleep 30", "--hook-timeout", "1", "--hook-retries",
+            "0",
+        ])
         XCTAssertEqual(hung.status, 0)  // the poll succeeded; the hook's failure is reported, not fatal
         XCTAssertEqual(hung.stderr, "podcast-watch: hook timed out after 1 s and was killed for \"Episode a\"\n")
         let listed = try BinaryRun.run(["--state", state, "list"])
-        XCTAssertTrue(listed.stdout.hasSuffix("    hook failing: timed out after 1 s and was killed for \"Episode a\"\n"), listed.stdout)
+        XCTAssertTrue(
+            listed.stdout.hasSuffix("    hook failing: timed out after 1 s and was killed for \"Episode a\"\n"),
+            listed.stdout)
         let json = try BinaryRun.run(["--state", state, "list", "--json"])
-        XCTAssertTrue(json.stdout.hasSuffix(",\"enabled\":true,\"hook_error\":\"timed out after 1 s and was killed for \\\"Episode a\\\"\"}\n"), json.stdout)
+        XCTAssertTrue(
+            json.stdout.hasSuffix(
+                ",\"enabled\":true,\"hook_error\":\"timed out after 1 s and was killed for \\\"Episode a\\\"\"}\n"),
+            json.stdout)
 
         // A new episode whose hook succeeds clears it.
         try DaemonProcessTests.rss(["a", "b"]).write(toFile: feed, atomically: true, encoding: .utf8)
@@ -32,7 +41,10 @@ final class HookOutcomeProcessTests: XCTestCase {
         XCTAssertThrowsError(try CommandLineParser.parse(["run", "--hook-timeout", "5"]))
         XCTAssertThrowsError(try CommandLineParser.parse(["run", "--hook", "x", "--hook-retries", "11"]))
         XCTAssertThrowsError(try CommandLineParser.parse(["run", "--hook", "x", "--hook-timeout", "0"]))
-        guard case .run(let options) = try? CommandLineParser.parse(["run", "--hook", "x", "--hook-timeout", "2m", "--hook-retries", "0", "--hook-log", "h.log"]).command
+        guard
+            case .run(let options) = try? CommandLineParser.parse([
+                "run", "--hook", "x", "--hook-timeout", "2m", "--hook-retries", "0", "--hook-log", "h.log",
+            ]).command
         else { return XCTFail("not a run") }
         XCTAssertEqual(options.hookTimeoutSeconds, 120)
         XCTAssertEqual(options.hookRetries, 0)

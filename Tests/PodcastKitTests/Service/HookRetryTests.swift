@@ -1,9 +1,11 @@
+import Foundation
+import Testing
+
+@testable import PodcastKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import Testing
-@testable import PodcastKit
 
 /// A virtual clock for `HookRunner.after`: actions run when `advance` passes their time.
 final class ManualClock {
@@ -36,7 +38,8 @@ final class ManualClock {
     func temp() -> String { NSTemporaryDirectory() + "hook-retry-\(UUID().uuidString)" }
 
     func episode(_ title: String = "T") -> EpisodeAnnouncement {
-        var e = EpisodeAnnouncement(time: Date(), feedURL: "http://h/f", podcastTitle: nil, title: title, guid: "g", url: nil)
+        var e = EpisodeAnnouncement(
+            time: Date(), feedURL: "http://h/f", podcastTitle: nil, title: title, guid: "g", url: nil)
         e.feedID = 7
         return e
     }
@@ -72,10 +75,11 @@ final class ManualClock {
         settle(runner)
         clock.advance(by: 1000)  // nothing more
         settle(runner)
-        #expect(outcomes == [
-            .retrying(.exited(1), attempt: 1, delay: 15), .retrying(.exited(1), attempt: 2, delay: 30),
-            .retrying(.exited(1), attempt: 3, delay: 60), .failed(.exited(1), attempts: 4),
-        ])
+        #expect(
+            outcomes == [
+                .retrying(.exited(1), attempt: 1, delay: 15), .retrying(.exited(1), attempt: 2, delay: 30),
+                .retrying(.exited(1), attempt: 3, delay: 60), .failed(.exited(1), attempts: 4),
+            ])
         #expect(clock.requested == [15, 30, 60])
         #expect(try String(contentsOfFile: count, encoding: .utf8) == "x\nx\nx\nx\n")
         #expect(runner.retryingCount == 0 && runner.queuedCount == 0)
@@ -85,7 +89,9 @@ final class ManualClock {
         let marker = temp()
         defer { unlink(marker) }
         let clock = ManualClock()
-        let runner = HookRunner(command: "[ -e \(marker) ] || { touch \(marker); kill -KILL $$; }", policy: .init(retries: 3, firstRetryDelay: 2))
+        let runner = HookRunner(
+            command: "[ -e \(marker) ] || { touch \(marker); kill -KILL $$; }",
+            policy: .init(retries: 3, firstRetryDelay: 2))
         runner.after = clock.after
         var outcomes: [HookRunner.Outcome] = []
         runner.onOutcome = { outcomes.append($1) }
@@ -102,14 +108,19 @@ final class ManualClock {
         let pidFile = temp()
         defer { unlink(pidFile) }
         let clock = ManualClock()
-        let runner = HookRunner(command: "sleep 300 & echo $! > \(pidFile); wait", policy: .init(retries: 0, timeout: 600))
+        let runner = HookRunner(
+            command: "sleep 300 & echo $! > \(pidFile); wait", policy: .init(retries: 0, timeout: 600))
         runner.after = clock.after
         var outcomes: [HookRunner.Outcome] = []
         runner.onOutcome = { outcomes.append($1) }
         runner.run(for: episode())
         let deadline = Date().addingTimeInterval(20)
-        while (try? String(contentsOfFile: pidFile, encoding: .utf8))?.hasSuffix("\n") != true && Date() < deadline { usleep(2000) }
-        let sleeper = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        while (try? String(contentsOfFile: pidFile, encoding: .utf8))?.hasSuffix("\n") != true && Date() < deadline {
+            usleep(2000)
+        }
+        let sleeper = try #require(
+            Int32(
+                (try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
         clock.advance(by: 599)
         runner.reap()
         #expect(runner.runningCount == 1 && outcomes.isEmpty)
@@ -170,15 +181,17 @@ final class ManualClock {
         let errors = CapturedConsole()
         let runner = HookRunner(command: "true", policy: .init(retries: 3))
         var recorded: [(Int64, String?)] = []
-        DaemonSession.reportTerminations(of: runner, to: errors.console(), record: { recorded.append(($0, $1)) }) { _ in }
+        DaemonSession.reportTerminations(
+            of: runner, to: errors.console(), record: { recorded.append(($0, $1)) }, finished: { _ in })
         runner.onOutcome?(episode(), .retrying(.exited(1), attempt: 1, delay: 15))
         runner.onOutcome?(episode(), .failed(.timedOut(600), attempts: 4))
         runner.onOutcome?(episode(), .succeeded(attempts: 1))
-        #expect(errors.err == """
-            podcast-watch: hook exited with status 1 for "T" (attempt 1 of 4); retrying in 15 s
-            podcast-watch: hook timed out after 600 s and was killed for "T"; gave up after 4 attempts
+        #expect(
+            errors.err == """
+                podcast-watch: hook exited with status 1 for "T" (attempt 1 of 4); retrying in 15 s
+                podcast-watch: hook timed out after 600 s and was killed for "T"; gave up after 4 attempts
 
-            """)
+                """)
         #expect(recorded.map(\.0) == [7, 7])
         #expect(recorded.map(\.1) == ["timed out after 600 s and was killed for \"T\" (4 attempts)", nil])
     }

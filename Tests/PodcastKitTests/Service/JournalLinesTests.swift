@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import PodcastKit
 
 /// stderr for journald (issue 17): `<N>` level prefixes only when stderr is the journal stream
@@ -31,10 +32,16 @@ final class JournalLinesTests: XCTestCase {
         let state = TemporaryDirectory("journal")
         _ = try BinaryRun.run(["--state", state.path, "add", "http://a.example/f"])
         let args = ["--state", state.path, "remove", "http://b.example/f\u{1B}[2J"]
-        XCTAssertEqual(try stderr(of: args, stream: "self"), "<3>podcast-watch: not subscribed: http://b.example/f\u{241B}[2J (see 'podcast-watch list')\n")
-        XCTAssertEqual(try stderr(of: args, stream: nil), "podcast-watch: not subscribed: http://b.example/f\u{241B}[2J (see 'podcast-watch list')\n")
+        XCTAssertEqual(
+            try stderr(of: args, stream: "self"),
+            "<3>podcast-watch: not subscribed: http://b.example/f\u{241B}[2J (see 'podcast-watch list')\n")
+        XCTAssertEqual(
+            try stderr(of: args, stream: nil),
+            "podcast-watch: not subscribed: http://b.example/f\u{241B}[2J (see 'podcast-watch list')\n")
         // Inherited by a process whose stderr goes elsewhere: plain.
-        XCTAssertEqual(try stderr(of: args, stream: "1:1"), "podcast-watch: not subscribed: http://b.example/f\u{241B}[2J (see 'podcast-watch list')\n")
+        XCTAssertEqual(
+            try stderr(of: args, stream: "1:1"),
+            "podcast-watch: not subscribed: http://b.example/f\u{241B}[2J (see 'podcast-watch list')\n")
         // A usage error: the message is an error, its usage lines are info.
         let usage = try stderr(of: ["list", "--bogus"], stream: "self").split(separator: "\n")
         XCTAssertEqual(usage.first, "<3>podcast-watch: unknown option '--bogus' for 'list'")
@@ -44,8 +51,11 @@ final class JournalLinesTests: XCTestCase {
     func testLevels() {
         XCTAssertEqual(JournalLines.level(of: "podcast-watch: warning: the feed lists 9 items"), 4)
         XCTAssertEqual(JournalLines.level(of: "podcast-watch: skipped outline 3: no URL"), 4)
-        XCTAssertEqual(JournalLines.level(of: "podcast-watch: hook exited with status 1 for \"T\" (attempt 1 of 4); retrying in 15 s"), 4)
-        XCTAssertEqual(JournalLines.level(of: "podcast-watch: hook exited with status 1 for \"T\"; gave up after 4 attempts"), 3)
+        XCTAssertEqual(
+            JournalLines.level(
+                of: "podcast-watch: hook exited with status 1 for \"T\" (attempt 1 of 4); retrying in 15 s"), 4)
+        XCTAssertEqual(
+            JournalLines.level(of: "podcast-watch: hook exited with status 1 for \"T\"; gave up after 4 attempts"), 3)
         XCTAssertEqual(JournalLines.level(of: "podcast-watch: no subscriptions yet; add one"), 5)
         XCTAssertEqual(JournalLines.level(of: "podcast-watch: feed failed: X"), 3)
         XCTAssertEqual(JournalLines.level(of: "Usage: podcast-watch list"), 6)

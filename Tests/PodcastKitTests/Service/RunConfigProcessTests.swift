@@ -1,22 +1,25 @@
 import Foundation
 import XCTest
+
 @testable import PodcastKit
 
 /// The config file as `run` uses it (issue 17): its state directory and hook apply, and a
 /// command-line option wins over the file.
 final class RunConfigProcessTests: XCTestCase {
     func testRunTakesTheFileAndFlagsWin() throws {
-        guard let binary = DaemonProcessTests.binary else { throw XCTSkip("podcast-watch binary not built next to the tests") }
+        guard let binary = DaemonProcessTests.binary else {
+            throw XCTSkip("podcast-watch binary not built next to the tests")
+        }
         let dir = TemporaryDirectory("config-run")
         let feed = dir.file("feed.xml")
         try DaemonProcessTests.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
         _ = try BinaryRun.run(["--state", dir.file("from-file"), "add", feed])
         try """
-            # relative to this file
-            state = from-file
-            hook = echo file-hook >> \(dir.file("hook.out"))
-            hook-retries = 0
-            """.write(toFile: dir.file("config"), atomically: true, encoding: .utf8)
+        # relative to this file
+        state = from-file
+        hook = echo file-hook >> \(dir.file("hook.out"))
+        hook-retries = 0
+        """.write(toFile: dir.file("config"), atomically: true, encoding: .utf8)
         let env = ["PODCAST_WATCH_CONFIG": dir.file("config")]
 
         let first = try DaemonProcessTests.Child(binary, ["run", "--once", "--json"], environment: env)
@@ -29,7 +32,8 @@ final class RunConfigProcessTests: XCTestCase {
         // A later modification time, as a real edit would have (Last-Modified has 1 s resolution).
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: feed)
         let second = try DaemonProcessTests.Child(
-            binary, ["run", "--once", "--json", "--hook", "echo flag-hook >> \(dir.file("hook.out"))"], environment: env)
+            binary, ["run", "--once", "--json", "--hook", "echo flag-hook >> \(dir.file("hook.out"))"], environment: env
+        )
         XCTAssertEqual(second.finish(), 0)
         XCTAssertEqual(try String(contentsOfFile: dir.file("hook.out"), encoding: .utf8), "file-hook\nflag-hook\n")
 
@@ -37,7 +41,10 @@ final class RunConfigProcessTests: XCTestCase {
         try "interval = 15m\nhook-retries = many\n".write(toFile: dir.file("config"), atomically: true, encoding: .utf8)
         let bad = try DaemonProcessTests.Child(binary, ["run", "--once", "--json"], environment: env)
         XCTAssertEqual(bad.finish(), 2)
-        XCTAssertEqual(bad.stderr, "podcast-watch: \(dir.file("config")):2: bad value for 'hook-retries': option '--hook-retries' needs a whole number from 0 to 10, not 'many'\n")
+        XCTAssertEqual(
+            bad.stderr,
+            "podcast-watch: \(dir.file("config")):2: bad value for 'hook-retries': option '--hook-retries' needs a whole number from 0 to 10, not 'many'\n"
+        )
         XCTAssertEqual(bad.stdout, "")
     }
 }

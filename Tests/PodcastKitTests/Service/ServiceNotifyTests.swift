@@ -1,9 +1,11 @@
+import Foundation
+import XCTest
+
+@testable import PodcastKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import XCTest
-@testable import PodcastKit
 
 /// A datagram socket standing in for systemd's notify socket: binds to a path, collects the
 /// `sd_notify` messages in arrival order.
@@ -19,17 +21,24 @@ final class FakeServiceManager {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw XCTSkip("temporary path too long for a socket") }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw XCTSkip("temporary path too long for a socket")
+        }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, b) in bytes.enumerated() { raw[i] = b }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0 else { throw XCTSkip("cannot bind \(path): errno \(errno)") }
     }
 
-    deinit { close(fd); unlink(path) }
+    deinit {
+        close(fd)
+        unlink(path)
+    }
 
     /// Reads what arrived (waiting up to `timeout` ms for the first datagram).
     func collect(timeout: Int32 = 50) {
@@ -60,11 +69,14 @@ final class FakeServiceManager {
 /// around SIGHUP, STOPPING=1 on shutdown, WATCHDOG=1 from the loop when WATCHDOG_USEC is set.
 final class ServiceNotifyTests: XCTestCase {
     func start(_ dir: TemporaryDirectory, environment: [String: String]) throws -> DaemonProcessTests.Child {
-        guard let binary = DaemonProcessTests.binary else { throw XCTSkip("podcast-watch binary not built next to the tests") }
+        guard let binary = DaemonProcessTests.binary else {
+            throw XCTSkip("podcast-watch binary not built next to the tests")
+        }
         let feed = dir.file("feed.xml")
         try DaemonProcessTests.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
         _ = try BinaryRun.run(["--state", dir.file("state"), "add", feed])
-        return try DaemonProcessTests.Child(binary, ["--state", dir.file("state"), "run", "--json"], environment: environment)
+        return try DaemonProcessTests.Child(
+            binary, ["--state", dir.file("state"), "run", "--json"], environment: environment)
     }
 
     func testMessagesArriveInOrder() throws {

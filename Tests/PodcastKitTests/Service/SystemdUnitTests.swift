@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// The units in contrib/systemd (issue 17): hardened as documented, Type=notify, and their

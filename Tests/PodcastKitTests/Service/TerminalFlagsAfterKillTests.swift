@@ -1,10 +1,12 @@
+import Foundation
+import LoopScheduler
+import XCTest
+
+@testable import PodcastKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import XCTest
-import LoopScheduler
-@testable import PodcastKit
 
 /// A `run` killed by SIGKILL must not leave the shell's terminal non-blocking (issue 17): the
 /// daemon sets O_NONBLOCK on a description of its own, never on the one it shares.
@@ -13,15 +15,23 @@ final class TerminalFlagsAfterKillTests: XCTestCase {
     /// child's stdout, as a shell does), killed once it drew its table: the shared description's
     /// flags are unchanged.
     func testSIGKILLedRunLeavesTheSharedTerminalBlocking() throws {
-        guard let binary = DaemonProcessTests.binary else { throw XCTSkip("podcast-watch binary not built next to the tests") }
+        guard let binary = DaemonProcessTests.binary else {
+            throw XCTSkip("podcast-watch binary not built next to the tests")
+        }
         let dir = TemporaryDirectory("ttyflags")
         let feed = dir.file("feed.xml")
         try DaemonProcessTests.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
         let captured = CapturedConsole()
-        XCTAssertEqual(CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"]).run(["--state", dir.path, "add", feed]), .success)
+        XCTAssertEqual(
+            CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"]).run([
+                "--state", dir.path, "add", feed,
+            ]), .success)
 
         let (master, slave) = try openPseudoTerminal()
-        defer { close(master); close(slave) }
+        defer {
+            close(master)
+            close(slave)
+        }
         let before = fcntl(slave, F_GETFL)
         XCTAssertEqual(before & O_NONBLOCK, 0)
 
@@ -57,7 +67,10 @@ final class TerminalFlagsAfterKillTests: XCTestCase {
     func testOutputQueueReopensATerminalOrPipe() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         let loop = try EventLoop()
         let output = NonBlockingOutput(fd: fds[1], loop: loop, bound: 1024)
         XCTAssertTrue(output.usesOwnDescription)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// The "announcement pending" state: set in the transaction that stores an announced episode,
@@ -12,7 +13,11 @@ import Testing
     }
 
     func fetched(_ id: Int64, _ episodes: [Episode]) -> FeedUpdate {
-        FeedUpdate(feedID: id, outcome: .fetched(ParsedFeed(format: .rss, channel: Channel(title: "Show"), episodes: episodes), etag: nil, lastModified: nil), checkedAt: t0)
+        FeedUpdate(
+            feedID: id,
+            outcome: .fetched(
+                ParsedFeed(format: .rss, channel: Channel(title: "Show"), episodes: episodes), etag: nil,
+                lastModified: nil), checkedAt: t0)
     }
 
     @Test func applyMarksAnnouncedEpisodesPendingUntilDelivered() throws {
@@ -21,7 +26,10 @@ import Testing
         let a = try store.add(url: "https://a.example/feed.xml")
         let b = try store.add(url: "https://b.example/feed.xml")
         // First sync of a: five stored, the newest three announced (pending); two silent.
-        let ra = try store.apply(update: fetched(a.id, [episode(1, day: 1), episode(2, day: 2), episode(3, day: 3), episode(4, day: 4), episode(5, day: 5)]))
+        let ra = try store.apply(
+            update: fetched(
+                a.id,
+                [episode(1, day: 1), episode(2, day: 2), episode(3, day: 3), episode(4, day: 4), episode(5, day: 5)]))
         #expect(ra.announced.map(\.guid) == ["g5", "g4", "g3"])
         #expect(ra.announced.map(\.announcementPending) == [true, true, true])
         #expect(ra.newEpisodes.map(\.announcementPending) == [false, false, true, true, true])
@@ -59,7 +67,8 @@ import Testing
             // A file written by the first schema: one feed, one announced and one silent episode.
             let db = try Database(path: path)
             try db.migrate(Array(StoreSchema.migrations.prefix(1)))
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO feeds (id, url, added, interval_seconds) VALUES (1, 'https://a.example/f', 0, 3600);
                 INSERT INTO episodes (feed_id, identity, guid, first_seen, announced) VALUES (1, 'guid:x', 'x', 0, 1);
                 INSERT INTO episodes (feed_id, identity, guid, first_seen, announced) VALUES (1, 'guid:y', 'y', 0, 0);

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 @Suite struct DatabaseTests {
@@ -15,7 +16,9 @@ import Testing
         let dir = TemporaryDirectory()
         let db = try Database(path: dir.file("a.sqlite"))
         try db.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")
-        try db.run("INSERT INTO t VALUES (?1, ?2, ?3, ?4, ?5)", .integer(-7), .real(1.5), .text("héllo\u{0}x"), .blob(Data([0, 255, 3])), .null)
+        try db.run(
+            "INSERT INTO t VALUES (?1, ?2, ?3, ?4, ?5)", .integer(-7), .real(1.5), .text("héllo\u{0}x"),
+            .blob(Data([0, 255, 3])), .null)
         let s = try db.prepare("SELECT i, r, s, b, n FROM t")
         #expect(try s.step())
         #expect(s.int64(0) == -7)

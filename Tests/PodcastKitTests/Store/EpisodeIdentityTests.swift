@@ -1,13 +1,15 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 @Suite struct EpisodeIdentityTests {
     let date = Date(timeIntervalSince1970: 1_700_000_000)
 
     @Test func guidWinsOverEverything() {
-        let e = Episode(guid: "  abc-1 ", title: "T", link: "https://x/1", published: date,
-                        enclosures: [Enclosure(url: "https://cdn/x.mp3")])
+        let e = Episode(
+            guid: "  abc-1 ", title: "T", link: "https://x/1", published: date,
+            enclosures: [Enclosure(url: "https://cdn/x.mp3")])
         let id = EpisodeIdentity(e)
         #expect(id.kind == .guid)
         #expect(id.key == "guid:abc-1")
@@ -15,9 +17,12 @@ import Testing
     }
 
     @Test func enclosureWithoutQueryWhenNoGuid() {
-        let e = Episode(guid: "  ", link: "https://x/1",
-                        enclosures: [Enclosure(url: "https://x/cover.jpg", mimeType: "image/jpeg"),
-                                     Enclosure(url: "https://cdn/ep1.mp3?token=9#t=3", mimeType: "audio/mpeg")])
+        let e = Episode(
+            guid: "  ", link: "https://x/1",
+            enclosures: [
+                Enclosure(url: "https://x/cover.jpg", mimeType: "image/jpeg"),
+                Enclosure(url: "https://cdn/ep1.mp3?token=9#t=3", mimeType: "audio/mpeg"),
+            ])
         let id = EpisodeIdentity(e)
         #expect(id.kind == .enclosure)
         #expect(id.key == "enclosure:https://cdn/ep1.mp3")

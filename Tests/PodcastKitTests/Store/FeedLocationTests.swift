@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PodcastKit
 
 @Suite struct FeedLocationTests {
@@ -37,14 +38,29 @@ import Testing
     }
 
     @Test func badLocationsAreRefused() {
-        #expect(throws: FeedLocation.Invalid(input: "ftp://h/f", reason: "unsupported URL scheme 'ftp' (use http, https, file or a path)")) {
+        #expect(
+            throws: FeedLocation.Invalid(
+                input: "ftp://h/f", reason: "unsupported URL scheme 'ftp' (use http, https, file or a path)")
+        ) {
             try norm("ftp://h/f")
         }
         #expect(throws: FeedLocation.Invalid.self) { try norm("http:///nohost") }
         #expect(throws: FeedLocation.Invalid.self) { try norm("   ") }
-        #expect(throws: FeedLocation.Invalid(input: "http://h:99999/f", reason: "not a valid port '99999'")) { try norm("http://h:99999/f") }
-        #expect(throws: FeedLocation.Invalid(input: "http://h/a b", reason: "white space or control characters in the URL (percent-encode them: %20)")) { try norm("http://h/a b") }
-        #expect(throws: FeedLocation.Invalid(input: "file://other/x.xml", reason: "a file:// URL on another host (other) cannot be read")) { try norm("file://other/x.xml") }
-        #expect(throws: FeedLocation.Invalid(input: "feed:ftp://x", reason: "'feed:' must be followed by // or an http(s) URL")) { try norm("feed:ftp://x") }
+        #expect(throws: FeedLocation.Invalid(input: "http://h:99999/f", reason: "not a valid port '99999'")) {
+            try norm("http://h:99999/f")
+        }
+        #expect(
+            throws: FeedLocation.Invalid(
+                input: "http://h/a b", reason: "white space or control characters in the URL (percent-encode them: %20)"
+            )
+        ) { try norm("http://h/a b") }
+        #expect(
+            throws: FeedLocation.Invalid(
+                input: "file://other/x.xml", reason: "a file:// URL on another host (other) cannot be read")
+        ) { try norm("file://other/x.xml") }
+        #expect(
+            throws: FeedLocation.Invalid(
+                input: "feed:ftp://x", reason: "'feed:' must be followed by // or an http(s) URL")
+        ) { try norm("feed:ftp://x") }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// `FeedStore.apply(update:)`: new episodes, announcements, 304, failures, moves.
@@ -13,12 +14,19 @@ import Testing
             enclosures: [Enclosure(url: "https://cdn.example/\(n).mp3?src=rss", length: 1000, mimeType: "audio/mpeg")])
     }
 
-    func feed(_ episodes: [Episode], title: String? = "Show", wellFormed: Bool = true, newFeedURL: String? = nil) -> ParsedFeed {
-        ParsedFeed(format: .rss, channel: Channel(title: title, newFeedURL: newFeedURL), episodes: episodes, isWellFormed: wellFormed)
+    func feed(_ episodes: [Episode], title: String? = "Show", wellFormed: Bool = true, newFeedURL: String? = nil)
+        -> ParsedFeed
+    {
+        ParsedFeed(
+            format: .rss, channel: Channel(title: title, newFeedURL: newFeedURL), episodes: episodes,
+            isWellFormed: wellFormed)
     }
 
-    func fetched(_ id: Int64, _ parsed: ParsedFeed, etag: String? = nil, lm: String? = nil, at: Double = 0) -> FeedUpdate {
-        FeedUpdate(feedID: id, outcome: .fetched(parsed, etag: etag, lastModified: lm), checkedAt: t0.addingTimeInterval(at))
+    func fetched(_ id: Int64, _ parsed: ParsedFeed, etag: String? = nil, lm: String? = nil, at: Double = 0)
+        -> FeedUpdate
+    {
+        FeedUpdate(
+            feedID: id, outcome: .fetched(parsed, etag: etag, lastModified: lm), checkedAt: t0.addingTimeInterval(at))
     }
 
     func makeStore(_ dir: TemporaryDirectory) throws -> (FeedStore, FeedRecord) {
@@ -31,7 +39,12 @@ import Testing
         let dir = TemporaryDirectory()
         let (store, f) = try makeStore(dir)
         // Document order is not date order on purpose.
-        let first = try store.apply(update: fetched(f.id, feed([episode(1, day: 1), episode(5, day: 5), episode(3, day: 3), episode(2, day: 2), episode(4, day: 4)]), etag: "\"v1\"", lm: "Tue, 14 Nov 2023 22:13:20 GMT"))
+        let first = try store.apply(
+            update: fetched(
+                f.id,
+                feed([
+                    episode(1, day: 1), episode(5, day: 5), episode(3, day: 3), episode(2, day: 2), episode(4, day: 4),
+                ]), etag: "\"v1\"", lm: "Tue, 14 Nov 2023 22:13:20 GMT"))
         #expect(first.newEpisodes.map(\.guid) == ["g1", "g5", "g3", "g2", "g4"])
         #expect(first.announced.map(\.guid) == ["g5", "g4", "g3"])
         #expect(first.newEpisodes.filter(\.announced).count == 3)
@@ -46,7 +59,8 @@ import Testing
         #expect(try store.episodes(feedID: f.id).map(\.announced) == [true, true, true, false, false])
 
         // Second poll: one new, two dropped out of the feed.
-        let second = try store.apply(update: fetched(f.id, feed([episode(6, day: 6), episode(7, day: 7), episode(5, day: 5)]), at: 60))
+        let second = try store.apply(
+            update: fetched(f.id, feed([episode(6, day: 6), episode(7, day: 7), episode(5, day: 5)]), at: 60))
         #expect(second.newEpisodes.map(\.guid) == ["g6", "g7"])
         #expect(second.announced.map(\.guid) == ["g7", "g6"])
         #expect(second.feed.newEpisodeCount == 5)
@@ -84,12 +98,18 @@ import Testing
         #expect(stored.published == t0.addingTimeInterval(86_400))
         #expect(stored.duration == 61.5)
         #expect(stored.description == "About it")
-        #expect(stored.enclosure == Enclosure(url: "https://cdn.example/1.mp3?src=rss", length: 1000, mimeType: "audio/mpeg"))
+        #expect(
+            stored.enclosure
+                == Enclosure(url: "https://cdn.example/1.mp3?src=rss", length: 1000, mimeType: "audio/mpeg"))
         #expect(stored.enclosures == e.enclosures)
         #expect(stored.firstSeen == t0.addingTimeInterval(5))
         let json = try store.database.scalarString("SELECT enclosures_json FROM episodes")
-        #expect(json == #"[{"mimeType":"image\/jpeg","url":"https://cdn.example/art.jpg"},{"length":1000,"mimeType":"audio/mpeg","url":"https://cdn.example/1.mp3?src=rss"}]"#
-            || json == #"[{"mimeType":"image/jpeg","url":"https://cdn.example/art.jpg"},{"length":1000,"mimeType":"audio/mpeg","url":"https://cdn.example/1.mp3?src=rss"}]"#)
+        #expect(
+            json
+                == #"[{"mimeType":"image\/jpeg","url":"https://cdn.example/art.jpg"},{"length":1000,"mimeType":"audio/mpeg","url":"https://cdn.example/1.mp3?src=rss"}]"#
+                || json
+                    == #"[{"mimeType":"image/jpeg","url":"https://cdn.example/art.jpg"},{"length":1000,"mimeType":"audio/mpeg","url":"https://cdn.example/1.mp3?src=rss"}]"#
+        )
     }
 
     @Test func duplicateGuidInOneUpdateKeptOnceWithWarning() throws {
@@ -126,11 +146,16 @@ import Testing
         // A truncated document: episode 3 is complete, episode 4 was cut before its guid and
         // enclosure, leaving only a title (weak identity).
         let cut = Episode(title: "Episode 4")
-        let r = try store.apply(update: fetched(f.id, feed([episode(3, day: 3), cut], title: nil, wellFormed: false), etag: "\"t\"", lm: "LM", at: 60))
+        let r = try store.apply(
+            update: fetched(
+                f.id, feed([episode(3, day: 3), cut], title: nil, wellFormed: false), etag: "\"t\"", lm: "LM", at: 60))
         #expect(r.feed.etag == nil)
         #expect(r.feed.lastModified == nil)
         #expect(r.newEpisodes.map(\.guid) == ["g3"])
-        #expect(r.warnings == ["feed #1: item 2 (Episode 4): skipped, degraded parse and no guid or enclosure to identify it"])
+        #expect(
+            r.warnings == [
+                "feed #1: item 2 (Episode 4): skipped, degraded parse and no guid or enclosure to identify it"
+            ])
         #expect(r.feed.feedTitle == "Show")  // a missing title does not erase the stored one
         #expect(try store.episodeCount(feedID: f.id) == 3)
         let full = try store.apply(update: fetched(f.id, feed([episode(4, day: 4), episode(3, day: 3)]), at: 120))
@@ -144,7 +169,8 @@ import Testing
         try store.apply(update: fetched(f.id, feed([episode(1, day: 1)]), etag: "\"e\"", lm: "LM"))
         let episodesBefore = try store.episodes(feedID: f.id)
         let changesBefore = try store.database.scalarInt("SELECT total_changes()")
-        let r = try store.apply(update: FeedUpdate(feedID: f.id, outcome: .notModified, checkedAt: t0.addingTimeInterval(30)))
+        let r = try store.apply(
+            update: FeedUpdate(feedID: f.id, outcome: .notModified, checkedAt: t0.addingTimeInterval(30)))
         let changesAfter = try store.database.scalarInt("SELECT total_changes()")
         #expect(r.newEpisodes.isEmpty)
         #expect(try store.episodes(feedID: f.id) == episodesBefore)
@@ -161,7 +187,10 @@ import Testing
         let (store, f) = try makeStore(dir)
         try store.apply(update: fetched(f.id, feed([episode(1)]), etag: "\"e\"", lm: "LM"))
         let next = t0.addingTimeInterval(600)
-        let r1 = try store.apply(update: FeedUpdate(feedID: f.id, outcome: .failed(FeedFailure(httpStatus: 500, message: "HTTP 500")), checkedAt: t0.addingTimeInterval(10), nextPoll: next))
+        let r1 = try store.apply(
+            update: FeedUpdate(
+                feedID: f.id, outcome: .failed(FeedFailure(httpStatus: 500, message: "HTTP 500")),
+                checkedAt: t0.addingTimeInterval(10), nextPoll: next))
         #expect(r1.feed.failureCount == 1)
         #expect(r1.feed.status == .failing)
         #expect(r1.feed.lastError == "HTTP 500")
@@ -170,7 +199,10 @@ import Testing
         #expect(r1.feed.lastModified == nil)
         #expect(r1.feed.nextPoll == next)
         #expect(r1.feed.enabled)
-        let r2 = try store.apply(update: FeedUpdate(feedID: f.id, outcome: .failed(FeedFailure(message: "timed out")), checkedAt: t0.addingTimeInterval(20)))
+        let r2 = try store.apply(
+            update: FeedUpdate(
+                feedID: f.id, outcome: .failed(FeedFailure(message: "timed out")), checkedAt: t0.addingTimeInterval(20))
+        )
         #expect(r2.feed.failureCount == 2)
         #expect(r2.feed.lastHTTPStatus == nil)
         #expect(r2.feed.nextPoll == next)
@@ -184,7 +216,8 @@ import Testing
     }
 
     @Test func fetchErrorsMapToFailures() {
-        let http = FetchError(kind: .httpStatus(404), url: "https://a.example/x", message: "HTTP 404 Not Found", status: 404)
+        let http = FetchError(
+            kind: .httpStatus(404), url: "https://a.example/x", message: "HTTP 404 Not Found", status: 404)
         #expect(FeedFailure(http) == FeedFailure(httpStatus: 404, message: "https://a.example/x: HTTP 404 Not Found"))
         let timeout = FetchError(kind: .timeout, url: "https://a.example/x", message: "timed out")
         #expect(FeedFailure(timeout) == FeedFailure(message: "https://a.example/x: timed out"))
@@ -196,7 +229,9 @@ import Testing
         #expect(f.fetchRequest() == FetchRequest(url: "https://a.example/feed.xml"))
         let r = try store.apply(update: fetched(f.id, feed([episode(1)]), etag: "\"e\"", lm: "LM"))
         let limits = FetchLimits(totalTimeout: 9)
-        #expect(r.feed.fetchRequest(limits: limits) == FetchRequest(url: "https://a.example/feed.xml", etag: "\"e\"", lastModified: "LM", limits: limits))
+        #expect(
+            r.feed.fetchRequest(limits: limits)
+                == FetchRequest(url: "https://a.example/feed.xml", etag: "\"e\"", lastModified: "LM", limits: limits))
     }
 
     @Test func dueFeedsHonourNextPollAndEnabled() throws {
@@ -216,10 +251,15 @@ import Testing
     @Test func notFoundFailsAndGoneDisables() throws {
         let dir = TemporaryDirectory()
         let (store, f) = try makeStore(dir)
-        let r404 = try store.apply(update: FeedUpdate(feedID: f.id, outcome: .failed(FeedFailure(httpStatus: 404, message: "HTTP 404 Not Found")), checkedAt: t0))
+        let r404 = try store.apply(
+            update: FeedUpdate(
+                feedID: f.id, outcome: .failed(FeedFailure(httpStatus: 404, message: "HTTP 404 Not Found")),
+                checkedAt: t0))
         #expect(r404.feed.status == .failing)
         #expect(r404.feed.enabled)
-        let r410 = try store.apply(update: FeedUpdate(feedID: f.id, outcome: .failed(FeedFailure(httpStatus: 410, message: "HTTP 410 Gone")), checkedAt: t0))
+        let r410 = try store.apply(
+            update: FeedUpdate(
+                feedID: f.id, outcome: .failed(FeedFailure(httpStatus: 410, message: "HTTP 410 Gone")), checkedAt: t0))
         #expect(r410.feed.status == .gone)
         #expect(r410.feed.enabled == false)
         try store.setEnabled(true, id: f.id)
@@ -229,11 +269,17 @@ import Testing
     @Test func permanentRedirectMovesURLAndRecordsHistory() throws {
         let dir = TemporaryDirectory()
         let (store, f) = try makeStore(dir)
-        let r = try store.apply(update: FeedUpdate(
-            feedID: f.id, outcome: .fetched(feed([episode(1)]), etag: nil, lastModified: nil),
-            permanentRedirect: PermanentRedirect(url: "https://b.example/new.xml", status: 301), checkedAt: t0))
+        let r = try store.apply(
+            update: FeedUpdate(
+                feedID: f.id, outcome: .fetched(feed([episode(1)]), etag: nil, lastModified: nil),
+                permanentRedirect: PermanentRedirect(url: "https://b.example/new.xml", status: 301), checkedAt: t0))
         #expect(r.feed.url == "https://b.example/new.xml")
-        #expect(r.moves == [FeedMove(feedID: f.id, from: "https://a.example/feed.xml", to: "https://b.example/new.xml", at: t0, reason: .permanentRedirect(status: 301))])
+        #expect(
+            r.moves == [
+                FeedMove(
+                    feedID: f.id, from: "https://a.example/feed.xml", to: "https://b.example/new.xml", at: t0,
+                    reason: .permanentRedirect(status: 301))
+            ])
         #expect(try store.urlHistory(feedID: f.id) == r.moves)
         #expect(try store.feed(url: "https://a.example/feed.xml") == nil)
     }
@@ -242,17 +288,23 @@ import Testing
         let dir = TemporaryDirectory()
         let (store, f) = try makeStore(dir)
         let other = try store.add(url: "https://c.example/taken.xml")
-        let refused = try store.apply(update: fetched(f.id, feed([episode(1)], newFeedURL: "https://c.example/taken.xml")))
+        let refused = try store.apply(
+            update: fetched(f.id, feed([episode(1)], newFeedURL: "https://c.example/taken.xml")))
         #expect(refused.moves.isEmpty)
         #expect(refused.feed.url == "https://a.example/feed.xml")
-        #expect(refused.warnings == ["feed #1 https://a.example/feed.xml: not moving to https://c.example/taken.xml (itunes:new-feed-url): already subscribed as feed #\(other.id)"])
+        #expect(
+            refused.warnings == [
+                "feed #1 https://a.example/feed.xml: not moving to https://c.example/taken.xml (itunes:new-feed-url): already subscribed as feed #\(other.id)"
+            ])
 
-        let moved = try store.apply(update: fetched(f.id, feed([episode(1)], newFeedURL: " https://d.example/moved.xml "), at: 60))
+        let moved = try store.apply(
+            update: fetched(f.id, feed([episode(1)], newFeedURL: " https://d.example/moved.xml "), at: 60))
         #expect(moved.feed.url == "https://d.example/moved.xml")
         #expect(moved.moves.map(\.reason) == [.newFeedURL])
         #expect(try store.urlHistory(feedID: f.id).count == 1)
         // The same tag on the next poll is a no-op.
-        let again = try store.apply(update: fetched(f.id, feed([episode(1)], newFeedURL: "https://d.example/moved.xml"), at: 120))
+        let again = try store.apply(
+            update: fetched(f.id, feed([episode(1)], newFeedURL: "https://d.example/moved.xml"), at: 120))
         #expect(again.moves.isEmpty)
         #expect(try store.urlHistory(feedID: f.id).count == 1)
     }
@@ -260,7 +312,10 @@ import Testing
     @Test func redirectOnNotModifiedStillMoves() throws {
         let dir = TemporaryDirectory()
         let (store, f) = try makeStore(dir)
-        let r = try store.apply(update: FeedUpdate(feedID: f.id, outcome: .notModified, permanentRedirect: PermanentRedirect(url: "https://b.example/x", status: 308), checkedAt: t0))
+        let r = try store.apply(
+            update: FeedUpdate(
+                feedID: f.id, outcome: .notModified,
+                permanentRedirect: PermanentRedirect(url: "https://b.example/x", status: 308), checkedAt: t0))
         #expect(r.feed.url == "https://b.example/x")
         #expect(try store.urlHistory(feedID: f.id).map(\.reason) == [.permanentRedirect(status: 308)])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 @Suite struct FeedStoreSubscriptionTests {
@@ -52,13 +53,20 @@ import Testing
         }
         #expect(try store.feed(matching: "/tmp/a.xml")?.id == 2)
         #expect(throws: StoreError.invalidURL("", reason: "empty feed location")) { try store.add(url: "") }
-        #expect(throws: StoreError.invalidURL("ftp://x/y", reason: "unsupported URL scheme 'ftp' (use http, https, file or a path)")) {
+        #expect(
+            throws: StoreError.invalidURL(
+                "ftp://x/y", reason: "unsupported URL scheme 'ftp' (use http, https, file or a path)")
+        ) {
             try store.add(url: "ftp://x/y")
         }
-        #expect(throws: StoreError.invalidURL("https://", reason: "not a valid https URL (no host)")) { try store.add(url: "https://") }
+        #expect(throws: StoreError.invalidURL("https://", reason: "not a valid https URL (no host)")) {
+            try store.add(url: "https://")
+        }
         // A redirect target is normalised the same way before the "already subscribed" check.
-        let r = try store.apply(update: FeedUpdate(
-            feedID: 1, outcome: .notModified, permanentRedirect: PermanentRedirect(url: "HTTPS://X.org:443/new", status: 301)))
+        let r = try store.apply(
+            update: FeedUpdate(
+                feedID: 1, outcome: .notModified,
+                permanentRedirect: PermanentRedirect(url: "HTTPS://X.org:443/new", status: 301)))
         #expect(r.feed.url == "https://x.org/new")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// Schema v3: a NULL interval means "the default"; version 2 files upgrade cleanly.
@@ -10,7 +11,8 @@ import Testing
         do {
             let db = try Database(path: path)
             try db.migrate(Array(StoreSchema.migrations.prefix(2)))
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO feeds (id, url, added) VALUES (1, 'https://a.example/f', 0);
                 INSERT INTO feeds (id, url, added, interval_seconds, etag) VALUES (2, 'https://b.example/f', 0, 600, '"e"');
                 INSERT INTO episodes (feed_id, identity, guid, first_seen, announced) VALUES (2, 'guid:x', 'x', 0, 1);
@@ -22,6 +24,8 @@ import Testing
         #expect(try store.feeds().map(\.etag) == [nil, "\"e\""])
         #expect(try store.episodes(feedID: 2).map(\.guid) == ["x"])  // no cascade from the column swap
         #expect(try store.database.scalarInt("PRAGMA foreign_key_check") == nil)
-        #expect(throws: StoreError.self) { try store.database.run("UPDATE feeds SET interval_seconds = 0 WHERE id = 1") }
+        #expect(throws: StoreError.self) {
+            try store.database.run("UPDATE feeds SET interval_seconds = 0 WHERE id = 1")
+        }
     }
 }

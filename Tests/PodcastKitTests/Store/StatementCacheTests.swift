@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PodcastKit
 
 /// `Database` reuses compiled statements by SQL text; a reused one must behave like a new one.

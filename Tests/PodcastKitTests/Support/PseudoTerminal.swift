@@ -1,7 +1,8 @@
+import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import XCTest
 
 /// A pseudo-terminal pair (master, slave), both to be closed by the caller.
 func openPseudoTerminal() throws -> (Int32, Int32) {
@@ -16,7 +17,8 @@ func openPseudoTerminal() throws -> (Int32, Int32) {
     XCTAssertEqual(unlockpt(master), 0)
     var name = [CChar](repeating: 0, count: 128)
     XCTAssertEqual(ptsnameR(master, &name, name.count), 0)
-    let slave = open(String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
+    let slave = open(
+        String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
     XCTAssertGreaterThanOrEqual(slave, 0)
     return (master, slave)
 }

@@ -25,7 +25,9 @@ final class TestHTTPServer: @unchecked Sendable {
         /// Send with chunked transfer encoding (no Content-Length).
         var chunked = false
 
-        static func ok(_ body: String, contentType: String = "application/rss+xml", headers: [(String, String)] = []) -> Response {
+        static func ok(_ body: String, contentType: String = "application/rss+xml", headers: [(String, String)] = [])
+            -> Response
+        {
             Response(status: 200, headers: [("Content-Type", contentType)] + headers, body: Array(body.utf8))
         }
         static func status(_ code: Int, _ body: String = "") -> Response {
@@ -36,8 +38,9 @@ final class TestHTTPServer: @unchecked Sendable {
         }
         /// `body` gzip-encoded with `Content-Encoding: gzip`.
         static func gzip(_ body: String, contentType: String = "application/rss+xml") -> Response {
-            Response(status: 200, headers: [("Content-Type", contentType), ("Content-Encoding", "gzip")],
-                     body: TestGzip.stored(Array(body.utf8)))
+            Response(
+                status: 200, headers: [("Content-Type", contentType), ("Content-Encoding", "gzip")],
+                body: TestGzip.stored(Array(body.utf8)))
         }
     }
 
@@ -73,10 +76,12 @@ final class TestHTTPServer: @unchecked Sendable {
         }
         port = Int(UInt16(bigEndian: address.sin_port))
         evhttp_set_allowed_methods(http, UInt16(EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_HEAD.rawValue))
-        evhttp_set_gencb(http, { request, context in
-            guard let request, let context else { return }
-            Unmanaged<TestHTTPServer>.fromOpaque(context).takeUnretainedValue().handle(request)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        evhttp_set_gencb(
+            http,
+            { request, context in
+                guard let request, let context else { return }
+                Unmanaged<TestHTTPServer>.fromOpaque(context).takeUnretainedValue().handle(request)
+            }, Unmanaged.passUnretained(self).toOpaque())
         // The thread must not retain `self`, so `deinit` can stop it.
         let loopBase = UncheckedPointer(pointer: base)
         let finished = self.finished
@@ -104,10 +109,12 @@ final class TestHTTPServer: @unchecked Sendable {
         // A loopbreak before the thread enters event_base_loop would be forgotten (the loop
         // clears the flag on entry), so break from inside the loop with a zero-delay event.
         var now = timeval(tv_sec: 0, tv_usec: 0)
-        event_base_once(base, -1, Int16(EV_TIMEOUT), { _, _, context in
-            guard let context else { return }
-            event_base_loopbreak(OpaquePointer(context))
-        }, UnsafeMutableRawPointer(base), &now)
+        event_base_once(
+            base, -1, Int16(EV_TIMEOUT),
+            { _, _, context in
+                guard let context else { return }
+                event_base_loopbreak(OpaquePointer(context))
+            }, UnsafeMutableRawPointer(base), &now)
         finished.wait()
     }
 
@@ -161,12 +168,15 @@ final class TestHTTPServer: @unchecked Sendable {
         let response = handler?(request) ?? .status(404, "no route for \(uri)")
         if response.delay > 0 {
             let box = Unmanaged.passRetained(PendingReply(request: req, response: response)).toOpaque()
-            var tv = timeval(tv_sec: Int(response.delay), tv_usec: Int((response.delay - response.delay.rounded(.down)) * 1e6))
-            event_base_once(base, -1, Int16(EV_TIMEOUT), { _, _, context in
-                guard let context else { return }
-                let pending = Unmanaged<PendingReply>.fromOpaque(context).takeRetainedValue()
-                TestHTTPServer.send(pending.response, to: pending.request)
-            }, box, &tv)
+            var tv = timeval(
+                tv_sec: Int(response.delay), tv_usec: Int((response.delay - response.delay.rounded(.down)) * 1e6))
+            event_base_once(
+                base, -1, Int16(EV_TIMEOUT),
+                { _, _, context in
+                    guard let context else { return }
+                    let pending = Unmanaged<PendingReply>.fromOpaque(context).takeRetainedValue()
+                    TestHTTPServer.send(pending.response, to: pending.request)
+                }, box, &tv)
         } else {
             TestHTTPServer.send(response, to: req)
         }

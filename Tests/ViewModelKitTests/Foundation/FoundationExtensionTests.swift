@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ViewModelKitFoundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -125,13 +126,16 @@ private func wait(until done: () -> Bool) {
         recorder.cancel()
         center.post(name: name, object: sender, userInfo: ["n": 5])
         #expect(recorder.values.map { $0.userInfo?["n"] as? Int } == [1, 4])
-        #expect(center.publisher(for: name, object: sender) == NotificationCenter.Publisher(center: center, name: name, object: sender))
+        #expect(
+            center.publisher(for: name, object: sender)
+                == NotificationCenter.Publisher(center: center, name: name, object: sender))
     }
 
     @Test func jsonCodersAreTopLevelCoders() {
         struct Item: Codable, Equatable { let id: Int }
         let recorder = Recorder<Item, any Error>()
-        Just(Item(id: 4)).encode(encoder: JSONEncoder()).decode(type: Item.self, decoder: JSONDecoder()).subscribe(recorder)
+        Just(Item(id: 4)).encode(encoder: JSONEncoder()).decode(type: Item.self, decoder: JSONDecoder()).subscribe(
+            recorder)
         #expect(rendered(recorder.events) == ["subscription", "value(Item(id: 4))", "finished"])
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ViewModelKit
 
 /// Two view models bound without the initial draw.

@@ -1,6 +1,7 @@
 import Foundation
 import LoopSchedulerFoundation
 import XCTest
+
 @testable import ViewModelKit
 
 // CombineViewModel parity on the real main loop and on RunLoop (issue 11). XCTest runs these on
@@ -75,8 +76,10 @@ private final class TasksViewController: ViewController, ViewModelObserver {
         diffs.append(
             changes.map { change in
                 switch change {
-                case let .insert(offset, task, moved): return moved == nil ? "+\(task.title)@\(offset)" : "~\(task.title)@\(offset)"
-                case let .remove(offset, task, moved): return moved == nil ? "-\(task.title)@\(offset)" : "^\(task.title)@\(offset)"
+                case .insert(let offset, let task, let moved):
+                    return moved == nil ? "+\(task.title)@\(offset)" : "~\(task.title)@\(offset)"
+                case .remove(let offset, let task, let moved):
+                    return moved == nil ? "-\(task.title)@\(offset)" : "^\(task.title)@\(offset)"
                 }
             })
         shown = taskList.tasks

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import ViewModelKit
 
 // CombineViewModel's behaviour as our own tests (issue 11), with the exact observations its
@@ -113,9 +114,11 @@ private func deliveries<S: EventSourceScheduler>(
     on scheduler: S, options: S.EventSourceOptions?, signals: Int, turn: () -> Void
 ) -> [Int] {
     var counts: [Int] = []
-    let source: S.EventSource = scheduler.scheduleEventSource(options: options, eventHandler: { source in
-        counts.append(source.eventCount)
-    })
+    let source: S.EventSource = scheduler.scheduleEventSource(
+        options: options,
+        eventHandler: { source in
+            counts.append(source.eventCount)
+        })
     for _ in 0..<signals { source.signal() }
     turn()
     source.cancel()

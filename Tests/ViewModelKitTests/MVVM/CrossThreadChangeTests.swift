@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import XCTest
+
 @testable import ViewModelKit
 
 // A `@Published` model set by one background thread while the main loop runs on the main thread
@@ -75,7 +76,8 @@ final class CrossThreadChangeTests: XCTestCase {
     func testPublishedModelSetFromOneThreadEndsDrawnWithTheFinalValue() throws {
         try XCTSkipIf(
             ThreadSanitizerProbe.isActive,
-            "deliberate data race on the @Published value (TSan may report it); the locked variant and DidChangeEdgeTests run under TSan")
+            "deliberate data race on the @Published value (TSan may report it); the locked variant and DidChangeEdgeTests run under TSan"
+        )
         for round in 0..<Self.repetitions {
             let observer = PublishedLoopObserver()
             let model = observer.counter
@@ -94,7 +96,8 @@ final class CrossThreadChangeTests: XCTestCase {
             spin { finished.load(ordering: .acquiring) }
             thread.join()
             drain()
-            XCTAssertEqual(observer.seen.last, Self.sets, "round \(round): the last update saw \(observer.seen.last ?? -1)")
+            XCTAssertEqual(
+                observer.seen.last, Self.sets, "round \(round): the last update saw \(observer.seen.last ?? -1)")
             XCTAssertEqual(observer.seen.first, 0)
             // Once per flush pass at most (guarantee 1), the extra did-change updates included.
             XCTAssertLessThanOrEqual(observer.seen.count - 1, loop.completedFlushCount - flushesBefore)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ViewModelKit
 
 // `@Published` announces before it stores. These tests run an update exactly in that gap (from

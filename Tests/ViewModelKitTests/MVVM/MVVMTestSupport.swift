@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+
 @testable import ViewModelKit
 
 /// A view model with two published properties.
@@ -117,11 +118,20 @@ final class Shared<Value>: @unchecked Sendable {
     private var stored: Value
     init(_ value: Value) { stored = value }
     var value: Value {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); defer { lock.unlock() }; stored = newValue }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            stored = newValue
+        }
     }
     func mutate(_ body: (inout Value) -> Void) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         body(&stored)
     }
 }

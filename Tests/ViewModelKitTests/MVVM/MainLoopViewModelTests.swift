@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import XCTest
+
 @testable import ViewModelKit
 
 // The iteration contract on the real main loop. XCTest runs these on the main thread, which
@@ -192,7 +193,7 @@ final class MainLoopViewModelTests: XCTestCase {
             }
         }
         run { finished.load(ordering: .acquiring) == 4 }
-        threads.forEach { $0.join() }
+        for thread in threads { thread.join() }
         drain()
         XCTAssertGreaterThanOrEqual(observer.seen.count, 2)  // initial + at least one
         // At most one update per flush pass. (Not per `runOnce`: with signals arriving from
@@ -209,7 +210,7 @@ final class MainLoopViewModelTests: XCTestCase {
         let threads = (0..<4).map { _ in
             TestThread { for _ in 0..<1_000 { model.increment() } }
         }
-        threads.forEach { $0.join() }
+        for thread in threads { thread.join() }
         loop.runOnce(blocking: false)
         XCTAssertEqual(observer.seen, [0, 4_000])
         drain()

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ViewModelKit
 
 private struct Podcast: Equatable {

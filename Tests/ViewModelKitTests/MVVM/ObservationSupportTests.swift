@@ -1,5 +1,6 @@
 import Observation
 import Testing
+
 @testable import ViewModelKit
 
 /// A Swift Observation model, in the same file as ViewModelKit's `Observable<Value>`.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ViewModelKit
 
 /// An observer on a loop of its own whose `updateView()` schedules work that changes its model

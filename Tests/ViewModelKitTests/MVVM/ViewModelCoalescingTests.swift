@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ViewModelKit
 
 /// An observer of two view models.

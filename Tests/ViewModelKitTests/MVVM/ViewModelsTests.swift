@@ -1,5 +1,6 @@
 import Observation
 import Testing
+
 @testable import ViewModelKit
 
 /// An observer of a fixed model and a collection of models.

@@ -84,7 +84,8 @@ import ViewModelKit
     // overflows) right then must still reach the subscriber after its subscription.
     @Test func nothingReachesTheSubscriberBeforeItsSubscription() {
         let finished = Recorder<Int, Never>(initialDemand: nil)
-        [5].publisher.eraseToAnyPublisher().buffer(size: 0, prefetch: .byRequest, whenFull: .dropNewest).subscribe(finished)
+        [5].publisher.eraseToAnyPublisher().buffer(size: 0, prefetch: .byRequest, whenFull: .dropNewest).subscribe(
+            finished)
         #expect(finished.events == [.subscription, .finished])
         let failed = Recorder<Int, TestError>(initialDemand: nil)
         [5].publisher.setFailureType(to: TestError.self).eraseToAnyPublisher()

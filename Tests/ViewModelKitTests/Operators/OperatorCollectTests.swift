@@ -97,9 +97,10 @@ import ViewModelKit
         scheduler.advance(by: .seconds(2))
         subject.send(completion: .finished)
         scheduler.advance()
-        #expect(recorder.events == [
-            .subscription, .value([1, 2]), .value([3]), .value([4, 5]), .value([6, 7]), .value([8]), .finished,
-        ])
+        #expect(
+            recorder.events == [
+                .subscription, .value([1, 2]), .value([3]), .value([4, 5]), .value([6, 7]), .value([8]), .finished,
+            ])
     }
 
     @Test func asksUpstreamForOneValueAtATimeAndGroupsWaitForDemand() {

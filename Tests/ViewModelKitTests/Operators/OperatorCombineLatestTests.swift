@@ -16,9 +16,10 @@ import ViewModelKit
         b.send(20)
         a.send(completion: .finished)
         b.send(30)
-        #expect(rendered(recorder.events) == [
-            "subscription", "value((2, 10))", "value((3, 10))", "value((3, 20))", "value((3, 30))",
-        ])
+        #expect(
+            rendered(recorder.events) == [
+                "subscription", "value((2, 10))", "value((3, 10))", "value((3, 20))", "value((3, 30))",
+            ])
         b.send(completion: .finished)
         #expect(rendered(recorder.events).last == "finished")
     }
@@ -91,7 +92,8 @@ import ViewModelKit
         d.send(0.5)
         a.send(2)
         #expect(rendered(three.events) == ["subscription", "value((1, \"x\", true))", "value((2, \"x\", true))"])
-        #expect(rendered(four.events) == ["subscription", "value((1, \"x\", true, 0.5))", "value((2, \"x\", true, 0.5))"])
+        #expect(
+            rendered(four.events) == ["subscription", "value((1, \"x\", true, 0.5))", "value((2, \"x\", true, 0.5))"])
     }
 }
 
@@ -155,7 +157,10 @@ import ViewModelKit
         #expect(logA.entries == ["request max(2)"])
         #expect(logB.entries == ["request max(2)"])
         recorder.request(.max(1))
-        #expect(rendered(recorder.events) == ["subscription", "value((1, 10))", "value((2, 20))", "value((3, 30))", "finished"])
+        #expect(
+            rendered(recorder.events) == [
+                "subscription", "value((1, 10))", "value((2, 20))", "value((3, 30))", "finished",
+            ])
     }
 
     @Test func threeAndFourInputs() {

@@ -112,13 +112,14 @@ private final class SerialChecker<Input, Failure: Error>: Subscriber, @unchecked
             let checker = SerialChecker<Int, Never>()
             let merged = Publishers.Merge(a, b)
             let token = SubscriptionBox()
-            merged.subscribe(AnySubscriber<Int, Never>(
-                receiveSubscription: { subscription in
-                    token.set(subscription)
-                    checker.receive(subscription: subscription)
-                },
-                receiveValue: { checker.receive($0) },
-                receiveCompletion: { checker.receive(completion: $0) }))
+            merged.subscribe(
+                AnySubscriber<Int, Never>(
+                    receiveSubscription: { subscription in
+                        token.set(subscription)
+                        checker.receive(subscription: subscription)
+                    },
+                    receiveValue: { checker.receive($0) },
+                    receiveCompletion: { checker.receive(completion: $0) }))
             DispatchQueue.concurrentPerform(iterations: 3) { index in
                 switch index {
                 case 0: for value in 0..<200 { a.send(value) }

@@ -16,7 +16,8 @@ import ViewModelKit
 
     @Test func tryMapFusionsFailOnTheThrow() {
         let subject = PassthroughSubject<Int, Never>()
-        let fused: Publishers.TryMap<PassthroughSubject<Int, Never>, Int> = subject
+        let fused: Publishers.TryMap<PassthroughSubject<Int, Never>, Int> =
+            subject
             .tryMap { value -> Int in
                 if value == 3 { throw TestError("three") }
                 return value
@@ -44,21 +45,27 @@ import ViewModelKit
         #expect(upstream.send(3) == .none)
         #expect(recorder.values == [2, 3])
         let tried: Publishers.TryFilter<ManualPublisher<Int, Never>> = upstream.filter { $0 > 1 }.tryFilter { $0 < 4 }
-        let triedTwice: Publishers.TryFilter<ManualPublisher<Int, Never>> = upstream.tryFilter { $0 > 1 }.filter { $0 < 4 }
+        let triedTwice: Publishers.TryFilter<ManualPublisher<Int, Never>> = upstream.tryFilter { $0 > 1 }.filter {
+            $0 < 4
+        }
         _ = (tried, triedTwice.tryFilter { _ in true })
     }
 
     @Test func compactMapFusionsDropNilFromEitherStep() {
         let subject = PassthroughSubject<String, Never>()
-        let fused: Publishers.CompactMap<PassthroughSubject<String, Never>, Int> = subject
+        let fused: Publishers.CompactMap<PassthroughSubject<String, Never>, Int> =
+            subject
             .compactMap { Int($0) }
             .compactMap { $0 > 0 ? $0 : nil }
         let recorder = Recorder<Int, Never>()
         fused.subscribe(recorder)
         for text in ["1", "x", "-2", "3"] { subject.send(text) }
         #expect(recorder.values == [1, 3])
-        let mapped: Publishers.CompactMap<PassthroughSubject<String, Never>, Int> = subject.compactMap { Int($0) }.map { $0 * 2 }
-        let tried: Publishers.TryCompactMap<PassthroughSubject<String, Never>, Int> = subject.tryCompactMap { Int($0) }.compactMap { $0 }
+        let mapped: Publishers.CompactMap<PassthroughSubject<String, Never>, Int> = subject.compactMap { Int($0) }.map {
+            $0 * 2
+        }
+        let tried: Publishers.TryCompactMap<PassthroughSubject<String, Never>, Int> = subject.tryCompactMap { Int($0) }
+            .compactMap { $0 }
         _ = (mapped, tried)
     }
 
@@ -73,10 +80,15 @@ import ViewModelKit
     }
 
     @Test func mergeWithMoreGivesTheNextArity() {
-        let (a, b, c, d) = (PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>(),
-                            PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>())
-        let three: Publishers.Merge3<PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>> =
-            a.merge(with: b).merge(with: c)
+        let (a, b, c, d) = (
+            PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>(),
+            PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()
+        )
+        let three:
+            Publishers.Merge3<
+                PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>
+            > =
+                a.merge(with: b).merge(with: c)
         let eight = three.merge(with: d, a, b).merge(with: c, d)
         let recorder = Recorder<Int, Never>()
         three.merge(with: d).subscribe(recorder)
@@ -89,10 +101,11 @@ import ViewModelKit
         eight.subscribe(eightRecorder)
         a.send(7)
         #expect(eightRecorder.values == [7, 7])
-        let _: Publishers.Merge8<
-            PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>,
-            PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>,
-            PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>
-        > = eight
+        let _:
+            Publishers.Merge8<
+                PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>,
+                PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>,
+                PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>
+            > = eight
     }
 }

@@ -77,9 +77,10 @@ import ViewModelKit
         subject.send("b")
         subject.send("c")
         subject.send(completion: .finished)
-        #expect(recorder.events == [
-            .subscription, .value(.milliseconds(300)), .value(.seconds(2)), .value(.nanoseconds(0)), .finished,
-        ])
+        #expect(
+            recorder.events == [
+                .subscription, .value(.milliseconds(300)), .value(.seconds(2)), .value(.nanoseconds(0)), .finished,
+            ])
     }
 
     @Test func measureIntervalPassesReturnedDemandAsARequestAndStopsAtCancel() {
@@ -100,9 +101,19 @@ import ViewModelKit
         let recorder = Recorder<Int, TestError>()
         [1, 2].publisher.eraseToAnyPublisher().setFailureType(to: TestError.self)
             .breakpoint(
-                receiveSubscription: { _ in seen.append("subscription"); return false },
-                receiveOutput: { seen.append("value \($0)"); return false },
-                receiveCompletion: { _ in seen.append("completion"); return false })
+                receiveSubscription: { _ in
+                    seen.append("subscription")
+                    return false
+                },
+                receiveOutput: {
+                    seen.append("value \($0)")
+                    return false
+                },
+                receiveCompletion: { _ in
+                    seen.append("completion")
+                    return false
+                }
+            )
             .subscribe(recorder)
         #expect(seen == ["subscription", "value 1", "value 2", "completion"])
         #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
@@ -114,14 +125,17 @@ import ViewModelKit
     @Test func assertNoFailurePassesValuesAndFinishes() {
         let log = DemandLog()
         let recorder = Recorder<Int, Never>(initialDemand: .max(1))
-        [1, 2].publisher.eraseToAnyPublisher().setFailureType(to: TestError.self).logRequests(to: log).assertNoFailure().subscribe(recorder)
+        [1, 2].publisher.eraseToAnyPublisher().setFailureType(to: TestError.self).logRequests(to: log).assertNoFailure()
+            .subscribe(recorder)
         #expect(recorder.events == [.subscription, .value(1)])
         #expect(log.entries == ["request max(1)"])
     }
 
     struct JSONCoder: TopLevelEncoder, TopLevelDecoder {
         func encode<T: Encodable>(_ value: T) throws -> Data { try JSONEncoder().encode(value) }
-        func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T { try JSONDecoder().decode(type, from: data) }
+        func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+            try JSONDecoder().decode(type, from: data)
+        }
     }
 
     struct Item: Codable, Equatable {

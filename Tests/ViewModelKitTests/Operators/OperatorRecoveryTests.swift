@@ -1,5 +1,5 @@
-import Testing
 import Foundation
+import Testing
 import ViewModelKit
 
 @Suite struct CatchTests {
@@ -220,7 +220,12 @@ import ViewModelKit
 final class Counter: @unchecked Sendable {
     private let lock = NSLockLike()
     private var count = 0
-    func next() -> Int { lock.withLock { count += 1; return count } }
+    func next() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
     var value: Int { lock.withLock { count } }
 }
 
@@ -242,9 +247,10 @@ private struct NeverFailing<Upstream: Publisher, E: Error>: Publisher where Upst
     typealias Failure = E
     let upstream: Upstream
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == E {
-        upstream.subscribe(AnySubscriber<Output, Never>(
-            receiveSubscription: { subscriber.receive(subscription: $0) },
-            receiveValue: { subscriber.receive($0) },
-            receiveCompletion: { _ in subscriber.receive(completion: .finished) }))
+        upstream.subscribe(
+            AnySubscriber<Output, Never>(
+                receiveSubscription: { subscriber.receive(subscription: $0) },
+                receiveValue: { subscriber.receive($0) },
+                receiveCompletion: { _ in subscriber.receive(completion: .finished) }))
     }
 }

@@ -71,8 +71,10 @@ import ViewModelKit
     }
 
     @Test func minAndMaxKeepTheFirstOfEqualValues() {
-        let values = [Tagged(key: 2, tag: "a"), Tagged(key: 1, tag: "b"), Tagged(key: 3, tag: "c"),
-                      Tagged(key: 1, tag: "d"), Tagged(key: 3, tag: "e")]
+        let values = [
+            Tagged(key: 2, tag: "a"), Tagged(key: 1, tag: "b"), Tagged(key: 3, tag: "c"),
+            Tagged(key: 1, tag: "d"), Tagged(key: 3, tag: "e"),
+        ]
         let min = Recorder<Tagged, Never>()
         values.publisher.eraseToAnyPublisher().min { $0.key < $1.key }.subscribe(min)
         #expect(min.events == [.subscription, .value(Tagged(key: 1, tag: "b")), .finished])
@@ -137,7 +139,10 @@ import ViewModelKit
         let subject = PassthroughSubject<Int, Never>()
         let recorder = Recorder<Bool, Never>(initialDemand: nil)
         var tested: [Int] = []
-        subject.logRequests(to: log).allSatisfy { tested.append($0); return $0 < 3 }.subscribe(recorder)
+        subject.logRequests(to: log).allSatisfy {
+            tested.append($0)
+            return $0 < 3
+        }.subscribe(recorder)
         subject.send(1)
         subject.send(5)
         subject.send(2)

@@ -34,7 +34,10 @@ import ViewModelKit
         #expect(prefixedWhile.sequence == [1, 2, 2])
         let retyped: Publishers.Sequence<[Int], TestError> = numbers.setFailureType(to: TestError.self)
         #expect(retyped.sequence == [1, 2, 2, 3])
-        #expect(events(numbers.append(4, 5)) == ["subscription", "value(1)", "value(2)", "value(2)", "value(3)", "value(4)", "value(5)", "finished"])
+        #expect(
+            events(numbers.append(4, 5)) == [
+                "subscription", "value(1)", "value(2)", "value(2)", "value(3)", "value(4)", "value(5)", "finished",
+            ])
         #expect(numbers.prepend([0]).sequence == [0, 1, 2, 2, 3])
         #expect(numbers.append([9].publisher).sequence == [1, 2, 2, 3, 9])
     }

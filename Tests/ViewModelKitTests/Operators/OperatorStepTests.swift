@@ -102,7 +102,10 @@ import ViewModelKit
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder<Int, Never>(initialDemand: .max(2))
         var tested: [Int] = []
-        upstream.drop { tested.append($0); return $0 < 3 }.subscribe(recorder)
+        upstream.drop {
+            tested.append($0)
+            return $0 < 3
+        }.subscribe(recorder)
         #expect(upstream.send(1) == .max(1))
         #expect(upstream.send(2) == .max(1))
         #expect(upstream.send(3) == .none)

@@ -14,12 +14,13 @@ struct RequestLogging<Upstream: Publisher>: Publisher {
     let log: DemandLog
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        upstream.subscribe(AnySubscriber<Output, Failure>(
-            receiveSubscription: { subscription in
-                subscriber.receive(subscription: LoggedSubscription(inner: subscription, log: log))
-            },
-            receiveValue: { subscriber.receive($0) },
-            receiveCompletion: { subscriber.receive(completion: $0) }))
+        upstream.subscribe(
+            AnySubscriber<Output, Failure>(
+                receiveSubscription: { subscription in
+                    subscriber.receive(subscription: LoggedSubscription(inner: subscription, log: log))
+                },
+                receiveValue: { subscriber.receive($0) },
+                receiveCompletion: { subscriber.receive(completion: $0) }))
     }
 }
 

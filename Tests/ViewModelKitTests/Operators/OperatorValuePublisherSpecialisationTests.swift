@@ -35,7 +35,10 @@ import ViewModelKit
         #expect(just.last(where: { $0 == 4 }).output == nil)
         #expect(just.append(4, 5).sequence == [3, 4, 5])
         #expect(just.prepend([1, 2]).sequence == [1, 2, 3])
-        let justs: [Just<Int>] = [just.min(), just.max(), just.first(), just.last(), just.removeDuplicates(), just.retry(1), just.replaceEmpty(with: 0), just.replaceError(with: 0)]
+        let justs: [Just<Int>] = [
+            just.min(), just.max(), just.first(), just.last(), just.removeDuplicates(), just.retry(1),
+            just.replaceEmpty(with: 0), just.replaceError(with: 0),
+        ]
         #expect(justs.allSatisfy { $0 == just })
     }
 
@@ -68,9 +71,12 @@ import ViewModelKit
         #expect(throws: TestError.self) { try tried.result.get() }
         let passedFailure: Result<Int, Error>.Publisher = failure.tryScan(0) { $0 + $1 }
         #expect(throws: TestError.self) { try passedFailure.result.get() }
-        let same: [Result<Int, TestError>.Publisher] = [success.min(), success.max(), success.first(), success.last(), success.retry(2), success.removeDuplicates()]
+        let same: [Result<Int, TestError>.Publisher] = [
+            success.min(), success.max(), success.first(), success.last(), success.retry(2), success.removeDuplicates(),
+        ]
         #expect(same.allSatisfy { $0 == success })
-        let retyped: Result<Int, TestError>.Publisher = Result<Int, Never>.success(1).publisher.setFailureType(to: TestError.self)
+        let retyped: Result<Int, TestError>.Publisher = Result<Int, Never>.success(1).publisher.setFailureType(
+            to: TestError.self)
         #expect(retyped.result == .success(1))
         let recorder = Recorder<Int, TestError>()
         failure.ignoreOutput().subscribe(recorder)
@@ -99,7 +105,10 @@ import ViewModelKit
         #expect(some.output(in: 0..<1).output == 5)
         let replaced: Just<Int> = none.replaceEmpty(with: 7)
         #expect(replaced.output == 7)
-        let same: [Optional<Int>.Publisher] = [some.min(), some.max(), some.first(), some.last(), some.retry(1), some.removeDuplicates(), some.replaceError(with: 0)]
+        let same: [Optional<Int>.Publisher] = [
+            some.min(), some.max(), some.first(), some.last(), some.retry(1), some.removeDuplicates(),
+            some.replaceError(with: 0),
+        ]
         #expect(same.allSatisfy { $0 == some })
         let recorder = Recorder<Int, Never>()
         none.map { $0 * 2 }.subscribe(recorder)

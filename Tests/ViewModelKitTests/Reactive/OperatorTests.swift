@@ -487,14 +487,15 @@ import ViewModelKit
         subject.print("P", to: lines).subscribe(recorder)
         subject.send(1)
         subject.send(completion: .failure(TestError("bad")))
-        #expect(lines.text == """
-            P: receive subscription: (PassthroughSubject)
-            P: request max: (1)
-            P: receive value: (1)
-            P: request max: (1) (synchronous)
-            P: receive error: (bad)
+        #expect(
+            lines.text == """
+                P: receive subscription: (PassthroughSubject)
+                P: request max: (1)
+                P: receive value: (1)
+                P: request max: (1) (synchronous)
+                P: receive error: (bad)
 
-            """)
+                """)
         #expect(recorder.events == [.subscription, .value(1), .failure(TestError("bad"))])
     }
 
@@ -506,16 +507,17 @@ import ViewModelKit
         let cancelled = Recorder<Int, Never>()
         subject.print(to: lines).subscribe(cancelled)
         cancelled.cancel()
-        #expect(lines.text == """
-            receive subscription: (Just)
-            request unlimited
-            receive value: (3)
-            receive finished
-            receive subscription: (PassthroughSubject)
-            request unlimited
-            receive cancel
+        #expect(
+            lines.text == """
+                receive subscription: (Just)
+                request unlimited
+                receive value: (3)
+                receive finished
+                receive subscription: (PassthroughSubject)
+                request unlimited
+                receive cancel
 
-            """)
+                """)
     }
 }
 
@@ -528,7 +530,9 @@ import ViewModelKit
         // 0,0,1,1,2,2,3,3,4,4,5,5 -> filter 2 -> dedupe -> 0,1,3,4,5; demand 3.
         #expect(recorder.values == [0, 1, 3])
         recorder.cancel()
-        #expect(subject.map { $0 }.filter { _ in true } is Publishers.Filter<Publishers.Map<PassthroughSubject<Int, Never>, Int>>)
+        #expect(
+            subject.map { $0 }.filter { _ in true }
+                is Publishers.Filter<Publishers.Map<PassthroughSubject<Int, Never>, Int>>)
     }
 
     @Test func sinkOnChainCancelledByDroppingToken() {

@@ -42,12 +42,13 @@ private final class NoPublished: ObservableObject {
         let c2 = model.$count.sink { log.append("$count \($0) property=\(model.count)") }
         model.count = 1
         log.append("after property=\(model.count)")
-        #expect(log == [
-            "$count 0 property=0",
-            "willChange count=0",
-            "$count 1 property=0",
-            "after property=1",
-        ])
+        #expect(
+            log == [
+                "$count 0 property=0",
+                "willChange count=0",
+                "$count 1 property=0",
+                "after property=1",
+            ])
         withExtendedLifetime((c1, c2)) {}
     }
 
@@ -224,13 +225,14 @@ private final class NoPublished: ObservableObject {
         }
         let c2 = model.$name.dropFirst().sink { log.append("name \($0) property=\(model.name)") }
         model.count = 1
-        #expect(log == [
-            "will count=0 name=a",
-            "count 1",
-            "will count=0 name=a",
-            "name from-sink property=a",
-            "count 1 end",
-        ])
+        #expect(
+            log == [
+                "will count=0 name=a",
+                "count 1",
+                "will count=0 name=a",
+                "name from-sink property=a",
+                "count 1 end",
+            ])
         #expect(model.count == 1)
         #expect(model.name == "from-sink")
         withExtendedLifetime((c0, c1, c2)) {}

@@ -137,8 +137,14 @@ import ViewModelKit
     @Test func anySubscriberFromClosures() {
         var log: [String] = []
         let subscriber = AnySubscriber<Int, Never>(
-            receiveSubscription: { log.append("sub"); $0.request(.max(1)) },
-            receiveValue: { log.append("v\($0)"); return .none },
+            receiveSubscription: {
+                log.append("sub")
+                $0.request(.max(1))
+            },
+            receiveValue: {
+                log.append("v\($0)")
+                return .none
+            },
             receiveCompletion: { _ in log.append("done") })
         Just(1).subscribe(subscriber)
         #expect(log == ["sub", "v1", "done"])

@@ -193,10 +193,11 @@ import ViewModelKit
         }
         let c2 = subject.sink { log.append("b\($0) stored=\(subject.value)") }
         subject.send(1)
-        #expect(log == [
-            "a0 stored=0", "b0 stored=0",
-            "a1 stored=1", "a2 stored=2", "b2 stored=2", "b1 stored=2",
-        ])
+        #expect(
+            log == [
+                "a0 stored=0", "b0 stored=0",
+                "a1 stored=1", "a2 stored=2", "b2 stored=2", "b1 stored=2",
+            ])
         withExtendedLifetime((c1, c2)) {}
     }
 

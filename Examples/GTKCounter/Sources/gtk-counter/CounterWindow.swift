@@ -38,9 +38,18 @@ final class CounterWindow: ViewModelObserver {
         gtk_window_set_child(cast(window), column)
 
         self.viewModel = viewModel
-        connect(plusButton, "clicked") { [unowned self] in self.viewModel.increment(); return false }
-        connect(minusButton, "clicked") { [unowned self] in self.viewModel.decrement(); return false }
-        connect(resetButton, "clicked") { [unowned self] in self.viewModel.reset(); return false }
+        connect(plusButton, "clicked") { [unowned self] in
+            self.viewModel.increment()
+            return false
+        }
+        connect(minusButton, "clicked") { [unowned self] in
+            self.viewModel.decrement()
+            return false
+        }
+        connect(resetButton, "clicked") { [unowned self] in
+            self.viewModel.reset()
+            return false
+        }
         bindViewModels()  // draws once now
     }
 

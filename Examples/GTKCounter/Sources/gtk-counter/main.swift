@@ -69,10 +69,11 @@ if options.clicks > 0 || options.report {
     // Once the window is on screen: the test's clicks (all in one callback: one redraw), then
     // "ready" for the screenshot.
     connect(view.window, "map") {
-        pending.append(loop.scheduleTimer(after: .milliseconds(300)) {
-            for _ in 0..<options.clicks { emitClicked(view.plusButton) }
-            if options.clicks > 0 { emitClicked(view.minusButton) }
-        })
+        pending.append(
+            loop.scheduleTimer(after: .milliseconds(300)) {
+                for _ in 0..<options.clicks { emitClicked(view.plusButton) }
+                if options.clicks > 0 { emitClicked(view.minusButton) }
+            })
         pending.append(loop.scheduleTimer(after: .milliseconds(700)) { say("ready") })
         return false
     }

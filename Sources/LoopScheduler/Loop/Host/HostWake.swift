@@ -1,5 +1,6 @@
 import CLoopSupport
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import CLibevent
 import CLoopSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,7 +60,8 @@ final class RegistrationMirror {
         /// Records one event's descriptor interest and timer (`event_pending`, which locks).
         func record(_ event: OpaquePointer) {
             var expiry = timeval(tv_sec: 0, tv_usec: 0)
-            let flags = Int32(event_pending(event, Int16(EV_READ | EV_WRITE | EV_CLOSED | EV_SIGNAL | EV_TIMEOUT), &expiry))
+            let flags = Int32(
+                event_pending(event, Int16(EV_READ | EV_WRITE | EV_CLOSED | EV_SIGNAL | EV_TIMEOUT), &expiry))
             if flags & Int32(EV_TIMEOUT) != 0 {
                 if let earliest {
                     if microseconds(from: earliest, to: expiry) < 0 { self.earliest = expiry }
@@ -144,7 +146,9 @@ final class RegistrationMirror {
             let theirElapsed = microseconds(from: before, to: after)
             deadline = scan.earliest.map { earliest in
                 // Expiry and probe share libevent's clock offset: their difference is exact.
-                ourNow.advanced(by: MonotonicInstant.Stride(nanoseconds: microseconds(from: before, to: earliest) * 1_000 + deadlineSlack))
+                ourNow.advanced(
+                    by: MonotonicInstant.Stride(
+                        nanoseconds: microseconds(from: before, to: earliest) * 1_000 + deadlineSlack))
             }
             if abs(theirElapsed - ourElapsed) < 1_000 { break }
         }
