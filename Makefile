@@ -43,6 +43,7 @@ run: deps
 # example under Xvfb, every benchmark at its quick size and every fuzz target for a few seconds
 # (so they never rot; nothing is asserted about speed).
 test: deps
+	$(MAKE) --no-print-directory lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory docs
@@ -104,8 +105,7 @@ examples: deps
 	done
 
 # swift-format with the repository's .swift-format (see README, "Code style"). `make lint` fails
-# on any finding; `make format` rewrites the files in place. Lint is not yet part of `make test`:
-# the one-time reformat of the tree comes first.
+# on any finding (`make test` runs it first); `make format` rewrites the files in place.
 FORMATTED := Package.swift Sources Tests Examples Scripts
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive --parallel $(FORMATTED)
