@@ -192,10 +192,11 @@ public enum FeedReport {
     static func formatDuration(_ seconds: Double) -> String {
         // Int(_:) traps on NaN, infinity and past ±9.2e18: such a duration is shown as it is.
         guard seconds.isFinite, abs(seconds) < 1e15 else { return "\(seconds) s" }
-        let whole = Int(seconds)
-        let frac = seconds - Double(whole)
-        var s = String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
-        if frac > 0.0005 { s += String(format: ".%03d", Int((frac * 1000).rounded())) }
+        // Rounded to milliseconds first, so 1.9999 s shows as 0:00:02, never as 0:00:01.1000.
+        let millis = Int((abs(seconds) * 1000).rounded())
+        let whole = millis / 1000
+        var s = (seconds < 0 ? "-" : "") + String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+        if millis % 1000 != 0 { s += String(format: ".%03d", millis % 1000) }
         return s
     }
 }

@@ -29,6 +29,10 @@ import Testing
         #expect(FeedReport.formatDuration(1e30) == "1e+30 s")
         #expect(FeedReport.formatDuration(.nan) == "nan s")
         #expect(FeedReport.formatDuration(3723.5) == "1:02:03.500")
+        // A fraction that rounds up carries into the seconds (it printed "0:00:01.1000").
+        #expect(FeedReport.formatDuration(1.9999) == "0:00:02")
+        #expect(FeedReport.formatDuration(59.9996) == "0:01:00")
+        #expect(FeedReport.formatDuration(0.0004) == "0:00:00")
     }
 
     @Test func failureCountAtIntMaxDoesNotTrap() throws {
