@@ -18,8 +18,11 @@ final class ServiceNotifier {
     /// Whether `NOTIFY_SOCKET` was set: messages are sent.
     let isActive: Bool
     /// How often to send `WATCHDOG=1`: half of `WATCHDOG_USEC` (as `sd_watchdog_enabled(3)`
-    /// advises), in microseconds; `nil` when the watchdog is off or this is not the watched pid.
+    /// advises), in microseconds, at least `minimumWatchdogInterval`; `nil` when the watchdog is
+    /// off or this is not the watched pid.
     let watchdogInterval: UInt64?
+    /// 10 ms: a tiny `WATCHDOG_USEC` (1 µs, a typo) must not turn the loop into a busy sender.
+    static let minimumWatchdogInterval: UInt64 = 10_000
     private var stopping = false
 
     /// A notifier for the service manager named by `environment` (the process's, normally).
@@ -28,7 +31,7 @@ final class ServiceNotifier {
         var usec: UInt64 = 0
         // > 0: WATCHDOG_USEC is set and WATCHDOG_PID (if set) is this process.
         if isActive, environment["WATCHDOG_USEC"] != nil, sd_watchdog_enabled(0, &usec) > 0, usec > 0 {
-            watchdogInterval = max(usec / 2, 1)
+            watchdogInterval = max(usec / 2, ServiceNotifier.minimumWatchdogInterval)
         } else {
             watchdogInterval = nil
         }

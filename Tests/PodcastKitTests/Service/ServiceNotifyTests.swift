@@ -119,4 +119,20 @@ final class ServiceNotifyTests: XCTestCase {
         XCTAssertNil(ServiceNotifier(environment: ["WATCHDOG_USEC": "100000"]).watchdogInterval)
         XCTAssertEqual(ServiceNotifier.clean("a\nb\u{7f}"), "a b ")
     }
+
+    /// A tiny WATCHDOG_USEC (1 µs) pets at most every 10 ms, not as fast as the loop can spin.
+    func testWatchdogIntervalHasAFloor() throws {
+        // sd_watchdog_enabled reads the process environment itself.
+        setenv("NOTIFY_SOCKET", "/nonexistent/notify", 1)
+        setenv("WATCHDOG_USEC", "1", 1)
+        defer {
+            unsetenv("NOTIFY_SOCKET")
+            unsetenv("WATCHDOG_USEC")
+        }
+        let notifier = ServiceNotifier(environment: ["NOTIFY_SOCKET": "/nonexistent/notify", "WATCHDOG_USEC": "1"])
+        XCTAssertEqual(notifier.watchdogInterval, 10_000)
+        setenv("WATCHDOG_USEC", "100000", 1)
+        let usual = ServiceNotifier(environment: ["NOTIFY_SOCKET": "/nonexistent/notify", "WATCHDOG_USEC": "100000"])
+        XCTAssertEqual(usual.watchdogInterval, 50_000)
+    }
 }
