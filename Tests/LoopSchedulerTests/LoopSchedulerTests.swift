@@ -37,6 +37,44 @@ import Testing
         watchdog.cancel()
     }
 
+    /// A repeating action with a zero (or 1 ns) interval is always due again: each tick waits for
+    /// the next pass, so the loop's other timers still fire and `run()` can stop (it looped
+    /// inside one timer callback for ever).
+    @Test(arguments: [MonotonicInstant.Stride.zero, .nanoseconds(1)])
+    func zeroIntervalRepeatingActionDoesNotHoldTheLoop(interval: MonotonicInstant.Stride) throws {
+        let loop = try EventLoop()
+        defer { loop.shutdown() }
+        let scheduler = LoopScheduler(loop: loop)
+        var ticks = 0
+        let repeating = scheduler.schedule(after: scheduler.now, interval: interval) { ticks += 1 }
+        var stopped = false
+        let stopper = loop.scheduleTimer(after: .milliseconds(5)) {
+            stopped = true
+            loop.stop()
+        }
+        try loop.run()
+        repeating.cancel()
+        stopper.cancel()
+        #expect(stopped)
+        #expect(ticks >= 1)
+    }
+
+    /// Each pass runs a zero-interval action once: one `runOnce` gives one tick.
+    @Test func zeroIntervalRepeatingActionTicksOncePerRunOnce() throws {
+        let loop = try EventLoop()
+        defer { loop.shutdown() }
+        let scheduler = LoopScheduler(loop: loop)
+        var ticks = 0
+        let repeating = scheduler.schedule(after: scheduler.now, interval: .zero) { ticks += 1 }
+        defer { repeating.cancel() }
+        var counts: [Int] = []
+        for _ in 0..<3 {
+            _ = loop.runOnce(blocking: true)
+            counts.append(ticks)
+        }
+        #expect(counts == [1, 2, 3])
+    }
+
     @Test func pastDeadlineRunsAsSoonAsPossible() throws {
         let loop = try EventLoop()
         defer { loop.shutdown() }

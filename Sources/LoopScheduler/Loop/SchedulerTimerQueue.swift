@@ -8,7 +8,8 @@ import CLibevent
 /// is enabled (it is called under our lock only because it never waits for a callback).
 final class SchedulerTimerQueue: @unchecked Sendable {
     final class Entry: @unchecked Sendable {
-        let sequence: UInt64
+        // Renewed when a repeating entry is queued again (see `fire`).
+        var sequence: UInt64
         var deadline: MonotonicInstant
         let interval: MonotonicInstant.Stride?
         var action: (() -> Void)?
@@ -109,6 +110,12 @@ final class SchedulerTimerQueue: @unchecked Sendable {
                 _ = heap.pop()
                 if let interval = first.interval {
                     first.deadline = SchedulerTimerQueue.nextTick(after: first.deadline, every: interval, now: now)
+                    // A new sequence, at or past `limit`: its next tick waits for the next pass
+                    // even when it is due already (a zero or 1 ns interval), so a repeating
+                    // action cannot hold the loop in this call; it also queues the tick behind
+                    // actions scheduled for the same instant before it.
+                    first.sequence = nextSequence
+                    nextSequence += 1
                     heap.push(first)
                     return first.action
                 }
