@@ -21,6 +21,40 @@ import Testing
         #expect(!driver.hasReadyWork)
     }
 
+    /// A driver outlives its loop's `shutdown()` without touching the freed base: `prepare()`
+    /// has no deadline, nothing is ready, `dispatch()` reports the end; a new driver is refused.
+    /// (prepare() after shutdown crashed in event_base_foreach_event.)
+    @Test func aShutDownLoopIsNotDrivenAnyMore() throws {
+        let loop = try EventLoop()
+        let driver = try loop.makeHostDriver()
+        let timer = loop.scheduleTimer(after: .milliseconds(10)) {}
+        #expect(driver.prepare() != nil)
+        loop.shutdown()
+        timer.cancel()
+        #expect(driver.prepare() == nil)
+        #expect(driver.prepareMilliseconds() == -1)
+        #expect(!driver.hasReadyWork)
+        #expect(driver.dispatch() == false)
+        #expect(throws: HostLoopError.loopShutDown) { try loop.makeHostDriver() }
+    }
+
+    /// `shutdown()` from one of the loop's own callbacks, as its doc allows, during a dispatch.
+    @Test func aLoopShutDownFromItsOwnCallbackEndsTheDispatch() throws {
+        let loop = try EventLoop()
+        let driver = try loop.makeHostDriver()
+        let ran = Shared(0)
+        loop.execute {
+            ran.mutate { $0 += 1 }
+            loop.shutdown()
+        }
+        _ = driver.prepare()
+        #expect(readable(driver, within: 1_000))
+        #expect(driver.dispatch() == false)
+        #expect(ran.value == 1)
+        #expect(driver.prepare() == nil)
+        #expect(driver.dispatch() == false)
+    }
+
     @Test func aTimerMakesTheDescriptorReadableAtItsDeadlineWithoutATimeout() throws {
         let loop = try EventLoop()
         let driver = try loop.makeHostDriver()
@@ -90,7 +124,16 @@ import Testing
         _ = driver.prepare()
         firstWatch.cancel()
         first = nil  // closes the descriptor: the kernel drops it from our epoll set
-        let second = TestPipe()
+        // The kernel hands out the lowest free number, but a test running in parallel may take it
+        // first: open pipes (kept until the end) until one gets the number back.
+        var spares: [TestPipe] = []
+        var reused: TestPipe?
+        while reused == nil, spares.count < 64 {
+            let pipe = TestPipe()
+            if pipe.readEnd == number { reused = pipe } else { spares.append(pipe) }
+        }
+        defer { withExtendedLifetime(spares) {} }
+        guard let second = reused else { return }  // the number stayed taken: nothing to check
         #expect(second.readEnd == number)
         var reads = 0
         let secondWatch = loop.watch(fd: second.readEnd, events: .read) { _ in

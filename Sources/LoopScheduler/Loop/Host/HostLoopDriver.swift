@@ -60,8 +60,10 @@ public final class HostLoopDriver {
 
     /// Creates the driver for `loop` and makes the loop wake it from now on.
     /// - Throws: `HostLoopError.alreadyDriven` when another driver holds `loop`,
-    ///   `.setupFailed` when a descriptor cannot be created.
+    ///   `.setupFailed` when a descriptor cannot be created, `.loopShutDown` after
+    ///   `loop.shutdown()`.
     public init(loop: EventLoop) throws {
+        guard !loop.isShutDown else { throw HostLoopError.loopShutDown }
         self.loop = loop
         wake = loop.hostWake
         let wakeDescriptor = try wake.attach()
@@ -76,6 +78,8 @@ public final class HostLoopDriver {
 
     deinit {
         invalidate()
+        // Our probe event lives on the loop's base: after `shutdown()` freed it, leave it alone.
+        if loop.isShutDown { mirror.baseIsGone = true }
     }
 
     /// Stops waking the host; the loop can be run by `run()` again or given another driver.
@@ -93,9 +97,14 @@ public final class HostLoopDriver {
 
     /// Call just before the host blocks: brings `descriptor` up to date with the loop's
     /// registrations and returns how long the host may sleep for our sake: `.zero` when work is
-    /// ready now, the time until the earliest timer, or nil when only a descriptor can wake us.
+    /// ready now, the time until the earliest timer, or nil when only a descriptor can wake us
+    /// (and always nil once the loop was shut down: its base is gone, nothing will be ready).
     /// Loop thread.
     public func prepare() -> MonotonicInstant.Stride? {
+        guard !loop.isShutDown else {
+            nextDeadline = nil
+            return nil
+        }
         let deadline = mirror.refresh()
         nextDeadline = deadline
         if mirror.hasActiveEvents { return .zero }
@@ -115,6 +124,7 @@ public final class HostLoopDriver {
     /// Whether a `dispatch()` now would find work: the descriptor is readable or events are
     /// already active. For a host's "check" step after its poll. Loop thread.
     public var hasReadyWork: Bool {
+        if loop.isShutDown { return false }
         if mirror.hasActiveEvents { return true }
         var entry = pollfd(fd: mirror.descriptor, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, 0) > 0
@@ -123,10 +133,12 @@ public final class HostLoopDriver {
     /// Runs exactly what is ready, without blocking: one loop iteration (`runOnce(blocking:
     /// false)`), ending with the flush. Safe to call when nothing is ready (it returns at once).
     /// - Returns: `false` when the iteration was ended by `loop.stop()` (the host decides what a
-    ///   stop means to it, for example quitting its own main loop), else `true`.
+    ///   stop means to it, for example quitting its own main loop) or the loop was shut down
+    ///   (then nothing runs), else `true`.
     /// - Precondition: on the loop's thread, not from inside one of the loop's callbacks.
     @discardableResult
     public func dispatch() -> Bool {
+        guard !loop.isShutDown else { return false }
         dispatchCount += 1
         mirror.drain()
         wake.drain()

@@ -122,8 +122,12 @@ final class RegistrationMirror {
         }
     }
 
+    /// Set once the loop was shut down: its base is freed, and `event_free` on the probe would
+    /// lock the freed base (it hung). The probe's few bytes are then left allocated.
+    var baseIsGone = false
+
     deinit {
-        event_free(probe)
+        if !baseIsGone { event_free(probe) }
         close(timerDescriptor)
         close(descriptor)
     }
