@@ -67,6 +67,7 @@ test-tsan: deps
 # compiled file contains (Scripts/docs-check.swift, which first proves on a fixture that it
 # catches each of its cases).
 docs: deps
+	$(SWIFT) build --build-tests  # dump-symbol-graph also loads the test modules
 	@set -e; graphs=$$(dirname "$$($(SWIFT) build --show-bin-path)")/symbolgraph; \
 	rm -rf "$$graphs" .build/docs; mkdir -p .build/docs; \
 	if (cd Scripts/docs-check-fixture && $(SWIFT) ../docs-check.swift graphs Fixture) >.build/docs/self-test.out; \
