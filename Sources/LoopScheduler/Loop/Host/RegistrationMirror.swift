@@ -123,11 +123,12 @@ final class RegistrationMirror {
     }
 
     /// Set once the loop was shut down: its base is freed, and `event_free` on the probe would
-    /// lock the freed base (it hung). The probe's few bytes are then left allocated.
+    /// lock the freed base (it hung). The probe's memory is then released with `free`, which is
+    /// libevent's allocator here (nothing calls `event_set_mem_functions`) and touches no base.
     var baseIsGone = false
 
     deinit {
-        if !baseIsGone { event_free(probe) }
+        if baseIsGone { free(UnsafeMutableRawPointer(probe)) } else { event_free(probe) }
         close(timerDescriptor)
         close(descriptor)
     }
