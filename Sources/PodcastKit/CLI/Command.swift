@@ -11,6 +11,16 @@ public struct Invocation: Equatable, Sendable {
         self.stateDirectory = stateDirectory
         self.command = command
     }
+
+    /// Whether the command reads or writes the state directory (and so reads the config file,
+    /// whose `state` key applies to it): every command but `help`, `version`, `show` and `demo`
+    /// (which uses a throwaway state of its own).
+    public var usesState: Bool {
+        switch command {
+        case .help, .version, .show, .demo: return false
+        default: return true
+        }
+    }
 }
 
 /// One `podcast-watch` command with its own options, already validated (URLs are still as typed;

@@ -224,7 +224,8 @@ public enum CommandLineParser {
         var flags: Set<String> = []
     }
 
-    // Splits the command's tokens into operands, valued options (last one wins) and flags.
+    // Splits the command's tokens into operands, valued options (given once; for `run` the last
+    // one wins) and flags.
     private static func scan(
         _ tokens: [String], command: String, valued: Set<String>, flags: Set<String>
     ) throws(UsageError) -> Scanned {
@@ -241,7 +242,17 @@ public enum CommandLineParser {
             }
             let (name, inline) = splitInline(token)
             if valued.contains(name) {
-                out.values[name] = try takeValue(name, inline, &queue, command: command)
+                let value = try takeValue(name, inline, &queue, command: command)
+                // `remove`, `enable` and `disable` take one feed, as they take one URL: a second
+                // `--id` used to replace the first silently. Only `run` keeps the last of an
+                // option, so the command line overrides the config file's tokens put before it.
+                if out.values[name] != nil && command != "run" {
+                    throw UsageError(
+                        name == "--id"
+                            ? "option '--id' is given more than once: '\(command)' takes one feed (run it once per feed)"
+                            : "option '\(name)' is given more than once", command: command)
+                }
+                out.values[name] = value
             } else if flags.contains(name) {
                 if inline != nil { throw UsageError("option '\(name)' takes no value", command: command) }
                 out.flags.insert(name)

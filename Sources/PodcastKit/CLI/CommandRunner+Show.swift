@@ -8,7 +8,7 @@ import Glibc
 extension CommandRunner {
     /// `show URL|FILE [--json]`: one unconditional fetch on the main loop, then the report on
     /// stdout. Fetch and parse errors go to stderr with exit status 1; a missing or unreadable
-    /// local file is status 4. A pipe or device (`/dev/stdin`) is read to its end.
+    /// local file, or a directory, is status 4. A pipe or device (`/dev/stdin`) is read to its end.
     func show(_ target: String, json: Bool) -> ExitCode {
         guard let url = location(target) else { return .usage }
         // A local file that is missing or unreadable is an input file error (4), as for `add`.
@@ -18,6 +18,14 @@ extension CommandRunner {
         }
         var result: FetchResult?
         var info = stat()
+        // A directory is an input file error too (it fell through to the fetcher: status 1,
+        // where the README promises 4).
+        if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }), stat(path, &info) == 0,
+            (info.st_mode & S_IFMT) == S_IFDIR
+        {
+            console.err("podcast-watch: cannot read \(path): it is a directory, not a feed file\n")
+            return .inputError
+        }
         if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }), stat(path, &info) == 0,
             (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR
         {

@@ -41,23 +41,27 @@ public final class CommandRunner {
             console.err("podcast-watch: \(error.message)\n" + UsageText.short(for: error.command))
             return .usage
         }
-        // `run` reads its config file; the command line's options win over it.
-        if case .run = invocation.command, let path = RunConfig.path(environment: environment) {
+        // Every command that uses the state reads the config file, so its `state` means the same
+        // to `add` and `list` as to `run`; `run` also takes its options (the command line wins).
+        if invocation.usesState, let path = RunConfig.path(environment: environment) {
             let config: RunConfig?
             do {
                 config = try RunConfig.load(
-                    path: path, required: environment["PODCAST_WATCH_CONFIG"].map { !$0.isEmpty } ?? false)
+                    path: path, required: environment["PODCAST_WATCH_CONFIG"].map { !$0.isEmpty } ?? false,
+                    environment: environment)
             } catch {
                 console.err("podcast-watch: \(error.message)\n")
                 return .usage
             }
             if let config {
-                do {
-                    invocation = try CommandLineParser.parse(arguments, runDefaults: config.runTokens)
-                } catch {
-                    console.err(
-                        "podcast-watch: \(error.message) (with \(path))\n" + UsageText.short(for: error.command))
-                    return .usage
+                if case .run = invocation.command {
+                    do {
+                        invocation = try CommandLineParser.parse(arguments, runDefaults: config.runTokens)
+                    } catch {
+                        console.err(
+                            "podcast-watch: \(error.message) (with \(path))\n" + UsageText.short(for: error.command))
+                        return .usage
+                    }
                 }
                 if invocation.stateDirectory == nil { invocation.stateDirectory = config.stateDirectory }
             }

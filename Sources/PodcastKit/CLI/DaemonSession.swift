@@ -191,12 +191,12 @@ final class DaemonSession {
         }
         // Polling has begun (the first due feeds are being fetched): the service is up.
         notifier.ready(status: DaemonSession.status(daemon.library.podcasts.count))
-        // Under a service manager or in a pipe nothing else would say why nothing happens; the
-        // daemon keeps running, and a SIGHUP after `add` picks the feeds up.
-        if !options.once && !console.isTerminal && daemon.library.podcasts.isEmpty {
-            console.err(
-                "podcast-watch: no subscriptions yet; add one with 'podcast-watch add URL', then send SIGHUP (kill -HUP \(getpid())) to poll it\n"
-            )
+        // Without the live table (a service, a pipe, --json) nothing else would say why nothing
+        // happens. `run` keeps running, and a SIGHUP after `add` picks the feeds up; `--once`
+        // ends with status 0 (nothing failed), but says so: a cron job pointed at the wrong
+        // state directory must not look like a quiet success.
+        if daemon.library.podcasts.isEmpty && (options.once || options.json || !console.isTerminal) {
+            console.err(DaemonSession.emptyHint(once: options.once, service: notifier.isActive, pid: getpid()))
         }
         // The view: a live table on a terminal, JSON lines otherwise.
         // Created after start, so the first (synchronous) frame already lists the feeds.
@@ -344,6 +344,17 @@ final class DaemonSession {
         runner.onTermination = { [weak runner] _, _ in
             if let runner { finished(runner) }
         }
+    }
+
+    /// What `run` says on stderr when it starts with no subscriptions: how to add one, and
+    /// (without `--once`) how to make the running daemon pick it up.
+    static func emptyHint(once: Bool, service: Bool, pid: pid_t) -> String {
+        if once {
+            return "podcast-watch: no subscriptions yet, nothing to poll; add one with 'podcast-watch add URL'\n"
+        }
+        let reload = service ? "systemctl reload podcast-watch (--user for a user unit)" : "kill -HUP \(pid)"
+        return
+            "podcast-watch: no subscriptions yet; add one with 'podcast-watch add URL', then send SIGHUP (\(reload)) to poll it\n"
     }
 
     /// The service manager's status line (`systemctl status`).

@@ -4,27 +4,41 @@ import Foundation
 import Glibc
 #endif
 
-/// `run`'s config file, so a service unit stays one line: `$PODCAST_WATCH_CONFIG`, else
-/// `$XDG_CONFIG_HOME/podcast-watch/config`, else `~/.config/podcast-watch/config`.
+/// podcast-watch's config file, so a service unit stays one line: `$PODCAST_WATCH_CONFIG`, else
+/// `$XDG_CONFIG_HOME/podcast-watch/config`, else `~/.config/podcast-watch/config`. Read by every
+/// command that uses the state directory (`add`, `remove`, `enable`, `disable`, `list`,
+/// `import`, `export`, `run`), so `state` means the same to all of them; the other keys are
+/// `run`'s and are checked by all of them (a broken file is reported at once, not at the next
+/// restart) but used only by `run`.
 ///
-/// Format: one `key = value` per line; blank lines and lines starting with `#` are ignored; the
-/// value is the rest of the line with surrounding blanks removed (so a hook may contain `=` and
-/// `#`); keys are `run`'s long options without the dashes (`RunConfig.keys`). A simple format
-/// parsed here, strictly, rather than JSON via Foundation: every value is one scalar, an
-/// operator edits it by hand and wants comments, and our own parser can name the line of every
-/// mistake. Values are checked exactly as the command-line option is. Any mistake — an unknown
-/// or repeated key, a line without `=`, an empty or bad value, an unreadable file — is a
-/// `UsageError` naming the file and line (exit status 2). Options given on the command line win.
+/// Format: one `key = value` per line, LF or CRLF line endings; blank lines and lines starting
+/// with `#` are ignored; the value is the rest of the line with surrounding blanks removed (so
+/// a hook may contain `=` and `#`); keys are `run`'s long options without the dashes
+/// (`RunConfig.keys`). A simple format parsed here, strictly, rather than JSON via Foundation:
+/// every value is one scalar, an operator edits it by hand and wants comments, and our own
+/// parser can name the line of every mistake. Values are checked exactly as the command-line
+/// option is. Any mistake — an unknown or repeated key, a line without `=`, an empty or bad
+/// value, an unset variable in a path, an unreadable file — is a `UsageError` naming the file and
+/// line (exit status 2), with any control character in it shown as a visible symbol (`␍`).
+/// Options given on the command line win.
+///
+/// Path values (`RunConfig.pathKeys`: `state`, `hook-log`) are expanded as a shell would for
+/// the common forms: a leading `~` or `~/` is `$HOME`, and `$NAME` or `${NAME}` anywhere is
+/// that environment variable (unset or empty: an error, never a path silently rooted at `/`).
+/// A path still relative after that is relative to the config file's folder, never to
+/// wherever the command was started. The `hook` value is left alone: its shell expands it.
 public struct RunConfig: Equatable, Sendable {
     /// The keys a config file may set: `run`'s options that take a value, and `state`.
     public static let keys = [
         "state", "interval", "hook", "hook-timeout", "hook-retries", "hook-log", "first-sync-announce",
     ]
 
+    /// The keys whose value is a path, expanded and resolved as described above.
+    public static let pathKeys: Set<String> = ["state", "hook-log"]
+
     /// The file read (or looked for).
     public var path: String
-    /// `--state` from the file (the command line's wins), resolved against the file's folder
-    /// when relative.
+    /// `--state` from the file (the command line's wins), expanded and absolute.
     public var stateDirectory: String?
     /// `run` option tokens (`--interval`, `15m`, …), to go before the command line's own so
     /// that those win (the parser keeps the last of an option).
@@ -40,8 +54,11 @@ public struct RunConfig: Equatable, Sendable {
     }
 
     /// Reads the file at `path`: `nil` when it does not exist (unless `required`: the path came
-    /// from `$PODCAST_WATCH_CONFIG`). Throws `UsageError` as described above.
-    public static func load(path: String, required: Bool = false) throws(UsageError) -> RunConfig? {
+    /// from `$PODCAST_WATCH_CONFIG`). `environment` expands `~` and `$NAME` in path values.
+    /// Throws `UsageError` as described above.
+    public static func load(path: String, required: Bool = false, environment: [String: String] = [:])
+        throws(UsageError) -> RunConfig?
+    {
         var info = stat()
         if stat(path, &info) != 0 && errno == ENOENT && !required { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -52,37 +69,51 @@ public struct RunConfig: Equatable, Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw UsageError("config file \(path): not UTF-8 text", command: "run")
         }
-        return try parse(text, path: path)
+        return try parse(text, path: path, environment: environment)
     }
 
-    /// Parses config `text` (read from `path`, for messages and relative paths).
-    public static func parse(_ text: String, path: String) throws(UsageError) -> RunConfig {
+    /// Parses config `text` (read from `path`, for messages and relative paths); `environment`
+    /// expands `~` and `$NAME` in path values.
+    public static func parse(_ text: String, path: String, environment: [String: String] = [:]) throws(UsageError)
+        -> RunConfig
+    {
         var config = RunConfig(path: path)
         var seen: [String: Int] = [:]
         let folder = (path as NSString).deletingLastPathComponent
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift: splitting on "\n" alone kept a CRLF file as one line.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for (index, raw) in lines.enumerated() {
             let number = index + 1
-            func fail(_ message: String) -> UsageError { UsageError("\(path):\(number): \(message)", command: "run") }
-            let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+            func fail(_ message: String) -> UsageError {
+                UsageError(visible("\(path):\(number): \(message)"), command: "run")
+            }
+            let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let eq = line.firstIndex(of: "=") else {
-                throw fail("expected 'key = value', got '\(TerminalText.line(line))'")
+                throw fail("expected 'key = value', got '\(line)'")
             }
             let key = line[..<eq].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            var value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
             guard keys.contains(key) else {
-                throw fail("unknown key '\(TerminalText.line(key))' (known: \(keys.joined(separator: ", ")))")
+                throw fail("unknown key '\(key)' (known: \(keys.joined(separator: ", ")))")
             }
             if let first = seen[key] { throw fail("'\(key)' is already set on line \(first)") }
             seen[key] = number
             guard !value.isEmpty else { throw fail("'\(key)' needs a value") }
+            if pathKeys.contains(key) {
+                do {
+                    value = try expand(value, environment: environment)
+                } catch {
+                    throw fail("bad value for '\(key)': \(error.message)")
+                }
+                if !value.hasPrefix("/") { value = folder + "/" + value }
+            }
             if key == "state" {
-                config.stateDirectory = value.hasPrefix("/") ? value : folder + "/" + value
+                config.stateDirectory = value
                 continue
             }
             // Checked exactly as on the command line (with a stand-in hook for the hook options).
-            // A relative log path is relative to the file, not to wherever run starts.
-            let tokens = ["--\(key)", key == "hook-log" && !value.hasPrefix("/") ? folder + "/" + value : value]
+            let tokens = ["--\(key)", value]
             do {
                 _ = try CommandLineParser.parse(["run", "--hook", "true"] + tokens)
             } catch {
@@ -91,5 +122,62 @@ public struct RunConfig: Equatable, Sendable {
             config.runTokens += tokens
         }
         return config
+    }
+
+    /// `value` with a leading `~` (alone or before `/`) replaced by `$HOME` and every `$NAME` or
+    /// `${NAME}` (NAME: letters, digits, `_`) by that variable. Throws `UsageError` for an unset
+    /// or empty variable, `~user`, or a `$` that starts no name.
+    public static func expand(_ value: String, environment: [String: String]) throws(UsageError) -> String {
+        func variable(_ name: String) throws(UsageError) -> String {
+            guard let v = environment[name], !v.isEmpty else {
+                throw UsageError("$\(name) is not set (in '\(value)')", command: "run")
+            }
+            return v
+        }
+        var rest = Substring(value)
+        var out = ""
+        if rest == "~" || rest.hasPrefix("~/") {
+            out = try variable("HOME")
+            rest = rest.dropFirst()
+        } else if rest.hasPrefix("~") {
+            throw UsageError("'~user' is not supported; write the path in full (in '\(value)')", command: "run")
+        }
+        let isNameCharacter = { (c: Character) in c == "_" || (c.isASCII && (c.isLetter || c.isNumber)) }
+        while let dollar = rest.firstIndex(of: "$") {
+            out += rest[..<dollar]
+            rest = rest[rest.index(after: dollar)...]
+            let name: Substring
+            if rest.hasPrefix("{") {
+                guard let close = rest.firstIndex(of: "}") else {
+                    throw UsageError("'${' without a closing '}' (in '\(value)')", command: "run")
+                }
+                name = rest[rest.index(after: rest.startIndex)..<close]
+                rest = rest[rest.index(after: close)...]
+            } else {
+                name = rest.prefix(while: isNameCharacter)
+                rest = rest.dropFirst(name.count)
+            }
+            guard !name.isEmpty, name.allSatisfy(isNameCharacter) else {
+                throw UsageError("'$' must start a variable name such as $HOME (in '\(value)')", command: "run")
+            }
+            out += try variable(String(name))
+        }
+        return out + rest
+    }
+
+    /// `text` with every control character and bidi override shown as a visible symbol (a C0
+    /// control or DEL as its Control Pictures sign, `␍` for CR; the others as U+FFFD), so a
+    /// stray CR or escape in the file can neither hide nor rewrite the message on a terminal.
+    static func visible(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard TerminalText.isUnsafe(scalar) else {
+                out.append(scalar)
+                continue
+            }
+            let v = scalar.value
+            out.append(v < 0x20 ? Unicode.Scalar(0x2400 + v)! : v == 0x7F ? "\u{2421}" : "\u{FFFD}")
+        }
+        return String(out)
     }
 }

@@ -48,10 +48,22 @@ final class EmptyStartTests: XCTestCase {
         XCTAssertEqual(child.finish(), 0)
     }
 
-    /// `--once` with nothing to poll ends at once (nothing to wait for), without the hint.
-    func testEmptyOnceEndsQuietly() throws {
+    /// `--once` with nothing to poll ends at once with status 0 (nothing failed), and says so on
+    /// stderr: it used to end silently, like a successful pass.
+    func testEmptyOnceSaysSoAndExitsZero() throws {
         let child = try start("run", "--once", "--json")
         XCTAssertEqual(child.finish(), 0)
-        XCTAssertEqual(child.stderr, "")
+        XCTAssertEqual(
+            child.stderr, "podcast-watch: no subscriptions yet, nothing to poll; add one with 'podcast-watch add URL'\n")
+        XCTAssertEqual(child.stdout, "")
+        XCTAssertEqual(JournalLines.level(of: Substring(child.stderr.dropLast())), 5)
+    }
+
+    /// Under a service manager the hint names systemctl reload.
+    func testServiceHintNamesSystemctlReload() {
+        XCTAssertEqual(
+            DaemonSession.emptyHint(once: false, service: true, pid: 42),
+            "podcast-watch: no subscriptions yet; add one with 'podcast-watch add URL', then send SIGHUP (systemctl reload podcast-watch (--user for a user unit)) to poll it\n"
+        )
     }
 }
