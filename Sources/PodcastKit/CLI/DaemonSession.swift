@@ -110,6 +110,8 @@ final class DaemonSession {
                 record: { [weak daemon] id, error in
                     daemon?.noteHookOutcome(feedID: id, error: error)
                 },
+                retries: store,
+                report: { [weak daemon] event, feedID in _ = daemon?.library.record(event, feedID: feedID) },
                 finished: { runner in self.finishIfIdle(loop, hooks: runner) })
             daemon.hooks = runner
             hooks = runner
@@ -153,7 +155,9 @@ final class DaemonSession {
                     self.exitCode = signal == SIGINT ? .interrupted : .terminated
                 }
                 daemon?.stop()
-                loop.stop()
+                // Running hooks get a grace, then their groups are killed and their attempts
+                // are kept for the next start; a second signal kills them at once.
+                if let hooks { hooks.shutDown { loop.stop() } } else { loop.stop() }
             }
             registrations.append(try loop.onSignal(SIGINT) { stop(SIGINT) })
             registrations.append(try loop.onSignal(SIGTERM) { stop(SIGTERM) })
@@ -189,6 +193,8 @@ final class DaemonSession {
             console.err("podcast-watch: cannot load the subscriptions: \(error)\n")
             return .stateError
         }
+        // Hook attempts a previous run still owed (a retry waiting, a hook killed at shutdown).
+        if let hooks { resumeHookRetries(hooks) }
         // Polling has begun (the first due feeds are being fetched): the service is up.
         notifier.ready(status: DaemonSession.status(daemon.library.podcasts.count))
         // Without the live table (a service, a pipe, --json) nothing else would say why nothing
@@ -292,6 +298,17 @@ final class DaemonSession {
         }
         notifier.stoppingOnce()
         daemon.stop()
+        // Stopped another way (a store or output error): hooks still running are killed now
+        // and their attempts kept for the next start, never orphaned.
+        if let hooks, hooks.runningCount > 0 {
+            hooks.after = nil
+            hooks.shutDown(grace: 0) {}
+            let deadline = Date().addingTimeInterval(2)
+            while hooks.runningCount > 0 && Date() < deadline {
+                hooks.reap()
+                usleep(5_000)
+            }
+        }
         fetcher.cancelAll()
         for registration in registrations { registration.cancel() }
         for timer in hookTimers.values { timer.cancel() }
@@ -317,21 +334,51 @@ final class DaemonSession {
     /// come, or the final failure) and hand each final result to `record` (feed id, `nil` for
     /// success or the failure's text) for the store. The closures hold the runner weakly: the
     /// runner owns them, so a strong capture was a cycle that leaked one runner per session.
+    ///
+    /// `retries`: the store where an attempt still owed is kept (`.retrying`: the next attempt,
+    /// due after its delay; `.interrupted`: the same attempt, due at once) and forgotten on the
+    /// final result, so a stop loses no retry. `report`: each failed attempt as a `hook_failed`
+    /// event (with the feed id), for the JSON lines. `now` is the wall clock.
     static func reportTerminations(
         of runner: HookRunner, to console: Console, record: ((Int64, String?) -> Void)? = nil,
-        finished: @escaping (HookRunner) -> Void
+        retries store: FeedStore? = nil, report: ((FeedEvent, Int64?) -> Void)? = nil,
+        now: @escaping () -> Date = Date.init, finished: @escaping (HookRunner) -> Void
     ) {
         let attempts = runner.policy.retries + 1
+        // Best effort: a store that cannot be written costs the retry after a stop, not the run.
+        func persist(_ episode: EpisodeAnnouncement, _ change: (FeedStore, Int64) throws -> Void) {
+            guard let store, let id = episode.episodeID else { return }
+            do {
+                try change(store, id)
+            } catch {
+                console.err("podcast-watch: warning: cannot record the hook's retry in the state database: \(error)\n")
+            }
+        }
         runner.onOutcome = { episode, outcome in
             // Feed text: neutralised before it reaches a terminal or the journal.
             let name = TerminalText.line(episode.title ?? episode.url ?? "?")
+            let time = now()
+            func failure(_ error: String, attempt: Int, retryAt: Date?, gaveUp: Bool) {
+                report?(
+                    .hookFailed(
+                        HookFailureReport(
+                            time: time, episode: episode, error: error, attempt: attempt, attempts: attempts,
+                            retryAt: retryAt, gaveUp: gaveUp)), episode.feedID)
+            }
             switch outcome {
             case .succeeded:
                 if let id = episode.feedID { record?(id, nil) }
+                persist(episode) { try $0.clearHookRetry(episodeID: $1) }
             case .retrying(let how, let attempt, let delay):
                 console.err(
                     "podcast-watch: hook \(how.description) for \"\(name)\" (attempt \(attempt) of \(attempts)); retrying in \(HookRunner.Policy.format(delay)) s\n"
                 )
+                let due = time.addingTimeInterval(delay)
+                persist(episode) {
+                    try $0.saveHookRetry(
+                        PendingHookRetry(episodeID: $1, attempt: attempt + 1, due: due, lastError: how.description))
+                }
+                failure(how.description, attempt: attempt, retryAt: due, gaveUp: false)
             case .failed(let how, let tried):
                 console.err(
                     "podcast-watch: hook \(how.description) for \"\(name)\"\(tried > 1 ? "; gave up after \(tried) attempts" : "")\n"
@@ -339,6 +386,17 @@ final class DaemonSession {
                 if let id = episode.feedID {
                     record?(id, "\(how.description) for \"\(name)\"\(tried > 1 ? " (\(tried) attempts)" : "")")
                 }
+                persist(episode) { try $0.clearHookRetry(episodeID: $1) }
+                failure(how.description, attempt: tried, retryAt: nil, gaveUp: true)
+            case .interrupted(_, let attempt):
+                let what = "still running at shutdown; killed after the \(HookRunner.Policy.format(HookRunner.shutdownGrace)) s grace"
+                console.err(
+                    "podcast-watch: warning: hook for \"\(name)\" was \(what) (attempt \(attempt) of \(attempts)); it runs again at the next start\n"
+                )
+                persist(episode) {
+                    try $0.saveHookRetry(PendingHookRetry(episodeID: $1, attempt: attempt, due: time, lastError: what))
+                }
+                failure(what, attempt: attempt, retryAt: nil, gaveUp: false)
             }
         }
         runner.onTermination = { [weak runner] _, _ in
@@ -355,6 +413,23 @@ final class DaemonSession {
         let reload = service ? "systemctl reload podcast-watch (--user for a user unit)" : "kill -HUP \(pid)"
         return
             "podcast-watch: no subscriptions yet; add one with 'podcast-watch add URL', then send SIGHUP (\(reload)) to poll it\n"
+    }
+
+    // Schedules the hook attempts an earlier run still owed, each at its due time (at once when
+    // overdue). `--once` takes only those already due: a pass must not wait out a backoff
+    // (the others stay in the store for a later run).
+    private func resumeHookRetries(_ hooks: HookRunner) {
+        do {
+            let now = Date()
+            for (retry, episode) in try store.pendingHookRetries() {
+                let delay = max(0, retry.due.timeIntervalSince(now))
+                if options.once && delay > 0 { continue }
+                guard let feed = try store.feed(id: episode.feedID) else { continue }
+                hooks.resume(EpisodeAnnouncement(stored: episode, feed: feed, time: episode.firstSeen), attempt: retry.attempt, after: delay)
+            }
+        } catch {
+            console.err("podcast-watch: warning: cannot read the hook retries still owed: \(error)\n")
+        }
     }
 
     /// The service manager's status line (`systemctl status`).

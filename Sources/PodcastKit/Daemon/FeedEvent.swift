@@ -14,6 +14,8 @@ public enum FeedEvent: Equatable, Sendable {
     /// A poll succeeded but something was off (a malformed document read in recovery mode, a
     /// duplicate guid); reported once until it changes, not on every poll.
     case feedWarning(FeedWarningReport)
+    /// A `--hook` attempt failed: a retry follows, it gave up, or it was killed at shutdown.
+    case hookFailed(HookFailureReport)
 
     /// When it happened (wall clock).
     public var time: Date {
@@ -23,6 +25,7 @@ public enum FeedEvent: Equatable, Sendable {
         case .feedMoved(let e): return e.time
         case .feedUpdated(let e): return e.time
         case .feedWarning(let e): return e.time
+        case .hookFailed(let e): return e.time
         }
     }
 
@@ -34,6 +37,7 @@ public enum FeedEvent: Equatable, Sendable {
         case .feedMoved: return "feed_moved"
         case .feedUpdated: return "feed_updated"
         case .feedWarning: return "feed_warning"
+        case .hookFailed: return "hook_failed"
         }
     }
 
@@ -47,6 +51,8 @@ public enum FeedEvent: Equatable, Sendable {
     /// - `feed_updated`: `event, time, feed_url, podcast_title, new_episodes, not_modified,
     ///   next_poll`
     /// - `feed_warning`: `event, time, feed_url, podcast_title, message`
+    /// - `hook_failed`: `event, time, feed_url, podcast_title, episode_title, episode_guid,
+    ///   error, attempt, attempts, retry_at, gave_up` (see `HookFailureReport`)
     public var json: OrderedJSON {
         var members: [(String, OrderedJSON)] = [("event", .string(kind)), ("time", .date(time))]
         switch self {
@@ -80,6 +86,13 @@ public enum FeedEvent: Equatable, Sendable {
             members += [
                 ("feed_url", .string(MaskedURL.string(e.feedURL))), ("podcast_title", .string(e.podcastTitle)),
                 ("message", .string(e.message)),
+            ]
+        case .hookFailed(let e):
+            members += [
+                ("feed_url", .string(MaskedURL.string(e.episode.feedURL))),
+                ("podcast_title", .string(e.episode.podcastTitle)), ("episode_title", .string(e.episode.title)),
+                ("episode_guid", .string(e.episode.guid)), ("error", .string(e.error)), ("attempt", .int(e.attempt)),
+                ("attempts", .int(e.attempts)), ("retry_at", .date(e.retryAt)), ("gave_up", .bool(e.gaveUp)),
             ]
         }
         return .object(members)
@@ -117,8 +130,11 @@ public struct EpisodeAnnouncement: Equatable, Sendable {
     /// announcement does not come from a stored feed. Bookkeeping only: `==` ignores it, as
     /// the outputs (JSON line, hook environment) do.
     public var feedID: Int64? = nil
+    /// The store's id of the episode (so a hook retry owed to it can be persisted); `nil` when
+    /// the announcement does not come from the store. Bookkeeping only, like `feedID`.
+    public var episodeID: Int64? = nil
 
-    /// Equal when every announced field is (`feedID` aside).
+    /// Equal when every announced field is (`feedID` and `episodeID` aside).
     public static func == (a: EpisodeAnnouncement, b: EpisodeAnnouncement) -> Bool {
         a.time == b.time && a.feedURL == b.feedURL && a.podcastTitle == b.podcastTitle && a.title == b.title
             && a.guid == b.guid && a.url == b.url && a.link == b.link && a.published == b.published

@@ -26,6 +26,12 @@ import Glibc
 /// out is retried `Policy.retries` times, `Policy.delay(beforeRetry:)` apart (15 s, 30 s, 60 s
 /// for the daemon's default); `onOutcome` reports each retry and the final result once.
 ///
+/// Shutdown (`shutDown(grace:completion:)`): nothing new starts; a hook still running gets
+/// `shutdownGrace` seconds (5 s in `run`) to finish, then its process group is killed and it is
+/// reported as `.interrupted`, to be run again (the same attempt) at the next start. The
+/// daemon persists every retry still owed (`.retrying`, `.interrupted`) in the store, so none
+/// is lost to a stop or a crash.
+///
 /// Threading: not thread-safe; use it from one thread (the loop's). Children are collected by
 /// `reap()`, which never blocks: call it when `SIGCHLD` arrives (`EventLoop.onSignal`) and/or
 /// from a periodic timer. It only waits for its own pids, so other children are left alone.
@@ -94,7 +100,14 @@ public final class HookRunner {
         case succeeded(attempts: Int)
         /// Every attempt failed; the last one ended this way.
         case failed(Termination, attempts: Int)
+        /// Attempt `attempt` was still running at shutdown after the grace and was killed (its
+        /// process group): not the hook's failure, so the same attempt is owed at the next start.
+        case interrupted(Termination, attempt: Int)
     }
+
+    /// Seconds a hook still running at shutdown is given to finish before its process group is
+    /// killed: `run`'s default, well inside a service manager's stop timeout (30 s in our units).
+    public static let shutdownGrace: Double = 5
 
     /// The shell command line, as given to `--hook`.
     public let command: String
@@ -122,12 +135,15 @@ public final class HookRunner {
         var attempt: Int
         var serial: Int
         var timedOut = false
+        var killedAtShutdown = false
     }
     private var running: [pid_t: Running] = [:]
     private var queue: [(episode: EpisodeAnnouncement, issued: (() -> Void)?, attempt: Int)] = []
     private var serials = 0
     private var retriesWaiting = 0
     private var stopped = false
+    private var shutdownCompletion: (() -> Void)?
+    private var killedAtShutdown = false
     private let shell: String
 
     /// A runner for `command`. `shell` is the interpreter given `-c command` (tests may point it
@@ -172,12 +188,81 @@ public final class HookRunner {
             }
         }
         startQueued()
-        for (entry, how) in finished { ended(entry.episode, attempt: entry.attempt, how) }
+        for (entry, how) in finished {
+            if entry.killedAtShutdown {
+                onTermination?(entry.episode, how)
+                onOutcome?(entry.episode, .interrupted(how, attempt: entry.attempt))
+            } else {
+                ended(entry.episode, attempt: entry.attempt, how)
+            }
+        }
+        finishShutdownIfIdle()
         return finished.count
     }
 
+    /// Begins the shutdown: drops what waits for a slot or a retry (as `dropQueued()`), and
+    /// gives the running hooks `grace` seconds (through `after`) before killing their process
+    /// groups with SIGKILL; they are reported as `.interrupted` when reaped. `completion` runs
+    /// once no hook is running (at once when none is). Calling it again kills at once (a second
+    /// SIGTERM: the operator does not want to wait). Without `after`, the kill is immediate.
+    public func shutDown(grace: Double = HookRunner.shutdownGrace, completion: @escaping () -> Void) {
+        let again = stopped && shutdownCompletion != nil
+        dropQueued()
+        if shutdownCompletion == nil { shutdownCompletion = completion }
+        if running.isEmpty {
+            finishShutdownIfIdle()
+            return
+        }
+        if again || after == nil || grace <= 0 {
+            killRunning()
+        } else {
+            after?(grace) { [weak self] in self?.killRunning() }
+        }
+    }
+
+    // SIGKILL to every running hook's group; they are reported when reaped.
+    private func killRunning() {
+        guard !killedAtShutdown else { return }
+        killedAtShutdown = true
+        for pid in running.keys {
+            running[pid]!.killedAtShutdown = true
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+        }
+    }
+
+    private func finishShutdownIfIdle() {
+        guard running.isEmpty, let completion = shutdownCompletion else { return }
+        shutdownCompletion = {}  // once; a later call to shutDown stays a shutdown
+        completion()
+    }
+
+    /// Schedules attempt `attempt` of `episode`'s hook after `delay` seconds (0: now): a retry
+    /// owed from an earlier run, read back from the store at start. It counts as waiting for a
+    /// retry (`retryingCount`) until it is queued; `issued` is not involved (the announcement
+    /// was delivered then). Ignored after shutdown began.
+    public func resume(_ episode: EpisodeAnnouncement, attempt: Int, after delay: Double) {
+        guard !stopped else { return }
+        let attempt = max(1, attempt)
+        guard delay > 0, let after else {
+            queue.append((episode, nil, attempt))
+            startQueued()
+            return
+        }
+        retriesWaiting += 1
+        after(delay) { [weak self] in
+            guard let self else { return }
+            self.retriesWaiting -= 1
+            guard !self.stopped else { return }
+            self.queue.append((episode, nil, attempt))
+            self.startQueued()
+        }
+    }
+
     /// Drops the hooks still waiting for a slot or a retry (at shutdown) and returns how many
-    /// there were. Running hooks are left to finish on their own; none is retried any more.
+    /// there were. Running hooks are left to finish on their own (`shutDown` limits that);
+    /// none is retried in this process any more: a failure still reports `.retrying`, for the
+    /// caller to persist, but no retry is scheduled.
     @discardableResult
     public func dropQueued() -> Int {
         stopped = true
@@ -190,8 +275,13 @@ public final class HookRunner {
         onTermination?(episode, how)
         if how.succeeded {
             onOutcome?(episode, .succeeded(attempts: attempt))
-        } else if attempt <= policy.retries, let after, !stopped {
+        } else if attempt <= policy.retries, let after {
             let delay = policy.delay(beforeRetry: attempt)
+            // After shutdown began the retry is owed to the next start (the caller persists it).
+            guard !stopped else {
+                onOutcome?(episode, .retrying(how, attempt: attempt, delay: delay))
+                return
+            }
             retriesWaiting += 1
             onOutcome?(episode, .retrying(how, attempt: attempt, delay: delay))
             after(delay) { [weak self] in

@@ -647,12 +647,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     // MARK: Delivery
 
     private static func announcement(_ e: StoredEpisode, feed: FeedRecord, time: Date) -> EpisodeAnnouncement {
-        var a = EpisodeAnnouncement(
-            time: time, feedURL: feed.url, podcastTitle: feed.knownTitle, title: e.title, guid: e.guid,
-            url: e.enclosure?.url, link: e.link, published: e.published, duration: e.duration,
-            mimeType: e.enclosure?.mimeType, length: e.enclosure?.length)
-        a.feedID = feed.id
-        return a
+        EpisodeAnnouncement(stored: e, feed: feed, time: time)
     }
 
     // Issues one announcement to every output, and tracks it until all of them have it.

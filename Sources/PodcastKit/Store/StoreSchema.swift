@@ -92,5 +92,16 @@ enum StoreSchema {
         """
         ALTER TABLE feeds ADD COLUMN hook_error TEXT;
         """,
+        // Hook attempts still owed (a retry waiting out its delay, a hook killed at shutdown),
+        // so a stop or a crash loses none: read back at the next start. A new table only, so it
+        // stacks on any other branch's migration.
+        """
+        CREATE TABLE hook_retries (
+            episode_id INTEGER PRIMARY KEY REFERENCES episodes(id) ON DELETE CASCADE,
+            attempt INTEGER NOT NULL CHECK (attempt >= 1),   -- the attempt to run next (1-based)
+            due REAL NOT NULL,                               -- Unix seconds
+            last_error TEXT                                  -- how the previous attempt ended
+        );
+        """,
     ]
 }

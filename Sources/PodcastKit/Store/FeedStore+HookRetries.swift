@@ -1,0 +1,62 @@
+import Foundation
+
+/// A hook attempt still owed to an announced episode: a retry waiting out its backoff, or an
+/// attempt killed at shutdown (see `HookRunner.shutDown`). Kept in the store so it survives a
+/// stop, a restart or a crash; `run` reads them back at start (`FeedStore.pendingHookRetries`).
+public struct PendingHookRetry: Equatable, Sendable {
+    /// The episode the hook runs for (`StoredEpisode.id`).
+    public var episodeID: Int64
+    /// The attempt to run next, 1-based (attempt `n` is retry `n - 1`).
+    public var attempt: Int
+    /// When it is due (wall clock); one in the past runs at once.
+    public var due: Date
+    /// How the previous attempt ended ("exited with status 3"), for messages.
+    public var lastError: String?
+
+    /// A pending retry.
+    public init(episodeID: Int64, attempt: Int, due: Date, lastError: String?) {
+        self.episodeID = episodeID
+        self.attempt = attempt
+        self.due = due
+        self.lastError = lastError
+    }
+}
+
+extension FeedStore {
+    /// Records (or replaces) the hook attempt owed to episode `retry.episodeID`. An episode
+    /// removed meanwhile (its feed was removed) is ignored. Throws `StoreError`.
+    public func saveHookRetry(_ retry: PendingHookRetry) throws {
+        _ = try database.run(
+            """
+            INSERT INTO hook_retries (episode_id, attempt, due, last_error)
+            SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM episodes WHERE id = ?1)
+            ON CONFLICT (episode_id) DO UPDATE SET attempt = excluded.attempt, due = excluded.due,
+                last_error = excluded.last_error
+            """,
+            .integer(retry.episodeID), .integer(Int64(retry.attempt)), .real(retry.due.timeIntervalSince1970),
+            SQLValue(retry.lastError))
+    }
+
+    /// Forgets the hook attempt owed to episode `episodeID` (it succeeded, or gave up).
+    public func clearHookRetry(episodeID: Int64) throws {
+        _ = try database.run("DELETE FROM hook_retries WHERE episode_id = ?1", .integer(episodeID))
+    }
+
+    /// Every owed hook attempt with its episode, soonest due first (then by episode id).
+    public func pendingHookRetries() throws -> [(retry: PendingHookRetry, episode: StoredEpisode)] {
+        let statement = try database.prepare(
+            "SELECT episode_id, attempt, due, last_error FROM hook_retries ORDER BY due, episode_id")
+        var retries: [PendingHookRetry] = []
+        while try statement.step() {
+            retries.append(
+                PendingHookRetry(
+                    episodeID: statement.int64(0) ?? 0, attempt: statement.int(1) ?? 1,
+                    due: statement.date(2) ?? Date(timeIntervalSince1970: 0), lastError: statement.string(3)))
+        }
+        return try retries.compactMap { retry in
+            let rows = try database.prepare(
+                "SELECT \(FeedStore.episodeColumns) FROM episodes WHERE id = ?1", .integer(retry.episodeID))
+            return try FeedStore.readEpisodes(rows).first.map { (retry, $0) }
+        }
+    }
+}
