@@ -63,9 +63,11 @@ public enum UsageText {
           0   success
           1   a feed failed (run --once, show, demo), remove found no such feed,
               or add found it already subscribed
-          2   usage error (unknown command or option, bad value)
+          2   usage error (unknown command or option, bad value, an option given
+              twice, a mistake in the config file)
           3   state directory or database error
-          4   input file error (missing, unreadable or not OPML)
+          4   input file error (missing, unreadable or not OPML; show of a
+              directory)
           5   output error: stdout could not be written (closed, disk full, broken
               pipe); run stops, and what was not written stays pending
           6   run or demo: another podcast-watch run holds the state directory
@@ -160,7 +162,8 @@ public enum UsageText {
         Poll every subscribed feed and report new episodes. On a terminal: a live
         table of the feeds and the newest episodes. Otherwise (or with --json): one
         JSON object per line per event (new_episode, feed_error, feed_moved,
-        feed_updated, feed_warning).
+        feed_updated, feed_warning, hook_failed). With no subscriptions it says so on
+        stderr; run keeps running (SIGHUP picks up feeds added later), --once exits 0.
 
           --once                     poll every feed once and exit; status 1 if any
                                      feed failed. For cron: a feed backing off
@@ -184,7 +187,9 @@ public enum UsageText {
           --hook-retries N           retry a hook that exits non-zero, is killed
                                      or times out N times, 15 s, 30 s, 60 s...
                                      apart (default 3, at most 10). The last
-                                     failure shows in 'list' as 'hook failing'
+                                     failure shows in 'list' as 'hook failing'.
+                                     A retry still waiting when run stops is
+                                     kept and runs at the next start
           --hook-log FILE            append hooks' output to FILE (default: on a
                                      terminal, hooks.log in the state directory,
                                      so it never scrambles the table; else
@@ -197,10 +202,14 @@ public enum UsageText {
                                      the episodes announced since start.
 
         Config file: $PODCAST_WATCH_CONFIG, else $XDG_CONFIG_HOME/podcast-watch/config,
-        else ~/.config/podcast-watch/config. One 'key = value' per line, '#' starts
-        a comment line; keys: state, interval, hook, hook-timeout, hook-retries,
-        hook-log, first-sync-announce (values as for the options). Options given
-        here win. An unknown key or a bad value is exit status 2 naming the line.
+        else ~/.config/podcast-watch/config. One 'key = value' per line (LF or
+        CRLF), '#' starts a comment line; keys: state, interval, hook, hook-timeout,
+        hook-retries, hook-log, first-sync-announce (values as for the options).
+        Every command that uses the state reads it, so 'state' applies to add,
+        list, remove... too. In state and hook-log, ~/ and $NAME or ${NAME} are
+        expanded; a relative path is relative to the config file's folder.
+        Options given here win. An unknown key or a bad value is exit status 2
+        naming the line.
 
         Under systemd (Type=notify): READY=1 once polling began, RELOADING=1 and
         READY=1 around SIGHUP, STOPPING=1 on shutdown, WATCHDOG=1 when
@@ -208,7 +217,9 @@ public enum UsageText {
 
         Signals: SIGINT/SIGTERM stop cleanly (status 0; with --once, before every
         feed was polled: 130 for SIGINT, 143 for SIGTERM), SIGHUP reloads the
-        subscriptions, SIGUSR1 polls every feed now.
+        subscriptions, SIGUSR1 polls every feed now. A hook still running at
+        SIGINT/SIGTERM gets 5 s to finish, then it and what it started are killed
+        and it runs again at the next start (a second signal kills at once).
 
         New episodes are announced at least once: an announcement is stored with the
         episode and cleared only after its JSON line or table frame was written and
@@ -224,7 +235,8 @@ public enum UsageText {
 
         Fetch and parse one feed without subscribing, and print the channel and
         every item with all parsed fields. Exit status 1 if it cannot be fetched
-        or parsed, 4 if FILE (or a file:// URL) is missing or unreadable.
+        or parsed, 4 if FILE (or a file:// URL) is missing, unreadable or a
+        directory.
 
           --json   one JSON document (schema in the README)
 
