@@ -33,6 +33,7 @@ final class DaemonSession {
     private var outputFailed = false
     private var outputDeferred = false
     private var stoppedBySignal = false
+    private var waitingForHooks = false
     private var output: NonBlockingOutput?
     /// Queued stdout bytes above which `run` takes no more output until the reader catches up.
     static let outputBound = 64 * 1024
@@ -157,7 +158,18 @@ final class DaemonSession {
                 daemon?.stop()
                 // Running hooks get a grace, then their groups are killed and their attempts
                 // are kept for the next start; a second signal kills them at once.
-                if let hooks { hooks.shutDown { loop.stop() } } else { loop.stop() }
+                if let hooks {
+                    if hooks.runningCount > 0 && !self.waitingForHooks {
+                        self.waitingForHooks = true
+                        let n = hooks.runningCount
+                        console.err(
+                            "podcast-watch: stopping: waiting up to \(HookRunner.Policy.format(HookRunner.shutdownGrace)) s for \(n) running hook\(n == 1 ? "" : "s") (signal again to kill \(n == 1 ? "it" : "them") now)\n"
+                        )
+                    }
+                    hooks.shutDown { loop.stop() }
+                } else {
+                    loop.stop()
+                }
             }
             registrations.append(try loop.onSignal(SIGINT) { stop(SIGINT) })
             registrations.append(try loop.onSignal(SIGTERM) { stop(SIGTERM) })

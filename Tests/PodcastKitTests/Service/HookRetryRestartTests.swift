@@ -73,10 +73,11 @@ final class HookRetryRestartTests: XCTestCase {
         XCTAssertEqual(first.finish(), 0)
         // The grace was given (a lower bound only: a loaded machine can only make it longer).
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(stopped), HookRunner.shutdownGrace - 0.5)
-        XCTAssertTrue(
-            first.stderr.contains(
-                "podcast-watch: warning: hook for \"Episode a\" was still running at shutdown; killed after the 5 s grace (attempt 1 of 3); it runs again at the next start\n"
-            ), first.stderr)
+        XCTAssertEqual(
+            first.stderr,
+            "podcast-watch: stopping: waiting up to 5 s for 1 running hook (signal again to kill it now)\n"
+                + "podcast-watch: warning: hook for \"Episode a\" was still running at shutdown; killed after the 5 s grace (attempt 1 of 3); it runs again at the next start\n"
+        )
         let event = try XCTUnwrap(first.events("hook_failed").first)
         XCTAssertEqual(event["gave_up"] as? Bool, false)
         XCTAssertTrue(event["retry_at"] is NSNull)
