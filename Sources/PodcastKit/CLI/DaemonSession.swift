@@ -401,7 +401,8 @@ final class DaemonSession {
                 persist(episode) { try $0.clearHookRetry(episodeID: $1) }
                 failure(how.description, attempt: tried, retryAt: nil, gaveUp: true)
             case .interrupted(_, let attempt):
-                let what = "still running at shutdown; killed after the \(HookRunner.Policy.format(HookRunner.shutdownGrace)) s grace"
+                let what =
+                    "still running at shutdown; killed after the \(HookRunner.Policy.format(HookRunner.shutdownGrace)) s grace"
                 console.err(
                     "podcast-watch: warning: hook for \"\(name)\" was \(what) (attempt \(attempt) of \(attempts)); it runs again at the next start\n"
                 )
@@ -437,7 +438,9 @@ final class DaemonSession {
                 let delay = max(0, retry.due.timeIntervalSince(now))
                 if options.once && delay > 0 { continue }
                 guard let feed = try store.feed(id: episode.feedID) else { continue }
-                hooks.resume(EpisodeAnnouncement(stored: episode, feed: feed, time: episode.firstSeen), attempt: retry.attempt, after: delay)
+                hooks.resume(
+                    EpisodeAnnouncement(stored: episode, feed: feed, time: episode.firstSeen), attempt: retry.attempt,
+                    after: delay)
             }
         } catch {
             console.err("podcast-watch: warning: cannot read the hook retries still owed: \(error)\n")

@@ -24,7 +24,8 @@ import Glibc
 /// Each hook runs in a process group of its own, so a `Policy.timeout` kills the shell and
 /// whatever it started (SIGKILL to the group). A hook that exits non-zero, is killed or times
 /// out is retried `Policy.retries` times, `Policy.delay(beforeRetry:)` apart (15 s, 30 s, 60 s
-/// for the daemon's default); `onOutcome` reports each retry and the final result once.
+/// for the daemon's default); `onOutcome` reports each retry and the final result once (or
+/// `.interrupted`, see below).
 ///
 /// Shutdown (`shutDown(grace:completion:)`): nothing new starts; a hook still running gets
 /// `shutdownGrace` seconds (5 s in `run`) to finish, then its process group is killed and it is
@@ -116,8 +117,9 @@ public final class HookRunner {
     /// Called on the reaping thread when a hook ends (including spawn failures), with the
     /// announcement it ran for. Once per attempt.
     public var onTermination: ((EpisodeAnnouncement, Termination) -> Void)?
-    /// Called after every attempt with what follows: a retry, or the final result (once per
-    /// announcement). Runs after `onTermination`.
+    /// Called after every attempt with what follows: a retry, the final result (once per
+    /// announcement), or `.interrupted` for a hook killed at shutdown. Runs after
+    /// `onTermination`.
     public var onOutcome: ((EpisodeAnnouncement, Outcome) -> Void)?
     /// Retries and timeout.
     public let policy: Policy

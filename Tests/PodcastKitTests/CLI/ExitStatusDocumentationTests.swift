@@ -54,18 +54,31 @@ final class ExitStatusDocumentationTests: XCTestCase {
 
         let cases = [
             Case(name: "list", arguments: ["--state", state, "list"], status: .success),
-            Case(name: "run --once, a feed failed", arguments: ["--state", failingState, "run", "--once"], status: .feedFailed),
+            Case(
+                name: "run --once, a feed failed", arguments: ["--state", failingState, "run", "--once"],
+                status: .feedFailed),
             Case(name: "show of a document that is not a feed", arguments: ["show", html], status: .feedFailed),
-            Case(name: "remove of no such feed", arguments: ["--state", state, "remove", "--id", "99"], status: .feedFailed),
-            Case(name: "add of a feed already subscribed", arguments: ["--state", state, "add", feed], status: .feedFailed),
+            Case(
+                name: "remove of no such feed", arguments: ["--state", state, "remove", "--id", "99"],
+                status: .feedFailed),
+            Case(
+                name: "add of a feed already subscribed", arguments: ["--state", state, "add", feed],
+                status: .feedFailed),
             Case(name: "usage error", arguments: ["list", "--bogus"], status: .usage),
-            Case(name: "--id twice", arguments: ["--state", state, "enable", "--id", "1", "--id", "5"], status: .usage),
+            Case(
+                name: "--id twice", arguments: ["--state", state, "enable", "--id", "1", "--id", "5"], status: .usage),
             Case(name: "state directory is a file", arguments: ["--state", plainFile, "list"], status: .stateError),
-            Case(name: "import of a missing file", arguments: ["--state", state, "import", dir.file("no.opml")], status: .inputError),
-            Case(name: "import of a file that is not OPML", arguments: ["--state", state, "import", html], status: .inputError),
+            Case(
+                name: "import of a missing file", arguments: ["--state", state, "import", dir.file("no.opml")],
+                status: .inputError),
+            Case(
+                name: "import of a file that is not OPML", arguments: ["--state", state, "import", html],
+                status: .inputError),
             Case(name: "show of a missing file", arguments: ["show", dir.file("missing.xml")], status: .inputError),
             Case(name: "show of a directory", arguments: ["show", dir.file("folder")], status: .inputError),
-            Case(name: "add of a directory", arguments: ["--state", state, "add", dir.file("folder")], status: .inputError),
+            Case(
+                name: "add of a directory", arguments: ["--state", state, "add", dir.file("folder")],
+                status: .inputError),
         ]
         // Isolated from the tester's own config file.
         let environment = ["XDG_CONFIG_HOME": dir.file("no-config"), "PODCAST_WATCH_CONFIG": ""]
@@ -76,11 +89,13 @@ final class ExitStatusDocumentationTests: XCTestCase {
             covered.insert(c.status.rawValue)
         }
         // 5: stdout closed.
-        XCTAssertEqual(try BinaryRun.run(["--state", state, "list"], stdout: .closed).status, ExitCode.outputError.rawValue)
+        XCTAssertEqual(
+            try BinaryRun.run(["--state", state, "list"], stdout: .closed).status, ExitCode.outputError.rawValue)
         covered.insert(ExitCode.outputError.rawValue)
         // 6: another run holds the state directory.
         guard case .acquired(let lock) = StateLock.acquire(directory: state) else { return XCTFail("cannot lock") }
-        let locked = try DaemonProcessTests.Child(binary, ["--state", state, "run", "--once"], environment: environment)
+        let locked = try DaemonProcessTests.Child(
+            binary, ["--state", state, "run", "--once"], environment: environment)
         XCTAssertEqual(locked.finish(), ExitCode.stateLocked.rawValue, locked.stderr)
         withExtendedLifetime(lock) {}
         covered.insert(ExitCode.stateLocked.rawValue)

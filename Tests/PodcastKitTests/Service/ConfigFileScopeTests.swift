@@ -74,7 +74,8 @@ import Testing
                 == "/c/config:1: bad value for 'state': $HOME is not set (in '~/pw')")
         #expect(
             error("state = ~bob/pw\n", environment: env)
-                == "/c/config:1: bad value for 'state': '~user' is not supported; write the path in full (in '~bob/pw')")
+                == "/c/config:1: bad value for 'state': '~user' is not supported; write the path in full (in '~bob/pw')"
+        )
         #expect(
             error("state = ${HOME/pw\n", environment: env)
                 == "/c/config:1: bad value for 'state': '${' without a closing '}' (in '${HOME/pw')")

@@ -54,7 +54,8 @@ final class EmptyStartTests: XCTestCase {
         let child = try start("run", "--once", "--json")
         XCTAssertEqual(child.finish(), 0)
         XCTAssertEqual(
-            child.stderr, "podcast-watch: no subscriptions yet, nothing to poll; add one with 'podcast-watch add URL'\n")
+            child.stderr, "podcast-watch: no subscriptions yet, nothing to poll; add one with 'podcast-watch add URL'\n"
+        )
         XCTAssertEqual(child.stdout, "")
         XCTAssertEqual(JournalLines.level(of: Substring(child.stderr.dropLast())), 5)
     }

@@ -148,7 +148,9 @@ import Glibc
             update: FeedUpdate(
                 feedID: feed.id,
                 outcome: .fetched(
-                    ParsedFeed(format: .rss, channel: Channel(title: "Show"), episodes: [Episode(guid: "g", title: "T")]), etag: nil,
+                    ParsedFeed(
+                        format: .rss, channel: Channel(title: "Show"), episodes: [Episode(guid: "g", title: "T")]),
+                    etag: nil,
                     lastModified: nil), checkedAt: Date(), nextPoll: nil))
         let stored = try #require(try store.episodes(feedID: feed.id).first)
         var e = episode()
@@ -160,14 +162,18 @@ import Glibc
         var events: [FeedEvent] = []
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
         DaemonSession.reportTerminations(
-            of: runner, to: errors.console(), retries: store, report: { event, id in
+            of: runner, to: errors.console(), retries: store,
+            report: { event, id in
                 #expect(id == feed.id)
                 events.append(event)
             }, now: { t0 }, finished: { _ in })
 
         runner.onOutcome?(e, .retrying(.exited(1), attempt: 1, delay: 15))
         var pending = try store.pendingHookRetries()
-        #expect(pending.map(\.retry) == [PendingHookRetry(episodeID: stored.id, attempt: 2, due: t0 + 15, lastError: "exited with status 1")])
+        #expect(
+            pending.map(\.retry) == [
+                PendingHookRetry(episodeID: stored.id, attempt: 2, due: t0 + 15, lastError: "exited with status 1")
+            ])
         #expect(pending.map(\.episode.guid) == ["g"])
 
         runner.onOutcome?(e, .interrupted(.signalled(SIGKILL), attempt: 2))
@@ -187,7 +193,8 @@ import Glibc
         let report = { (error: String, attempt: Int, retryAt: Date?, gaveUp: Bool) in
             FeedEvent.hookFailed(
                 HookFailureReport(
-                    time: t0, episode: e, error: error, attempt: attempt, attempts: 4, retryAt: retryAt, gaveUp: gaveUp))
+                    time: t0, episode: e, error: error, attempt: attempt, attempts: 4, retryAt: retryAt, gaveUp: gaveUp)
+            )
         }
         #expect(
             events == [

@@ -57,9 +57,11 @@ import Testing
     /// RestartSteps and RestartMaxDelaySec (documented in the units) and nothing else.
     @Test(arguments: ["user/podcast-watch.service", "system/podcast-watch.service"])
     func systemdAnalyzeVerifies(_ unit: String) throws {
-        guard let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(where: {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }) else { return }
+        guard
+            let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else { return }
         let dir = TemporaryDirectory("unit-verify")
         var text = try String(contentsOf: Self.root.appendingPathComponent("contrib/systemd/\(unit)"), encoding: .utf8)
         text = text.replacingOccurrences(of: "%h/.local/bin/podcast-watch", with: "/bin/true")
