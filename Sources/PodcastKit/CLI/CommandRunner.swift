@@ -48,7 +48,7 @@ public final class CommandRunner {
             do {
                 config = try RunConfig.load(
                     path: path, required: environment["PODCAST_WATCH_CONFIG"].map { !$0.isEmpty } ?? false,
-                    environment: environment)
+                    environment: environment, warn: { [console] in console.err("podcast-watch: warning: \($0)\n") })
             } catch {
                 console.err("podcast-watch: \(error.message)\n")
                 return .usage

@@ -56,11 +56,25 @@ public struct RunConfig: Equatable, Sendable {
     /// Reads the file at `path`: `nil` when it does not exist (unless `required`: the path came
     /// from `$PODCAST_WATCH_CONFIG`). `environment` expands `~` and `$NAME` in path values.
     /// Throws `UsageError` as described above.
-    public static func load(path: String, required: Bool = false, environment: [String: String] = [:])
-        throws(UsageError) -> RunConfig?
-    {
+    ///
+    /// A default path that cannot even be looked up (a folder on the way that this user may not
+    /// search, as root's home for `setpriv`/`sudo -u` runs keeping `HOME`) is reported through
+    /// `warn` and treated as absent, as git does with its own config: the command still works,
+    /// and the operator learns why the file, if any, was not read.
+    public static func load(
+        path: String, required: Bool = false, environment: [String: String] = [:],
+        warn: ((String) -> Void)? = nil
+    ) throws(UsageError) -> RunConfig? {
         var info = stat()
-        if stat(path, &info) != 0 && errno == ENOENT && !required { return nil }
+        if stat(path, &info) != 0 && !required {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            if errno == EACCES {
+                warn?(
+                    "cannot look for the config file \(visible(path)): \(String(cString: strerror(errno))); going on without it"
+                )
+                return nil
+            }
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageError(
                 "config file \(path): cannot read it: \(String(cString: strerror(errno == 0 ? EIO : errno)))",

@@ -55,10 +55,20 @@ final class UnreadableStateTests: XCTestCase {
         }
         XCTAssertEqual(chmod(state, 0o000), 0)
         defer { chmod(state, 0o700) }
-        for command in [["list"], ["export"]] {
+        // A home this user cannot search: the default config file cannot even be looked up.
+        let home = dir.file("home")
+        XCTAssertEqual(mkdir(home, 0o000), 0)
+        defer { chmod(home, 0o700) }
+        for (command, hiddenConfig) in [(["list"], false), (["export"], false), (["list"], true)] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: launcher[0])
             process.arguments = Array(launcher.dropFirst()) + ["--state", state] + command
+            // Not the tester's own config file (root's, unsearchable once privileges are dropped).
+            process.environment = ProcessInfo.processInfo.environment.merging(
+                hiddenConfig
+                    ? ["HOME": home, "XDG_CONFIG_HOME": "", "PODCAST_WATCH_CONFIG": ""]
+                    : ["XDG_CONFIG_HOME": dir.file("no-config"), "PODCAST_WATCH_CONFIG": ""]
+            ) { $1 }
             let out = Pipe()
             let err = Pipe()
             process.standardOutput = out
@@ -72,9 +82,16 @@ final class UnreadableStateTests: XCTestCase {
             }
             XCTAssertEqual(process.terminationStatus, 3, "\(command): \(errText)")
             XCTAssertEqual(outText, "", "\(command)")
+            // The config file that cannot be looked up is a warning (as git's), not a usage error
+            // that would hide the real problem.
+            let warning =
+                hiddenConfig
+                ? "podcast-watch: warning: cannot look for the config file \(home)/.config/podcast-watch/config: Permission denied; going on without it\n"
+                : ""
             XCTAssertEqual(
                 errText,
-                "podcast-watch: cannot read the state directory \(state): \(state)/\(StateLocation.databaseName): Permission denied\n",
+                warning
+                    + "podcast-watch: cannot read the state directory \(state): \(state)/\(StateLocation.databaseName): Permission denied\n",
                 "\(command)")
         }
     }
