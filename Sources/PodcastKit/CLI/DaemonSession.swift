@@ -437,6 +437,9 @@ final class DaemonSession {
             for (retry, episode) in try store.pendingHookRetries() {
                 let delay = max(0, retry.due.timeIntervalSince(now))
                 if options.once && delay > 0 { continue }
+                // Announced again at this start (the last run died before confirming it): that
+                // starts a fresh series of the hook, so the owed attempt would be a second run.
+                if episode.announcementPending { continue }
                 guard let feed = try store.feed(id: episode.feedID) else { continue }
                 hooks.resume(
                     EpisodeAnnouncement(stored: episode, feed: feed, time: episode.firstSeen), attempt: retry.attempt,

@@ -62,6 +62,30 @@ final class HookRetryRestartTests: XCTestCase {
         XCTAssertEqual(second.events("new_episode").count, 0)
     }
 
+    /// An episode both owed a retry and still pending announcement (the run died between the
+    /// hook's failure and the confirmation) runs its hook once at the next start, not twice.
+    func testAnOwedRetryOfAnEpisodeAnnouncedAgainRunsOnce() throws {
+        let out = dir.file("out")
+        let binary = try BinaryRun.binary()
+        let plain = try DaemonProcessTests.Child(
+            binary, ["--state", dir.file("state"), "run", "--once", "--json"],
+            environment: ["XDG_CONFIG_HOME": dir.file("no-config"), "PODCAST_WATCH_CONFIG": ""])
+        XCTAssertEqual(plain.finish(), 0)
+        let store = try FeedStore(path: dir.file("state/\(StateLocation.databaseName)"))
+        let episode = try XCTUnwrap(try store.episodes(feedID: 1).first)
+        _ = try store.database.run("UPDATE episodes SET announce_pending = 1 WHERE id = ?1", .integer(episode.id))
+        try store.saveHookRetry(
+            PendingHookRetry(episodeID: episode.id, attempt: 2, due: Date(timeIntervalSince1970: 0), lastError: "x"))
+        let child = try DaemonProcessTests.Child(
+            binary,
+            ["--state", dir.file("state"), "run", "--once", "--json", "--hook", "echo $EPISODE_GUID >> \(out)"],
+            environment: ["XDG_CONFIG_HOME": dir.file("no-config"), "PODCAST_WATCH_CONFIG": ""])
+        XCTAssertEqual(child.finish(), 0)
+        XCTAssertEqual(contents("out"), "a\n")
+        XCTAssertEqual(child.events("new_episode").count, 1)
+        XCTAssertEqual(try owed(), [])
+    }
+
     func testAHookRunningAtSIGTERMIsKilledAfterTheGraceAndRunsAgain() throws {
         let out = dir.file("out")
         let pidFile = dir.file("sleeper.pid")
