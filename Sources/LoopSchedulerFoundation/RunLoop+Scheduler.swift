@@ -144,14 +144,15 @@ extension RunLoop: Scheduler {
         if isMain {
             let timer = DispatchSource.makeTimerSource(queue: .main)
             timer.setEventHandler { transfer.action() }
-            let nanoseconds = Int(clamping: Int64((max(interval.magnitude, 0) * 1e9).rounded(.down)))
+            let nanoseconds = Self.nanoseconds(interval.magnitude)
             timer.schedule(
                 deadline: Self.deadline(for: date.date), repeating: .nanoseconds(max(nanoseconds, 1)),
-                leeway: .nanoseconds(Int(clamping: Int64(max(tolerance.magnitude, 0) * 1e9))))
+                leeway: .nanoseconds(Self.nanoseconds(tolerance.magnitude)))
             timer.activate()
             return AnyCancellable { timer.cancel() }
         }
-        let timer = addTimer(firing: date.date, interval: max(interval.magnitude, 0.000_001), mode: options?.mode) {
+        let seconds = interval.magnitude.isNaN ? .greatestFiniteMagnitude : max(interval.magnitude, 0.000_001)
+        let timer = addTimer(firing: date.date, interval: seconds, mode: options?.mode) {
             transfer.action()
         }
         let token = UncheckedTimer(timer)
@@ -164,14 +165,25 @@ extension RunLoop: Scheduler {
     private func addTimer(
         firing date: Date, interval: TimeInterval, mode: RunLoop.Mode?, _ body: @escaping @Sendable () -> Void
     ) -> Timer {
-        let timer = Timer(fire: date, interval: interval, repeats: interval > 0) { _ in body() }
+        // A date of NaN or infinity (a `.seconds(.nan)` stride) is "never" or "now", never a trap.
+        let seconds = date.timeIntervalSinceReferenceDate
+        let fire = seconds.isNaN || seconds == .infinity ? Date.distantFuture : seconds == -.infinity ? .distantPast : date
+        let timer = Timer(fire: fire, interval: interval, repeats: interval > 0) { _ in body() }
         add(timer, forMode: mode ?? .default)
         return timer
     }
 
     private static func deadline(for date: Date) -> DispatchTime {
-        let delay = max(date.timeIntervalSinceNow, 0)
-        return .now() + .nanoseconds(Int(clamping: Int64((delay * 1e9).rounded(.up))))
+        let delay = date.timeIntervalSinceNow
+        return delay.isNaN || delay == .infinity ? .distantFuture : .now() + .nanoseconds(nanoseconds(delay))
+    }
+
+    /// `seconds` in whole nanoseconds (rounded up), clamped to `0...Int.max`; NaN gives `Int.max`
+    /// (Dispatch's rule for a NaN interval: its largest time). Never traps.
+    static func nanoseconds(_ seconds: Double) -> Int {
+        let ns = (seconds * 1e9).rounded(.up)
+        if ns.isNaN || ns >= Double(Int.max) { return .max }
+        return ns <= 0 ? 0 : Int(ns)
     }
 }
 
