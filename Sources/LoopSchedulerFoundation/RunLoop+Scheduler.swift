@@ -91,7 +91,8 @@ extension RunLoop: Scheduler {
     ) -> Timer {
         // A date of NaN or infinity (a `.seconds(.nan)` stride) is "never" or "now", never a trap.
         let seconds = date.timeIntervalSinceReferenceDate
-        let fire = seconds.isNaN || seconds == .infinity ? Date.distantFuture : seconds == -.infinity ? .distantPast : date
+        let fire =
+            seconds.isNaN || seconds == .infinity ? Date.distantFuture : seconds == -.infinity ? .distantPast : date
         let timer = Timer(fire: fire, interval: interval, repeats: interval > 0) { _ in body() }
         add(timer, forMode: mode ?? .default)
         return timer

@@ -55,10 +55,12 @@ public enum FeedReport {
             ("url", .string(MaskedURL.string(response.requestedURL))),
             ("final_url", .string(MaskedURL.string(response.effectiveURL))),
             ("http_status", .int(response.status)), ("content_type", .string(response.contentType)),
-            ("content_language", .string(response.contentLanguage)), ("etag", .string(response.etag)), ("last_modified", .string(response.lastModified)),
+            ("content_language", .string(response.contentLanguage)), ("etag", .string(response.etag)),
+            ("last_modified", .string(response.lastModified)),
             ("moved_to", .string(response.permanentRedirect.map { MaskedURL.string($0.url) })),
             ("format", .string(parsed.format.rawValue)), ("encoding", .string(parsed.encoding)),
-            ("repaired_encoding", .bool(parsed.repairedEncoding)), ("well_formed", .bool(parsed.isWellFormed)), ("warnings", .array(parsed.warnings.map { .string($0) })),
+            ("repaired_encoding", .bool(parsed.repairedEncoding)), ("well_formed", .bool(parsed.isWellFormed)),
+            ("warnings", .array(parsed.warnings.map { .string($0) })),
             ("channel", channel), ("episodes", .array(parsed.episodes.map(episodeJSON))),
         ])
     }

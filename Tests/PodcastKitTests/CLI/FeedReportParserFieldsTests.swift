@@ -77,7 +77,9 @@ import Testing
         #expect(
             episodes[0]["description_html"] as? String
                 == #"<p onclick="x()">Hi <a href="javascript:alert(1)">there</a></p>"#)
-        #expect(episodes[0]["description_html_sanitized"] as? String == #"<p>Hi <a rel="nofollow noopener noreferrer">there</a></p>"#)
+        #expect(
+            episodes[0]["description_html_sanitized"] as? String
+                == #"<p>Hi <a rel="nofollow noopener noreferrer">there</a></p>"#)
         #expect(episodes[1]["guid_is_permalink"] is NSNull)
         #expect(episodes[1]["author"] as? String == "Ivy Itunes")
         #expect(episodes[1]["itunes_author"] as? String == "Ivy Itunes")
@@ -87,7 +89,10 @@ import Testing
         #expect(
             json.contains(
                 #""guid":"ep-1","guid_is_permalink":false,"title":"Café chat","#))
-        #expect(json.contains(#""author":"Dana Creator","itunes_author":null,"payment_url":"https://example.com/tip","primary_enclosure":null,"#))
+        #expect(
+            json.contains(
+                #""author":"Dana Creator","itunes_author":null,"payment_url":"https://example.com/tip","primary_enclosure":null,"#
+            ))
     }
 
     @Test func textShowsTheNewFields() throws {
@@ -97,7 +102,8 @@ import Testing
         let text = FeedReport.text(parsed, response: response)
         #expect(text.contains("content language: da-DK, en\n"))
         #expect(text.contains("format: rss, UTF-8, mixed encodings repaired\n"))
-        #expect(text.contains("title: Brøndby Talk\nsubtitle: Football, weekly\nlanguage: da-DK\nauthor: Eddie Editor\n"))
+        #expect(
+            text.contains("title: Brøndby Talk\nsubtitle: Football, weekly\nlanguage: da-DK\nauthor: Eddie Editor\n"))
         #expect(text.contains("author: Dana Creator\n"))
         #expect(text.contains("payment: https://example.com/tip\n"))
         #expect(!text.contains("itunes author"))  // shown only where it differs from "author"

@@ -40,7 +40,8 @@ import Testing
     @Test func aCancelledTokenStopsTheParseAtTheNextEvent() {
         let token = ParseCancellation()
         let handler = CancellingHandler(token: token, at: 5)
-        let outcome = XMLReader.parse(Self.nestedNamespaces(depth: 250, perLevel: 4), handler: handler, cancellation: token)
+        let outcome = XMLReader.parse(
+            Self.nestedNamespaces(depth: 250, perLevel: 4), handler: handler, cancellation: token)
         #expect(outcome.stopped)
         #expect(handler.starts == 5)  // rss, channel, x0, x1, x2: nothing after the cancel
         #expect(handler.ends == 0)
@@ -49,7 +50,8 @@ import Testing
     @Test func withoutACancellationTheSameDocumentRunsToTheEnd() {
         let token = ParseCancellation()
         let handler = CancellingHandler(token: token, at: .max)
-        let outcome = XMLReader.parse(Self.nestedNamespaces(depth: 250, perLevel: 4), handler: handler, cancellation: token)
+        let outcome = XMLReader.parse(
+            Self.nestedNamespaces(depth: 250, perLevel: 4), handler: handler, cancellation: token)
         #expect(!outcome.stopped)
         #expect(handler.starts == 252)
         #expect(handler.ends == 252)

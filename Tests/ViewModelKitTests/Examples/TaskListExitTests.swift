@@ -24,7 +24,9 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
-        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
+        let inPipe = Pipe()
+        let outPipe = Pipe()
+        let errPipe = Pipe()
         process.standardInput = inPipe
         process.standardOutput = outPipe
         process.standardError = errPipe

@@ -24,6 +24,8 @@ import ViewModelKitFoundation
         let data = try JSONEncoder().encode(time)
         #expect(try JSONDecoder().decode(RunLoop.SchedulerTimeType.self, from: data) == time)
         let stride = RunLoop.SchedulerTimeType.Stride.milliseconds(250)
-        #expect(try JSONDecoder().decode(RunLoop.SchedulerTimeType.Stride.self, from: JSONEncoder().encode(stride)) == stride)
+        #expect(
+            try JSONDecoder().decode(RunLoop.SchedulerTimeType.Stride.self, from: JSONEncoder().encode(stride))
+                == stride)
     }
 }

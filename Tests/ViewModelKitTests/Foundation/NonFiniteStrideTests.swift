@@ -2,9 +2,9 @@ import Dispatch
 import Foundation
 import LoopSchedulerFoundation
 import Testing
-import XCTest
 import ViewModelKit
 import ViewModelKitFoundation
+import XCTest
 
 /// `.seconds(.nan)` and `.seconds(±.infinity)` through generic code, on every scheduler we ship:
 /// no trap. NaN and +infinity mean "never" (Dispatch clamps a NaN interval to its largest time),
@@ -30,7 +30,10 @@ import ViewModelKitFoundation
                     fired.add(name + " repeating")
                 })
             // A finite start with a non-finite interval fires once, then never again.
-            tokens.append(scheduler.schedule(after: scheduler.now, interval: .seconds(seconds)) { fired.add("now, every " + name) })
+            tokens.append(
+                scheduler.schedule(after: scheduler.now, interval: .seconds(seconds)) {
+                    fired.add("now, every " + name)
+                })
         }
         scheduler.schedule(after: scheduler.now.advanced(by: .seconds(-Double.infinity))) {
             fired.add("-inf")
@@ -59,12 +62,18 @@ import ViewModelKitFoundation
 
     @Test func dispatchRunLoopAndOperationQueueDoNotTrap() {
         for (name, run) in [
-            ("DispatchQueue", { (fired: Fired, done: @escaping () -> Void) in
-                Self.scheduleNonFinite(on: DispatchQueue(label: "non-finite"), into: fired, then: done)
-            }),
-            ("OperationQueue", { (fired: Fired, done: @escaping () -> Void) in
-                Self.scheduleNonFinite(on: OperationQueue(), into: fired, then: done)
-            }),
+            (
+                "DispatchQueue",
+                { (fired: Fired, done: @escaping () -> Void) in
+                    Self.scheduleNonFinite(on: DispatchQueue(label: "non-finite"), into: fired, then: done)
+                }
+            ),
+            (
+                "OperationQueue",
+                { (fired: Fired, done: @escaping () -> Void) in
+                    Self.scheduleNonFinite(on: OperationQueue(), into: fired, then: done)
+                }
+            ),
         ] as [(String, (Fired, @escaping () -> Void) -> [Cancellable])] {
             let fired = Fired()
             let semaphore = DispatchSemaphore(value: 0)
