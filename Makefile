@@ -4,7 +4,7 @@ SWIFT ?= swift
 DOCC ?= docc
 SWIFT_FORMAT ?= swift-format
 # The modules with a DocC catalog (Sources/<module>/<module>.docc).
-DOC_MODULES := LoopScheduler ViewModelKit
+DOC_MODULES := LoopScheduler ViewModelKit LoopSchedulerFoundation ViewModelKitFoundation GLibLoop
 PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev \
   libsystemd:libsystemd-dev glib-2.0:libglib2.0-dev gtk4:libgtk-4-dev
 # Commands the GTK example's test needs (an X server, a screenshot, window lookup): command:package.
@@ -133,7 +133,11 @@ test-gtk: deps
 #    such test cycles, Foundation's run-loop timers (FoundationScheduler/Publisher) and possible
 #    library leaks (SubjectSemantics, CombineViewModelParity are the first to look at).
 ASAN_SKIP_LEAKS_UNTRIAGED := StepOperatorTests|ThrottleSemanticsTests|MiscOperatorTests|UntilOutputTests|NewOperatorConcurrencyTests|BufferTests|ReentrancySemanticsTests|FusedOperatorTests|CollectByTimeTests|CollectByCountTests|FoundationSchedulerTests|FoundationPublisherTests|FlatMapJustTests|SubjectSemanticsTests|CombineViewModelParityTests
-ASAN_SKIP_LEAKS := TransformOverloadTests|CombineLatestTests|ShareTests|TimerPublisherTests|FlatMapTests|ThrottleTests|DebounceTests|TimeoutTests|DelayTests|MergeTests|ConcatenateTests|DebuggingOperatorTests|SwitchToLatestTests|MakeConnectableTests|MapFamilyTests|SlicingTests|MulticastTests|ErasureTests|PublishedTests|CurrentValueSubjectTests|PassthroughSubjectTests|SequencePublisherTests|$(ASAN_SKIP_LEAKS_UNTRIAGED)
+#    ASAN_SKIP_LEAKS_RUNTIME: triaged, not ours. TaskListExitTests: Foundation's Process.run
+#    allocates a weak reference it never frees. NonFiniteStrideTests: schedules Dispatch work at
+#    "never" on purpose; the pending libdispatch timer and its block live until exit.
+ASAN_SKIP_LEAKS_RUNTIME := TaskListExitTests|NonFiniteStrideTests
+ASAN_SKIP_LEAKS := TransformOverloadTests|CombineLatestTests|ShareTests|TimerPublisherTests|FlatMapTests|ThrottleTests|DebounceTests|TimeoutTests|DelayTests|MergeTests|ConcatenateTests|DebuggingOperatorTests|SwitchToLatestTests|MakeConnectableTests|MapFamilyTests|SlicingTests|MulticastTests|ErasureTests|PublishedTests|CurrentValueSubjectTests|PassthroughSubjectTests|SequencePublisherTests|$(ASAN_SKIP_LEAKS_UNTRIAGED)|$(ASAN_SKIP_LEAKS_RUNTIME)
 test-asan: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The task list's JSON file. Loading happens once, before the loop runs; saving happens off the
 /// loop thread, on a serial queue, so a slow disk never delays a redraw, and each save replaces
@@ -12,6 +13,10 @@ final class TaskStore: Sendable {
 
     let url: URL
     private let queue = DispatchQueue(label: "task-list.store")
+    // The failure of the last save, if it failed: the file then does not hold the list shown.
+    // Kept here (not only reported through the main actor) because at exit the loop has stopped
+    // and a report queued for it would never run.
+    private let lastFailure = Mutex<Failure?>(nil)
 
     init(url: URL) {
         self.url = url
@@ -43,15 +48,19 @@ final class TaskStore: Sendable {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
                 try encoder.encode(tasks).write(to: url, options: .atomic)
+                self.lastFailure.withLock { $0 = nil }  // the file holds the latest list again
             } catch {
                 let failure = Failure(description: "cannot save \(url.path): \(error.localizedDescription)")
+                self.lastFailure.withLock { $0 = failure }
                 DispatchQueue.main.async { MainActor.assumeIsolated { onError(failure) } }
             }
         }
     }
 
-    /// Waits until every save queued so far is written (at exit).
-    func flush() {
+    /// Waits until every save queued so far is done (at exit); returns the failure of the last
+    /// one, if it failed (the file then lacks the latest changes).
+    func flush() -> Failure? {
         queue.sync {}
+        return lastFailure.withLock { $0 }
     }
 }

@@ -37,6 +37,7 @@ do {
     FileHandle.standardError.write(Data("task-list: \(error)\n".utf8))
     exit(1)
 }
+if loopFailed { exit(1) }
 
 let loop = EventLoop.main
 let view = TasksView(tasks: saved, store: store) { print($0) }  // draws the first frame now
@@ -55,9 +56,17 @@ let reader = Thread {
 }
 reader.start()
 
+var loopFailed = false
 do {
     try loop.run()
 } catch {
     FileHandle.standardError.write(Data("task-list: the loop failed: \(error)\n".utf8))
+    loopFailed = true
 }
-store.flush()
+// A save that failed at the end (piped input ends, the loop stops, the report queued for the
+// main actor never runs) must not be lost: say so and exit non-zero.
+if let failure = store.flush() {
+    FileHandle.standardError.write(Data("task-list: the last changes are not saved: \(failure)\n".utf8))
+    exit(1)
+}
+if loopFailed { exit(1) }

@@ -63,10 +63,12 @@ public struct MonotonicInstant: Strideable, Hashable, Comparable, Sendable, Cust
             self.nanoseconds = nanoseconds
         }
 
-        /// A span of `seconds` seconds, fractions kept to the nanosecond, saturating.
+        /// A span of `seconds` seconds, fractions kept to the nanosecond, saturating: ±infinity
+        /// gives the longest span of its sign, and NaN the longest positive span ("never"), as
+        /// Dispatch clamps a NaN interval to its largest time.
         public init(seconds: Double) {
             let ns = seconds * 1_000_000_000
-            if ns >= Double(Int64.max) {
+            if ns.isNaN || ns >= Double(Int64.max) {
                 nanoseconds = .max
             } else if ns <= Double(Int64.min) {
                 nanoseconds = .min
@@ -106,7 +108,7 @@ public struct MonotonicInstant: Strideable, Hashable, Comparable, Sendable, Cust
             let (ns, overflow) = Int64(s).multipliedReportingOverflow(by: 1_000_000_000)
             return Stride(nanoseconds: overflow ? (s < 0 ? .min : .max) : ns)
         }
-        /// `s` seconds, fractions kept, saturating.
+        /// `s` seconds, fractions kept, saturating; NaN means "never" (see `init(seconds:)`).
         public static func seconds(_ s: Double) -> Stride { Stride(seconds: s) }
         /// `ms` milliseconds, saturating.
         public static func milliseconds(_ ms: Int) -> Stride {

@@ -13,85 +13,9 @@ import LoopScheduler
 ///   that run loop.
 /// - Threads: `schedule` may be called from any thread.
 extension RunLoop: Scheduler {
-    /// A point in time, as Combine's `RunLoop.SchedulerTimeType`: a wall-clock `Date`.
-    public struct SchedulerTimeType: Strideable, Hashable, Sendable {
-        /// The wrapped date.
-        public var date: Date
-
-        /// Wraps `date`.
-        public init(_ date: Date) {
-            self.date = date
-        }
-
-        /// The seconds from `self` to `other`.
-        public func distance(to other: SchedulerTimeType) -> Stride {
-            Stride(other.date.timeIntervalSince(date))
-        }
-
-        /// `self` moved by `n` seconds.
-        public func advanced(by n: Stride) -> SchedulerTimeType {
-            SchedulerTimeType(date.addingTimeInterval(n.magnitude))
-        }
-
-        /// A span of seconds, as Combine's `RunLoop.SchedulerTimeType.Stride`; an integer or
-        /// float literal means seconds.
-        public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric,
-            ExpressibleByFloatLiteral, Hashable, Sendable
-        {
-            /// The span in seconds.
-            public var magnitude: TimeInterval
-
-            /// The span in seconds (Combine's name).
-            public var timeInterval: TimeInterval { magnitude }
-
-            /// A span of `timeInterval` seconds.
-            public init(_ timeInterval: TimeInterval) {
-                magnitude = timeInterval
-            }
-
-            /// `1` means one second.
-            public init(integerLiteral value: Int) {
-                magnitude = TimeInterval(value)
-            }
-
-            /// `0.5` means half a second.
-            public init(floatLiteral value: Double) {
-                magnitude = value
-            }
-
-            /// Whole seconds; `nil` if not exactly representable.
-            public init?<T: BinaryInteger>(exactly source: T) {
-                guard let value = TimeInterval(exactly: source) else { return nil }
-                magnitude = value
-            }
-
-            /// `s` seconds.
-            public static func seconds(_ s: Int) -> Stride { Stride(TimeInterval(s)) }
-            /// `s` seconds.
-            public static func seconds(_ s: Double) -> Stride { Stride(s) }
-            /// `ms` milliseconds.
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(TimeInterval(ms) / 1_000) }
-            /// `us` microseconds.
-            public static func microseconds(_ us: Int) -> Stride { Stride(TimeInterval(us) / 1_000_000) }
-            /// `ns` nanoseconds.
-            public static func nanoseconds(_ ns: Int) -> Stride { Stride(TimeInterval(ns) / 1_000_000_000) }
-
-            /// Orders spans by length.
-            public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
-            /// Sum.
-            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
-            /// Difference.
-            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
-            /// Product of the second counts.
-            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
-            /// Adds in place.
-            public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
-            /// Subtracts in place.
-            public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
-            /// Multiplies in place.
-            public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
-        }
-    }
+    /// A point in time, as Combine's `RunLoop.SchedulerTimeType`: a wall-clock `Date`, striding
+    /// in seconds. Shared with `OperationQueue` (see `DateSchedulerTime`).
+    public typealias SchedulerTimeType = DateSchedulerTime
 
     /// Per-call options: the run-loop mode a non-main run loop's timers are added in (CombineViewModel's
     /// `RunLoop.EventSourceOptions(mode:)`). Ignored for `RunLoop.main` (see the type's notes).
@@ -144,14 +68,15 @@ extension RunLoop: Scheduler {
         if isMain {
             let timer = DispatchSource.makeTimerSource(queue: .main)
             timer.setEventHandler { transfer.action() }
-            let nanoseconds = Int(clamping: Int64((max(interval.magnitude, 0) * 1e9).rounded(.down)))
+            let nanoseconds = Self.nanoseconds(interval.magnitude)
             timer.schedule(
                 deadline: Self.deadline(for: date.date), repeating: .nanoseconds(max(nanoseconds, 1)),
-                leeway: .nanoseconds(Int(clamping: Int64(max(tolerance.magnitude, 0) * 1e9))))
+                leeway: .nanoseconds(Self.nanoseconds(tolerance.magnitude)))
             timer.activate()
             return AnyCancellable { timer.cancel() }
         }
-        let timer = addTimer(firing: date.date, interval: max(interval.magnitude, 0.000_001), mode: options?.mode) {
+        let seconds = interval.magnitude.isNaN ? .greatestFiniteMagnitude : max(interval.magnitude, 0.000_001)
+        let timer = addTimer(firing: date.date, interval: seconds, mode: options?.mode) {
             transfer.action()
         }
         let token = UncheckedTimer(timer)
@@ -164,14 +89,26 @@ extension RunLoop: Scheduler {
     private func addTimer(
         firing date: Date, interval: TimeInterval, mode: RunLoop.Mode?, _ body: @escaping @Sendable () -> Void
     ) -> Timer {
-        let timer = Timer(fire: date, interval: interval, repeats: interval > 0) { _ in body() }
+        // A date of NaN or infinity (a `.seconds(.nan)` stride) is "never" or "now", never a trap.
+        let seconds = date.timeIntervalSinceReferenceDate
+        let fire =
+            seconds.isNaN || seconds == .infinity ? Date.distantFuture : seconds == -.infinity ? .distantPast : date
+        let timer = Timer(fire: fire, interval: interval, repeats: interval > 0) { _ in body() }
         add(timer, forMode: mode ?? .default)
         return timer
     }
 
     private static func deadline(for date: Date) -> DispatchTime {
-        let delay = max(date.timeIntervalSinceNow, 0)
-        return .now() + .nanoseconds(Int(clamping: Int64((delay * 1e9).rounded(.up))))
+        let delay = date.timeIntervalSinceNow
+        return delay.isNaN || delay == .infinity ? .distantFuture : .now() + .nanoseconds(nanoseconds(delay))
+    }
+
+    /// `seconds` in whole nanoseconds (rounded up), clamped to `0...Int.max`; NaN gives `Int.max`
+    /// (Dispatch's rule for a NaN interval: its largest time). Never traps.
+    static func nanoseconds(_ seconds: Double) -> Int {
+        let ns = (seconds * 1e9).rounded(.up)
+        if ns.isNaN || ns >= Double(Int.max) { return .max }
+        return ns <= 0 ? 0 : Int(ns)
     }
 }
 

@@ -48,16 +48,22 @@ extension OperationQueue: ViewModelKit.Scheduler {
         let queue = UncheckedQueue(self)
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.setEventHandler { queue.queue.addOperation { work.action() } }
-        timer.schedule(
-            wallDeadline: Self.deadline(date), repeating: Swift.max(interval.magnitude, 0),
-            leeway: .nanoseconds(Int(Swift.max(tolerance.magnitude, 0) * 1_000_000_000)))
+        // NaN (a `.seconds(.nan)` stride) means "never", as Dispatch clamps it; nothing traps.
+        let repeating = interval.magnitude.isNaN ? .infinity : Swift.max(interval.magnitude, 0)
+        let leewayNanoseconds = (tolerance.magnitude * 1_000_000_000).rounded(.up)
+        let leeway =
+            leewayNanoseconds.isNaN || leewayNanoseconds >= Double(Int.max)
+            ? Int.max : leewayNanoseconds <= 0 ? 0 : Int(leewayNanoseconds)
+        timer.schedule(wallDeadline: Self.deadline(date), repeating: repeating, leeway: .nanoseconds(leeway))
         timer.activate()
         return AnyCancellable { timer.cancel() }
     }
 
     /// `date` as a dispatch wall-clock deadline.
     private static func deadline(_ date: SchedulerTimeType) -> DispatchWallTime {
-        .now() + Swift.max(date.date.timeIntervalSinceNow, 0)
+        let delay = date.date.timeIntervalSinceNow
+        if delay.isNaN || delay == .infinity { return .distantFuture }
+        return .now() + Swift.max(delay, 0)
     }
 }
 

@@ -14,6 +14,8 @@ final class SchedulerTimerQueue: @unchecked Sendable {
         let interval: MonotonicInstant.Stride?
         var action: (() -> Void)?
         var cancelled = false
+        // In the heap (set by add and by a repeating re-queue, cleared when popped). Lock held.
+        var queued = false
 
         init(
             sequence: UInt64, deadline: MonotonicInstant, interval: MonotonicInstant.Stride?,
@@ -31,6 +33,8 @@ final class SchedulerTimerQueue: @unchecked Sendable {
     private var heap = TimerHeap()
     private var nextSequence: UInt64 = 0
     private var armedDeadline: MonotonicInstant?
+    // Cancelled entries still in the heap (removed lazily; see `cancel`).
+    private var cancelledInHeap = 0
     /// `close()` ran: the event is freed (checked under the lock, where it is armed).
     private var closed = false
     private let event: OpaquePointer
@@ -63,7 +67,12 @@ final class SchedulerTimerQueue: @unchecked Sendable {
             closed = true
             event_free(event)
             var taken: [Entry] = []
-            while heap.first != nil { taken.append(heap.pop()) }
+            while heap.first != nil {
+                let entry = heap.pop()
+                entry.queued = false
+                taken.append(entry)
+            }
+            cancelledInHeap = 0
             return taken
         }
         box.body = nil
@@ -78,20 +87,64 @@ final class SchedulerTimerQueue: @unchecked Sendable {
             if closed { return nil }
             let entry = Entry(sequence: nextSequence, deadline: deadline, interval: interval, action: action)
             nextSequence += 1
+            entry.queued = true
             heap.push(entry)
             armLocked()
             return entry
         }
     }
 
-    /// Stops `entry`; its action is released outside the lock. Any thread.
+    /// Stops `entry`; its action is released outside the lock. Any thread; idempotent.
+    ///
+    /// The entry leaves the heap at once when it is the earliest one (with any cancelled entries
+    /// behind it), and the libevent timer is deleted when nothing live is left, so a loop whose
+    /// timers were all cancelled has no pending timer. Cancelled entries deeper in the heap are
+    /// removed in one pass once they are more than half of it (amortised O(1) per cancel, and
+    /// the heap never holds more dead entries than live ones, beyond a small floor).
     func cancel(_ entry: Entry) {
         let action = lock.withLock { () -> (() -> Void)? in
-            entry.cancelled = true
             defer { entry.action = nil }
+            guard !entry.cancelled else { return entry.action }
+            entry.cancelled = true
+            if entry.queued {
+                cancelledInHeap += 1
+                dropCancelledLocked()
+            }
             return entry.action
         }
         _ = action
+    }
+
+    /// Live and cancelled entries in the heap (for tests).
+    var heapCounts: (live: Int, cancelled: Int) {
+        lock.withLock { (heap.count - cancelledInHeap, cancelledInHeap) }
+    }
+
+    /// Whether the libevent timer is pending (for tests).
+    var isArmed: Bool {
+        lock.withLock { !closed && event_pending(event, Int16(EV_TIMEOUT), nil) != 0 }
+    }
+
+    // Pops cancelled entries off the top, compacts when they are most of the heap, and deletes
+    // the libevent timer when the heap is empty.
+    private func dropCancelledLocked() {
+        while let first = heap.first, first.cancelled {
+            _ = heap.pop()
+            first.queued = false
+            cancelledInHeap -= 1
+        }
+        if cancelledInHeap > 32, cancelledInHeap * 2 > heap.count {
+            heap.removeAll { entry in
+                guard entry.cancelled else { return false }
+                entry.queued = false
+                return true
+            }
+            cancelledInHeap = 0
+        }
+        if heap.first == nil, !closed, armedDeadline != nil {
+            event_del(event)
+            armedDeadline = nil
+        }
     }
 
     /// The libevent timer fired: run every entry that is due and was queued before this call
@@ -105,9 +158,14 @@ final class SchedulerTimerQueue: @unchecked Sendable {
         while true {
             let now = MonotonicInstant.now()
             let due = lock.withLock { () -> (() -> Void)? in
-                while let first = heap.first, first.cancelled { _ = heap.pop() }
+                while let first = heap.first, first.cancelled {
+                    _ = heap.pop()
+                    first.queued = false
+                    cancelledInHeap -= 1
+                }
                 guard let first = heap.first, first.deadline <= now, first.sequence < limit else { return nil }
                 _ = heap.pop()
+                first.queued = false
                 if let interval = first.interval {
                     first.deadline = SchedulerTimerQueue.nextTick(after: first.deadline, every: interval, now: now)
                     // A new sequence, at or past `limit`: its next tick waits for the next pass
@@ -116,6 +174,7 @@ final class SchedulerTimerQueue: @unchecked Sendable {
                     // actions scheduled for the same instant before it.
                     first.sequence = nextSequence
                     nextSequence += 1
+                    first.queued = true
                     heap.push(first)
                     return first.action
                 }
@@ -178,6 +237,34 @@ struct TimerHeap {
     /// The earliest entry, if any.
     var first: SchedulerTimerQueue.Entry? {
         slots.first?.entry
+    }
+
+    /// The number of entries.
+    var count: Int { slots.count }
+
+    /// Removes every entry `shouldRemove` picks and restores the heap order (O(n)).
+    mutating func removeAll(where shouldRemove: (SchedulerTimerQueue.Entry) -> Bool) {
+        slots.removeAll { shouldRemove($0.entry) }
+        var index = slots.count / 2
+        while index > 0 {
+            index -= 1
+            siftDown(from: index)
+        }
+    }
+
+    private mutating func siftDown(from start: Int) {
+        let count = slots.count
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var best = parent
+            if left < count, slots[left].precedes(slots[best]) { best = left }
+            if right < count, slots[right].precedes(slots[best]) { best = right }
+            if best == parent { break }
+            slots.swapAt(parent, best)
+            parent = best
+        }
     }
 
     /// Adds `entry` with its current deadline and sequence as the key.

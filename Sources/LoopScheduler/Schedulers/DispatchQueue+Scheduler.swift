@@ -100,10 +100,11 @@ extension DispatchQueue: Scheduler, EventSourceScheduler {
 
             /// `s` seconds, saturating.
             public static func seconds(_ s: Int) -> Stride { scaled(s, by: 1_000_000_000) }
-            /// `s` seconds, fractions kept, saturating.
+            /// `s` seconds, fractions kept, saturating; NaN gives the longest span, as Dispatch
+            /// clamps a NaN interval to its largest time.
             public static func seconds(_ s: Double) -> Stride {
                 let ns = (s * 1_000_000_000).rounded()
-                if ns >= Double(Int64.max) { return Stride(nanoseconds: .max) }
+                if ns.isNaN || ns >= Double(Int64.max) { return Stride(nanoseconds: .max) }
                 if ns <= Double(Int64.min) { return Stride(nanoseconds: .min) }
                 return Stride(nanoseconds: Int64(ns))
             }

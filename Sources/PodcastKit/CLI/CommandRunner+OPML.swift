@@ -77,6 +77,13 @@ extension CommandRunner {
                 )
                 title = nil
             }
+            // An interval that is no number of seconds (-5, nan, 1e400) is not silently dropped.
+            if let bad = outline.rejectedInterval {
+                let at = outline.line.map { ", line \($0)" } ?? ""
+                console.err(
+                    "podcast-watch: warning: outline \(name)(xmlUrl \(MaskedURL.string(outline.url)))\(at): pw:interval \(TerminalText.line(bad).debugDescription) is not a whole number of seconds above 0; using the default interval\n"
+                )
+            }
             // An interval past the limit (1e10 s once froze every timer of the loop) is clamped.
             var interval = outline.interval
             if let seconds = interval, seconds > PollPolicy.maximumIntervalSeconds {

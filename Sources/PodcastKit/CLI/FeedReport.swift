@@ -6,19 +6,28 @@ import Foundation
 /// JSON schema (keys in this order; absent values are `null`, lists may be empty; dates ISO 8601
 /// UTC; durations and chapter starts in seconds; lengths in bytes):
 /// ```
-/// { "url", "final_url", "http_status", "content_type", "etag", "last_modified",
+/// { "url", "final_url", "http_status", "content_type",
+///   "content_language",              // the HTTP Content-Language header, as sent
+///   "etag", "last_modified",
 ///   "moved_to",                      // permanent redirect target or null
 ///   "format",                        // "rss" | "rdf" | "atom"
-///   "encoding", "well_formed", "warnings": [String],
-///   "channel": { "title", "link", "description", "image_url", "language", "generator",
-///                "author", "owner_name", "owner_email", "categories": [[String]],
+///   "encoding",
+///   "repaired_encoding",             // Bool: mixed encodings repaired per text run
+///   "well_formed", "warnings": [String],
+///   "channel": { "title", "link", "description", "subtitle", "image_url", "language",
+///                "generator", "author",
+///                "itunes_author",    // itunes:author alone; "author" has the fallbacks
+///                "owner_name", "owner_email", "categories": [[String]],
 ///                "keywords": [String], "explicit", "show_type", "new_feed_url",
 ///                "podcast_guid", "funding_url", "payment_url", "locked",
 ///                "paged_feed_first", "paged_feed_next" },
 ///   "episodes": [ { "identity",      // the key podcast-watch stores it under
-///                   "guid", "title", "link", "published", "duration", "subtitle",
-///                   "description", "description_html", "image_url", "episode_type",
-///                   "season", "number", "explicit", "author",
+///                   "guid", "guid_is_permalink", "title", "link", "published", "duration",
+///                   "subtitle", "description",
+///                   "description_html",           // as the feed wrote it: unsafe to show
+///                   "description_html_sanitized", // the allow-listed form for HTML views
+///                   "image_url", "episode_type", "season", "number", "explicit", "author",
+///                   "itunes_author", "payment_url",
 ///                   "primary_enclosure",   // URL or null
 ///                   "enclosures": [{ "url", "length", "mime_type" }],
 ///                   "chapters": [{ "start", "title", "href", "image" }], "chapters_url",
@@ -31,8 +40,10 @@ public enum FeedReport {
         let c = parsed.channel
         let channel: OrderedJSON = .object([
             ("title", .string(c.title)), ("link", .string(c.link)), ("description", .string(c.description)),
-            ("image_url", .string(c.imageURL)), ("language", .string(c.language)), ("generator", .string(c.generator)),
-            ("author", .string(c.author)), ("owner_name", .string(c.ownerName)), ("owner_email", .string(c.ownerEmail)),
+            ("subtitle", .string(c.subtitle)), ("image_url", .string(c.imageURL)), ("language", .string(c.language)),
+            ("generator", .string(c.generator)), ("author", .string(c.author)),
+            ("itunes_author", .string(c.itunesAuthor)), ("owner_name", .string(c.ownerName)),
+            ("owner_email", .string(c.ownerEmail)),
             ("categories", .array(c.categories.map { .array($0.map { .string($0) }) })),
             ("keywords", .array(c.keywords.map { .string($0) })), ("explicit", .bool(c.explicit)),
             ("show_type", .string(c.showType)), ("new_feed_url", .string(c.newFeedURL)),
@@ -44,10 +55,12 @@ public enum FeedReport {
             ("url", .string(MaskedURL.string(response.requestedURL))),
             ("final_url", .string(MaskedURL.string(response.effectiveURL))),
             ("http_status", .int(response.status)), ("content_type", .string(response.contentType)),
-            ("etag", .string(response.etag)), ("last_modified", .string(response.lastModified)),
+            ("content_language", .string(response.contentLanguage)), ("etag", .string(response.etag)),
+            ("last_modified", .string(response.lastModified)),
             ("moved_to", .string(response.permanentRedirect.map { MaskedURL.string($0.url) })),
             ("format", .string(parsed.format.rawValue)), ("encoding", .string(parsed.encoding)),
-            ("well_formed", .bool(parsed.isWellFormed)), ("warnings", .array(parsed.warnings.map { .string($0) })),
+            ("repaired_encoding", .bool(parsed.repairedEncoding)), ("well_formed", .bool(parsed.isWellFormed)),
+            ("warnings", .array(parsed.warnings.map { .string($0) })),
             ("channel", channel), ("episodes", .array(parsed.episodes.map(episodeJSON))),
         ])
     }
@@ -55,12 +68,15 @@ public enum FeedReport {
     static func episodeJSON(_ e: Episode) -> OrderedJSON {
         .object([
             ("identity", .string(EpisodeIdentity(e).key)),
-            ("guid", .string(e.guid)), ("title", .string(e.title)), ("link", .string(e.link)),
-            ("published", .date(e.published)), ("duration", .number(e.duration)), ("subtitle", .string(e.subtitle)),
-            ("description", .string(e.description)), ("description_html", .string(e.descriptionHTML)),
+            ("guid", .string(e.guid)), ("guid_is_permalink", .bool(e.guidIsPermaLink)), ("title", .string(e.title)),
+            ("link", .string(e.link)), ("published", .date(e.published)), ("duration", .number(e.duration)),
+            ("subtitle", .string(e.subtitle)), ("description", .string(e.description)),
+            ("description_html", .string(e.descriptionHTML)),
+            ("description_html_sanitized", .string(e.sanitizedDescriptionHTML)),
             ("image_url", .string(e.imageURL)), ("episode_type", .string(e.episodeType)),
             ("season", .int(e.season)), ("number", .int(e.number)), ("explicit", .bool(e.explicit)),
-            ("author", .string(e.author)), ("primary_enclosure", .string(e.primaryEnclosure?.url)),
+            ("author", .string(e.author)), ("itunes_author", .string(e.itunesAuthor)),
+            ("payment_url", .string(e.paymentURL)), ("primary_enclosure", .string(e.primaryEnclosure?.url)),
             (
                 "enclosures",
                 .array(
@@ -122,21 +138,25 @@ public enum FeedReport {
         line("moved to", response.permanentRedirect.map { "\(MaskedURL.string($0.url)) (HTTP \($0.status))" })
         line("http status", String(response.status))
         line("content type", response.contentType)
+        line("content language", response.contentLanguage)
         line("etag", response.etag)
         line("last modified", response.lastModified)
         line(
             "format",
             parsed.format.rawValue + (parsed.encoding.map { ", " + $0 } ?? "")
+                + (parsed.repairedEncoding ? ", mixed encodings repaired" : "")
                 + (parsed.isWellFormed ? "" : ", NOT well-formed (recovered)"))
         for w in parsed.warnings { line("warning", w) }
         out += "\n"
         line("title", c.title)
         line("link", c.link)
         line("description", c.description)
+        line("subtitle", c.subtitle)
         line("image", c.imageURL)
         line("language", c.language)
         line("generator", c.generator)
         line("author", c.author)
+        if c.itunesAuthor != c.author { line("itunes author", c.itunesAuthor) }
         line("owner", [c.ownerName, c.ownerEmail.map { "<\($0)>" }].compactMap { $0 }.joined(separator: " "))
         for cat in c.categories { line("category", cat.joined(separator: " > ")) }
         line("keywords", c.keywords.joined(separator: ", "))
@@ -160,6 +180,7 @@ public enum FeedReport {
             line("duration", e.duration.map(formatDuration))
             line("subtitle", e.subtitle)
             line("author", e.author)
+            if e.itunesAuthor != e.author { line("itunes author", e.itunesAuthor) }
             line("type", e.episodeType)
             line("season", e.season.map(String.init))
             line("episode", e.number.map(String.init))
@@ -174,6 +195,7 @@ public enum FeedReport {
                 line("chapter", "\(formatDuration(ch.start)) \(ch.title)" + (ch.href.map { " <\($0)>" } ?? ""))
             }
             line("chapters", e.chaptersURL)
+            line("payment", e.paymentURL)
             for t in e.transcripts {
                 line(
                     "transcript",

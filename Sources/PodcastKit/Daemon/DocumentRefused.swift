@@ -10,6 +10,10 @@ public struct DocumentRefused: Error, Sendable, Equatable, CustomStringConvertib
         /// checks an element's attributes pairwise (quadratic time) before any callback can
         /// stop it, so such a tag could hold a worker for minutes.
         case tooManyAttributes(limit: Int)
+        /// Its namespace declarations, nested, would cost libxml2 more than `limit` comparisons
+        /// (`StartTagLimit.maxNamespaceWork`): each declaration is compared with every one in
+        /// scope, inside the start tag, where no callback can stop it.
+        case tooManyNamespaces(limit: Int)
     }
 
     /// Why.
@@ -26,6 +30,8 @@ public struct DocumentRefused: Error, Sendable, Equatable, CustomStringConvertib
             return "refused: parsing took longer than \(shown) s"
         case .tooManyAttributes(let limit):
             return "refused: an element has more than \(limit) attributes"
+        case .tooManyNamespaces:
+            return "refused: too many nested namespace declarations (libxml2 would compare them pairwise)"
         }
     }
 }

@@ -432,14 +432,24 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         let cap = max(1, configuration.maxEpisodesPerPoll)
         let budget = max(0.001, configuration.parseBudget)
         var budgetTimer = 0  // bumped when the result arrives, so the timer finds it stale
+        // Cancelled when the budget runs out: the parser stops at its next SAX event, so the
+        // worker is free at once instead of finishing a result that would be dropped.
+        let cancellation = ParseCancellation()
         let token = offLoop.submit(
-            { Result { PodcastDaemon.capped(try parse(response), to: cap) } },
+            {
+                Result {
+                    try ParseCancellation.$current.withValue(cancellation) {
+                        PodcastDaemon.capped(try parse(response), to: cap)
+                    }
+                }
+            },
             started: { [weak self] in
                 guard let self, self.isRunning, self.slots[id]?.fetchSerial == serial else { return }
                 let armed = budgetTimer
                 self.scheduler.schedule(after: self.scheduler.now.advanced(by: .seconds(budget))) { [weak self] in
                     guard let self, armed == budgetTimer, self.slots[id]?.isFetching == true else { return }
                     budgetTimer += 1
+                    cancellation.cancel()
                     let refusal = DocumentRefused(.parseBudget(seconds: budget))
                     self.finish(id, serial: serial, result, parsed: .failure(refusal))
                 }

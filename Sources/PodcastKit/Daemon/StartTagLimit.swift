@@ -5,6 +5,13 @@
 /// 10 MiB document) without touching well-formed feeds, whose elements carry a few attributes
 /// and whose root carries a few dozen namespace declarations.
 ///
+/// The same scan measures the namespace work libxml2 will do: each namespace declaration
+/// (`xmlns`, `xmlns:p`) is compared with every declaration in scope, so deep nesting with many
+/// declarations per level is quadratic too (250 nested elements with 250 declarations each,
+/// 9.7 MB, held both parse workers for the whole 10 s budget). The scan keeps the number of
+/// declarations in scope (a stack of open elements) and adds, for each start tag, its
+/// declarations times those already in scope; a document past `maxNamespaceWork` is refused.
+///
 /// The scan works on raw bytes in any ASCII-compatible encoding and in UTF-16/32 (NUL bytes are
 /// skipped): it counts `=` outside quotes between `<name` and the closing `>`, and skips
 /// comments, CDATA sections, processing instructions, declarations and end tags. It errs
@@ -13,14 +20,40 @@ public enum StartTagLimit {
     /// The most attributes accepted on one element.
     public static let maxAttributes = 256
 
+    /// The most namespace-declaration comparisons accepted for one document (each declaration
+    /// times the declarations in scope where it appears): about 50 ms of libxml2's time. A
+    /// normal feed needs a few hundred (a root with a few dozen declarations); one that
+    /// re-declares a handful of namespaces on each of 10,000 items under such a root stays
+    /// under 2 million.
+    public static let maxNamespaceWork = 10_000_000
+
+    /// What one pass over a document found.
+    public struct Measure: Equatable, Sendable {
+        /// The largest attribute count of any start tag.
+        public var maxAttributes: Int
+        /// The sum over start tags of (namespace declarations on the tag) x (declarations
+        /// already in scope there).
+        public var namespaceWork: Int
+    }
+
     /// The largest attribute count of any start tag in `bytes` (stops counting past `limit`).
     public static func maxAttributeCount(_ bytes: [UInt8], stoppingAbove limit: Int = .max) -> Int {
+        measure(bytes, attributeLimit: limit, namespaceWorkLimit: .max).maxAttributes
+    }
+
+    /// Measures `bytes` in one linear pass, stopping early once a limit is passed.
+    public static func measure(_ bytes: [UInt8], attributeLimit limit: Int = .max, namespaceWorkLimit: Int = .max)
+        -> Measure
+    {
         let lt = UInt8(ascii: "<")
         let gt = UInt8(ascii: ">")
         let eq = UInt8(ascii: "=")
         let dq = UInt8(ascii: "\"")
         let sq = UInt8(ascii: "'")
         var most = 0
+        var work = 0
+        var inScope = 0  // namespace declarations of the open elements
+        var open: [Int] = []  // declarations per open element
         var i = 0
         let n = bytes.count
         // The next non-NUL byte at or after `j`, and its index.
@@ -64,12 +97,20 @@ public enum StartTagLimit {
                 skip(past: Array("?>".utf8))
             case UInt8(ascii: "/"):
                 skip(past: [gt])
+                if let declared = open.popLast() { inScope -= declared }
             case _ where !isNameByte(first):
                 continue  // a stray '<' in text ("a < b"): no tag, as libxml2 sees it
             default:
                 var count = 0
+                var declarations = 0
                 var quote: UInt8 = 0
                 var previous: UInt8 = 0  // the last byte outside quotes that is not white space
+                // The last run of name bytes outside quotes (the attribute name before `=`):
+                // its first six bytes, packed, and its length.
+                var run: UInt64 = 0
+                var runLength = 0
+                var inRun = false
+                var selfClosing = false
                 while i < n {
                     let b = bytes[i]
                     i += 1
@@ -79,21 +120,49 @@ public enum StartTagLimit {
                         continue
                     }
                     defer { if !(b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D) { previous = b } }
+                    if isNameByte(b) {
+                        if !inRun { (run, runLength, inRun) = (0, 0, true) }
+                        if runLength < 6 { run |= UInt64(b) << (8 * UInt64(runLength)) }
+                        runLength += 1
+                        continue
+                    }
+                    inRun = false
                     if b == dq || b == sq {
                         quote = b
                     } else if b == eq {
-                        if isNameByte(previous) { count += 1 }  // `name=`, not a run of '='
+                        if isNameByte(previous) {  // `name=`, not a run of '='
+                            count += 1
+                            if runLength == 5 ? run == xmlns : (runLength > 6 && run == xmlnsColon) {
+                                declarations += 1
+                            }
+                        }
                     } else if b == gt || b == lt {
                         if b == lt { i -= 1 }  // an unclosed tag: the next one starts here
+                        selfClosing = b == gt && previous == UInt8(ascii: "/")
                         break
                     }
                 }
                 most = max(most, count)
-                if most > limit { return most }
+                work += declarations * inScope
+                if selfClosing {
+                    // Declarations of an empty element go out of scope with it.
+                } else {
+                    open.append(declarations)
+                    inScope += declarations
+                }
+                if most > limit || work > namespaceWorkLimit {
+                    return Measure(maxAttributes: most, namespaceWork: work)
+                }
             }
         }
-        return most
+        return Measure(maxAttributes: most, namespaceWork: work)
     }
+
+    // "xmlns" and "xmlns:" as packed by the scan (little-endian, first byte lowest).
+    private static let xmlns: UInt64 = Array("xmlns".utf8).enumerated().reduce(0) {
+        $0 | UInt64($1.element) << (8 * UInt64($1.offset))
+    }
+    private static let xmlnsColon: UInt64 = xmlns | UInt64(UInt8(ascii: ":")) << 40
 
     // A byte that can be part of an XML name: ASCII letters, digits, `_ : . -`, and every byte
     // of a multi-byte UTF-8 sequence.
@@ -103,10 +172,15 @@ public enum StartTagLimit {
     }
 
     /// Throws `DocumentRefused(.tooManyAttributes)` when a start tag in `bytes` has more than
-    /// `maxAttributes` attributes.
+    /// `maxAttributes` attributes, `DocumentRefused(.tooManyNamespaces)` when its namespace
+    /// work passes `maxNamespaceWork`.
     public static func check(_ bytes: [UInt8]) throws(DocumentRefused) {
-        if maxAttributeCount(bytes, stoppingAbove: maxAttributes) > maxAttributes {
+        let found = measure(bytes, attributeLimit: maxAttributes, namespaceWorkLimit: maxNamespaceWork)
+        if found.maxAttributes > maxAttributes {
             throw DocumentRefused(.tooManyAttributes(limit: maxAttributes))
+        }
+        if found.namespaceWork > maxNamespaceWork {
+            throw DocumentRefused(.tooManyNamespaces(limit: maxNamespaceWork))
         }
     }
 }

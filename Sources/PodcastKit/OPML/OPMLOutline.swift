@@ -8,11 +8,37 @@ public struct OPMLOutline: Sendable, Equatable, Hashable, Codable {
     /// The feed's own poll interval in seconds (`pw:interval`, podcast-watch's OPML extension,
     /// namespace `OPML.namespace`); `nil` for the default or when absent or not a positive integer.
     public var interval: Int?
+    /// A `pw:interval` that was given but is not a whole number of seconds above zero (`-5`,
+    /// `nan`, `1e400`, `60.5`), as written; `interval` is then `nil`, and the importer warns.
+    public var rejectedInterval: String?
+    /// The line of the outline's start tag in the file (where libxml2 finished reading it), for
+    /// messages; `nil` for outlines not read from a file. Where an outline was read is not part
+    /// of what it is: `==` and hashing leave it out, so an export read back equals the feeds.
+    public var line: Int?
 
     /// A subscription entry.
-    public init(url: String, title: String? = nil, interval: Int? = nil) {
+    public init(
+        url: String, title: String? = nil, interval: Int? = nil, rejectedInterval: String? = nil, line: Int? = nil
+    ) {
         self.url = url
         self.title = title
         self.interval = interval
+        self.rejectedInterval = rejectedInterval
+        self.line = line
+    }
+}
+
+extension OPMLOutline {
+    /// Equal when URL, title and interval (given or rejected) are; `line` is left out.
+    public static func == (a: OPMLOutline, b: OPMLOutline) -> Bool {
+        a.url == b.url && a.title == b.title && a.interval == b.interval && a.rejectedInterval == b.rejectedInterval
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(url)
+        hasher.combine(title)
+        hasher.combine(interval)
+        hasher.combine(rejectedInterval)
     }
 }

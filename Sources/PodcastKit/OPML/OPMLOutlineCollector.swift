@@ -1,3 +1,4 @@
+import CLibxml2
 import Foundation
 
 /// Collects feed outlines from OPML SAX events, flattening nested folders, in document order,
@@ -31,9 +32,14 @@ final class OPMLOutlineCollector: XMLReaderHandler {
         // that is no title, and must not become one that masks the channel's own.
         if title?.trimmedASCII == url { title = nil }
         // Our extension attribute, under any prefix bound to our namespace (`pw:` when we wrote it).
-        let interval = element.attribute("interval", namespace: OPML.namespace).flatMap { Int($0.trimmedASCII) }.flatMap
-        { $0 > 0 ? $0 : nil }
-        outlines.append(OPMLOutline(url: url, title: title, interval: interval))
+        // A value that is not a positive whole number is kept, so the importer can say so.
+        let rawInterval = element.attribute("interval", namespace: OPML.namespace)
+        let interval = rawInterval.flatMap { Int($0.trimmedASCII) }.flatMap { $0 > 0 ? $0 : nil }
+        let line = parserContext.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) }
+        outlines.append(
+            OPMLOutline(
+                url: url, title: title, interval: interval, rejectedInterval: interval == nil ? rawInterval : nil,
+                line: line))
     }
 
     override func endElement() {

@@ -9,6 +9,8 @@ public enum FeedParseError: Error, Sendable, Equatable, CustomStringConvertible,
     case notAFeed(rootElement: String)
     /// No root element could be recovered; `details` holds libxml2's first messages.
     case unreadable(details: [String])
+    /// The parse was stopped through `ParseCancellation` (its budget ran out) before the end.
+    case stopped
 
     /// A one-line explanation naming what was found.
     public var description: String {
@@ -19,6 +21,8 @@ public enum FeedParseError: Error, Sendable, Equatable, CustomStringConvertible,
             return "not a feed: the root element is <\(root)>, expected <rss>, <rdf:RDF> or <feed>"
         case .unreadable(let details):
             return "not readable as XML" + (details.first.map { ": \($0)" } ?? "")
+        case .stopped:
+            return "parse stopped before the end of the document"
         }
     }
 

@@ -24,7 +24,8 @@ public enum FeedParser {
     ///     is the channel's language when the document names none (`<language>`, `xml:lang`).
     /// - Returns: the feed; `isWellFormed == false` and `warnings` when libxml2 had to recover.
     /// - Throws: `FeedParseError` for an empty document, a root element that is not a feed, or
-    ///   no recoverable root element.
+    ///   no recoverable root element; `.stopped` when `ParseCancellation.current` was cancelled
+    ///   during the parse.
     public static func parse(
         bytes: [UInt8], baseURL: String?, httpContentType: String? = nil, httpContentLanguage: String? = nil
     ) throws(FeedParseError) -> ParsedFeed {
@@ -36,6 +37,7 @@ public enum FeedParser {
         }
         let builder = FeedBuilder(documentURL: baseURL)
         let outcome = XMLReader.parse(document, handler: builder)
+        if outcome.stopped { throw .stopped }
         if let root = builder.rejectedRoot { throw .notAFeed(rootElement: root) }
         guard let format = builder.format else {
             if XMLReader.hasOnlyProlog(document) { throw .emptyDocument }

@@ -119,6 +119,8 @@ enum XMLReader {
         var wellFormed: Bool
         /// libxml2's errors and warnings, `line N: message`, capped.
         var messages: [String]
+        /// The parse was stopped by `ParseCancellation` before the end of the document.
+        var stopped = false
     }
 
     private static let initialize: Void = { xmlInitParser() }()
@@ -155,10 +157,14 @@ enum XMLReader {
     }
     static let maximumMessages = 40
 
-    /// Parses `utf8` (no BOM, already UTF-8). Any thread; one handler per call.
-    static func parse(_ utf8: [UInt8], handler: XMLReaderHandler) -> Outcome {
+    /// Parses `utf8` (no BOM, already UTF-8). Any thread; one handler per call. Stops at the
+    /// next SAX event once `cancellation` (by default the task-local `ParseCancellation.current`)
+    /// is cancelled, with `Outcome.stopped` set.
+    static func parse(
+        _ utf8: [UInt8], handler: XMLReaderHandler, cancellation: ParseCancellation? = ParseCancellation.current
+    ) -> Outcome {
         _ = initialize
-        let session = Session(handler: handler)
+        let session = Session(handler: handler, cancellation: cancellation)
         guard utf8.count < Int(Int32.max) else {
             return Outcome(wellFormed: false, messages: ["document larger than 2 GiB"])
         }
@@ -169,16 +175,20 @@ enum XMLReader {
             let element = XMLStartElement(
                 localname: localname, prefix: prefix, uri: uri, attributeCount: Int(attributeCount),
                 attributes: attributes)
-            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.handler.startElement(element) }
+            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef {
+                if $0.goesOn() { $0.handler.startElement(element) }
+            }
         }
         sax.endElementNs = { context, _, _, _ in
             guard let context else { return }
-            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.handler.endElement() }
+            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef {
+                if $0.goesOn() { $0.handler.endElement() }
+            }
         }
         let characters: charactersSAXFunc = { context, bytes, length in
             guard let context, let bytes, length > 0 else { return }
             Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef {
-                $0.handler.characters(bytes, Int(length))
+                if $0.goesOn() { $0.handler.characters(bytes, Int(length)) }
             }
         }
         sax.characters = characters
@@ -207,13 +217,14 @@ enum XMLReader {
             let unmanaged = Unmanaged.passRetained(session)
             defer { unmanaged.release() }
             context.pointee.userData = unmanaged.toOpaque()
+            session.context = context
             let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
             xmlCtxtUseOptions(context, options)
             handler.parserContext = context
             defer { handler.parserContext = nil }
             xmlParseDocument(context)
             let wellFormed = context.pointee.wellFormed != 0 && context.pointee.nsWellFormed != 0 && !session.sawError
-            return Outcome(wellFormed: wellFormed, messages: session.messages)
+            return Outcome(wellFormed: wellFormed, messages: session.messages, stopped: session.stopped)
         }
     }
 
@@ -222,8 +233,26 @@ enum XMLReader {
         var messages: [String] = []
         var sawError = false
         var dropped = 0
+        let cancellation: ParseCancellation?
+        var context: xmlParserCtxtPtr?
+        var stopped = false
 
-        init(handler: XMLReaderHandler) { self.handler = handler }
+        init(handler: XMLReaderHandler, cancellation: ParseCancellation?) {
+            self.handler = handler
+            self.cancellation = cancellation
+        }
+
+        /// False once the parse is stopped: the first event after a cancellation stops libxml2
+        /// (`xmlStopParser`, which ends `xmlParseDocument` at its next check) and no handler
+        /// call is made from then on.
+        @inline(__always) func goesOn() -> Bool {
+            guard let cancellation else { return true }
+            if stopped { return false }
+            guard cancellation.isCancelled else { return true }
+            stopped = true
+            if let context { xmlStopParser(context) }
+            return false
+        }
 
         func record(_ error: xmlError) {
             if error.level.rawValue >= XML_ERR_ERROR.rawValue { sawError = true }

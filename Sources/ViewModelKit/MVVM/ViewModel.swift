@@ -28,7 +28,11 @@
 ///   `@ViewModel` (above), with `bindViewModels()` at the end of `init` (one initial update;
 ///   `bindViewModels(initialUpdate: false)` for none), or at its first read, with the initial
 ///   update then. An observer whose view models all have default values must call
-///   `bindViewModels()` in `init` if anything other than a read is to draw it.
+///   `bindViewModels()` in `init` if anything other than a read is to draw it. Swift runs no
+///   code of a property wrapper once its enclosing instance exists, so nothing can bind such an
+///   observer by itself; instead the mistake is made loud: if an unbound default model (an
+///   `ObservableObject`) changes, ViewModelKit writes one line to stderr naming the declaration
+///   (`File.swift:line`) and the fix, once per declaration.
 ///
 /// Further behaviour:
 /// - Models: an `ObservableObject` is observed through `objectWillChange` (and, for `@Published`
@@ -69,8 +73,13 @@ public struct ViewModel<Model: AnyObject> {
 
     /// Stores a default value; it binds with `bindViewModels()`, the first assignment of another
     /// `@ViewModel` of the observer, or its own first read (see the type's documentation).
-    public init(wrappedValue: Model) {
+    ///
+    /// `file` and `line` name the declaration in the report made if the model changes while the
+    /// property is still unbound (see the type's documentation); leave them to their defaults.
+    public init(wrappedValue: Model, file: StaticString = #fileID, line: UInt = #line) {
         storage = ViewModelStorage(model: wrappedValue)
+        storage.watch = UnboundDefaultWatch(
+            models: [wrappedValue], declaration: "@ViewModel \(Model.self)", file: file, line: line)
     }
 
     /// Unavailable: `@ViewModel` only works on properties of a `ViewModelObserver` class.
@@ -127,6 +136,8 @@ final class ViewModelStorage<Model: AnyObject> {
     private var coordinator: AnyObject?
     private var subscription: AnyCancellable?
     private var bound = false
+    // Reports a change of an unbound default value; ended by the first bind.
+    var watch: UnboundDefaultWatch?
 
     init(model: Model?) {
         self.model = model
@@ -168,6 +179,10 @@ final class ViewModelStorage<Model: AnyObject> {
         coordinator = shared
         if let model { subscription = shared.bind(model) }
         bound = true
+        if let watch {
+            watch.end()
+            self.watch = nil
+        }
         return shared
     }
 

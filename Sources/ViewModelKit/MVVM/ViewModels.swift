@@ -43,8 +43,12 @@ public struct ViewModels<Model: AnyObject> {
 
     /// Stores a default value; it binds with `bindViewModels()`, the first assignment of another
     /// wrapper of the observer, or its own first read (see `ViewModel`).
-    public init(wrappedValue: [Model]) {
+    /// `file` and `line` name the declaration in the report made if a model changes while the
+    /// property is still unbound (see `ViewModel`); leave them to their defaults.
+    public init(wrappedValue: [Model], file: StaticString = #fileID, line: UInt = #line) {
         storage = ViewModelsStorage(models: wrappedValue, assigned: true)
+        storage.watch = UnboundDefaultWatch(
+            models: wrappedValue, declaration: "@ViewModels [\(Model.self)]", file: file, line: line)
     }
 
     /// Unavailable: `@ViewModels` only works on properties of a `ViewModelObserver` class.
@@ -85,6 +89,8 @@ final class ViewModelsStorage<Model: AnyObject> {
     private(set) var isBound = false
     // False for a property declared without a value until its first assignment.
     private(set) var isAssigned: Bool
+    // Reports a change of an unbound default value; ended by the first bind.
+    var watch: UnboundDefaultWatch?
 
     init(models: [Model], assigned: Bool) {
         self.models = models
@@ -128,6 +134,10 @@ final class ViewModelsStorage<Model: AnyObject> {
             }
         }
         isBound = true
+        if let watch {
+            watch.end()
+            self.watch = nil
+        }
         return shared
     }
 }

@@ -81,7 +81,7 @@ import Testing
         #expect(episodes[1]["published"] is NSNull)
         #expect(
             text.hasPrefix(
-                #"{"url":"http://h/f","final_url":"http://h/f","http_status":200,"content_type":"application/rss+xml","etag":"\"x\"","last_modified":null,"moved_to":null,"format":"rss","encoding":"UTF-8","well_formed":true,"warnings":["duplicate guid g0"],"channel":{"title":"Show","#
+                #"{"url":"http://h/f","final_url":"http://h/f","http_status":200,"content_type":"application/rss+xml","content_language":null,"etag":"\"x\"","last_modified":null,"moved_to":null,"format":"rss","encoding":"UTF-8","repaired_encoding":false,"well_formed":true,"warnings":["duplicate guid g0"],"channel":{"title":"Show","#
             ))
         #expect(
             text.contains(

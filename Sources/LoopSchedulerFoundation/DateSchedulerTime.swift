@@ -1,8 +1,12 @@
 import Foundation
+import LoopScheduler
 
-/// A wall-clock instant for the Foundation schedulers, as Combine's
-/// `RunLoop.SchedulerTimeType` and `OperationQueue.SchedulerTimeType` (both are this type): it
-/// wraps a `Date` and strides in seconds.
+/// A wall-clock instant for the Foundation schedulers: `RunLoop.SchedulerTimeType` (here) and
+/// `OperationQueue.SchedulerTimeType` (ViewModelKitFoundation) are both this type. It wraps a
+/// `Date` and strides in seconds (`TimeInterval`; integer and float literals are seconds), with
+/// the shape of Combine's two types, which on Apple platforms are distinct nominal types of the
+/// same shape: code spelled with Apple's names compiles unchanged; only code that overloads a
+/// function on the two types (nothing Combine itself does) would see one type here.
 public struct DateSchedulerTime: Strideable, Codable, Hashable, Sendable {
     /// The instant.
     public var date: Date
