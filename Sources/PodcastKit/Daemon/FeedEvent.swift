@@ -14,6 +14,8 @@ public enum FeedEvent: Equatable, Sendable {
     /// A poll succeeded but something was off (a malformed document read in recovery mode, a
     /// duplicate guid); reported once until it changes, not on every poll.
     case feedWarning(FeedWarningReport)
+    /// A download started, progressed, finished or failed (`run --download`).
+    case download(DownloadEvent)
 
     /// When it happened (wall clock).
     public var time: Date {
@@ -23,6 +25,7 @@ public enum FeedEvent: Equatable, Sendable {
         case .feedMoved(let e): return e.time
         case .feedUpdated(let e): return e.time
         case .feedWarning(let e): return e.time
+        case .download(let e): return e.time
         }
     }
 
@@ -34,6 +37,7 @@ public enum FeedEvent: Equatable, Sendable {
         case .feedMoved: return "feed_moved"
         case .feedUpdated: return "feed_updated"
         case .feedWarning: return "feed_warning"
+        case .download(let e): return e.kind.rawValue
         }
     }
 
@@ -47,6 +51,8 @@ public enum FeedEvent: Equatable, Sendable {
     /// - `feed_updated`: `event, time, feed_url, podcast_title, new_episodes, not_modified,
     ///   next_poll`
     /// - `feed_warning`: `event, time, feed_url, podcast_title, message`
+    /// - `download_started`, `download_progress`, `download_finished`, `download_failed`: see
+    ///   `DownloadEvent`
     public var json: OrderedJSON {
         var members: [(String, OrderedJSON)] = [("event", .string(kind)), ("time", .date(time))]
         switch self {
@@ -81,6 +87,8 @@ public enum FeedEvent: Equatable, Sendable {
                 ("feed_url", .string(MaskedURL.string(e.feedURL))), ("podcast_title", .string(e.podcastTitle)),
                 ("message", .string(e.message)),
             ]
+        case .download(let e):
+            members += e.members
         }
         return .object(members)
     }
