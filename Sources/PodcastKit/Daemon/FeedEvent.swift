@@ -125,6 +125,9 @@ public struct EpisodeAnnouncement: Equatable, Sendable {
     /// announcement does not come from a stored feed. Bookkeeping only: `==` ignores it, as
     /// the outputs (JSON line, hook environment) do.
     public var feedID: Int64? = nil
+    /// The downloaded file, for a hook run on `downloaded` (`EPISODE_FILE`); `nil` for a new
+    /// episode. Bookkeeping only, like `feedID`: `==` ignores it.
+    public var file: String? = nil
 
     /// Equal when every announced field is (`feedID` aside).
     public static func == (a: EpisodeAnnouncement, b: EpisodeAnnouncement) -> Bool {

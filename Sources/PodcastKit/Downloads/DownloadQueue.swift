@@ -26,6 +26,8 @@ public final class DownloadQueue {
     public var onDownloaded: ((DownloadRecord) -> Void)?
     /// Warnings worth a line on stderr (store errors, retention that kept a file).
     public var onWarning: ((String) -> Void)?
+    /// Called when the last download in flight or waiting ended (`run --once` waits for it).
+    public var onIdle: (() -> Void)?
 
     /// Timer service: run the closure after the seconds given; dropping the token cancels it.
     public typealias Schedule = (_ seconds: Double, _ action: @escaping () -> Void) -> Cancellable
@@ -327,6 +329,7 @@ public final class DownloadQueue {
             }
         }
         admit()
+        if active.isEmpty && waiting.isEmpty { onIdle?() }
     }
 
     private func scheduleRetry(_ record: DownloadRecord, at date: Date) {
@@ -362,6 +365,28 @@ public final class DownloadQueue {
                 }
             }
         }
+    }
+
+    /// The announcement a `downloaded` hook gets for `record`: the episode's details from the
+    /// store, with `file` set to the downloaded path.
+    public func announcement(for record: DownloadRecord) -> EpisodeAnnouncement {
+        var a = EpisodeAnnouncement(
+            time: record.finished ?? now(), feedURL: record.feedURL ?? "", podcastTitle: record.podcastTitle,
+            title: record.episodeTitle, guid: nil, url: record.url)
+        if let statement = try? ledger.store.database.prepare(
+            "SELECT guid, link, published, duration, enclosure_type, enclosure_length FROM episodes WHERE id = ?1",
+            .integer(record.episodeID)), (try? statement.step()) == true
+        {
+            a.guid = statement.string(0)
+            a.link = statement.string(1)
+            a.published = statement.date(2)
+            a.duration = statement.double(3)
+            a.mimeType = statement.string(4)
+            a.length = statement.int64(5)
+        }
+        a.feedID = record.feedID
+        a.file = record.path
+        return a
     }
 
     private func event(_ kind: DownloadEvent.Kind, _ record: DownloadRecord, bytes: Int64) -> DownloadEvent {

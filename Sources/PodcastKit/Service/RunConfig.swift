@@ -19,6 +19,7 @@ public struct RunConfig: Equatable, Sendable {
     /// The keys a config file may set: `run`'s options that take a value, and `state`.
     public static let keys = [
         "state", "interval", "hook", "hook-timeout", "hook-retries", "hook-log", "first-sync-announce",
+        "download", "download-name", "download-jobs", "download-per-host", "download-rate", "keep", "hook-on",
     ]
 
     /// The file read (or looked for).
@@ -81,8 +82,10 @@ public struct RunConfig: Equatable, Sendable {
                 continue
             }
             // Checked exactly as on the command line (with a stand-in hook for the hook options).
-            // A relative log path is relative to the file, not to wherever run starts.
-            let tokens = ["--\(key)", key == "hook-log" && !value.hasPrefix("/") ? folder + "/" + value : value]
+            // A relative log path or download folder is relative to the file, not to wherever
+            // run starts.
+            let relativeToFile = (key == "hook-log" || key == "download") && !value.hasPrefix("/")
+            let tokens = ["--\(key)", relativeToFile ? folder + "/" + value : value]
             do {
                 _ = try CommandLineParser.parse(["run", "--hook", "true"] + tokens)
             } catch {
