@@ -157,15 +157,16 @@ public struct DownloadNaming: Sendable, Equatable {
         var scalars = String.UnicodeScalarView()
         var lastWasSpace = false
         for scalar in raw.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate, .privateUse:
-                continue
-            default: break
-            }
+            // Blanks (newlines and tabs too) become one space; other controls go.
             if scalar.properties.isWhitespace {
                 if !lastWasSpace { scalars.append(" ") }
                 lastWasSpace = true
                 continue
+            }
+            switch scalar.properties.generalCategory {
+            case .control, .format, .unassigned, .surrogate, .privateUse:
+                continue
+            default: break
             }
             lastWasSpace = false
             scalars.append("/\\<>:\"|?*".unicodeScalars.contains(scalar) ? "_" : scalar)

@@ -33,7 +33,17 @@ final class OPMLOutlineCollector: XMLReaderHandler {
         // Our extension attribute, under any prefix bound to our namespace (`pw:` when we wrote it).
         let interval = element.attribute("interval", namespace: OPML.namespace).flatMap { Int($0.trimmedASCII) }.flatMap
         { $0 > 0 ? $0 : nil }
-        outlines.append(OPMLOutline(url: url, title: title, interval: interval))
+        let download = element.attribute("download", namespace: OPML.namespace).flatMap { value -> Bool? in
+            switch value.trimmedASCII.lowercased() {
+            case "true", "1", "yes": return true
+            case "false", "0", "no": return false
+            default: return nil
+            }
+        }
+        let keep = element.attribute("keep", namespace: OPML.namespace).flatMap { Int($0.trimmedASCII) }.flatMap {
+            (1...100_000).contains($0) ? $0 : nil
+        }
+        outlines.append(OPMLOutline(url: url, title: title, interval: interval, download: download, keep: keep))
     }
 
     override func endElement() {
