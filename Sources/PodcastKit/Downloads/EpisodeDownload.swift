@@ -237,7 +237,10 @@ final class EpisodeDownload: FetchBodySink {
             switch result {
             case .success(let size): self.end(.done(bytes: size))
             case .failure(let failure):
-                self.end(.failed(message: failure.message, bytes: self.received, permanent: false))
+                // What is on disk is what a resume continues from (a write error left less).
+                self.file.close { [weak self] size in
+                    self?.end(.failed(message: failure.message, bytes: size, permanent: false))
+                }
             }
         }
     }

@@ -245,9 +245,11 @@ private final class IOState: @unchecked Sendable {
         return nil
     }
 
+    // The part file's size: of the open descriptor, else of the path (0 when there is none).
     func size() -> Int64 {
         var info = stat()
-        return fd >= 0 && fstat(fd, &info) == 0 ? Int64(info.st_size) : 0
+        if fd >= 0 { return fstat(fd, &info) == 0 ? Int64(info.st_size) : 0 }
+        return !partPath.isEmpty && stat(partPath, &info) == 0 ? Int64(info.st_size) : 0
     }
 
     func complete(path: String, expected: Int64?) -> Result<Int64, PartFileFailure> {
