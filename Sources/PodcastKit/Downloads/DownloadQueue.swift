@@ -116,8 +116,9 @@ public final class DownloadQueue {
         admit()
     }
 
-    /// Stops every transfer (their bytes are written and kept as `.part` files; the store
-    /// records them as pending, so the next start resumes them) and every retry timer.
+    /// Stops every transfer (their bytes are written and kept as `.part` files, waiting for the
+    /// writes: the process may exit next; the store records them as pending, so the next start
+    /// resumes them) and every retry timer.
     public func stop() {
         guard running else { return }
         running = false
@@ -129,6 +130,8 @@ public final class DownloadQueue {
             progressCallbacks += entry.download.callbackCount
             let bytes = entry.download.bytes
             entry.download.stop()
+            // The process may exit next: what libcurl delivered must reach the disk first.
+            entry.download.waitForFile()
             try? ledger.markInterrupted(episodeID: id, bytes: bytes)
             model.remove(id: id)
         }

@@ -108,6 +108,11 @@ final class EpisodeDownload: FetchBodySink {
         file.close(completion: completion)
     }
 
+    /// Blocks until the part file's queued writes are on disk (shutdown only: the loop is done).
+    func waitForFile() {
+        file.waitForWrites()
+    }
+
     /// Sets this transfer's speed limit (bytes per second, 0: none).
     func setRate(_ bytesPerSecond: Int64) {
         options.maxBytesPerSecond = bytesPerSecond
