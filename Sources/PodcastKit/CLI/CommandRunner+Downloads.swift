@@ -47,11 +47,13 @@ extension CommandRunner {
     }
 
     /// `list --json`'s download members of one feed: `download` (the feed's own setting or
-    /// null), `keep`, and `downloads` (counts by state).
-    static func downloadMembers(_ store: FeedStore, feedID: Int64) -> [(String, OrderedJSON)] {
+    /// null), `keep`, and `downloads` (counts by state); `nil` (no members, the object as before
+    /// downloads existed) for a feed without download settings or downloads.
+    static func downloadMembers(_ store: FeedStore, feedID: Int64) -> [(String, OrderedJSON)]? {
         let ledger = DownloadLedger(store: store)
         let settings = (try? ledger.settings(feedID: feedID)) ?? .init()
         let counts = downloadCounts(store, feedID: feedID)
+        guard !counts.isEmpty || settings != .init() else { return nil }
         return [
             ("download", .bool(settings.download)), ("keep", .int(settings.keep)),
             ("downloads", .object(DownloadRecord.State.allCases.map { ($0.rawValue, .int(counts[$0] ?? 0)) })),

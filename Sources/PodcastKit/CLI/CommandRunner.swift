@@ -345,7 +345,7 @@ public final class CommandRunner {
                         ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
                         ("episodes", .int(episodes)), ("new_episodes", .int(feed.newEpisodeCount)),
                         ("enabled", .bool(feed.enabled)), ("hook_error", .string(feed.hookError)),
-                    ] + (store.map { CommandRunner.downloadMembers($0, feedID: feed.id) } ?? [])).serialized + "\n")
+                    ] + (store.flatMap { CommandRunner.downloadMembers($0, feedID: feed.id) } ?? [])).serialized + "\n")
             } else {
                 let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
                 // "disabled" alone does not say whether the user or a 410 turned it off.

@@ -42,6 +42,7 @@ final class EpisodeDownload: FetchBodySink {
     private var restarts = 0
     private var fileError: String?
     private var ended = false
+    private var lastReported: Int64 = -1
     /// Wall-clock start, for `download_finished`'s seconds.
     let startTime: MonotonicInstant
 
@@ -175,12 +176,16 @@ final class EpisodeDownload: FetchBodySink {
         callbackCount += 1
         file.append(bytes)
         received += Int64(bytes.count)
+        lastReported = received
         onProgress?(received, total)
         return .accepted
     }
 
     func progress(received: Int64, expected: Int64) {
         callbackCount += 1
+        // Bytes are reported by `receive`; a progress tick without new bytes changes nothing.
+        guard self.received != lastReported else { return }
+        lastReported = self.received
         onProgress?(self.received, total)
     }
 

@@ -33,9 +33,9 @@ final class PartFile: @unchecked Sendable {
     /// Bytes handed to the queue per write job.
     static let chunkBytes = 256 * 1024
     /// Unwritten bytes above which `append` asks for a pause.
-    static let highWater = 1 << 20
+    static let highWater = 2 << 20
     /// Unwritten bytes at or below which a paused transfer may resume.
-    static let lowWater = 256 * 1024
+    static let lowWater = 512 * 1024
 
     typealias Deliver = @Sendable (@escaping @Sendable () -> Void) -> Void
     private let deliver: Deliver

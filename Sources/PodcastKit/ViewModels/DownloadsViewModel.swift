@@ -69,12 +69,16 @@ public final class DownloadsViewModel: ObservableObject {
         }
     }
 
-    /// Updates the bytes and rate of row `id` (a progress callback); nothing if it has none.
+    /// Updates the bytes and rate of row `id` (a progress callback); nothing if it has none or
+    /// nothing differs.
     public func update(id: Int64, bytes: Int64, total: Int64?, bytesPerSecond: Double) {
         guard let index = active.firstIndex(where: { $0.id == id }) else { return }
-        active[index].bytes = bytes
-        active[index].total = total
-        active[index].bytesPerSecond = bytesPerSecond
+        var row = active[index]
+        guard row.bytes != bytes || row.total != total || row.bytesPerSecond != bytesPerSecond else { return }
+        row.bytes = bytes
+        row.total = total
+        row.bytesPerSecond = bytesPerSecond
+        active[index] = row  // one change notification, not three
     }
 
     /// Removes row `id`; `finished` / `failed` count it.

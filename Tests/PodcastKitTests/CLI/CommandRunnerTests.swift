@@ -62,8 +62,8 @@ func temporaryDirectory() -> String {
         #expect(code == .success)
         #expect(
             out == """
-                {"id":1,"url":"file://\(feeds)/show.xml","title":"Local","status":"ok","interval":600,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0,"enabled":true,"hook_error":null,"download":null,"keep":null,"downloads":{"pending":0,"downloading":0,"done":0,"failed":0,"deleted":0}}
-                {"id":2,"url":"http://example.com/f","title":null,"status":"ok","interval":null,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0,"enabled":true,"hook_error":null,"download":null,"keep":null,"downloads":{"pending":0,"downloading":0,"done":0,"failed":0,"deleted":0}}
+                {"id":1,"url":"file://\(feeds)/show.xml","title":"Local","status":"ok","interval":600,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0,"enabled":true,"hook_error":null}
+                {"id":2,"url":"http://example.com/f","title":null,"status":"ok","interval":null,"last_check":null,"last_success":null,"last_error":null,"episodes":0,"new_episodes":0,"enabled":true,"hook_error":null}
 
                 """)
         #expect(
