@@ -58,12 +58,15 @@ enum DownloadsBench {
         return [
             Row(
                 name: "10 downloads, throughput", unit: "MB/s", better: .higher, value: value,
-                baselineName: curlPath == nil ? nil : "curl --parallel (CLI)", baseline: theirs.isEmpty ? nil : baseline,
+                baselineName: curlPath == nil ? nil : "curl --parallel (CLI)",
+                baseline: theirs.isEmpty ? nil : baseline,
                 target: ">= 90% of curl", met: theirs.isEmpty ? nil : value.median >= 0.9 * baseline.median, note: note),
             Row(
                 name: "10 downloads, loop-thread CPU", unit: "cpu µs/MB", better: .lower,
                 value: Stats(samples: cpuPerMB),
-                note: "CPU time of the main (loop) thread per MB downloaded: libcurl's callbacks, the copy into the file buffers, progress; the writes run on the file queues"),
+                note:
+                    "CPU time of the main (loop) thread per MB downloaded: libcurl's callbacks, the copy into the file buffers, progress; the writes run on the file queues"
+            ),
         ]
     }
 
@@ -89,7 +92,8 @@ enum DownloadsBench {
     }()
 
     private static func temporaryDirectory() throws -> URL {
-        let directory = scratch
+        let directory =
+            scratch
             .appendingPathComponent("loop-bench-dl-\(getpid())-\(UInt32.random(in: 0 ... .max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
@@ -103,7 +107,8 @@ enum DownloadsBench {
         let store = try FeedStore(path: directory.appendingPathComponent("state.sqlite").path)
         let feed = try store.add(url: "http://127.0.0.1/feed.xml", title: "Bench")
         var settings = DownloadSettings(
-            directory: directory.appendingPathComponent("media").path, naming: try DownloadNaming(template: "{id}.{ext}"),
+            directory: directory.appendingPathComponent("media").path,
+            naming: try DownloadNaming(template: "{id}.{ext}"),
             maxConcurrent: urls.count, maxPerHost: urls.count)
         settings.maxAttempts = 1
         let loop = EventLoop.main

@@ -86,7 +86,8 @@ public enum CommandLineParser {
             return .help(topic: args.operands.first)
         case "add":
             let args = try scan(
-                tokens, command: name, valued: ["--title", "--interval", "--keep"], flags: ["--download", "--no-download"])
+                tokens, command: name, valued: ["--title", "--interval", "--keep"],
+                flags: ["--download", "--no-download"])
             let url = try exactlyOne(args.operands, what: "URL", command: name)
             let interval = try args.values["--interval"].map { v throws(UsageError) in
                 try parseInterval(v, option: "--interval", command: name)
@@ -186,7 +187,9 @@ public enum CommandLineParser {
             }
             try parseDownloadOptions(args.values, into: &options)
             if options.hook == nil,
-                let given = ["--hook-retries", "--hook-timeout", "--hook-log", "--hook-on"].first(where: { args.values[$0] != nil })
+                let given = ["--hook-retries", "--hook-timeout", "--hook-log", "--hook-on"].first(where: {
+                    args.values[$0] != nil
+                })
             {
                 throw UsageError("option '\(given)' only applies with '--hook'", command: name)
             }
@@ -223,7 +226,8 @@ public enum CommandLineParser {
         }
         if let v = values["--download-jobs"] {
             guard let n = Int(v), (1...64).contains(n) else {
-                throw UsageError("option '--download-jobs' needs a whole number from 1 to 64, not '\(v)'", command: name)
+                throw UsageError(
+                    "option '--download-jobs' needs a whole number from 1 to 64, not '\(v)'", command: name)
             }
             options.downloadJobs = n
         }
@@ -274,7 +278,8 @@ public enum CommandLineParser {
 
     private static func parseKeep(_ v: String, command: String) throws(UsageError) -> Int {
         guard let n = Int(v), n >= 1, n <= 100_000 else {
-            throw UsageError("option '--keep' needs a whole number of files from 1 to 100000, not '\(v)'", command: command)
+            throw UsageError(
+                "option '--keep' needs a whole number of files from 1 to 100000, not '\(v)'", command: command)
         }
         return n
     }

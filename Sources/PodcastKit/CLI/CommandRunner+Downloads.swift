@@ -65,7 +65,8 @@ extension CommandRunner {
         let settings = (try? DownloadLedger(store: store).settings(feedID: feedID)) ?? .init()
         let counts = downloadCounts(store, feedID: feedID)
         guard !counts.isEmpty || settings != .init() else { return nil }
-        var parts = DownloadRecord.State.allCases.compactMap { state in counts[state].map { "\($0) \(state.rawValue)" } }
+        var parts = DownloadRecord.State.allCases.compactMap { state in counts[state].map { "\($0) \(state.rawValue)" }
+        }
         if parts.isEmpty { parts = ["none yet"] }
         var line = "    downloads: " + parts.joined(separator: ", ")
         if let download = settings.download { line += download ? " (always downloaded)" : " (never downloaded)" }
@@ -80,7 +81,9 @@ extension CommandRunner {
         else { return [:] }
         var counts: [DownloadRecord.State: Int] = [:]
         while (try? statement.step()) == true {
-            if let state = statement.string(0).flatMap(DownloadRecord.State.init) { counts[state] = statement.int(1) ?? 0 }
+            if let state = statement.string(0).flatMap(DownloadRecord.State.init) {
+                counts[state] = statement.int(1) ?? 0
+            }
         }
         return counts
     }

@@ -337,15 +337,17 @@ public final class CommandRunner {
             let episodes = try store?.episodeCount(feedID: feed.id) ?? 0
             if json {
                 try emit(
-                    OrderedJSON.object([
-                        ("id", .int(feed.id)), ("url", .string(MaskedURL.string(feed.url))),
-                        ("title", .string(feed.knownTitle)),
-                        ("status", .string(feed.health.rawValue)),
-                        ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
-                        ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
-                        ("episodes", .int(episodes)), ("new_episodes", .int(feed.newEpisodeCount)),
-                        ("enabled", .bool(feed.enabled)), ("hook_error", .string(feed.hookError)),
-                    ] + (store.flatMap { CommandRunner.downloadMembers($0, feedID: feed.id) } ?? [])).serialized + "\n")
+                    OrderedJSON.object(
+                        [
+                            ("id", .int(feed.id)), ("url", .string(MaskedURL.string(feed.url))),
+                            ("title", .string(feed.knownTitle)),
+                            ("status", .string(feed.health.rawValue)),
+                            ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
+                            ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
+                            ("episodes", .int(episodes)), ("new_episodes", .int(feed.newEpisodeCount)),
+                            ("enabled", .bool(feed.enabled)), ("hook_error", .string(feed.hookError)),
+                        ] + (store.flatMap { CommandRunner.downloadMembers($0, feedID: feed.id) } ?? [])
+                    ).serialized + "\n")
             } else {
                 let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
                 // "disabled" alone does not say whether the user or a 410 turned it off.

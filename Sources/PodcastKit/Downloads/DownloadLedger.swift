@@ -85,7 +85,8 @@ public struct DownloadLedger {
     }
 
     private func records(_ whereClause: String, _ bindings: [SQLValue]) throws -> [DownloadRecord] {
-        let statement = try database.prepare("SELECT \(DownloadLedger.columns) FROM \(DownloadLedger.from) \(whereClause)")
+        let statement = try database.prepare(
+            "SELECT \(DownloadLedger.columns) FROM \(DownloadLedger.from) \(whereClause)")
         try statement.bind(bindings)
         var out: [DownloadRecord] = []
         while try statement.step() { out.append(DownloadLedger.read(statement)) }
@@ -131,7 +132,8 @@ public struct DownloadLedger {
             }
             try database.run(
                 "INSERT INTO downloads (episode_id, feed_id, url, path, total, queued) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                .integer(episodeID), .integer(feedID), .text(url), .text(path), SQLValue(total.flatMap { $0 > 0 ? $0 : nil }),
+                .integer(episodeID), .integer(feedID), .text(url), .text(path),
+                SQLValue(total.flatMap { $0 > 0 ? $0 : nil }),
                 .date(queued))
             return try record(episodeID: episodeID)
         }

@@ -35,7 +35,8 @@ public struct DownloadNaming: Sendable, Equatable {
         var used: Set<String> = []
         while let open = rest.firstIndex(of: "{") {
             guard let close = rest[open...].firstIndex(of: "}") else {
-                throw UsageError("the name template '\(TerminalText.line(template))' has an unclosed '{'", command: "run")
+                throw UsageError(
+                    "the name template '\(TerminalText.line(template))' has an unclosed '{'", command: "run")
             }
             let name = String(rest[rest.index(after: open)..<close])
             guard DownloadNaming.tokens.contains(name) else {
@@ -47,7 +48,8 @@ public struct DownloadNaming: Sendable, Equatable {
             rest = rest[rest.index(after: close)...]
         }
         guard used.contains("title") || used.contains("guid") || used.contains("id") else {
-            throw UsageError("the name template needs {title}, {guid} or {id}, so episodes get different names", command: "run")
+            throw UsageError(
+                "the name template needs {title}, {guid} or {id}, so episodes get different names", command: "run")
         }
         self.template = template
     }

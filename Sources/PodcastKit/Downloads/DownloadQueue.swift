@@ -64,7 +64,8 @@ public final class DownloadQueue {
     /// A queue over `store` fetching with `fetcher` (the daemon's, so downloads share its multi
     /// handle and connections), writing files through `deliver` (an `EventLoop.execute`).
     public init(
-        store: FeedStore, fetcher: HTTPFetcher, settings: DownloadSettings, model: DownloadsViewModel = DownloadsViewModel(),
+        store: FeedStore, fetcher: HTTPFetcher, settings: DownloadSettings,
+        model: DownloadsViewModel = DownloadsViewModel(),
         deliver: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void, schedule: @escaping Schedule,
         now: @escaping () -> Date = Date.init, clock: @escaping () -> MonotonicInstant = MonotonicInstant.now
     ) {

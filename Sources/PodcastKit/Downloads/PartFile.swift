@@ -216,7 +216,8 @@ private final class IOState: @unchecked Sendable {
     private func makeDirectories(_ dir: String) -> PartFileFailure? {
         var info = stat()
         if stat(dir, &info) == 0 {
-            return (info.st_mode & S_IFMT) == S_IFDIR ? nil : PartFileFailure(message: "\(dir) is not a directory", code: ENOTDIR)
+            return (info.st_mode & S_IFMT) == S_IFDIR
+                ? nil : PartFileFailure(message: "\(dir) is not a directory", code: ENOTDIR)
         }
         let parent = (dir as NSString).deletingLastPathComponent
         if parent != dir, !parent.isEmpty, let failure = makeDirectories(parent) { return failure }

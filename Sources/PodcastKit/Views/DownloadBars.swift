@@ -44,7 +44,8 @@ public enum DownloadBars {
 
     static func speed(_ bytesPerSecond: Double) -> String {
         bytesPerSecond >= 1_000_000
-            ? String(format: "%.1f MB/s", bytesPerSecond / 1_000_000) : String(format: "%.0f kB/s", bytesPerSecond / 1000)
+            ? String(format: "%.1f MB/s", bytesPerSecond / 1_000_000)
+            : String(format: "%.0f kB/s", bytesPerSecond / 1000)
     }
 
     static func clock(_ seconds: Double) -> String {

@@ -12,7 +12,10 @@ import Testing
             "--download-per-host", "3", "--download-rate", "2M", "--keep", "5", "--hook", "true", "--hook-on",
             "new_episode,downloaded",
         ])
-        guard case .run(let o) = inv.command else { Issue.record("not run"); return }
+        guard case .run(let o) = inv.command else {
+            Issue.record("not run")
+            return
+        }
         #expect(o.downloadDirectory == "media")
         #expect(o.downloadName == "{title}.{ext}")
         #expect(o.downloadJobs == 8)
@@ -49,7 +52,8 @@ import Testing
         let state = temporaryDirectory()
         let captured = CapturedConsole()
         let runner = CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"])
-        #expect(runner.run(["--state", state, "add", "http://h.example/a.xml", "--download", "--keep", "4"]) == .success)
+        #expect(
+            runner.run(["--state", state, "add", "http://h.example/a.xml", "--download", "--keep", "4"]) == .success)
         #expect(runner.run(["--state", state, "add", "http://h.example/b.xml", "--no-download"]) == .success)
         #expect(runner.run(["--state", state, "add", "http://h.example/c.xml"]) == .success)
         let store = try FeedStore(path: state + "/" + StateLocation.databaseName)

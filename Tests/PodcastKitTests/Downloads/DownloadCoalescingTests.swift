@@ -26,7 +26,10 @@ final class DownloadCoalescingTests: XCTestCase {
     }
 
     func testManyProgressCallbacksInOneIterationGiveExactlyOneRedraw() throws {
-        let h = try DownloadHarness { $0.maxConcurrent = 20; $0.maxPerHost = 20 }
+        let h = try DownloadHarness {
+            $0.maxConcurrent = 20
+            $0.maxPerHost = 20
+        }
         let source = DownloadHarness.bytes(2_000_000, seed: 4)
         h.server.route("/e.mp3") { request in
             var r = TestHTTPServer.Response.file(source, for: request, etag: "\"c\"")

@@ -9,7 +9,9 @@ import Testing
     let naming = try! DownloadNaming()
     let day = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14 UTC
 
-    func path(podcast: String? = "Show", title: String?, url: String = "https://cdn.example/a/ep.mp3", mime: String? = nil)
+    func path(
+        podcast: String? = "Show", title: String?, url: String = "https://cdn.example/a/ep.mp3", mime: String? = nil
+    )
         -> String
     {
         naming.relativePath(
@@ -23,11 +25,15 @@ import Testing
     @Test func pathTraversalTitlesStayInside() {
         #expect(path(title: "../../etc/passwd") == "Show/2023-11-14 .._.._etc_passwd.mp3")
         #expect(path(podcast: "..", title: "x") == "_/2023-11-14 x.mp3")
-        #expect(path(podcast: "/etc", title: "/root/.ssh/authorized_keys") == "_etc/2023-11-14 _root_.ssh_authorized_keys.mp3")
+        #expect(
+            path(podcast: "/etc", title: "/root/.ssh/authorized_keys")
+                == "_etc/2023-11-14 _root_.ssh_authorized_keys.mp3")
         #expect(path(podcast: "...", title: ".hidden") == "_/2023-11-14 .hidden.mp3")
         let custom = try! DownloadNaming(template: "{title}.{ext}")
         let hidden = custom.relativePath(
-            for: .init(podcast: nil, title: "../.bashrc", guid: nil, episodeID: 1, date: day, url: "http://h/x", mimeType: nil))
+            for: .init(
+                podcast: nil, title: "../.bashrc", guid: nil, episodeID: 1, date: day, url: "http://h/x", mimeType: nil)
+        )
         #expect(hidden == "_.bashrc.bin")  // no leading dot: not hidden
         let dots = custom.relativePath(
             for: .init(podcast: nil, title: "..", guid: nil, episodeID: 1, date: day, url: "http://h/x", mimeType: nil))
@@ -46,7 +52,8 @@ import Testing
         let bare = try! DownloadNaming(template: "{title}")
         func name(_ t: String) -> String {
             bare.relativePath(
-                for: .init(podcast: nil, title: t, guid: nil, episodeID: 1, date: day, url: "http://h/x", mimeType: nil))
+                for: .init(podcast: nil, title: t, guid: nil, episodeID: 1, date: day, url: "http://h/x", mimeType: nil)
+            )
         }
         #expect(name("CON") == "_CON")
         #expect(name("nul.txt") == "_nul.txt")

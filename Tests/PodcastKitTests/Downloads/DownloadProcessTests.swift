@@ -29,7 +29,9 @@ final class DownloadProcessTests: XCTestCase {
         let media = dir.file("media")
         let hookLog = dir.file("hook.txt")
         let state = dir.file("state")
-        XCTAssertEqual(CommandRunner(console: CapturedConsole().console()).run(["--state", state, "add", server.url("/feed.xml")]), .success)
+        XCTAssertEqual(
+            CommandRunner(console: CapturedConsole().console()).run(["--state", state, "add", server.url("/feed.xml")]),
+            .success)
         let args = [
             "--state", state, "run", "--json", "--download", media, "--hook",
             "printf '%s|%s\\n' \"$HOOK_EVENT\" \"$EPISODE_FILE\" >> '\(hookLog)'", "--hook-on", "downloaded",
