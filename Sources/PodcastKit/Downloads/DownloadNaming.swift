@@ -127,6 +127,21 @@ public struct DownloadNaming: Sendable, Equatable {
         return path + " (\(n))"
     }
 
+    /// The inverse of `numbered`: `path` without a trailing ` (n)` before its extension, and n
+    /// (1 when it has none).
+    public static func unnumbered(_ path: String) -> (path: String, number: Int) {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = path[slash...]
+        let dot = name.lastIndex(of: ".").flatMap { $0 > name.startIndex ? $0 : nil } ?? name.endIndex
+        let stem = path[..<dot]
+        guard stem.hasSuffix(")"), let open = stem.range(of: " (", options: .backwards) else { return (path, 1) }
+        let digits = stem[open.upperBound..<stem.index(before: stem.endIndex)]
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits), n >= 2 else {
+            return (path, 1)
+        }
+        return (String(stem[..<open.lowerBound]) + String(path[dot...]), n)
+    }
+
     /// The file extension: the URL path's (1 to 5 letters or digits, lower-cased: `mp3`, `m4a`),
     /// else one for the MIME type, else `bin`.
     public static func fileExtension(url: String, mimeType: String?) -> String {

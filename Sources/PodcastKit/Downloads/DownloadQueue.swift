@@ -318,11 +318,12 @@ public final class DownloadQueue {
             }
         case .nameTaken:
             // Someone else's file has the name: take the next free one and go again at once.
-            var n = 2
-            var path = DownloadNaming.numbered(record.path, n)
+            let (base, taken) = DownloadNaming.unnumbered(record.path)
+            var n = taken + 1
+            var path = DownloadNaming.numbered(base, n)
             while (try? ledger.isTaken(path, except: id)) == true {
                 n += 1
-                path = DownloadNaming.numbered(record.path, n)
+                path = DownloadNaming.numbered(base, n)
             }
             if n > 1000 || (try? ledger.rename(episodeID: id, to: path)) == nil {
                 model.end(id: id, finished: false)

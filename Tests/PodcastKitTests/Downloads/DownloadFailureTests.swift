@@ -34,12 +34,14 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let mine = Data("the user's own file".utf8)
         _ = FileManager.default.createFile(atPath: folder + "/2023-11-14 Taken.mp3", contents: mine)
+        _ = FileManager.default.createFile(atPath: folder + "/2023-11-14 Taken (2).mp3", contents: mine)
         let id = try h.announce(title: "Taken", path: "/x.mp3")
         try h.queue.start()
         h.run(until: { h.state(id) == .done && h.queue.activeCount == 0 })
         #expect(FileManager.default.contents(atPath: folder + "/2023-11-14 Taken.mp3") == mine)
-        #expect(h.record(id)?.path == folder + "/2023-11-14 Taken (2).mp3")
-        #expect(h.contents(folder + "/2023-11-14 Taken (2).mp3") == data)
+        #expect(FileManager.default.contents(atPath: folder + "/2023-11-14 Taken (2).mp3") == mine)
+        #expect(h.record(id)?.path == folder + "/2023-11-14 Taken (3).mp3")
+        #expect(h.contents(folder + "/2023-11-14 Taken (3).mp3") == data)
     }
 
     @Test func unwritableDirectoryFailsClearlyAndPollingGoesOn() throws {
