@@ -70,6 +70,46 @@ final class DownloadProcessTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: hookLog, encoding: .utf8), "downloaded|\(path)\n")
     }
 
+    func testSigtermStopsCleanlyAndKeepsThePartForTheNextRun() throws {
+        guard let binary = DaemonProcessTests.binary else {
+            throw XCTSkip("podcast-watch binary not built next to the tests")
+        }
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let dir = TemporaryDirectory("dl-term")
+        let source = DownloadHarness.bytes(2_000_000, seed: 14)
+        server.route("/t.mp3") { request in
+            var r = TestHTTPServer.Response.file(source, for: request, etag: "\"t\"")
+            r.stream = .init(pieceBytes: 10_000, interval: 0.02)  // 4 s in all
+            return r
+        }
+        server.route(
+            "/feed.xml",
+            .ok(
+                "<rss version=\"2.0\"><channel><title>Term</title><item><guid>t1</guid><title>Stop</title><pubDate>Tue, 14 Nov 2023 22:13:20 GMT</pubDate><enclosure url=\"\(server.url("/t.mp3"))\" type=\"audio/mpeg\"/></item></channel></rss>"
+            ))
+        let state = dir.file("state")
+        XCTAssertEqual(
+            CommandRunner(console: CapturedConsole().console()).run(["--state", state, "add", server.url("/feed.xml")]),
+            .success)
+        let path = dir.file("media") + "/Term/2023-11-14 Stop.mp3"
+        let child = try DaemonProcessTests.Child(
+            binary, ["--state", state, "run", "--json", "--download", dir.file("media")])
+        XCTAssertTrue(
+            child.wait {
+                ((try? FileManager.default.attributesOfItem(atPath: path + ".part")[.size] as? Int) ?? 0) >= 100_000
+            }, child.stderr)
+        child.signal(SIGTERM)
+        XCTAssertEqual(child.finish(), 0, child.stderr)
+        let part = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path + ".part")[.size] as? Int)
+        let store = try FeedStore(path: state + "/" + StateLocation.databaseName)
+        let record = try XCTUnwrap(try DownloadLedger(store: store).all().first)
+        XCTAssertEqual(record.state, .pending)
+        XCTAssertEqual(record.bytes, Int64(part), "the store records exactly what the part file holds")
+        let data = try XCTUnwrap(FileManager.default.contents(atPath: path + ".part"))
+        XCTAssertEqual(Array(data), Array(source[..<part]))
+    }
+
     // FNV-1a, 64 bits: a checksum to compare, printed on failure.
     static func checksum(_ bytes: [UInt8]) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
