@@ -8,7 +8,7 @@ DOC_MODULES := LoopScheduler ViewModelKit LoopSchedulerFoundation ViewModelKitFo
 PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev \
   libsystemd:libsystemd-dev glib-2.0:libglib2.0-dev gtk4:libgtk-4-dev
 # Commands the GTK example's test needs (an X server, a screenshot, window lookup): command:package.
-TOOLS := Xvfb:xvfb import:imagemagick convert:imagemagick xwininfo:x11-utils xauth:xauth
+TOOLS := Xvfb:xvfb import:imagemagick convert:imagemagick xwininfo:x11-utils xauth:xauth curl:curl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build run test test-tsan test-asan test-gtk docs examples lint format bench bench-quick fuzz fuzz-smoke clean

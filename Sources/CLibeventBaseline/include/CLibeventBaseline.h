@@ -48,4 +48,11 @@ void clb_server_counts(void *server, long *total, long *not_modified);
 /// Stops the server thread and frees everything.
 void clb_server_stop(void *server);
 
+/// A loopback HTTP server of large files for the download case (its own thread and base):
+/// GET /file/<n> answers with the same `size` bytes for every n (Content-Length, an ETag).
+/// Returns an opaque handle (NULL on failure) and the bound port in `*port`.
+void *clb_file_server_start(size_t size, int *port);
+/// Stops the file server's thread and frees everything.
+void clb_file_server_stop(void *server);
+
 #endif

@@ -31,8 +31,8 @@ public enum Command: Equatable, Sendable {
     case help(topic: String?)
     /// `--version`.
     case version
-    /// `add URL [--title T] [--interval SECONDS]`.
-    case add(url: String, title: String?, intervalSeconds: Int?)
+    /// `add URL [--title T] [--interval SECONDS] [--download | --no-download] [--keep N]`.
+    case add(url: String, title: String?, intervalSeconds: Int?, downloads: DownloadLedger.FeedSettings = .init())
     /// `remove URL`: the URL as given to `add`, or the feed's current URL after a move.
     case remove(url: String)
     /// `remove --id N`: the feed numbered N in `list`.
@@ -53,6 +53,8 @@ public enum Command: Equatable, Sendable {
     /// `demo [--samples DIR] [--json]`: one pass over the bundled sample feeds with a throwaway
     /// state directory.
     case demo(samplesDirectory: String?, json: Bool)
+    /// `downloads [--json]`: the download queue and history from the store.
+    case downloads(json: Bool)
 
     /// The command's name as typed (`import` for `.importOPML`).
     public var name: String {
@@ -68,6 +70,7 @@ public enum Command: Equatable, Sendable {
         case .run: return "run"
         case .show: return "show"
         case .demo: return "demo"
+        case .downloads: return "downloads"
         }
     }
 }
@@ -108,6 +111,35 @@ public struct RunOptions: Equatable, Sendable {
     /// `--hook-log FILE`: where hooks' stdout and stderr go. `nil`: `hooks.log` in the state
     /// directory while the live table is on (hooks would scramble it), else run's stderr.
     public var hookLog: String?
+
+    /// `--download DIR`: download every feed's new episodes into DIR (feeds set
+    /// `--no-download` excepted). Without it, only feeds set with `add --download` download,
+    /// into `StateLocation`'s data folder (`$XDG_DATA_HOME/podcast-watch/downloads`).
+    public var downloadDirectory: String?
+    /// `--download-name TEMPLATE`: the file-name template (`DownloadNaming`).
+    public var downloadName: String = DownloadNaming.defaultTemplate
+    /// `--download-jobs N`: downloads in flight at most (1...64). Default 4.
+    public var downloadJobs: Int = 4
+    /// `--download-per-host N`: downloads in flight at most per host (1...16). Default 2.
+    public var downloadPerHost: Int = 2
+    /// `--download-rate RATE`: total bytes per second (`500k`, `2M`); 0: unlimited.
+    public var downloadRate: Int64 = 0
+    /// `--keep N`: completed files kept per feed without its own `--keep`; `nil`: all.
+    public var keep: Int?
+    /// `--hook-on EVENTS`: when the hook runs, `new_episode` and/or `downloaded` (comma
+    /// separated). Default `new_episode`.
+    public var hookOn: Set<HookEvent> = [.newEpisode]
+    /// Set by `CommandRunner` (not a flag): where feeds set `add --download` save their files
+    /// when `--download` is not given.
+    public var downloadFallbackDirectory: String?
+
+    /// What a hook can run on.
+    public enum HookEvent: String, Sendable, Hashable, CaseIterable {
+        /// An episode was announced.
+        case newEpisode = "new_episode"
+        /// An episode's download completed (`EPISODE_FILE` names the file).
+        case downloaded
+    }
 
     /// The default number of episodes announced on a feed's first sync.
     public static let defaultFirstSyncAnnounce = 3

@@ -70,7 +70,7 @@ public enum CommandLineParser {
 
     /// The command names, in the order the usage lists them.
     public static let commands = [
-        "add", "remove", "enable", "disable", "list", "import", "export", "run", "show", "demo",
+        "add", "remove", "enable", "disable", "list", "import", "export", "run", "show", "demo", "downloads",
     ]
 
     private static func parseCommand(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
@@ -85,7 +85,9 @@ public enum CommandLineParser {
             }
             return .help(topic: args.operands.first)
         case "add":
-            let args = try scan(tokens, command: name, valued: ["--title", "--interval"], flags: [])
+            let args = try scan(
+                tokens, command: name, valued: ["--title", "--interval", "--keep"],
+                flags: ["--download", "--no-download"])
             let url = try exactlyOne(args.operands, what: "URL", command: name)
             let interval = try args.values["--interval"].map { v throws(UsageError) in
                 try parseInterval(v, option: "--interval", command: name)
@@ -95,7 +97,14 @@ public enum CommandLineParser {
                 throw UsageError(
                     "option '--title' must not contain control characters (newlines, tabs, escapes)", command: name)
             }
-            return .add(url: url, title: args.values["--title"], intervalSeconds: interval)
+            var downloads = DownloadLedger.FeedSettings()
+            if args.flags.contains("--download") && args.flags.contains("--no-download") {
+                throw UsageError("options '--download' and '--no-download' exclude each other", command: name)
+            }
+            if args.flags.contains("--download") { downloads.download = true }
+            if args.flags.contains("--no-download") { downloads.download = false }
+            if let v = args.values["--keep"] { downloads.keep = try parseKeep(v, command: name) }
+            return .add(url: url, title: args.values["--title"], intervalSeconds: interval, downloads: downloads)
         case "remove":
             let args = try scan(tokens, command: name, valued: ["--id"], flags: [])
             if let v = args.values["--id"] {
@@ -136,6 +145,8 @@ public enum CommandLineParser {
                 tokens, command: name,
                 valued: [
                     "--interval", "--hook", "--first-sync-announce", "--hook-retries", "--hook-timeout", "--hook-log",
+                    "--download", "--download-name", "--download-jobs", "--download-per-host", "--download-rate",
+                    "--keep", "--hook-on",
                 ],
                 flags: ["--once", "--json", "--force"])
             try noOperands(args.operands, command: name)
@@ -174,8 +185,11 @@ public enum CommandLineParser {
                 guard !v.isEmpty else { throw UsageError("option '--hook-log' needs a file", command: name) }
                 options.hookLog = v
             }
+            try parseDownloadOptions(args.values, into: &options)
             if options.hook == nil,
-                let given = ["--hook-retries", "--hook-timeout", "--hook-log"].first(where: { args.values[$0] != nil })
+                let given = ["--hook-retries", "--hook-timeout", "--hook-log", "--hook-on"].first(where: {
+                    args.values[$0] != nil
+                })
             {
                 throw UsageError("option '\(given)' only applies with '--hook'", command: name)
             }
@@ -184,6 +198,10 @@ public enum CommandLineParser {
             let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
             let target = try exactlyOne(args.operands, what: "URL or FILE", command: name)
             return .show(target: target, json: args.flags.contains("--json"))
+        case "downloads":
+            let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
+            try noOperands(args.operands, command: name)
+            return .downloads(json: args.flags.contains("--json"))
         case "demo":
             let args = try scan(tokens, command: name, valued: ["--samples"], flags: ["--json"])
             try noOperands(args.operands, command: name)
@@ -191,6 +209,79 @@ public enum CommandLineParser {
         default:
             throw UsageError("unknown command '\(name)'")
         }
+    }
+
+    // `run`'s download options (see `RunOptions`).
+    private static func parseDownloadOptions(_ values: [String: String], into options: inout RunOptions)
+        throws(UsageError)
+    {
+        let name = "run"
+        if let v = values["--download"] {
+            guard !v.isEmpty else { throw UsageError("option '--download' needs a directory", command: name) }
+            options.downloadDirectory = v
+        }
+        if let v = values["--download-name"] {
+            _ = try DownloadNaming(template: v)
+            options.downloadName = v
+        }
+        if let v = values["--download-jobs"] {
+            guard let n = Int(v), (1...64).contains(n) else {
+                throw UsageError(
+                    "option '--download-jobs' needs a whole number from 1 to 64, not '\(v)'", command: name)
+            }
+            options.downloadJobs = n
+        }
+        if let v = values["--download-per-host"] {
+            guard let n = Int(v), (1...16).contains(n) else {
+                throw UsageError(
+                    "option '--download-per-host' needs a whole number from 1 to 16, not '\(v)'", command: name)
+            }
+            options.downloadPerHost = n
+        }
+        if let v = values["--download-rate"] { options.downloadRate = try parseRate(v, command: name) }
+        if let v = values["--keep"] { options.keep = try parseKeep(v, command: name) }
+        if let v = values["--hook-on"] {
+            var events: Set<RunOptions.HookEvent> = []
+            for word in v.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let event = RunOptions.HookEvent(rawValue: word.trimmingCharacters(in: .whitespaces)) else {
+                    throw UsageError(
+                        "option '--hook-on' takes new_episode, downloaded or both (comma separated), not '\(v)'",
+                        command: name)
+                }
+                events.insert(event)
+            }
+            options.hookOn = events
+        }
+    }
+
+    /// Reads a rate in bytes per second: a whole number with an optional `k`, `M` or `G`
+    /// (powers of 1024; `500k`, `2M`); 0 means no limit.
+    public static func parseRate(_ text: String, command: String?) throws(UsageError) -> Int64 {
+        var digits = Substring(text)
+        var unit: Int64 = 1
+        switch digits.last {
+        case "k", "K": unit = 1 << 10
+        case "m", "M": unit = 1 << 20
+        case "g", "G": unit = 1 << 30
+        default: break
+        }
+        if unit > 1 { digits = digits.dropLast() }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(digits),
+            n <= Int64.max / unit / 2
+        else {
+            throw UsageError(
+                "option '--download-rate' needs bytes per second such as 500k or 2M (0: no limit), not '\(text)'",
+                command: command)
+        }
+        return n * unit
+    }
+
+    private static func parseKeep(_ v: String, command: String) throws(UsageError) -> Int {
+        guard let n = Int(v), n >= 1, n <= 100_000 else {
+            throw UsageError(
+                "option '--keep' needs a whole number of files from 1 to 100000, not '\(v)'", command: command)
+        }
+        return n
     }
 
     /// Reads an interval: whole seconds (`90`), or a number with a unit `s`, `m`, `h` or `d`

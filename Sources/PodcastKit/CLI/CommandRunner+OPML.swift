@@ -93,7 +93,9 @@ extension CommandRunner {
                 interval = PollPolicy.maximumIntervalSeconds
             }
             do {
-                try store.add(url: url, title: title, intervalSeconds: interval)
+                let feed = try store.add(url: url, title: title, intervalSeconds: interval)
+                let downloads = DownloadLedger.FeedSettings(download: outline.download, keep: outline.keep)
+                if downloads != .init() { try DownloadLedger(store: store).setSettings(downloads, feedID: feed.id) }
                 added += 1
             } catch StoreError.alreadySubscribed {
                 existing += 1
@@ -110,12 +112,19 @@ extension CommandRunner {
     }
 
     /// `export`: the subscriptions as OPML 2.0 on stdout (the user's title, else the channel's,
-    /// else none; the feed's own interval as `pw:interval`).
+    /// else none; the feed's own interval as `pw:interval`, its download settings as
+    /// `pw:download` and `pw:keep`).
     func export(_ store: FeedStore?) throws -> ExitCode {
         let feeds = try store?.feeds() ?? []
+        let ledger = store.map(DownloadLedger.init)
         try emit(
             OPML.export(
-                feeds.map { OPMLOutline(url: $0.url, title: $0.title ?? $0.feedTitle, interval: $0.intervalSeconds) }))
+                try feeds.map {
+                    let downloads = try ledger?.settings(feedID: $0.id) ?? .init()
+                    return OPMLOutline(
+                        url: $0.url, title: $0.title ?? $0.feedTitle, interval: $0.intervalSeconds,
+                        download: downloads.download, keep: downloads.keep)
+                }))
         try console.flush()  // a deferred write error of export > FILE
         return .success
     }

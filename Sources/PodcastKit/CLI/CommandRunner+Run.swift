@@ -13,6 +13,10 @@ extension CommandRunner {
         #endif
         var options = options
         if let log = options.hookLog, !log.hasPrefix("/") { options.hookLog = currentDirectory + "/" + log }
+        if let dir = options.downloadDirectory, !dir.hasPrefix("/") {
+            options.downloadDirectory = currentDirectory + "/" + dir
+        }
+        options.downloadFallbackDirectory = StateLocation.downloadDirectory(environment: environment)
         let stateDirectory = (store.database.path as NSString).deletingLastPathComponent
         return DaemonSession(
             store: store, options: options, console: console, crashAfterCommits: crash,

@@ -82,8 +82,8 @@ public final class CommandRunner {
             return emitting { () throws(OutputError) in try emit(UsageText.help(for: topic)) }
         case .version:
             return emitting { () throws(OutputError) in try emit("podcast-watch \(UsageText.version)\n") }
-        case .add(let url, let title, let interval):
-            return withStore(stateOption, create: true) { store in try add(store, url, title, interval) }
+        case .add(let url, let title, let interval, let downloads):
+            return withStore(stateOption, create: true) { store in try add(store, url, title, interval, downloads) }
         case .remove(let url):
             return withStore(stateOption, create: false) { store in try remove(store, url) }
         case .removeID(let id):
@@ -102,6 +102,8 @@ public final class CommandRunner {
             return show(target, json: json)
         case .demo(let samples, let json):
             return demo(samples: samples, json: json)
+        case .downloads(let json):
+            return withStore(stateOption, create: false) { store in try downloads(store, json: json) }
         }
     }
 
@@ -235,7 +237,10 @@ public final class CommandRunner {
 
     // MARK: Subscriptions
 
-    private func add(_ store: FeedStore?, _ url: String, _ title: String?, _ interval: Int?) throws -> ExitCode {
+    private func add(
+        _ store: FeedStore?, _ url: String, _ title: String?, _ interval: Int?,
+        _ downloads: DownloadLedger.FeedSettings = .init()
+    ) throws -> ExitCode {
         guard let store else { return .stateError }
         guard let normalized = location(url) else { return .usage }
         // A local feed must exist: a typo (or a non-URL such as 'not a url') would otherwise
@@ -258,6 +263,7 @@ public final class CommandRunner {
         }
         do {
             let feed = try store.add(url: normalized, title: title, intervalSeconds: interval)
+            if downloads != .init() { try DownloadLedger(store: store).setSettings(downloads, feedID: feed.id) }
             console.out(
                 "Subscribed to \(TerminalText.line(MaskedURL.string(feed.url))) (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n"
             )
@@ -335,15 +341,17 @@ public final class CommandRunner {
             let episodes = try store?.episodeCount(feedID: feed.id) ?? 0
             if json {
                 try emit(
-                    OrderedJSON.object([
-                        ("id", .int(feed.id)), ("url", .string(MaskedURL.string(feed.url))),
-                        ("title", .string(feed.knownTitle)),
-                        ("status", .string(feed.health.rawValue)),
-                        ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
-                        ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
-                        ("episodes", .int(episodes)), ("new_episodes", .int(feed.newEpisodeCount)),
-                        ("enabled", .bool(feed.enabled)), ("hook_error", .string(feed.hookError)),
-                    ]).serialized + "\n")
+                    OrderedJSON.object(
+                        [
+                            ("id", .int(feed.id)), ("url", .string(MaskedURL.string(feed.url))),
+                            ("title", .string(feed.knownTitle)),
+                            ("status", .string(feed.health.rawValue)),
+                            ("interval", .int(feed.intervalSeconds)), ("last_check", .date(feed.lastCheck)),
+                            ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
+                            ("episodes", .int(episodes)), ("new_episodes", .int(feed.newEpisodeCount)),
+                            ("enabled", .bool(feed.enabled)), ("hook_error", .string(feed.hookError)),
+                        ] + (store.flatMap { CommandRunner.downloadMembers($0, feedID: feed.id) } ?? [])
+                    ).serialized + "\n")
             } else {
                 let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
                 // "disabled" alone does not say whether the user or a 410 turned it off.
@@ -359,6 +367,7 @@ public final class CommandRunner {
                 )
                 if let error = feed.lastError { try emit("    last error: \(TerminalText.line(error))\n") }
                 if let error = feed.hookError { try emit("    hook failing: \(TerminalText.line(error))\n") }
+                if let store, let line = CommandRunner.downloadLine(store, feedID: feed.id) { try emit(line) }
             }
         }
         if feeds.isEmpty && !json { console.err("No subscriptions. Add one with: podcast-watch add URL\n") }

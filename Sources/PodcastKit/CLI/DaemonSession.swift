@@ -35,6 +35,7 @@ final class DaemonSession {
     private var stoppedBySignal = false
     private var waitingForHooks = false
     private var output: NonBlockingOutput?
+    private var downloads: DownloadQueue?
     /// Queued stdout bytes above which `run` takes no more output until the reader catches up.
     static let outputBound = 64 * 1024
 
@@ -114,11 +115,17 @@ final class DaemonSession {
                 retries: store,
                 report: { [weak daemon] event, feedID in _ = daemon?.library.record(event, feedID: feedID) },
                 finished: { runner in self.finishIfIdle(loop, hooks: runner) })
-            daemon.hooks = runner
+            if options.hookOn.contains(.newEpisode) { daemon.hooks = runner }
             hooks = runner
         }
 
         daemon.onWarning = { console.err("podcast-watch: warning: \($0)\n") }
+        // Downloads (issue 14): same loop, same fetcher (multi handle), own queue and store table.
+        let downloads = DaemonSession.makeDownloads(
+            options: options, store: store, fetcher: fetcher, loop: loop, daemon: daemon, hooks: hooks,
+            console: console)
+        downloads?.onIdle = { self.finishIfIdle(loop, hooks: hooks) }
+        self.downloads = downloads
         #if DEBUG
         if let crashAfterCommits {
             var commits = 0
@@ -178,6 +185,7 @@ final class DaemonSession {
                 try loop.onSignal(SIGHUP) { [weak daemon] in
                     notifier.reloading()
                     do { try daemon?.reload() } catch { console.err("podcast-watch: reload failed: \(error)\n") }
+                    downloads?.reloadSettings()
                     notifier.ready(status: DaemonSession.status(daemon?.library.podcasts.count ?? 0))
                 })
             // Petted from the loop, so a loop stuck for WATCHDOG_USEC gets the service restarted.
@@ -201,6 +209,7 @@ final class DaemonSession {
 
         do {
             try daemon.start()
+            try downloads?.start()
         } catch {
             console.err("podcast-watch: cannot load the subscriptions: \(error)\n")
             return .stateError
@@ -280,7 +289,7 @@ final class DaemonSession {
                 library: daemon.library, scheduler: scheduler,
                 renderer: TerminalRenderer(width: console.width, height: screenHeight, ansi: true), write: write,
                 delivered: delivered,
-                onWriteError: writeFailed)
+                onWriteError: writeFailed, downloads: downloads?.model ?? DownloadsViewModel())
         } else {
             lines = JSONLinesView(
                 library: daemon.library, scheduler: scheduler, write: write, delivered: delivered,
@@ -321,6 +330,7 @@ final class DaemonSession {
                 usleep(5_000)
             }
         }
+        downloads?.stop()  // transfers end, their .part files stay for the next start
         fetcher.cancelAll()
         for registration in registrations { registration.cancel() }
         for timer in hookTimers.values { timer.cancel() }
@@ -460,6 +470,7 @@ final class DaemonSession {
         guard finished else { return }
         if let output, output.pendingBytes > 0 || outputDeferred { return }  // --once ends with its output written
         if let hooks, hooks.runningCount + hooks.queuedCount + hooks.retryingCount > 0 { return }
+        if let downloads, downloads.activeCount + downloads.waitingCount > 0 { return }  // --once downloads too
         loop.stop()
     }
 }

@@ -20,6 +20,20 @@ public enum StateLocation {
         return nil
     }
 
+    /// Where feeds set `add --download` save their episodes when `run` has no `--download DIR`
+    /// (XDG data, not state: the files are the user's): `$XDG_DATA_HOME/podcast-watch/downloads`
+    /// (absolute values only), else `$HOME/.local/share/podcast-watch/downloads`; `nil` when
+    /// neither is usable.
+    public static func downloadDirectory(environment: [String: String]) -> String? {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return trimSlash(xdg) + "/podcast-watch/downloads"
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return trimSlash(home) + "/.local/share/podcast-watch/downloads"
+        }
+        return nil
+    }
+
     /// Resolves `--state DIR` (relative to `currentDirectory`) or the default directory.
     public static func resolve(
         _ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment,

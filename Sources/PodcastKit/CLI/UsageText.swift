@@ -18,6 +18,7 @@ public enum UsageText {
         case "run": return run
         case "show": return show
         case "demo": return demo
+        case "downloads": return downloads
         default: return general
         }
     }
@@ -39,7 +40,7 @@ public enum UsageText {
 
         Commands:
           add URL [--title T] [--interval SECONDS|15m|2h|1d]
-                                                      subscribe to a feed
+              [--download | --no-download] [--keep N] subscribe to a feed
           remove URL | --id N                         unsubscribe
           enable URL | --id N                         poll a disabled feed again
           disable URL | --id N                        stop polling a feed, keep it
@@ -50,6 +51,7 @@ public enum UsageText {
                                                       poll the feeds, report new episodes
           show URL|FILE [--json]                      fetch and parse one feed, print it all
           demo [--samples DIR] [--json]               one pass over the bundled sample feeds
+          downloads [--json]                          list downloaded and queued episodes
 
         A feed is an http(s):// URL, a file:// URL or a path to a file.
 
@@ -87,6 +89,25 @@ public enum UsageText {
           --title T            show the feed under this title instead of its own
           --interval SECONDS   poll this feed every SECONDS (or 15m, 2h, 1d; 1 s to 30 d);
                                default 3600, or run's --interval
+          --download           download this feed's new episodes even when run has
+                               no --download DIR (into $XDG_DATA_HOME/podcast-watch/
+                               downloads, else ~/.local/share/podcast-watch/downloads)
+          --no-download        never download this feed's episodes
+          --keep N             keep this feed's newest N downloaded files (run --keep
+                               otherwise); older ones the store downloaded are deleted
+
+        """
+
+    static let downloads = """
+        Usage: podcast-watch downloads [--json]
+
+        List every download the store knows, newest first: state (pending,
+        downloading, done, failed, deleted by --keep), bytes, path, and for a
+        failed one the error and the next attempt.
+
+          --json   one JSON object per line, keys in this order: episode_id,
+                   feed_id, podcast_title, episode_title, url, path, state, bytes,
+                   total, attempts, error, next_retry, queued, finished, seconds
 
         """
 
@@ -157,13 +178,18 @@ public enum UsageText {
     static let run = """
         Usage: podcast-watch run [--once [--force]] [--interval S] [--hook CMD] [--json]
                                  [--first-sync-announce N] [--hook-timeout S]
-                                 [--hook-retries N] [--hook-log FILE]
+                                 [--hook-retries N] [--hook-log FILE] [--hook-on EVENTS]
+                                 [--download DIR] [--download-name TEMPLATE]
+                                 [--download-jobs N] [--download-per-host N]
+                                 [--download-rate RATE] [--keep N]
 
         Poll every subscribed feed and report new episodes. On a terminal: a live
         table of the feeds and the newest episodes. Otherwise (or with --json): one
         JSON object per line per event (new_episode, feed_error, feed_moved,
-        feed_updated, feed_warning, hook_failed). With no subscriptions it says so on
-        stderr; run keeps running (SIGHUP picks up feeds added later), --once exits 0.
+        feed_updated, feed_warning, hook_failed, download_started,
+        download_progress, download_finished, download_failed). With no
+        subscriptions it says so on stderr; run keeps running (SIGHUP picks up
+        feeds added later), --once exits 0.
 
           --once                     poll every feed once and exit; status 1 if any
                                      feed failed. For cron: a feed backing off
@@ -194,6 +220,23 @@ public enum UsageText {
                                      terminal, hooks.log in the state directory,
                                      so it never scrambles the table; else
                                      run's stderr)
+          --hook-on EVENTS           new_episode (default), downloaded, or both
+                                     (comma separated); on downloaded the hook
+                                     also gets EPISODE_FILE, and HOOK_EVENT says
+                                     which
+          --download DIR             download every new episode's enclosure into
+                                     DIR (feeds added --no-download excepted);
+                                     resumable: NAME.part until complete
+          --download-name TEMPLATE   file names, default
+                                     '{podcast}/{date} {title}.{ext}'; also {guid},
+                                     {id}. Names are made safe (no ../, control
+                                     characters or reserved names)
+          --download-jobs N          downloads at once (default 4)
+          --download-per-host N      downloads at once per host (default 2)
+          --download-rate RATE       total bytes per second (500k, 2M; default
+                                     no limit)
+          --keep N                   keep each feed's newest N downloaded files;
+                                     only files the store downloaded are deleted
           --json                     JSON lines even on a terminal
           --first-sync-announce N    on a feed's first sync, announce only the
                                      newest N episodes (default 3); the rest are
@@ -204,12 +247,13 @@ public enum UsageText {
         Config file: $PODCAST_WATCH_CONFIG, else $XDG_CONFIG_HOME/podcast-watch/config,
         else ~/.config/podcast-watch/config. One 'key = value' per line (LF or
         CRLF), '#' starts a comment line; keys: state, interval, hook, hook-timeout,
-        hook-retries, hook-log, first-sync-announce (values as for the options).
-        Every command that uses the state reads it, so 'state' applies to add,
-        list, remove... too. In state and hook-log, ~/ and $NAME or ${NAME} are
-        expanded; a relative path is relative to the config file's folder.
-        Options given here win. An unknown key or a bad value is exit status 2
-        naming the line.
+        hook-retries, hook-log, first-sync-announce, hook-on, download,
+        download-name, download-jobs, download-per-host, download-rate, keep
+        (values as for the options). Every command that uses the state reads it,
+        so 'state' applies to add, list, remove... too. In state, hook-log and
+        download, ~/ and $NAME or ${NAME} are expanded; a relative path is
+        relative to the config file's folder. Options given here win. An unknown
+        key or a bad value is exit status 2 naming the line.
 
         Under systemd (Type=notify): READY=1 once polling began, RELOADING=1 and
         READY=1 around SIGHUP, STOPPING=1 on shutdown, WATCHDOG=1 when

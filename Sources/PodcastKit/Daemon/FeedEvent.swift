@@ -16,6 +16,8 @@ public enum FeedEvent: Equatable, Sendable {
     case feedWarning(FeedWarningReport)
     /// A `--hook` attempt failed: a retry follows, it gave up, or it was killed at shutdown.
     case hookFailed(HookFailureReport)
+    /// A download started, progressed, finished or failed (`run --download`).
+    case download(DownloadEvent)
 
     /// When it happened (wall clock).
     public var time: Date {
@@ -26,6 +28,7 @@ public enum FeedEvent: Equatable, Sendable {
         case .feedUpdated(let e): return e.time
         case .feedWarning(let e): return e.time
         case .hookFailed(let e): return e.time
+        case .download(let e): return e.time
         }
     }
 
@@ -38,6 +41,7 @@ public enum FeedEvent: Equatable, Sendable {
         case .feedUpdated: return "feed_updated"
         case .feedWarning: return "feed_warning"
         case .hookFailed: return "hook_failed"
+        case .download(let e): return e.kind.rawValue
         }
     }
 
@@ -53,6 +57,8 @@ public enum FeedEvent: Equatable, Sendable {
     /// - `feed_warning`: `event, time, feed_url, podcast_title, message`
     /// - `hook_failed`: `event, time, feed_url, podcast_title, episode_title, episode_guid,
     ///   error, attempt, attempts, retry_at, gave_up` (see `HookFailureReport`)
+    /// - `download_started`, `download_progress`, `download_finished`, `download_failed`: see
+    ///   `DownloadEvent`
     public var json: OrderedJSON {
         var members: [(String, OrderedJSON)] = [("event", .string(kind)), ("time", .date(time))]
         switch self {
@@ -94,6 +100,8 @@ public enum FeedEvent: Equatable, Sendable {
                 ("episode_guid", .string(e.episode.guid)), ("error", .string(e.error)), ("attempt", .int(e.attempt)),
                 ("attempts", .int(e.attempts)), ("retry_at", .date(e.retryAt)), ("gave_up", .bool(e.gaveUp)),
             ]
+        case .download(let e):
+            members += e.members
         }
         return .object(members)
     }
@@ -133,8 +141,11 @@ public struct EpisodeAnnouncement: Equatable, Sendable {
     /// The store's id of the episode (so a hook retry owed to it can be persisted); `nil` when
     /// the announcement does not come from the store. Bookkeeping only, like `feedID`.
     public var episodeID: Int64? = nil
+    /// The downloaded file, for a hook run on `downloaded` (`EPISODE_FILE`); `nil` for a new
+    /// episode. Bookkeeping only, like `feedID`: `==` ignores it.
+    public var file: String? = nil
 
-    /// Equal when every announced field is (`feedID` and `episodeID` aside).
+    /// Equal when every announced field is (`feedID`, `episodeID` and `file` aside).
     public static func == (a: EpisodeAnnouncement, b: EpisodeAnnouncement) -> Bool {
         a.time == b.time && a.feedURL == b.feedURL && a.podcastTitle == b.podcastTitle && a.title == b.title
             && a.guid == b.guid && a.url == b.url && a.link == b.link && a.published == b.published

@@ -302,7 +302,8 @@ public final class HookRunner {
     /// empty strings, so `set -u` scripts work; NUL bytes are removed.
     /// `PODCAST_TITLE, FEED_URL, EPISODE_TITLE, EPISODE_URL` (primary enclosure),
     /// `EPISODE_GUID, EPISODE_LINK, EPISODE_PUBLISHED` (ISO 8601 UTC), `EPISODE_DURATION`
-    /// (seconds), `EPISODE_MIME_TYPE, EPISODE_LENGTH` (bytes).
+    /// (seconds), `EPISODE_MIME_TYPE, EPISODE_LENGTH` (bytes), `HOOK_EVENT` (`new_episode` or
+    /// `downloaded`) and `EPISODE_FILE` (the downloaded file's path; empty for `new_episode`).
     public static func environment(for e: EpisodeAnnouncement) -> [(String, String)] {
         // Int64(_:) traps past ±9.2e18 (a feed's duration can be anything): whole numbers only below 1e15.
         let duration = e.duration.map { abs($0) < 1e15 && $0 == $0.rounded() ? String(Int64($0)) : String($0) }
@@ -313,6 +314,7 @@ public final class HookRunner {
             ("EPISODE_PUBLISHED", e.published.map(OrderedJSON.iso8601) ?? ""),
             ("EPISODE_DURATION", duration ?? ""), ("EPISODE_MIME_TYPE", e.mimeType ?? ""),
             ("EPISODE_LENGTH", e.length.map(String.init) ?? ""),
+            ("HOOK_EVENT", e.file == nil ? "new_episode" : "downloaded"), ("EPISODE_FILE", e.file ?? ""),
         ].map { ($0.0, $0.1.replacingOccurrences(of: "\0", with: "")) }
     }
 

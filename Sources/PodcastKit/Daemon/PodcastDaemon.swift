@@ -107,6 +107,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     public var onCommitted: ((FeedUpdateResult) -> Void)?
     /// Runs the `--hook` for each new episode, if set.
     public var hooks: HookRunner?
+    /// Called with each announcement issued (also one re-issued at start) and the episode's
+    /// store id, before it can count as delivered: `run --download` queues it here.
+    public var onAnnounced: ((EpisodeAnnouncement, _ episodeID: Int64) -> Void)?
 
     /// Whether `start()` was called and `stop()` was not.
     public private(set) var isRunning = false
@@ -666,6 +669,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             journalSequence: journalSequence, awaitingOutput: configuration.awaitsOutputConfirmation,
             awaitingHook: hooks != nil)
         onEvent?(.newEpisode(announcement))
+        onAnnounced?(announcement, episodeID)
         if let hooks {
             hooks.run(for: announcement) { [weak self] in self?.confirm(episodeID, hook: true) }
         }

@@ -26,6 +26,15 @@ final class CurlTransfer {
     var reason = ""
     /// Set by the write/progress callbacks when they abort a transfer for size.
     var exceeded: SizeCap?
+    /// Where a streamed fetch's body goes (`HTTPFetcher.stream`); `nil`: into `body`.
+    let sink: FetchBodySink?
+    let stream: StreamOptions
+    // Per hop, streamed fetches: whether this hop's body goes to the sink (a 2xx) or is dropped
+    // (a redirect's or an error's body), decided at its first byte.
+    private var hopRouting: HopRouting = .undecided
+    private enum HopRouting { case undecided, sink, drop }
+    /// Set when the sink aborted the transfer.
+    var sinkAborted = false
 
     enum SizeCap {
         /// `maxResponseBytes`, counted on the wire.
@@ -34,8 +43,13 @@ final class CurlTransfer {
         case decoded
     }
 
-    init?(id: Int, request: FetchRequest, completion: @escaping (FetchResult) -> Void) {
+    init?(
+        id: Int, request: FetchRequest, sink: FetchBodySink? = nil, stream: StreamOptions = StreamOptions(),
+        completion: @escaping (FetchResult) -> Void
+    ) {
         guard let easy = curl_easy_init() else { return nil }
+        self.sink = sink
+        self.stream = stream
         self.id = id
         self.request = request
         self.completion = completion
@@ -62,7 +76,12 @@ final class CurlTransfer {
         pw_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         pw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
         pw_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https")
-        pw_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl decodes
+        if sink == nil {
+            pw_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl decodes
+        } else {
+            // A stream is stored as sent (identity), so a byte range means the same on resume.
+            configureStream()
+        }
         pw_easy_setopt_str(easy, CURLOPT_USERAGENT, CurlTransfer.userAgent)
         pw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
         pw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
@@ -73,6 +92,7 @@ final class CurlTransfer {
             guard let context, let data else { return 0 }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
             let n = size * count
+            if transfer.sink != nil { return transfer.streamed(data, n) }
             if transfer.body.count + n > max(1, transfer.request.limits.maxDecodedBytes) {
                 transfer.exceeded = .decoded
                 return 0  // makes libcurl fail the transfer with CURLE_WRITE_ERROR
@@ -93,19 +113,27 @@ final class CurlTransfer {
         pw_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me)
         // Counts body bytes as received, before content decoding: the wire-size cap.
         pw_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0)
-        pw_easy_setopt_xferinfo(easy) { context, _, downloaded, _, _ in
+        pw_easy_setopt_xferinfo(easy) { context, total, downloaded, _, _ in
             guard let context else { return 0 }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
             if downloaded > curl_off_t(max(1, transfer.request.limits.maxResponseBytes)) {
                 transfer.exceeded = .wire
                 return 1  // CURLE_ABORTED_BY_CALLBACK
             }
+            if let sink = transfer.sink, transfer.hopRouting == .sink {
+                sink.progress(received: Int64(downloaded), expected: Int64(total))
+            }
             return 0
         }
         pw_easy_setopt_ptr(easy, CURLOPT_XFERINFODATA, me)
 
         var list: UnsafeMutablePointer<curl_slist>?
-        list = curl_slist_append(list, "Accept: " + CurlTransfer.accept)
+        list = curl_slist_append(list, "Accept: " + (sink == nil ? CurlTransfer.accept : "*/*"))
+        if sink != nil, stream.rangeStart > 0, let validator = stream.ifRange, !validator.isEmpty,
+            !validator.contains("\n"), !validator.contains("\r")
+        {
+            list = curl_slist_append(list, "If-Range: " + validator)
+        }
         if let etag = request.etag?.trimmingCharacters(in: .whitespacesAndNewlines), !etag.isEmpty, !etag.contains("\n")
         {
             list = curl_slist_append(list, "If-None-Match: " + etag)
@@ -122,6 +150,49 @@ final class CurlTransfer {
         prepareHop()
     }
 
+    // Streams: a range (with If-Range), a rate limit, a stall timeout instead of a short total.
+    private func configureStream() {
+        if stream.rangeStart > 0 {
+            pw_easy_setopt_str(easy, CURLOPT_RANGE, "\(stream.rangeStart)-")
+        }
+        // Larger reads than libcurl's 16 kB default (curl(1) uses 100 kB): fewer callbacks per MB.
+        pw_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 256 * 1024)
+        pw_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, max(1, stream.lowSpeedBytes))
+        pw_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, stream.lowSpeedSeconds))
+        setRate(stream.maxBytesPerSecond)
+    }
+
+    /// Sets the transfer's receive speed limit in bytes per second (0: none).
+    func setRate(_ bytesPerSecond: Int64) {
+        pw_easy_setopt_off(easy, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(max(0, bytesPerSecond)))
+    }
+
+    // The write callback of a stream: a 2xx hop's bytes go to the sink, others are dropped.
+    private func streamed(_ data: UnsafeMutablePointer<CChar>, _ n: Int) -> Int {
+        guard let sink else { return 0 }
+        if hopRouting == .undecided {
+            var status = 0
+            pw_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            if (200..<300).contains(status) {
+                hopRouting = .sink
+                guard sink.responseStarted(status: status, headers: headers) else {
+                    sinkAborted = true
+                    return 0
+                }
+            } else {
+                hopRouting = .drop
+            }
+        }
+        guard hopRouting == .sink else { return n }
+        switch sink.receive(UnsafeRawBufferPointer(start: data, count: n)) {
+        case .accepted: return n
+        case .pause: return Int(CURL_WRITEFUNC_PAUSE)
+        case .abort:
+            sinkAborted = true
+            return 0
+        }
+    }
+
     /// Points the handle at `currentURL` with the time left, and clears the per-hop state.
     /// Returns false when no time is left.
     @discardableResult
@@ -130,6 +201,7 @@ final class CurlTransfer {
         headers = [:]
         reason = ""
         exceeded = nil
+        hopRouting = .undecided
         errorBuffer[0] = 0
         let left = MonotonicInstant.now().distance(to: deadline)
         guard left.nanoseconds > 0 else { return false }
@@ -227,6 +299,8 @@ final class CurlTransfer {
         let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         let limits = request.limits
         switch code {
+        case CURLE_WRITE_ERROR where sinkAborted:
+            return failure(.network, "the download's file refused the data")
         case CURLE_WRITE_ERROR where exceeded == .decoded:
             return failure(.tooLarge(decoded: true), "decoded body larger than \(limits.maxDecodedBytes) bytes")
         case CURLE_ABORTED_BY_CALLBACK where exceeded == .wire, CURLE_FILESIZE_EXCEEDED:

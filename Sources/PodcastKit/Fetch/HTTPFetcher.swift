@@ -130,6 +130,53 @@ public final class HTTPFetcher {
         }
     }
 
+    /// Streams the body of `request` (HTTP(S) only) into `sink` instead of memory: the episode
+    /// downloads. Redirects, TLS and the wire cap (`limits.maxResponseBytes`) work as for
+    /// `fetch`; the body is asked for without content coding, from `options.rangeStart`, with
+    /// `If-Range`, a rate limit and a stall timeout (`StreamOptions`); `limits.totalTimeout`
+    /// still bounds the whole transfer. `completion` runs once on the loop thread, unless the
+    /// control is cancelled first: a `FetchResponse` with an empty body for a 2xx (its status
+    /// and headers), else a `FetchError` (a 416 is `.httpStatus(416)`; a refusal by the sink is
+    /// `.network`). Loop thread.
+    func stream(
+        _ request: FetchRequest, options: StreamOptions, into sink: FetchBodySink,
+        completion: @escaping (FetchResult) -> Void
+    ) -> StreamControl {
+        nextID += 1
+        let id = nextID
+        let refuse = { [weak self] (error: FetchError) -> StreamControl in
+            self?.fileFetches[id] = self?.driver.timer(milliseconds: 0) { [weak self] in
+                self?.fileFetches[id] = nil
+                completion(.failure(error))
+            }
+            return StreamControl(
+                cancel: { [weak self] in self?.fileFetches[id] = nil }, pause: { _ in }, rate: { _ in })
+        }
+        guard case .http = FetchTarget(request.url) else {
+            return refuse(FetchError(kind: .invalidURL, url: request.url, message: "not an http(s) URL"))
+        }
+        guard
+            let transfer = CurlTransfer(
+                id: id, request: request, sink: sink, stream: options, completion: completion)
+        else {
+            return refuse(FetchError(kind: .network, url: request.url, message: "curl_easy_init failed"))
+        }
+        start(transfer)
+        let easy = transfer.easy
+        return StreamControl(
+            cancel: { [weak self, weak transfer] in
+                guard let self, let transfer, self.transfers[easy] === transfer else { return }
+                self.remove(transfer)
+            },
+            pause: { [weak self, weak transfer] paused in
+                guard let self, let transfer, self.transfers[easy] === transfer else { return }
+                curl_easy_pause(easy, paused ? CURLPAUSE_RECV : CURLPAUSE_CONT)
+                // Unpausing can finish a transfer (its held bytes were the last): collect it.
+                self.drainCompletions()
+            },
+            rate: { [weak transfer] rate in transfer?.setRate(rate) })
+    }
+
     /// Fetches in flight (HTTP transfers and pending file reads).
     public var activeCount: Int { transfers.count + fileFetches.count }
 

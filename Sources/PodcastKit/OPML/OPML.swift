@@ -41,7 +41,8 @@ public enum OPML {
     /// An OPML 2.0 document listing `feeds` as `<outline type="rss" text=… title=… xmlUrl=…
     /// pw:interval=…/>`, UTF-8, newline-terminated. A feed without a title uses its URL as `text`
     /// (the spec requires `text`) and has no `title` (`parse` reads that back as no title).
-    /// `pw:interval` (seconds, namespace `namespace`) is written for feeds with their own interval.
+    /// `pw:interval` (seconds, namespace `namespace`) is written for feeds with their own interval,
+    /// `pw:download` (`true`/`false`) and `pw:keep` for feeds with their own download settings.
     /// Characters that XML cannot carry are dropped; markup characters are escaped.
     public static func export(_ feeds: [OPMLOutline], title: String = "podcast-watch subscriptions") -> String {
         var out =
@@ -53,6 +54,8 @@ public enum OPML {
             if feed.title != nil { out += " title=\"\(name)\"" }
             out += " xmlUrl=\"\(escape(feed.url))\""
             if let interval = feed.interval { out += " pw:interval=\"\(interval)\"" }
+            if let download = feed.download { out += " pw:download=\"\(download)\"" }
+            if let keep = feed.keep { out += " pw:keep=\"\(keep)\"" }
             out += "/>\n"
         }
         out += "  </body>\n</opml>\n"

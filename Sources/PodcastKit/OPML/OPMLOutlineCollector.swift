@@ -35,11 +35,21 @@ final class OPMLOutlineCollector: XMLReaderHandler {
         // A value that is not a positive whole number is kept, so the importer can say so.
         let rawInterval = element.attribute("interval", namespace: OPML.namespace)
         let interval = rawInterval.flatMap { Int($0.trimmedASCII) }.flatMap { $0 > 0 ? $0 : nil }
+        let download = element.attribute("download", namespace: OPML.namespace).flatMap { value -> Bool? in
+            switch value.trimmedASCII.lowercased() {
+            case "true", "1", "yes": return true
+            case "false", "0", "no": return false
+            default: return nil
+            }
+        }
+        let keep = element.attribute("keep", namespace: OPML.namespace).flatMap { Int($0.trimmedASCII) }.flatMap {
+            (1...100_000).contains($0) ? $0 : nil
+        }
         let line = parserContext.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) }
         outlines.append(
             OPMLOutline(
                 url: url, title: title, interval: interval, rejectedInterval: interval == nil ? rawInterval : nil,
-                line: line))
+                download: download, keep: keep, line: line))
     }
 
     override func endElement() {

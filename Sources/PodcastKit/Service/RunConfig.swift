@@ -22,7 +22,7 @@ import Glibc
 /// line (exit status 2), with any control character in it shown as a visible symbol (`␍`).
 /// Options given on the command line win.
 ///
-/// Path values (`RunConfig.pathKeys`: `state`, `hook-log`) are expanded as a shell would for
+/// Path values (`RunConfig.pathKeys`: `state`, `hook-log`, `download`) are expanded as a shell would for
 /// the common forms: a leading `~` or `~/` is `$HOME`, and `$NAME` or `${NAME}` anywhere is
 /// that environment variable (unset or empty: an error, never a path silently rooted at `/`).
 /// A path still relative after that is relative to the config file's folder, never to
@@ -31,10 +31,11 @@ public struct RunConfig: Equatable, Sendable {
     /// The keys a config file may set: `run`'s options that take a value, and `state`.
     public static let keys = [
         "state", "interval", "hook", "hook-timeout", "hook-retries", "hook-log", "first-sync-announce",
+        "download", "download-name", "download-jobs", "download-per-host", "download-rate", "keep", "hook-on",
     ]
 
     /// The keys whose value is a path, expanded and resolved as described above.
-    public static let pathKeys: Set<String> = ["state", "hook-log"]
+    public static let pathKeys: Set<String> = ["state", "hook-log", "download"]
 
     /// The file read (or looked for).
     public var path: String

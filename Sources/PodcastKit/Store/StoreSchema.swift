@@ -103,5 +103,33 @@ enum StoreSchema {
             last_error TEXT                                  -- how the previous attempt ended
         );
         """,
+        // Downloads (issue 14): one row per episode queued for download, and two per-feed
+        // settings (NULL: follow `run`'s). Only new tables and added columns, so it stacks on
+        // other migrations in any order. `path` is the final file; `path || '.part'` holds the
+        // bytes until it is complete. A row is the store's proof that it created the file:
+        // retention deletes nothing else.
+        """
+        ALTER TABLE feeds ADD COLUMN download INTEGER CHECK (download IS NULL OR download IN (0, 1));
+        ALTER TABLE feeds ADD COLUMN keep INTEGER CHECK (keep IS NULL OR keep >= 0);
+        CREATE TABLE downloads (
+            episode_id INTEGER PRIMARY KEY REFERENCES episodes(id) ON DELETE CASCADE,
+            feed_id INTEGER NOT NULL REFERENCES feeds(id) ON DELETE CASCADE,
+            url TEXT NOT NULL,
+            path TEXT NOT NULL UNIQUE,
+            state TEXT NOT NULL DEFAULT 'pending'
+                CHECK (state IN ('pending', 'downloading', 'done', 'failed', 'deleted')),
+            bytes INTEGER NOT NULL DEFAULT 0,
+            total INTEGER,
+            etag TEXT,
+            last_modified TEXT,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            error TEXT,
+            next_retry REAL,
+            queued REAL NOT NULL,
+            finished REAL,
+            seconds REAL
+        );
+        CREATE INDEX downloads_feed_done ON downloads(feed_id, finished) WHERE state = 'done';
+        """,
     ]
 }

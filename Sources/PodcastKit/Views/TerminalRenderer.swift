@@ -39,8 +39,12 @@ public struct TerminalRenderer: Sendable {
 
     /// One frame. `podcasts` in display order; `newest` newest first (only the first
     /// `newestLimit` are shown); `totalNew` the number of new episodes since start.
-    public func render(podcasts: [Podcast], newest: [EpisodeAnnouncement], totalNew: Int) -> String {
+    public func render(
+        podcasts: [Podcast], newest: [EpisodeAnnouncement], totalNew: Int, downloads: [String] = []
+    ) -> String {
         var lines = layout(podcasts: podcasts, newest: newest, totalNew: totalNew, width: max(40, width))
+        // Download bars (`DownloadBars`) go under the header, above the feed table.
+        if !downloads.isEmpty { lines.insert(contentsOf: downloads + [""], at: min(2, lines.count)) }
         if width < 40 { lines = lines.map { fit($0, width) } }
         if let height, lines.count > height { lines.removeLast(lines.count - height) }
         guard ansi else { return lines.map { $0 + "\n" }.joined() }

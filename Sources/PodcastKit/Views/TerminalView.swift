@@ -9,6 +9,8 @@ import ViewModelKit
 public final class TerminalView<UpdateScheduler: EventSourceScheduler>: ViewModelObserver {
     /// The library shown.
     @ViewModel public var library: LibraryViewModel
+    /// The downloads shown (bars under the header); an empty model shows none.
+    @ViewModel public var downloads: DownloadsViewModel
     /// Where updates run (`LoopScheduler.main` in the daemon, a `TestScheduler` in tests).
     public let updateScheduler: UpdateScheduler
     /// Draws a frame.
@@ -28,11 +30,12 @@ public final class TerminalView<UpdateScheduler: EventSourceScheduler>: ViewMode
     public init(
         library: LibraryViewModel, scheduler: UpdateScheduler, renderer: TerminalRenderer,
         write: @escaping (String) throws -> Void, delivered: ((Int) -> Void)? = nil,
-        onWriteError: ((any Error) -> Void)? = nil
+        onWriteError: ((any Error) -> Void)? = nil, downloads: DownloadsViewModel = DownloadsViewModel()
     ) {
         self.onWriteError = onWriteError
         self.updateScheduler = scheduler
         self.renderer = renderer
+        self._downloads = ViewModel(wrappedValue: downloads)
         self.write = write
         self.delivered = delivered
         self._library = ViewModel(wrappedValue: library)
@@ -44,8 +47,11 @@ public final class TerminalView<UpdateScheduler: EventSourceScheduler>: ViewMode
         updateCount += 1
         do {
             try write(
-                renderer.render(podcasts: library.snapshots, newest: library.newestEpisodes, totalNew: library.totalNew)
-            )
+                renderer.render(
+                    podcasts: library.snapshots, newest: library.newestEpisodes, totalNew: library.totalNew,
+                    downloads: DownloadBars.lines(
+                        active: downloads.active, waiting: downloads.waitingCount, finished: downloads.finishedCount,
+                        failed: downloads.failedCount, width: max(40, renderer.width))))
         } catch {
             onWriteError?(error)  // not shown, so not confirmed: the announcements stay pending
             return

@@ -99,8 +99,9 @@ import Testing
         #expect(
             env.map(\.0) == [
                 "PODCAST_TITLE", "FEED_URL", "EPISODE_TITLE", "EPISODE_URL", "EPISODE_GUID", "EPISODE_LINK",
-                "EPISODE_PUBLISHED", "EPISODE_DURATION", "EPISODE_MIME_TYPE", "EPISODE_LENGTH",
+                "EPISODE_PUBLISHED", "EPISODE_DURATION", "EPISODE_MIME_TYPE", "EPISODE_LENGTH", "HOOK_EVENT",
+                "EPISODE_FILE",
             ])
-        #expect(env.map(\.1) == ["", "f", "ab", "", "", "", "", "90", "", ""])
+        #expect(env.map(\.1) == ["", "f", "ab", "", "", "", "", "90", "", "", "new_episode", ""])
     }
 }

@@ -24,6 +24,44 @@ final class TestHTTPServer: @unchecked Sendable {
         var delay: Double = 0
         /// Send with chunked transfer encoding (no Content-Length).
         var chunked = false
+        /// Send the body in timed pieces (with its Content-Length), optionally cutting the
+        /// connection part-way: slow and interrupted downloads.
+        var stream: Stream? = nil
+
+        /// How a streamed body goes out.
+        struct Stream: Sendable {
+            /// Bytes per piece.
+            var pieceBytes: Int
+            /// Seconds between pieces.
+            var interval: Double
+            /// Shut the connection down once this many body bytes were sent (nil: send it all).
+            var cutAfter: Int? = nil
+        }
+
+        /// A static file answered as a server with (`ranges`) or without byte-range support
+        /// would: `Range: bytes=N-` gets a 206 with `Content-Range` (or 416 past the end), and
+        /// `If-Range` that does not match `etag` gets the whole file (RFC 9110 §14).
+        static func file(
+            _ data: [UInt8], for request: Request, etag: String? = nil, ranges: Bool = true,
+            contentType: String = "audio/mpeg"
+        ) -> Response {
+            var headers = [("Content-Type", contentType)]
+            if let etag { headers.append(("ETag", etag)) }
+            if ranges { headers.append(("Accept-Ranges", "bytes")) }
+            guard ranges, let range = request.headers["range"], range.hasPrefix("bytes="),
+                let start = Int(range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false).first ?? "")
+            else {
+                return Response(status: 200, headers: headers, body: data)
+            }
+            if let ifRange = request.headers["if-range"], ifRange != etag {
+                return Response(status: 200, headers: headers, body: data)
+            }
+            guard start < data.count else {
+                return Response(status: 416, headers: [("Content-Range", "bytes */\(data.count)")])
+            }
+            headers.append(("Content-Range", "bytes \(start)-\(data.count - 1)/\(data.count)"))
+            return Response(status: 206, headers: headers, body: Array(data[start...]))
+        }
 
         static func ok(_ body: String, contentType: String = "application/rss+xml", headers: [(String, String)] = [])
             -> Response
@@ -185,6 +223,10 @@ final class TestHTTPServer: @unchecked Sendable {
     private static func send(_ response: Response, to req: OpaquePointer) {
         let out = evhttp_request_get_output_headers(req)
         for (name, value) in response.headers { evhttp_add_header(out, name, value) }
+        if let stream = response.stream {
+            StreamedReply(request: req, response: response, stream: stream).begin()
+            return
+        }
         let buffer = evbuffer_new()
         defer { evbuffer_free(buffer) }
         if response.chunked {
@@ -200,6 +242,86 @@ final class TestHTTPServer: @unchecked Sendable {
         } else {
             response.body.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
             evhttp_send_reply(req, Int32(response.status), nil, buffer)
+        }
+    }
+
+    /// A body sent piece by piece on the server's loop; it stops touching the request once the
+    /// connection closed (evhttp frees it then) or once it cut the connection itself.
+    private final class StreamedReply {
+        let request: OpaquePointer
+        let body: [UInt8]
+        let stream: Response.Stream
+        var offset = 0
+        var closed = false
+
+        init(request: OpaquePointer, response: Response, stream: Response.Stream) {
+            self.request = request
+            self.body = response.body
+            self.stream = stream
+            evhttp_add_header(evhttp_request_get_output_headers(request), "Content-Length", String(body.count))
+            self.status = response.status
+        }
+        let status: Int
+
+        func begin() {
+            let me = Unmanaged.passRetained(self)  // released when the stream ends
+            if let connection = evhttp_request_get_connection(request) {
+                evhttp_connection_set_closecb(
+                    connection,
+                    { _, context in
+                        guard let context else { return }
+                        Unmanaged<StreamedReply>.fromOpaque(context).takeUnretainedValue().closed = true
+                    }, me.toOpaque())
+            }
+            evhttp_send_reply_start(request, Int32(status), nil)
+            next()
+        }
+
+        private func next() {
+            let base = evhttp_connection_get_base(evhttp_request_get_connection(request))
+            var tv = timeval(
+                tv_sec: Int(stream.interval), tv_usec: Int((stream.interval - stream.interval.rounded(.down)) * 1e6))
+            event_base_once(
+                base, -1, Int16(EV_TIMEOUT),
+                { _, _, context in
+                    guard let context else { return }
+                    Unmanaged<StreamedReply>.fromOpaque(context).takeUnretainedValue().piece()
+                }, Unmanaged.passUnretained(self).toOpaque(), &tv)
+        }
+
+        private func piece() {
+            if closed {
+                Unmanaged.passUnretained(self).release()
+                return
+            }
+            let limit = min(body.count, stream.cutAfter ?? body.count)
+            let n = min(stream.pieceBytes, limit - offset)
+            if n > 0 {
+                let buffer = evbuffer_new()
+                body.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress! + offset, n) }
+                evhttp_send_reply_chunk(request, buffer)
+                evbuffer_free(buffer)
+                offset += n
+            }
+            if offset >= body.count {
+                evhttp_connection_set_closecb(evhttp_request_get_connection(request), nil, nil)
+                evhttp_send_reply_end(request)
+                Unmanaged.passUnretained(self).release()
+            } else if offset >= limit {
+                // Cut: the bytes sent so far reach the client, then the connection ends.
+                let connection = evhttp_request_get_connection(request)
+                let bev = evhttp_connection_get_bufferevent(connection)
+                let fd = bufferevent_getfd(bev)
+                if let output = bufferevent_get_output(bev), evbuffer_get_length(output) > 0 {
+                    next()  // let the queued bytes go out first
+                    return
+                }
+                shutdown(fd, Int32(SHUT_RDWR))
+                closed = true
+                next()  // released on the next pass, after evhttp noticed
+            } else {
+                next()
+            }
         }
     }
 

@@ -1,0 +1,31 @@
+import Foundation
+import LoopScheduler
+
+extension DaemonSession {
+    /// `run`'s download queue, wired to the daemon: announcements queue downloads, download
+    /// events go into the library's journal (JSON lines, and the terminal's bars through the
+    /// queue's model), warnings to stderr, completions to the hook when `--hook-on` includes
+    /// `downloaded`. `nil` when there is no directory at all (no `--download` and no fallback).
+    static func makeDownloads(
+        options: RunOptions, store: FeedStore, fetcher: HTTPFetcher, loop: EventLoop,
+        daemon: PodcastDaemon<LoopScheduler>, hooks: HookRunner?, console: Console
+    ) -> DownloadQueue? {
+        guard let directory = options.downloadDirectory ?? options.downloadFallbackDirectory else { return nil }
+        let naming = (try? DownloadNaming(template: options.downloadName)) ?? (try! DownloadNaming())
+        let settings = DownloadSettings(
+            directory: directory, allFeeds: options.downloadDirectory != nil, naming: naming,
+            maxConcurrent: options.downloadJobs, maxPerHost: options.downloadPerHost,
+            bytesPerSecond: options.downloadRate, keep: options.keep)
+        let queue = DownloadQueue(store: store, fetcher: fetcher, settings: settings, loop: loop)
+        daemon.onAnnounced = { [weak queue] episode, id in queue?.announced(episode, episodeID: id) }
+        queue.onEvent = { [weak daemon] event in _ = daemon?.library.record(.download(event), feedID: nil) }
+        queue.onWarning = { console.err("podcast-watch: warning: \($0)\n") }
+        if let hooks, options.hookOn.contains(.downloaded) {
+            queue.onDownloaded = { [weak hooks, weak queue] record in
+                guard let hooks, let queue else { return }
+                hooks.run(for: queue.announcement(for: record))
+            }
+        }
+        return queue
+    }
+}

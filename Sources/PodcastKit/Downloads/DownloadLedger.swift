@@ -1,0 +1,240 @@
+import Foundation
+
+/// One episode's download as the store keeps it (table `downloads`).
+public struct DownloadRecord: Sendable, Equatable {
+    /// Where a download stands.
+    public enum State: String, Sendable, Equatable, CaseIterable {
+        /// Queued, not started (or waiting for a free slot).
+        case pending
+        /// In flight (or cut by a crash: resumed at start).
+        case downloading
+        /// Complete at `path`.
+        case done
+        /// The last attempt failed; `nextRetry` says when the next one starts (`nil`: never).
+        case failed
+        /// Done, then removed by retention (`--keep`).
+        case deleted
+    }
+
+    /// The episode's row id (the key).
+    public var episodeID: Int64
+    /// The feed's id.
+    public var feedID: Int64
+    /// The enclosure URL.
+    public var url: String
+    /// The final file's absolute path; bytes go to `path + ".part"` until complete.
+    public var path: String
+    /// Where it stands.
+    public var state: State
+    /// Bytes on disk (of the part file while unfinished, of the file once done).
+    public var bytes: Int64
+    /// The full size in bytes when known (`Content-Length` / `Content-Range`, else the
+    /// enclosure's `length`).
+    public var total: Int64?
+    /// The server's `ETag` for the bytes in the part file (sent as `If-Range` on resume).
+    public var etag: String?
+    /// The server's `Last-Modified`, the `If-Range` fallback.
+    public var lastModified: String?
+    /// Failed attempts so far.
+    public var attempts: Int
+    /// The last failure's message.
+    public var error: String?
+    /// When the next attempt starts (failed only).
+    public var nextRetry: Date?
+    /// When it was queued.
+    public var queued: Date
+    /// When it completed (done and deleted).
+    public var finished: Date?
+    /// How long the completing attempt took, in seconds.
+    public var seconds: Double?
+    /// The podcast's title (joined from the feed, for display).
+    public var podcastTitle: String?
+    /// The episode's title (joined from the episode, for display).
+    public var episodeTitle: String?
+    /// The feed's URL (joined, for events).
+    public var feedURL: String?
+}
+
+/// The `downloads` table and the per-feed download settings, on a `FeedStore`'s connection.
+///
+/// Threading: the store's (the loop thread in `run`). Every method throws `StoreError`.
+public struct DownloadLedger {
+    /// The store whose database holds the ledger.
+    public let store: FeedStore
+    private var database: Database { store.database }
+
+    /// A ledger on `store`.
+    public init(store: FeedStore) {
+        self.store = store
+    }
+
+    private static let columns = """
+        d.episode_id, d.feed_id, d.url, d.path, d.state, d.bytes, d.total, d.etag, d.last_modified, d.attempts,
+        d.error, d.next_retry, d.queued, d.finished, d.seconds, coalesce(f.title, f.feed_title), e.title, f.url
+        """
+    private static let from = "downloads d JOIN feeds f ON f.id = d.feed_id JOIN episodes e ON e.id = d.episode_id"
+
+    private static func read(_ s: Statement) -> DownloadRecord {
+        DownloadRecord(
+            episodeID: s.int64(0) ?? 0, feedID: s.int64(1) ?? 0, url: s.string(2) ?? "", path: s.string(3) ?? "",
+            state: DownloadRecord.State(rawValue: s.string(4) ?? "") ?? .failed, bytes: s.int64(5) ?? 0,
+            total: s.int64(6), etag: s.string(7), lastModified: s.string(8), attempts: s.int(9) ?? 0,
+            error: s.string(10), nextRetry: s.date(11), queued: s.date(12) ?? Date(timeIntervalSince1970: 0),
+            finished: s.date(13), seconds: s.double(14), podcastTitle: s.string(15), episodeTitle: s.string(16),
+            feedURL: s.string(17))
+    }
+
+    private func records(_ whereClause: String, _ bindings: [SQLValue]) throws -> [DownloadRecord] {
+        let statement = try database.prepare(
+            "SELECT \(DownloadLedger.columns) FROM \(DownloadLedger.from) \(whereClause)")
+        try statement.bind(bindings)
+        var out: [DownloadRecord] = []
+        while try statement.step() { out.append(DownloadLedger.read(statement)) }
+        return out
+    }
+
+    /// The download of episode `id`, if queued.
+    public func record(episodeID id: Int64) throws -> DownloadRecord? {
+        try records("WHERE d.episode_id = ?1", [.integer(id)]).first
+    }
+
+    /// Every download, newest queued first; `feedID` limits it to one feed.
+    public func all(feedID: Int64? = nil) throws -> [DownloadRecord] {
+        if let feedID {
+            return try records("WHERE d.feed_id = ?1 ORDER BY d.queued DESC, d.episode_id DESC", [.integer(feedID)])
+        }
+        return try records("ORDER BY d.queued DESC, d.episode_id DESC", [])
+    }
+
+    /// Downloads not done: pending, downloading (a run that died) and failed, oldest first.
+    public func unfinished() throws -> [DownloadRecord] {
+        try records(
+            "WHERE d.state IN ('pending', 'downloading', 'failed') ORDER BY d.queued, d.episode_id", [])
+    }
+
+    /// Queues episode `episodeID` of feed `feedID` from `url` into the first free name of
+    /// `candidate(1)`, `candidate(2)`, ... (free: no other download has it; the caller checks the
+    /// disk when it opens the file). Returns the new record, or `nil` when the episode was
+    /// already queued (idempotent: a re-delivered announcement queues nothing twice).
+    @discardableResult
+    public func enqueue(
+        episodeID: Int64, feedID: Int64, url: String, total: Int64?, queued: Date, candidate: (Int) -> String
+    ) throws -> DownloadRecord? {
+        try database.transaction {
+            if try database.scalarInt("SELECT 1 FROM downloads WHERE episode_id = ?1", .integer(episodeID)) != nil {
+                return nil
+            }
+            var n = 1
+            var path = candidate(n)
+            while try database.scalarInt("SELECT 1 FROM downloads WHERE path = ?1", .text(path)) != nil {
+                n += 1
+                path = candidate(n)
+            }
+            try database.run(
+                "INSERT INTO downloads (episode_id, feed_id, url, path, total, queued) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                .integer(episodeID), .integer(feedID), .text(url), .text(path),
+                SQLValue(total.flatMap { $0 > 0 ? $0 : nil }),
+                .date(queued))
+            return try record(episodeID: episodeID)
+        }
+    }
+
+    /// Whether `path` is another download's.
+    public func isTaken(_ path: String, except episodeID: Int64) throws -> Bool {
+        try database.scalarInt(
+            "SELECT 1 FROM downloads WHERE path = ?1 AND episode_id <> ?2", .text(path), .integer(episodeID)) != nil
+    }
+
+    /// Moves an unfinished download to another file name (its name was taken on disk).
+    public func rename(episodeID: Int64, to path: String) throws {
+        try database.run("UPDATE downloads SET path = ?2 WHERE episode_id = ?1", .integer(episodeID), .text(path))
+    }
+
+    /// An attempt started from `bytes` (the part file's size).
+    public func markDownloading(episodeID: Int64, bytes: Int64) throws {
+        try database.run(
+            "UPDATE downloads SET state = 'downloading', bytes = ?2, next_retry = NULL WHERE episode_id = ?1",
+            .integer(episodeID), .integer(bytes))
+    }
+
+    /// The response's validators and size: what a resume must match.
+    public func noteResponse(episodeID: Int64, etag: String?, lastModified: String?, total: Int64?) throws {
+        try database.run(
+            "UPDATE downloads SET etag = ?2, last_modified = ?3, total = coalesce(?4, total) WHERE episode_id = ?1",
+            .integer(episodeID), SQLValue(etag), SQLValue(lastModified), SQLValue(total))
+    }
+
+    /// Bytes on disk so far (recorded now and then, and when an attempt ends).
+    public func noteBytes(episodeID: Int64, bytes: Int64) throws {
+        try database.run("UPDATE downloads SET bytes = ?2 WHERE episode_id = ?1", .integer(episodeID), .integer(bytes))
+    }
+
+    /// The download completed: `bytes` at its path.
+    public func markDone(episodeID: Int64, bytes: Int64, finished: Date, seconds: Double) throws {
+        try database.run(
+            """
+            UPDATE downloads SET state = 'done', bytes = ?2, total = ?2, finished = ?3, seconds = ?4, error = NULL,
+                next_retry = NULL WHERE episode_id = ?1
+            """, .integer(episodeID), .integer(bytes), .date(finished), .real(seconds))
+    }
+
+    /// The attempt failed with `error`; `nextRetry` nil means no more attempts.
+    public func markFailed(episodeID: Int64, error: String, bytes: Int64, nextRetry: Date?) throws {
+        try database.run(
+            """
+            UPDATE downloads SET state = 'failed', error = ?2, bytes = ?3, next_retry = ?4, attempts = attempts + 1
+            WHERE episode_id = ?1
+            """, .integer(episodeID), .text(error), .integer(bytes), .date(nextRetry))
+    }
+
+    /// A run stopped with this download in flight: back to pending, with the bytes on disk.
+    public func markInterrupted(episodeID: Int64, bytes: Int64) throws {
+        try database.run(
+            "UPDATE downloads SET state = 'pending', bytes = ?2 WHERE episode_id = ?1 AND state = 'downloading'",
+            .integer(episodeID), .integer(bytes))
+    }
+
+    /// Retention removed the file.
+    public func markDeleted(episodeID: Int64) throws {
+        try database.run("UPDATE downloads SET state = 'deleted' WHERE episode_id = ?1", .integer(episodeID))
+    }
+
+    /// Completed downloads of feed `feedID` beyond the newest `keep` (by completion time), oldest
+    /// first: what retention deletes.
+    public func doneBeyond(feedID: Int64, keep: Int) throws -> [DownloadRecord] {
+        let done = try records(
+            "WHERE d.feed_id = ?1 AND d.state = 'done' ORDER BY d.finished DESC, d.episode_id DESC",
+            [.integer(feedID)])
+        return Array(done.dropFirst(max(0, keep)).reversed())
+    }
+
+    // MARK: Per-feed settings
+
+    /// A feed's own download settings; `nil` fields follow `run`'s.
+    public struct FeedSettings: Sendable, Equatable {
+        /// Download this feed's new episodes (`add --download` / `--no-download`).
+        public var download: Bool?
+        /// Completed files kept (`add --keep N`).
+        public var keep: Int?
+
+        /// Settings; `nil` follows `run`.
+        public init(download: Bool? = nil, keep: Int? = nil) {
+            self.download = download
+            self.keep = keep
+        }
+    }
+
+    /// Feed `id`'s settings (both `nil` for a feed that has none, or does not exist).
+    public func settings(feedID id: Int64) throws -> FeedSettings {
+        let statement = try database.prepare("SELECT download, keep FROM feeds WHERE id = ?1", .integer(id))
+        guard try statement.step() else { return FeedSettings() }
+        return FeedSettings(download: statement.bool(0), keep: statement.int(1))
+    }
+
+    /// Sets feed `id`'s settings (`nil` fields: follow `run`).
+    public func setSettings(_ settings: FeedSettings, feedID id: Int64) throws {
+        try database.run(
+            "UPDATE feeds SET download = ?2, keep = ?3 WHERE id = ?1", .integer(id), SQLValue(settings.download),
+            SQLValue(settings.keep.map { Int64(max(0, $0)) }))
+    }
+}

@@ -1,0 +1,290 @@
+import Foundation
+import LoopScheduler
+
+/// One attempt at downloading one episode: opens (or resumes) its `NAME.part`, streams the
+/// enclosure into it through `HTTPFetcher.stream` (libcurl's multi interface on the loop), and
+/// renames it once complete and of the announced length.
+///
+/// Resume rules (RFC 9110 §14): a part file with bytes is continued with `Range: bytes=N-` and
+/// `If-Range` (the stored strong `ETag`, else `Last-Modified`).
+/// - `206` from N, same `ETag` and total: appended.
+/// - `200` (no range support, or `If-Range` saw a change): the part is emptied and the body
+///   written from the start, in the same request.
+/// - `416`, a `206` for another offset, or a changed `ETag` or total: the part is emptied and
+///   the attempt starts again from zero (at most twice per attempt).
+/// The final size must equal `Content-Length` (or the `Content-Range` total); without either,
+/// the enclosure's declared `length` when it has one.
+///
+/// Threading: loop thread only.
+final class EpisodeDownload: FetchBodySink {
+    /// How an attempt ended.
+    enum Outcome: Equatable {
+        /// Complete at the record's path, with this many bytes.
+        case done(bytes: Int64)
+        /// Failed; the part file keeps `bytes`. `permanent`: an answer that retrying will not
+        /// change soon (404, 410, 403).
+        case failed(message: String, bytes: Int64, permanent: Bool)
+        /// The final name is taken on disk by a file the store did not finish: pick another.
+        case nameTaken
+    }
+
+    private(set) var record: DownloadRecord
+    private let fetcher: HTTPFetcher
+    private let file: PartFile
+    private let limits: FetchLimits
+    private var options: StreamOptions
+    private var control: StreamControl?
+    private var base: Int64 = 0  // bytes in the part file before this response
+    private var received: Int64 = 0  // base + body bytes taken
+    private var total: Int64?
+    private var started = false
+    private var restartReason: String?
+    private var restarts = 0
+    private var fileError: String?
+    private var ended = false
+    private var lastReported: Int64 = -1
+    /// Wall-clock start, for `download_finished`'s seconds.
+    let startTime: MonotonicInstant
+
+    /// The response's validators and size (to store for the next resume).
+    var onResponse: ((_ etag: String?, _ lastModified: String?, _ total: Int64?) -> Void)?
+    /// Bytes on disk counting this response (part file before + received), and the total.
+    /// Called for every libcurl progress callback and write: many times a second.
+    var onProgress: ((_ bytes: Int64, _ total: Int64?) -> Void)?
+    /// The transfer began from `bytes` already on disk.
+    var onStarted: ((_ bytes: Int64) -> Void)?
+    /// The attempt ended (once).
+    var onFinish: ((Outcome) -> Void)?
+    /// How many times libcurl reported progress or data to this download (the coalescing test).
+    private(set) var callbackCount = 0
+
+    init(record: DownloadRecord, fetcher: HTTPFetcher, file: PartFile, limits: FetchLimits, options: StreamOptions) {
+        self.record = record
+        self.fetcher = fetcher
+        self.file = file
+        self.limits = limits
+        self.options = options
+        self.startTime = MonotonicInstant.now()
+        file.onDrained = { [weak self] in self?.control?.resume() }
+        file.onError = { [weak self] message in self?.failFile(message) }
+    }
+
+    /// Bytes on disk (or queued for it) so far.
+    var bytes: Int64 { received }
+
+    /// Opens the part file and starts the transfer.
+    func start() {
+        file.open { [weak self] result in
+            guard let self, !self.ended else { return }
+            switch result {
+            case .failure(let failure):
+                self.end(.failed(message: failure.message, bytes: 0, permanent: false))
+            case .success(.finalExists(let size)):
+                // Renamed by an earlier run killed before it recorded it: done if the size fits.
+                if let total = self.record.total, total == size {
+                    self.end(.done(bytes: size))
+                } else {
+                    self.end(.nameTaken)
+                }
+            case .success(.part(let existing)):
+                self.base = existing
+                self.received = existing
+                if let total = self.record.total, existing == total, existing > 0 {
+                    self.total = total
+                    self.complete()  // every byte is there already: a run died before the rename
+                } else {
+                    self.request()
+                }
+            }
+        }
+    }
+
+    /// Abandons the attempt: the transfer stops, buffered bytes are written, the part is kept;
+    /// `onFinish` is not called. `completion` gets the bytes on disk.
+    func stop(completion: ((Int64) -> Void)? = nil) {
+        guard !ended else { return }
+        ended = true
+        control?.cancel()
+        control = nil
+        file.close(completion: completion)
+    }
+
+    /// Blocks until the part file's queued writes are on disk (shutdown only: the loop is done).
+    func waitForFile() {
+        file.waitForWrites()
+    }
+
+    /// Sets this transfer's speed limit (bytes per second, 0: none).
+    func setRate(_ bytesPerSecond: Int64) {
+        options.maxBytesPerSecond = bytesPerSecond
+        control?.setRate(bytesPerSecond)
+    }
+
+    private func request() {
+        started = false
+        restartReason = nil
+        var options = self.options
+        options.rangeStart = base
+        // If-Range needs a strong validator (RFC 9110 §13.1.5): a weak ETag cannot be used.
+        if let etag = record.etag, !etag.hasPrefix("W/") {
+            options.ifRange = etag
+        } else {
+            options.ifRange = record.lastModified
+        }
+        onStarted?(base)
+        control = fetcher.stream(FetchRequest(url: record.url, limits: limits), options: options, into: self) {
+            [weak self] result in
+            self?.transferEnded(result)
+        }
+    }
+
+    // MARK: FetchBodySink
+
+    func responseStarted(status: Int, headers: [String: String]) -> Bool {
+        started = true
+        let etag = headers["etag"]
+        let length = headers["content-length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        if status == 206 {
+            guard let range = EpisodeDownload.contentRange(headers["content-range"]), range.first == base else {
+                restartReason = "the server sent another byte range than asked"
+                return false
+            }
+            if let old = record.etag, let etag, old != etag {
+                restartReason = "the file changed on the server (ETag)"
+                return false
+            }
+            if let known = record.total, let size = range.size, known != size {
+                restartReason = "the file changed on the server (length)"
+                return false
+            }
+            total = range.size ?? record.total
+        } else {
+            if base > 0 { file.truncate() }  // a whole body: ranges not supported, or it changed
+            base = 0
+            received = 0
+            total = length
+        }
+        record.etag = etag
+        record.lastModified = headers["last-modified"]
+        onResponse?(etag, record.lastModified, total)
+        return true
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) -> FetchSinkVerdict {
+        if fileError != nil { return .abort }
+        if file.mustWait() { return .pause }
+        callbackCount += 1
+        file.append(bytes)
+        received += Int64(bytes.count)
+        lastReported = received
+        onProgress?(received, total)
+        return .accepted
+    }
+
+    func progress(received: Int64, expected: Int64) {
+        callbackCount += 1
+        // Bytes are reported by `receive`; a progress tick without new bytes changes nothing.
+        guard self.received != lastReported else { return }
+        lastReported = self.received
+        onProgress?(self.received, total)
+    }
+
+    // MARK: Ending
+
+    private func transferEnded(_ result: FetchResult) {
+        control = nil
+        guard !ended else { return }
+        if let fileError {
+            end(.failed(message: fileError, bytes: received, permanent: false))
+            return
+        }
+        switch result {
+        case .success(let response):
+            if !started { _ = responseStarted(status: response.status, headers: response.headers) }
+            if let reason = restartReason {
+                restart(reason)
+                return
+            }
+            complete()
+        case .failure(let error):
+            if let reason = restartReason {
+                restart(reason)
+                return
+            }
+            if case .httpStatus(416) = error.kind, base > 0 {
+                restart("the server refused the range (HTTP 416)")
+                return
+            }
+            var permanent = false
+            if case .httpStatus(let status) = error.kind { permanent = [403, 404, 410].contains(status) }
+            let message = error.message
+            file.close { [weak self] size in
+                self?.end(.failed(message: message, bytes: size, permanent: permanent))
+            }
+        }
+    }
+
+    private func restart(_ reason: String) {
+        restarts += 1
+        guard restarts <= 2 else {
+            file.close { [weak self] size in self?.end(.failed(message: reason, bytes: size, permanent: false)) }
+            return
+        }
+        file.truncate()
+        base = 0
+        received = 0
+        total = nil
+        record.etag = nil
+        record.lastModified = nil
+        record.total = nil
+        request()
+    }
+
+    private func complete() {
+        let expected = total ?? record.total
+        file.complete(expectedBytes: expected) { [weak self] result in
+            guard let self, !self.ended else { return }
+            switch result {
+            case .success(let size): self.end(.done(bytes: size))
+            case .failure(let failure):
+                // What is on disk is what a resume continues from (a write error left less).
+                self.file.close { [weak self] size in
+                    self?.end(.failed(message: failure.message, bytes: size, permanent: false))
+                }
+            }
+        }
+    }
+
+    private func failFile(_ message: String) {
+        guard fileError == nil else { return }
+        fileError = message
+        // A transfer still running is cut now; its completion reports the file's error.
+        if let control {
+            control.cancel()
+            self.control = nil
+            file.close { [weak self] size in self?.end(.failed(message: message, bytes: size, permanent: false)) }
+        }
+    }
+
+    private func end(_ outcome: Outcome) {
+        guard !ended else { return }
+        ended = true
+        onFinish?(outcome)
+    }
+
+    /// `Content-Range: bytes FIRST-LAST/SIZE` (SIZE may be `*`), RFC 9110 §14.4.
+    static func contentRange(_ value: String?) -> (first: Int64, last: Int64, size: Int64?)? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), value.lowercased().hasPrefix("bytes ") else {
+            return nil
+        }
+        let spec = value.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        let parts = spec.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        let bounds = parts[0].split(separator: "-", maxSplits: 1)
+        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first <= last else {
+            return nil
+        }
+        let size = parts[1] == "*" ? nil : Int64(parts[1])
+        return (first, last, size)
+    }
+}
