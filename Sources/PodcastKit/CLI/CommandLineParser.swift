@@ -136,6 +136,7 @@ public enum CommandLineParser {
                 tokens, command: name,
                 valued: [
                     "--interval", "--hook", "--first-sync-announce", "--hook-retries", "--hook-timeout", "--hook-log",
+                    "--http", "--http-token",
                 ],
                 flags: ["--once", "--json", "--force"])
             try noOperands(args.operands, command: name)
@@ -173,6 +174,18 @@ public enum CommandLineParser {
             if let v = args.values["--hook-log"] {
                 guard !v.isEmpty else { throw UsageError("option '--hook-log' needs a file", command: name) }
                 options.hookLog = v
+            }
+            if let v = args.values["--http"] { options.http = try HTTPAddress.parse(v, command: name) }
+            if let v = args.values["--http-token"] {
+                guard v.count >= 16, v.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) })
+                else {
+                    throw UsageError(
+                        "option '--http-token' needs at least 16 letters, digits or -._~", command: name)
+                }
+                guard options.http != nil else {
+                    throw UsageError("option '--http-token' only applies with '--http'", command: name)
+                }
+                options.httpToken = v
             }
             if options.hook == nil,
                 let given = ["--hook-retries", "--hook-timeout", "--hook-log"].first(where: { args.values[$0] != nil })

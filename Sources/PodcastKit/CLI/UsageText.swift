@@ -156,6 +156,7 @@ public enum UsageText {
         Usage: podcast-watch run [--once [--force]] [--interval S] [--hook CMD] [--json]
                                  [--first-sync-announce N] [--hook-timeout S]
                                  [--hook-retries N] [--hook-log FILE]
+                                 [--http [ADDR:]PORT [--http-token TOKEN]]
 
         Poll every subscribed feed and report new episodes. On a terminal: a live
         table of the feeds and the newest episodes. Otherwise (or with --json): one
@@ -190,6 +191,15 @@ public enum UsageText {
                                      so it never scrambles the table; else
                                      run's stderr)
           --json                     JSON lines even on a terminal
+          --http [ADDR:]PORT         also serve a live web dashboard, a JSON API
+                                     (/api/...) and Prometheus metrics (/metrics)
+                                     there (ADDR defaults to 127.0.0.1; port 0
+                                     picks a free one). Any address other than
+                                     loopback requires a token
+          --http-token TOKEN         the token web clients must send (cookie or
+                                     'Authorization: Bearer'); without it one is
+                                     generated for a non-loopback address and
+                                     printed once on stderr
           --first-sync-announce N    on a feed's first sync, announce only the
                                      newest N episodes (default 3); the rest are
                                      stored silently. Later polls announce every
@@ -199,8 +209,9 @@ public enum UsageText {
         Config file: $PODCAST_WATCH_CONFIG, else $XDG_CONFIG_HOME/podcast-watch/config,
         else ~/.config/podcast-watch/config. One 'key = value' per line, '#' starts
         a comment line; keys: state, interval, hook, hook-timeout, hook-retries,
-        hook-log, first-sync-announce (values as for the options). Options given
-        here win. An unknown key or a bad value is exit status 2 naming the line.
+        hook-log, first-sync-announce, http, http-token (values as for the
+        options). Options given here win. An unknown key or a bad value is exit
+        status 2 naming the line.
 
         Under systemd (Type=notify): READY=1 once polling began, RELOADING=1 and
         READY=1 around SIGHUP, STOPPING=1 on shutdown, WATCHDOG=1 when

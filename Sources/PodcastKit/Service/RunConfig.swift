@@ -19,6 +19,7 @@ public struct RunConfig: Equatable, Sendable {
     /// The keys a config file may set: `run`'s options that take a value, and `state`.
     public static let keys = [
         "state", "interval", "hook", "hook-timeout", "hook-retries", "hook-log", "first-sync-announce",
+        "http", "http-token",
     ]
 
     /// The file read (or looked for).
@@ -84,7 +85,7 @@ public struct RunConfig: Equatable, Sendable {
             // A relative log path is relative to the file, not to wherever run starts.
             let tokens = ["--\(key)", key == "hook-log" && !value.hasPrefix("/") ? folder + "/" + value : value]
             do {
-                _ = try CommandLineParser.parse(["run", "--hook", "true"] + tokens)
+                _ = try CommandLineParser.parse(["run", "--hook", "true", "--http", "0"] + tokens)
             } catch {
                 throw fail("bad value for '\(key)': \(error.message)")
             }

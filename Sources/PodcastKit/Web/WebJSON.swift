@@ -1,0 +1,55 @@
+import Foundation
+
+/// The JSON shapes of the web API and the event stream (one place, so `/api/feeds`, the SSE
+/// events and the README agree). Keys are snake_case, as in the daemon's JSON lines; dates are
+/// ISO 8601 UTC (`OrderedJSON.iso8601`); URLs have their credentials masked (`MaskedURL`).
+public enum WebJSON {
+    /// One feed: `id`, `url`, `title` (null before the first successful poll), `status` (the
+    /// status word), `last_check`, `next_poll`, `last_error`, `hook_error`, `episode_count`
+    /// (stored episodes), `new_count` (announced since the daemon started).
+    public static func feed(_ p: Podcast, episodeCount: Int) -> OrderedJSON {
+        .object([
+            ("id", .int(p.id)), ("url", .string(MaskedURL.string(p.url))), ("title", .string(p.title)),
+            ("status", .string(p.status.rawValue)), ("last_check", .date(p.lastCheck)),
+            ("next_poll", .date(p.nextPoll)), ("last_error", .string(p.lastError)),
+            ("hook_error", .string(p.hookError)), ("episode_count", .int(episodeCount)),
+            ("new_count", .int(p.newCount)),
+        ])
+    }
+
+    /// One stored episode: `id`, `feed_id`, `title`, `published`, `first_seen`, `guid`, `link`,
+    /// `url` (the primary enclosure), `mime_type`, `length` (bytes), `duration` (seconds),
+    /// `description` (plain text).
+    public static func episode(_ e: StoredEpisode) -> OrderedJSON {
+        .object([
+            ("id", .int(e.id)), ("feed_id", .int(e.feedID)), ("title", .string(e.title)),
+            ("published", .date(e.published)), ("first_seen", .date(e.firstSeen)), ("guid", .string(e.guid)),
+            ("link", .string(e.link)), ("url", .string(e.enclosure.map { MaskedURL.string($0.url) })),
+            ("mime_type", .string(e.enclosure?.mimeType)), ("length", .int(e.enclosure?.length)),
+            ("duration", .number(e.duration)), ("description", .string(e.description)),
+        ])
+    }
+
+    /// One announcement of the newest-episodes list: `feed_id`, `podcast_title`, `title`,
+    /// `published`, `time` (when it was announced), `url`, `link`.
+    public static func announcement(_ a: EpisodeAnnouncement) -> OrderedJSON {
+        .object([
+            ("feed_id", .int(a.feedID)), ("podcast_title", .string(a.podcastTitle)), ("title", .string(a.title)),
+            ("published", .date(a.published)), ("time", .date(a.time)),
+            ("url", .string(a.url.map(MaskedURL.string))), ("link", .string(a.link)),
+        ])
+    }
+
+    /// The header counts: `feeds` (total), one count per status word (all six, zeros
+    /// included, in `Podcast.Status` order), `new_since_start`.
+    public static func counts(_ podcasts: [Podcast], totalNew: Int) -> OrderedJSON {
+        var byStatus: [Podcast.Status: Int] = [:]
+        for p in podcasts { byStatus[p.status, default: 0] += 1 }
+        return .object(
+            [("feeds", .int(podcasts.count))] + statusOrder.map { ($0.rawValue, .int(byStatus[$0] ?? 0)) }
+                + [("new_since_start", .int(totalNew))])
+    }
+
+    /// The status words in display order.
+    public static let statusOrder: [Podcast.Status] = [.waiting, .polling, .ok, .backingOff, .failing, .disabled]
+}
