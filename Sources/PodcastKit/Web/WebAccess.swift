@@ -8,7 +8,7 @@ import Foundation
 ///   sets it `HttpOnly; SameSite=Strict` and redirects to `/`, so the token leaves the address
 ///   bar). Compared in constant time. Without a token (loopback), the `Host` header must name a
 ///   loopback host, so a DNS-rebinding page cannot reach the API through the user's browser.
-/// - **CSRF.** GET and HEAD change nothing. A state change needs POST or DELETE and either a
+/// - **CSRF.** GET and HEAD change nothing. A state change needs DELETE, or POST with either a
 ///   JSON body (`Content-Type: application/json`: a cross-site form cannot send it without a
 ///   CORS preflight, which is never granted) or, for the page's own forms, the `csrf` field
 ///   equal to this server's CSRF secret (the page embeds it). Any state change whose `Origin`
@@ -92,7 +92,8 @@ public struct WebAccess: Sendable {
                 return .jsonError(403, "cross-origin request refused (Origin \(origin))")
             }
         }
-        if request.contentType == "application/json" { return nil }
+        // Neither a DELETE nor a JSON body can come from another site without a CORS preflight.
+        if request.method == "DELETE" || request.contentType == "application/json" { return nil }
         let given =
             request.formFields["csrf"] ?? request.multipartFields["csrf"].map { String(decoding: $0, as: UTF8.self) }
         if let given, WebAccess.constantTimeEqual(given, csrfSecret) { return nil }
