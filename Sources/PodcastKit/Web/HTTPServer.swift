@@ -23,7 +23,7 @@ public enum HTTPReply {
 /// models and make indexed SQLite queries).
 ///
 /// Errors the handler never sees: evhttp answers `400` to a malformed request or one whose
-/// headers exceed `maxHeaderBytes`, `413` to a body over `maxBodyBytes`, `405` to a method
+/// headers exceed `maxHeaderBytes`, `413` to a body over `maxBodyBytes`, `501` to a method
 /// other than GET, HEAD, POST and DELETE; this server answers `431` to more than `maxHeaders`
 /// headers and `503` to an event stream over `maxStreams`.
 ///
@@ -211,6 +211,12 @@ public final class HTTPServer {
     }
 
     private func send(_ response: HTTPResponse, to request: OpaquePointer, method: String) {
+        var response = response
+        if method == "HEAD" {
+            // evhttp 2.1 sends a HEAD reply's body: the length is announced, the body dropped.
+            response.headers.append(("Content-Length", String(response.body.count)))
+            response.body = []
+        }
         addHeaders(response, to: request)
         let buffer = evbuffer_new()
         defer { if let buffer { evbuffer_free(buffer) } }
