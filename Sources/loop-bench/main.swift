@@ -13,8 +13,8 @@ let usage = """
       --corpus DIR   feed corpus for case 7 (default: ../shared/corpus, ../../shared/corpus, then
                      /work/shared/corpus)
       --feeds N      feeds in case 8 (default 2000, 60 with --quick)
-      FILTER         case numbers 1-9 or words of case names (local, cross, timers, coalescing,
-                     chain, operators, memory, parsing, daemon, host); default all
+      FILTER         case numbers 1-10 or words of case names (local, cross, timers, coalescing,
+                     chain, operators, memory, parsing, daemon, host, dashboard); default all
 
     """
 
@@ -82,6 +82,7 @@ let cases: [BenchCase] = [
     BenchCase(number: 7, name: "feed parsing", body: { FeedParsingBench.run($0, corpusRoot: corpus) }),
     BenchCase(number: 8, name: "daemon scale", body: DaemonScale.run),
     BenchCase(number: 9, name: "host loop", body: HostLoopBench.run),
+    BenchCase(number: 10, name: "dashboard web", body: DashboardBench.run),
 ]
 
 let selected = cases.filter { bench in

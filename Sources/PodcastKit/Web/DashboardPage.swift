@@ -131,7 +131,7 @@ public enum DashboardPage {
             html += "<span class=\"episode\">\(title)</span>"
         }
         if let published = e.published {
-            let iso = OrderedJSON.iso8601(published)
+            let iso = WebJSON.iso8601(published)
             html += " <time datetime=\"\(iso)\">\(display(iso))</time>"
         }
         return html + "</li>\n"
@@ -156,7 +156,7 @@ public enum DashboardPage {
 
     private static func timeCell(_ date: Date?) -> String {
         guard let date else { return "<td>—</td>" }
-        let iso = OrderedJSON.iso8601(date)
+        let iso = WebJSON.iso8601(date)
         return "<td><time datetime=\"\(iso)\">\(display(iso))</time></td>"
     }
 

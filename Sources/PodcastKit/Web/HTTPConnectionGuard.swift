@@ -27,6 +27,7 @@ final class HTTPConnectionGuard {
         var lastRequest: MonotonicInstant
         var isStream = false
         var isClosing = false
+        var requests = 0
     }
     private var entries: [OpaquePointer: Entry] = [:]
     private let limits: HTTPLimits
@@ -55,9 +56,13 @@ final class HTTPConnectionGuard {
     }
 
     /// A complete request arrived on the connection of `bev` (its request clock restarts).
-    func noteRequest(_ bev: OpaquePointer?) {
-        guard let bev, entries[bev] != nil else { return }
+    /// Returns `true` for the connection's first request.
+    @discardableResult
+    func noteRequest(_ bev: OpaquePointer?) -> Bool {
+        guard let bev, entries[bev] != nil else { return false }
         entries[bev]!.lastRequest = now()
+        entries[bev]!.requests += 1
+        return entries[bev]!.requests == 1
     }
 
     /// The connection of `bev` became an event stream: no request deadline, never evicted.

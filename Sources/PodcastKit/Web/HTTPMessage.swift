@@ -110,7 +110,7 @@ public struct HTTPResponse: Sendable, Equatable {
     public static func json(_ value: OrderedJSON, status: Int = 200) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: [("Content-Type", "application/json; charset=utf-8")],
-            body: Array((value.serialized + "\n").utf8))
+            body: value.utf8Bytes + [UInt8(ascii: "\n")])
     }
 
     /// A JSON error: `{"error":{"status":404,"message":"..."}}` with that status.

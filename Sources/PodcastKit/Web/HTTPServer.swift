@@ -137,7 +137,13 @@ public final class HTTPServer {
         requestCount += 1
         let connection = evhttp_request_get_connection(request)
         let bev = connection.flatMap { evhttp_connection_get_bufferevent($0) }
-        guardian.noteRequest(bev)
+        if guardian.noteRequest(bev), let bev {
+            // First request on this connection: answers go out at once, not after the client's
+            // delayed ACK (Nagle's algorithm held every keep-alive answer back ~40 ms).
+            var one: Int32 = 1
+            setsockopt(
+                bufferevent_getfd(bev), Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
 
         var headers: [String: String] = [:]
         var headerCount = 0

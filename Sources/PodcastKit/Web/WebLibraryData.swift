@@ -22,7 +22,10 @@ public final class WebLibraryData {
                 if let id = statement.int64(0) { counts[id] = statement.int(1) ?? 0 }
             }
         }
-        for p in library.snapshots { countedAt[p.id] = p.lastCheck }
+        for p in library.snapshots {
+            counts[p.id] = counts[p.id] ?? 0  // no row in the GROUP BY: none stored
+            countedAt[p.id] = p.lastCheck
+        }
     }
 
     /// Stored episodes of feed `p`, re-counted (one indexed query) when its `lastCheck` moved

@@ -42,7 +42,9 @@ public final class WebView<UpdateScheduler: EventSourceScheduler>: ViewModelObse
         self.metrics = metrics
         self.updateScheduler = scheduler
         self._library = ViewModel(wrappedValue: data.library)
-        hub.snapshot = { [weak self] in self?.snapshotJSON().serialized ?? "{}" }
+        hub.snapshot = { [weak self] in
+            self.map { String(decoding: $0.snapshotJSON().utf8Bytes, as: UTF8.self) } ?? "{}"
+        }
         bindViewModels()
     }
 
@@ -87,7 +89,7 @@ public final class WebView<UpdateScheduler: EventSourceScheduler>: ViewModelObse
         ]
         if newestChanged { fields.append(("episodes", .array(newest.map(WebJSON.announcement)))) }
         fields.append(("counts", counts))
-        hub.publish(OrderedJSON.object(fields).serialized)
+        hub.publish(String(decoding: OrderedJSON.object(fields).utf8Bytes, as: UTF8.self))
     }
 
     /// The full state: `feeds`, `episodes`, `counts`.

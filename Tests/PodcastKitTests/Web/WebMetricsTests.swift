@@ -99,3 +99,19 @@ final class WebMetricsTests: XCTestCase {
         withExtendedLifetime(view) {}
     }
 }
+
+/// The web's byte serialiser writes exactly what `OrderedJSON.serialized` writes.
+final class JSONBytesTests: XCTestCase {
+    func testBytesEqualTheSerializedText() {
+        let strings = [
+            "", "plain", "quote \" backslash \\ slash /", "tab\tnew\nline\r", "\u{0}\u{1F}\u{7F}", "é ü 日本 🎧",
+            "bidi \u{202E}override\u{202C}", "c1 \u{85}\u{9B}", "ls \u{2028} ps \u{2029}", "</script><img src=x>",
+        ]
+        for s in strings {
+            let value = OrderedJSON.object([
+                (s, .string(s)), ("n", .number(1.5)), ("i", .int(-3)), ("a", .array([.null, .bool(true), .string(s)])),
+            ])
+            XCTAssertEqual(String(decoding: value.utf8Bytes, as: UTF8.self), value.serialized, s.debugDescription)
+        }
+    }
+}
