@@ -116,4 +116,15 @@ final class WebAccessTests: XCTestCase {
         XCTAssertEqual(options.http, HTTPAddress(host: "0.0.0.0", port: 0))
         XCTAssertEqual(options.httpToken, "0123456789abcdef")
     }
+
+    func testTheConfigFileTakesTheHTTPKeys() throws {
+        let config = try RunConfig.parse("http = 0.0.0.0:8080\nhttp-token = 0123456789abcdef\n", path: "/etc/pw/config")
+        XCTAssertEqual(config.runTokens, ["--http", "0.0.0.0:8080", "--http-token", "0123456789abcdef"])
+        XCTAssertThrowsError(try RunConfig.parse("http = nowhere\n", path: "/c")) { error in
+            XCTAssertEqual(
+                (error as? UsageError)?.message,
+                "/c:1: bad value for 'http': option '--http' needs [ADDR:]PORT (the port must be a number from 0 to 65535), not 'nowhere'"
+            )
+        }
+    }
 }
