@@ -13,9 +13,9 @@ import PodcastKit
 enum DashboardBench {
     static func run(_ settings: RunSettings) -> [Row] {
         let feeds = settings.size(2_000, quick: 100)
-        let requests = settings.size(2_000, quick: 100)
+        let requests = settings.size(300, quick: 100)
         let clients = settings.size(100, quick: 10)
-        let iterations = settings.size(500, quick: 40)
+        let iterations = settings.size(200, quick: 40)
         let api = ApiFixture(feeds: feeds)
         defer { api.stop() }
         let (ours, bare) = measurePair(

@@ -7,7 +7,8 @@ Against `podcast-watch run --http` polling feeds from a loopback HTTP server, it
      element made, no dialog opened, no script run);
   2. the page updates live (no reload) when a feed gains an episode and is polled;
   3. adding a feed from the form works (the new feed appears, then its title once polled);
-  4. no JavaScript dialog opened at any time;
+  4. with scripts off the page still lists the feeds;
+  5. no JavaScript dialog opened at any time;
 and takes a screenshot of the dashboard.
 
 Exit status 0 on success, 1 on a failed check, 0 with a line starting "SKIP:" only when the
@@ -299,7 +300,18 @@ def main():
             what="the added feed's title after its first poll")
         check(True, "the feed added from the form was polled and shows its title")
 
-        # 4. No dialog at any time; the screenshot.
+        # 4. With scripts off the page still lists everything (server-rendered), minus the live part.
+        devtools.call("Emulation.setScriptExecutionDisabled", value=True)
+        devtools.call("Page.navigate", url=dashboard)
+        devtools.wait_for("document.readyState === 'complete' && location.search === ''", what="the page without scripts")
+        rows = devtools.evaluate("document.querySelectorAll('#feeds tr[id^=\"feed-\"]').length")
+        check(rows == 3, "with scripts off the page lists the 3 feeds ({})".format(rows))
+        check(devtools.evaluate("document.getElementById('live').hidden") is True, "with scripts off there is no live part")
+        devtools.call("Emulation.setScriptExecutionDisabled", value=False)
+        devtools.call("Page.navigate", url=dashboard)
+        devtools.wait_for("!document.getElementById('live').hidden", what="the live page again")
+
+        # 5. No dialog at any time; the screenshot.
         time.sleep(0.5)
         devtools.call("Runtime.evaluate", expression="1")  # collects pending events
         check(devtools.dialogs() == [], "no JavaScript dialog opened")
