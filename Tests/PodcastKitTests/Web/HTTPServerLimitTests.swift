@@ -142,6 +142,27 @@ final class HTTPServerLimitTests: XCTestCase {
         XCTAssertEqual(harness.onLoop { hubBox.hub.clientCount }, 0)
         XCTAssertEqual(harness.onLoop { harness.server.streamCount }, 0)
     }
+    /// An event stream the client only reads from stays open past `streamTimeout` as long as
+    /// the server writes to it (the dashboard's heartbeat): the timeout is for a stuck reader,
+    /// not for a client that sends nothing.
+    func testAQuietClientKeepsItsEventStreamWhileItIsWrittenTo() throws {
+        let hubBox = HubBox()
+        let harness = try ServerHarness(limits: HTTPLimits(requestTimeout: 0.3, streamTimeout: 0.5)) { _ in
+            .stream(head: HTTPResponse(status: 200)) { hubBox.hub.add($0) }
+        }
+        defer { harness.stop() }
+        guard let client = TestSocket(port: harness.port, timeout: 5) else { return XCTFail("no connection") }
+        client.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
+        _ = client.read(until: "event: snapshot")
+        for n in 1...15 {
+            usleep(100_000)
+            harness.onLoop { hubBox.hub.heartbeat() }
+            _ = n
+        }
+        harness.onLoop { hubBox.hub.publish(#"{"n":2}"#) }
+        XCTAssertTrue(client.read(until: #"data: {"n":2}"#).contains(#"data: {"n":2}"#))
+        XCTAssertEqual(harness.onLoop { hubBox.hub.clientCount }, 1)
+    }
 }
 
 final class HubBox: @unchecked Sendable {
