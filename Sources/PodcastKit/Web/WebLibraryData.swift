@@ -12,6 +12,7 @@ public final class WebLibraryData {
     public let store: FeedStore
     private var counts: [Int64: Int] = [:]
     private var countedAt: [Int64: Date?] = [:]
+    private var serialized: [Int64: (podcast: Podcast, count: Int, bytes: [UInt8])] = [:]
 
     /// Data over `library` and `store`; loads every feed's episode count in one query.
     public init(library: LibraryViewModel, store: FeedStore) {
@@ -40,6 +41,16 @@ public final class WebLibraryData {
 
     /// A feed's JSON (`WebJSON.feed`) with its episode count.
     public func feedJSON(_ p: Podcast) -> OrderedJSON { WebJSON.feed(p, episodeCount: episodeCount(p)) }
+
+    /// `feedJSON(p)` serialised, cached until the snapshot or its count changes: `/api/feeds`
+    /// over 2,000 feeds copies bytes instead of serialising every feed on every request.
+    public func feedBytes(_ p: Podcast) -> [UInt8] {
+        let count = episodeCount(p)
+        if let cached = serialized[p.id], cached.podcast == p, cached.count == count { return cached.bytes }
+        let bytes = WebJSON.feed(p, episodeCount: count).utf8Bytes
+        serialized[p.id] = (p, count, bytes)
+        return bytes
+    }
 
     /// One page of stored episodes, newest first (by date, unknown dates last, then most
     /// recently seen): of feed `feedID` (all feeds when `nil`), first seen after `since` (when

@@ -22,6 +22,15 @@ final class WebAPITests: XCTestCase {
                 + "\n")
     }
 
+    func testTheFeedListFollowsEveryChange() throws {
+        let web = try WebFixture()
+        XCTAssertTrue(web.send("GET", "/api/feeds").text.contains(#""last_error":"HTTP 404""#))
+        web.daemon.library.update(id: 2) { $0.lastError = "HTTP 503" }
+        let after = web.send("GET", "/api/feeds").text
+        XCTAssertTrue(after.contains(#""last_error":"HTTP 503""#), after)
+        XCTAssertFalse(after.contains("HTTP 404"))
+    }
+
     func testOneFeedAndItsErrors() throws {
         let web = try WebFixture()
         XCTAssertEqual(web.send("GET", "/api/feeds/2").text, #"{"feed":"# + WebAPITests.feedB + "}\n")
