@@ -9,9 +9,11 @@ PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:l
   libsystemd:libsystemd-dev glib-2.0:libglib2.0-dev gtk4:libgtk-4-dev
 # Commands the GTK example's test needs (an X server, a screenshot, window lookup): command:package.
 TOOLS := Xvfb:xvfb import:imagemagick convert:imagemagick xwininfo:x11-utils xauth:xauth curl:curl
+# The dashboard's browser test (test-browser): headless Chromium, driven from a stdlib Python script.
+TOOLS += chromium:chromium python3:python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test test-tsan test-asan test-gtk docs examples lint format bench bench-quick fuzz fuzz-smoke clean
+.PHONY: deps build run test test-tsan test-asan test-gtk test-browser docs examples lint format bench bench-quick fuzz fuzz-smoke clean
 
 # Installs only what pkg-config cannot find, so a prepared machine is left alone.
 deps:
@@ -51,6 +53,7 @@ test: deps
 	$(MAKE) --no-print-directory test-tsan
 	$(MAKE) --no-print-directory test-asan
 	$(MAKE) --no-print-directory test-gtk
+	$(MAKE) --no-print-directory test-browser
 	$(MAKE) --no-print-directory bench-quick
 	$(MAKE) --no-print-directory fuzz-smoke
 
@@ -119,6 +122,15 @@ format:
 test-gtk: deps
 	cd Examples/GTKCounter && $(SWIFT) build
 	Examples/GTKCounter/xvfb-test.sh
+
+# The web dashboard (run --http) in headless Chromium over the DevTools protocol: the page
+# shows the feeds, updates live, adds a feed from its form, and a hostile title runs no script.
+# Its screenshot lands in .build/browser/ (docs/dashboard.png is a copy). Skips only when the
+# browser cannot start.
+test-browser: deps
+	$(SWIFT) build --product podcast-watch
+	python3 Tests/Browser/dashboard_test.py --binary "$$($(SWIFT) build --show-bin-path)/podcast-watch" \
+	  --screenshot .build/browser/dashboard.png
 
 # The loop, the reactive core and the MVVM layer under AddressSanitizer (the Swift toolchain ships
 # the ASan/LeakSanitizer runtime; no Debian package is needed), in a scratch dir of its own.

@@ -13,8 +13,9 @@ let usage = """
       --corpus DIR   feed corpus for case 7 (default: ../shared/corpus, ../../shared/corpus, then
                      /work/shared/corpus)
       --feeds N      feeds in case 8 (default 2000, 60 with --quick)
-      FILTER         case numbers 1-10 or words of case names (local, cross, timers, coalescing,
-                     chain, operators, memory, parsing, daemon, host, downloads); default all
+      FILTER         case numbers 1-11 or words of case names (local, cross, timers, coalescing,
+                     chain, operators, memory, parsing, daemon, host, downloads,
+                     dashboard); default all
 
     """
 
@@ -83,6 +84,7 @@ let cases: [BenchCase] = [
     BenchCase(number: 8, name: "daemon scale", body: DaemonScale.run),
     BenchCase(number: 9, name: "host loop", body: HostLoopBench.run),
     BenchCase(number: 10, name: "downloads", body: DownloadsBench.run),
+    BenchCase(number: 11, name: "dashboard web", body: DashboardBench.run),
 ]
 
 let selected = cases.filter { bench in

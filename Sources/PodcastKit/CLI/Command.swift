@@ -111,6 +111,11 @@ public struct RunOptions: Equatable, Sendable {
     /// `--hook-log FILE`: where hooks' stdout and stderr go. `nil`: `hooks.log` in the state
     /// directory while the live table is on (hooks would scramble it), else run's stderr.
     public var hookLog: String?
+    /// `--http [ADDR:]PORT`: serve the web dashboard, API and metrics there (see `WebDashboard`).
+    public var http: HTTPAddress?
+    /// `--http-token TOKEN`: the token web clients must send; without it, one is generated for
+    /// an address other than loopback.
+    public var httpToken: String?
 
     /// `--download DIR`: download every feed's new episodes into DIR (feeds set
     /// `--no-download` excepted). Without it, only feeds set with `add --download` download,

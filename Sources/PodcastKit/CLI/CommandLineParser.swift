@@ -147,6 +147,7 @@ public enum CommandLineParser {
                     "--interval", "--hook", "--first-sync-announce", "--hook-retries", "--hook-timeout", "--hook-log",
                     "--download", "--download-name", "--download-jobs", "--download-per-host", "--download-rate",
                     "--keep", "--hook-on",
+                    "--http", "--http-token",
                 ],
                 flags: ["--once", "--json", "--force"])
             try noOperands(args.operands, command: name)
@@ -186,6 +187,18 @@ public enum CommandLineParser {
                 options.hookLog = v
             }
             try parseDownloadOptions(args.values, into: &options)
+            if let v = args.values["--http"] { options.http = try HTTPAddress.parse(v, command: name) }
+            if let v = args.values["--http-token"] {
+                guard v.count >= 16, v.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) })
+                else {
+                    throw UsageError(
+                        "option '--http-token' needs at least 16 letters, digits or -._~", command: name)
+                }
+                guard options.http != nil else {
+                    throw UsageError("option '--http-token' only applies with '--http'", command: name)
+                }
+                options.httpToken = v
+            }
             if options.hook == nil,
                 let given = ["--hook-retries", "--hook-timeout", "--hook-log", "--hook-on"].first(where: {
                     args.values[$0] != nil

@@ -64,12 +64,14 @@ final class DaemonSession {
         // Parsing and local-file reads run on one worker per core, never on the loop thread.
         let workers = WorkerPool(loop: loop)
         let fetcher = HTTPFetcher(eventBase: loop.base, fileReader: workers)
+        let webMetrics = options.http.map { _ in WebMetrics() }  // --http: fetches are timed for /metrics
         store.firstSyncAnnounceLimit = options.firstSyncAnnounce
         var configuration = PodcastDaemon<LoopScheduler>.Configuration(
             intervalOverride: options.intervalSeconds, once: options.once, awaitsOutputConfirmation: true)
         configuration.onceIgnoresBackoff = options.force
         let daemon = PodcastDaemon(
-            store: store, fetcher: fetcher, parse: FeedParsing.parse, offLoop: workers, scheduler: scheduler,
+            store: store, fetcher: webMetrics.map { TimedFetcher(fetcher, metrics: $0) } ?? fetcher,
+            parse: FeedParsing.parse, offLoop: workers, scheduler: scheduler,
             configuration: configuration)
         let console = self.console
         // The callbacks below capture `self` strongly on purpose: they are owned by the daemon
@@ -296,6 +298,22 @@ final class DaemonSession {
                 onWriteError: writeFailed)
         }
 
+        // --http: the web dashboard, a second observer of the same library, on the same loop.
+        var web: WebDashboard?
+        if let address = options.http, let webMetrics {
+            do {
+                web = try WebDashboard(
+                    loop: loop, scheduler: scheduler, store: store, daemon: daemon, address: address,
+                    token: options.httpToken, metrics: webMetrics)
+                console.err(web!.banner)
+            } catch {
+                console.err("podcast-watch: cannot serve the dashboard: \(error)\n")
+                exitCode = .inputError
+                daemon.stop()
+                loop.stop()
+            }
+        }
+        defer { web?.close() }
         if let terminal {
             // A resized terminal gets a frame at its new width at once.
             if let winch = try? loop.onSignal(

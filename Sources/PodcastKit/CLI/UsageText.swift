@@ -182,6 +182,7 @@ public enum UsageText {
                                  [--download DIR] [--download-name TEMPLATE]
                                  [--download-jobs N] [--download-per-host N]
                                  [--download-rate RATE] [--keep N]
+                                 [--http [ADDR:]PORT [--http-token TOKEN]]
 
         Poll every subscribed feed and report new episodes. On a terminal: a live
         table of the feeds and the newest episodes. Otherwise (or with --json): one
@@ -238,6 +239,15 @@ public enum UsageText {
           --keep N                   keep each feed's newest N downloaded files;
                                      only files the store downloaded are deleted
           --json                     JSON lines even on a terminal
+          --http [ADDR:]PORT         also serve a live web dashboard, a JSON API
+                                     (/api/...) and Prometheus metrics (/metrics)
+                                     there (ADDR defaults to 127.0.0.1; port 0
+                                     picks a free one). Any address other than
+                                     loopback requires a token
+          --http-token TOKEN         the token web clients must send (cookie or
+                                     'Authorization: Bearer'); without it one is
+                                     generated for a non-loopback address and
+                                     printed once on stderr
           --first-sync-announce N    on a feed's first sync, announce only the
                                      newest N episodes (default 3); the rest are
                                      stored silently. Later polls announce every
@@ -248,12 +258,12 @@ public enum UsageText {
         else ~/.config/podcast-watch/config. One 'key = value' per line (LF or
         CRLF), '#' starts a comment line; keys: state, interval, hook, hook-timeout,
         hook-retries, hook-log, first-sync-announce, hook-on, download,
-        download-name, download-jobs, download-per-host, download-rate, keep
-        (values as for the options). Every command that uses the state reads it,
-        so 'state' applies to add, list, remove... too. In state, hook-log and
-        download, ~/ and $NAME or ${NAME} are expanded; a relative path is
-        relative to the config file's folder. Options given here win. An unknown
-        key or a bad value is exit status 2 naming the line.
+        download-name, download-jobs, download-per-host, download-rate, keep,
+        http, http-token (values as for the options). Every command that uses the
+        state reads it, so 'state' applies to add, list, remove... too. In state,
+        hook-log and download, ~/ and $NAME or ${NAME} are expanded; a relative
+        path is relative to the config file's folder. Options given here win. An
+        unknown key or a bad value is exit status 2 naming the line.
 
         Under systemd (Type=notify): READY=1 once polling began, RELOADING=1 and
         READY=1 around SIGHUP, STOPPING=1 on shutdown, WATCHDOG=1 when

@@ -263,6 +263,17 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         }
     }
 
+    /// Polls feed `id` now (the web dashboard's "poll"): `false` when it is not subscribed or
+    /// is disabled; a feed already being fetched is left alone (`true`).
+    @discardableResult
+    public func pollNow(id: Int64) -> Bool {
+        guard isRunning, let slot = slots[id], slot.record.enabled else { return false }
+        guard !slot.isFetching else { return true }
+        slots[id]!.generation += 1
+        poll(id)
+        return true
+    }
+
     /// SIGINT/SIGTERM: stops scheduling, abandons in-flight fetches (their results are never
     /// written) and drops hooks still queued. Every update already applied is committed; the
     /// caller then releases the store, which closes the database.

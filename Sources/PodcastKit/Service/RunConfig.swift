@@ -32,6 +32,7 @@ public struct RunConfig: Equatable, Sendable {
     public static let keys = [
         "state", "interval", "hook", "hook-timeout", "hook-retries", "hook-log", "first-sync-announce",
         "download", "download-name", "download-jobs", "download-per-host", "download-rate", "keep", "hook-on",
+        "http", "http-token",
     ]
 
     /// The keys whose value is a path, expanded and resolved as described above.
@@ -130,7 +131,7 @@ public struct RunConfig: Equatable, Sendable {
             // Checked exactly as on the command line (with a stand-in hook for the hook options).
             let tokens = ["--\(key)", value]
             do {
-                _ = try CommandLineParser.parse(["run", "--hook", "true"] + tokens)
+                _ = try CommandLineParser.parse(["run", "--hook", "true", "--http", "0"] + tokens)
             } catch {
                 throw fail("bad value for '\(key)': \(error.message)")
             }

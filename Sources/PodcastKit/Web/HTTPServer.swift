@@ -1,0 +1,254 @@
+import CLibevent
+import Foundation
+import LoopScheduler
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a request handler answers: a whole response, or the head of a stream that stays open
+/// (Server-Sent Events) and is then handed to `start`.
+public enum HTTPReply {
+    /// Send this response; the request is done.
+    case response(HTTPResponse)
+    /// Send `head` (status and headers; its body is ignored) with chunked encoding and keep the
+    /// connection open; `start` gets the stream at once.
+    case stream(head: HTTPResponse, start: (HTTPStream) -> Void)
+}
+
+/// An HTTP server on an `EventLoop`'s base: libevent's `evhttp` (HTTP/1.1, keep-alive,
+/// chunked replies) with the limits of `HTTPLimits` enforced on top of it. One thread, one
+/// loop: requests are read, handled and answered on the loop's thread, beside the daemon's
+/// fetches and timers, so a handler must be quick (the web handlers read the in-memory view
+/// models and make indexed SQLite queries).
+///
+/// Errors the handler never sees: evhttp answers `400` to a malformed request or one whose
+/// headers exceed `maxHeaderBytes`, `413` to a body over `maxBodyBytes`, `501` to a method
+/// other than GET, HEAD, POST and DELETE; this server answers `431` to more than `maxHeaders`
+/// headers and `503` to an event stream over `maxStreams`.
+///
+/// Threading: create, use and release it on the loop's thread; `close()` before the loop is
+/// shut down.
+public final class HTTPServer {
+    /// How often idle and slow connections are looked at (`HTTPConnectionGuard`), in seconds.
+    public static let sweepInterval = 0.25
+
+    /// The limits enforced.
+    public let limits: HTTPLimits
+    /// Answers each request (on the loop's thread).
+    public var handler: (HTTPRequest) -> HTTPReply
+    /// The port bound by `bind` (useful after binding port 0), 0 before.
+    public private(set) var port: UInt16 = 0
+    /// Requests handled so far (including those answered with an error here).
+    public private(set) var requestCount = 0
+    /// Event streams open now.
+    public var streamCount: Int { streams.count }
+    /// Connections open now (event streams included).
+    public var connectionCount: Int { guardian.openCount }
+    /// Connections closed to make room for newer ones, or for missing `requestTimeout`.
+    public var closedByLimits: Int { guardian.evicted + guardian.timedOut }
+
+    private let loop: EventLoop
+    private var http: OpaquePointer?
+    private let guardian: HTTPConnectionGuard
+    private var streams: [ObjectIdentifier: HTTPStream] = [:]
+    private var sweeper: EventRegistration?
+
+    /// A server on `loop` (not listening until `bind`). Throws `HTTPServerError.setupFailed` if
+    /// libevent cannot create it.
+    public init(loop: EventLoop, limits: HTTPLimits = HTTPLimits(), handler: @escaping (HTTPRequest) -> HTTPReply)
+        throws
+    {
+        self.loop = loop
+        self.limits = limits
+        self.handler = handler
+        self.guardian = HTTPConnectionGuard(limits: limits)
+        guard let http = evhttp_new(loop.base) else { throw HTTPServerError.setupFailed("evhttp_new failed") }
+        self.http = http
+        evhttp_set_max_headers_size(http, limits.maxHeaderBytes)
+        evhttp_set_max_body_size(http, limits.maxBodyBytes)
+        var timeout = HTTPServer.timeval(limits.requestTimeout)
+        evhttp_set_timeout_tv(http, &timeout)
+        evhttp_set_allowed_methods(
+            http,
+            UInt16(
+                EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_HEAD.rawValue | EVHTTP_REQ_POST.rawValue
+                    | EVHTTP_REQ_DELETE.rawValue))
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        evhttp_set_bevcb(
+            http,
+            { base, arg in
+                let server = Unmanaged<HTTPServer>.fromOpaque(arg!).takeUnretainedValue()
+                return server.guardian.makeBufferevent(base: base!)
+            }, context)
+        evhttp_set_gencb(
+            http,
+            { request, arg in
+                let server = Unmanaged<HTTPServer>.fromOpaque(arg!).takeUnretainedValue()
+                server.serve(request!)
+            }, context)
+        sweeper = loop.scheduleRepeatingTimer(every: .seconds(HTTPServer.sweepInterval)) { [weak self] in
+            self?.guardian.sweep()
+        }
+    }
+
+    deinit { close() }
+
+    /// Listens on `address` (a numeric IPv4 or IPv6 address) and `port` (0: any free port; read
+    /// `port` afterwards). Throws `HTTPServerError.bindFailed` with the system's reason.
+    public func bind(address: String, port: UInt16) throws {
+        guard let http else { throw HTTPServerError.bindFailed("the server is closed") }
+        errno = 0
+        guard let handle = evhttp_bind_socket_with_handle(http, address, port) else {
+            let reason = errno != 0 ? String(cString: strerror(errno)) : "libevent refused the address"
+            throw HTTPServerError.bindFailed("cannot listen on \(address) port \(port): \(reason)")
+        }
+        let fd = evhttp_bound_socket_get_fd(handle)
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let bound = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        if bound == 0 {
+            self.port = withUnsafeBytes(of: storage) { raw -> UInt16 in
+                // sin_port and sin6_port are both at offset 2, in network byte order.
+                return UInt16(bigEndian: raw.load(fromByteOffset: 2, as: UInt16.self))
+            }
+        } else {
+            self.port = port
+        }
+    }
+
+    /// Stops listening and closes every connection (event streams end). Idempotent.
+    public func close() {
+        sweeper?.cancel()
+        sweeper = nil
+        guard let http else { return }
+        self.http = nil
+        for stream in streams.values { stream.detach() }
+        streams.removeAll()
+        evhttp_free(http)
+        guardian.releaseAll()
+    }
+
+    // MARK: Requests
+
+    private func serve(_ request: OpaquePointer) {
+        requestCount += 1
+        let connection = evhttp_request_get_connection(request)
+        let bev = connection.flatMap { evhttp_connection_get_bufferevent($0) }
+        if guardian.noteRequest(bev), let bev {
+            // First request on this connection: answers go out at once, not after the client's
+            // delayed ACK (Nagle's algorithm held every keep-alive answer back ~40 ms).
+            var one: Int32 = 1
+            setsockopt(
+                bufferevent_getfd(bev), Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
+
+        var headers: [String: String] = [:]
+        var headerCount = 0
+        if let list = evhttp_request_get_input_headers(request) {
+            var item = list.pointee.tqh_first
+            while let entry = item {
+                headerCount += 1
+                if let key = entry.pointee.key, let value = entry.pointee.value {
+                    let name = String(cString: key).lowercased()
+                    if headers[name] == nil { headers[name] = String(cString: value) }
+                }
+                item = entry.pointee.next.tqe_next
+            }
+        }
+        guard headerCount <= limits.maxHeaders else {
+            send(.jsonError(431, "more than \(limits.maxHeaders) request headers"), to: request, method: "GET")
+            return
+        }
+        var body: [UInt8] = []
+        if let input = evhttp_request_get_input_buffer(request) {
+            let length = evbuffer_get_length(input)
+            if length > 0 {
+                body = [UInt8](repeating: 0, count: length)
+                _ = body.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, length) }
+            }
+        }
+        let method: String
+        switch evhttp_request_get_command(request) {
+        case EVHTTP_REQ_GET: method = "GET"
+        case EVHTTP_REQ_HEAD: method = "HEAD"
+        case EVHTTP_REQ_POST: method = "POST"
+        case EVHTTP_REQ_DELETE: method = "DELETE"
+        default: method = "OTHER"
+        }
+        let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
+        let parsed = HTTPRequest(method: method, target: target, headers: headers, body: body)
+        switch handler(parsed) {
+        case .response(let response):
+            send(response, to: request, method: method)
+        case .stream(let head, let start):
+            guard streams.count < limits.maxStreams, let connection else {
+                send(
+                    .jsonError(503, "too many event streams (at most \(limits.maxStreams))"), to: request,
+                    method: method)
+                return
+            }
+            guardian.noteStream(bev)
+            var timeout = HTTPServer.timeval(limits.streamTimeout)
+            evhttp_connection_set_timeout_tv(connection, &timeout)
+            addHeaders(head, to: request)
+            evhttp_send_reply_start(request, Int32(head.status), HTTPResponse.reason(head.status))
+            let stream = HTTPStream(request: request, connection: connection, limits: limits)
+            let key = ObjectIdentifier(stream)
+            streams[key] = stream
+            stream.onEnd = { [weak self] in self?.streams[key] = nil }
+            evhttp_connection_set_closecb(
+                connection,
+                { _, arg in
+                    Unmanaged<HTTPStream>.fromOpaque(arg!).takeUnretainedValue().connectionClosed()
+                }, Unmanaged.passUnretained(stream).toOpaque())
+            start(stream)
+        }
+    }
+
+    private func addHeaders(_ response: HTTPResponse, to request: OpaquePointer) {
+        guard let output = evhttp_request_get_output_headers(request) else { return }
+        for (name, value) in response.headers {
+            // evhttp refuses CR/LF in values itself; names are ours.
+            evhttp_add_header(output, name, value)
+        }
+    }
+
+    private func send(_ response: HTTPResponse, to request: OpaquePointer, method: String) {
+        var response = response
+        if method == "HEAD" {
+            // evhttp 2.1 sends a HEAD reply's body: the length is announced, the body dropped.
+            response.headers.append(("Content-Length", String(response.body.count)))
+            response.body = []
+        }
+        addHeaders(response, to: request)
+        let buffer = evbuffer_new()
+        defer { if let buffer { evbuffer_free(buffer) } }
+        if let buffer, !response.body.isEmpty {
+            _ = response.body.withUnsafeBytes { evbuffer_add(buffer, $0.baseAddress, $0.count) }
+        }
+        evhttp_send_reply(request, Int32(response.status), HTTPResponse.reason(response.status), buffer)
+    }
+
+    static func timeval(_ seconds: Double) -> Glibc.timeval {
+        let whole = seconds.rounded(.down)
+        return Glibc.timeval(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1_000_000))
+    }
+}
+
+/// Why the web server could not start.
+public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
+    /// libevent could not create the server.
+    case setupFailed(String)
+    /// The address could not be bound (in use, not local, permission).
+    case bindFailed(String)
+
+    /// The message for the user.
+    public var description: String {
+        switch self {
+        case .setupFailed(let message), .bindFailed(let message): return message
+        }
+    }
+}

@@ -1,0 +1,109 @@
+/// Something an event stream can be written to: `HTTPStream` in the server, a recorder in tests.
+public protocol SSEClient: AnyObject {
+    /// `false` once the client is gone.
+    var isOpen: Bool { get }
+    /// `true` while the client has not taken enough of what was written (see
+    /// `HTTPLimits.streamBufferBytes`): nothing more is written until it drains.
+    var isBackedUp: Bool { get }
+    /// Called when everything written reached the socket.
+    var onDrained: (() -> Void)? { get set }
+    /// Called once when the client is gone.
+    var onClose: (() -> Void)? { get set }
+    /// Appends `text` to the stream.
+    func write(_ text: String)
+}
+
+extension HTTPStream: SSEClient {}
+
+/// The Server-Sent Events clients of the dashboard (WHATWG HTML, "Server-sent events"): every
+/// client gets the full state when it connects, then one `update` event per loop iteration in
+/// which something changed (built once by `WebView` and written to every client).
+///
+/// A client that reads slowly is never queued for: while its unsent bytes exceed its buffer
+/// bound it is skipped and marked stale; when it drains it gets one `snapshot` event with the
+/// state as it is *then* (replace, don't queue). So memory per client is bounded by one event
+/// plus the bound, however long it stalls (the server's stream timeout drops it for good).
+///
+/// Threading: the loop's thread only.
+public final class SSEHub {
+    private final class Entry {
+        let client: any SSEClient
+        var stale = false
+        init(_ client: any SSEClient) { self.client = client }
+    }
+    private var entries: [ObjectIdentifier: Entry] = [:]
+    private var order: [ObjectIdentifier] = []
+    /// Builds the current full state (the `snapshot` event's data: one line of JSON).
+    public var snapshot: () -> String
+    /// `update` events published (each went to every client that was keeping up).
+    public private(set) var publishedCount = 0
+    /// `snapshot` events sent (on connect and to clients that caught up).
+    public private(set) var snapshotCount = 0
+    /// Times an update was not written to a client because it was backed up.
+    public private(set) var skippedCount = 0
+    private var version = 0
+
+    /// A hub whose snapshots come from `snapshot`.
+    public init(snapshot: @escaping () -> String) {
+        self.snapshot = snapshot
+    }
+
+    /// Clients connected now.
+    public var clientCount: Int { entries.count }
+
+    /// Adds `client` and sends it a snapshot at once (a `retry` hint first).
+    public func add(_ client: any SSEClient) {
+        let key = ObjectIdentifier(client)
+        let entry = Entry(client)
+        entries[key] = entry
+        order.append(key)
+        client.onClose = { [weak self] in self?.remove(key) }
+        client.onDrained = { [weak self, weak entry] in
+            guard let self, let entry, entry.stale, entry.client.isOpen, !entry.client.isBackedUp else { return }
+            entry.stale = false
+            self.sendSnapshot(to: entry.client)
+        }
+        client.write("retry: 2000\n\n")
+        sendSnapshot(to: client)
+    }
+
+    /// Writes one `update` event with `data` (one line of JSON) to every client keeping up;
+    /// backed-up clients are marked stale instead (see the type's doc).
+    public func publish(_ data: String) {
+        version += 1
+        publishedCount += 1
+        let event = "event: update\nid: \(version)\ndata: \(data)\n\n"
+        for key in order {
+            guard let entry = entries[key], entry.client.isOpen else { continue }
+            if entry.stale { continue }
+            if entry.client.isBackedUp {
+                entry.stale = true
+                skippedCount += 1
+                continue
+            }
+            entry.client.write(event)
+        }
+    }
+
+    /// A comment line to every client keeping up, so proxies and the server's stream timeout
+    /// see traffic on a quiet dashboard.
+    public func heartbeat() {
+        for key in order {
+            guard let entry = entries[key], entry.client.isOpen, !entry.stale, !entry.client.isBackedUp else {
+                continue
+            }
+            entry.client.write(": keep-alive\n\n")
+        }
+    }
+
+    private func sendSnapshot(to client: any SSEClient) {
+        version += 1
+        snapshotCount += 1
+        client.write("event: snapshot\nid: \(version)\ndata: \(snapshot())\n\n")
+    }
+
+    private func remove(_ key: ObjectIdentifier) {
+        guard entries.removeValue(forKey: key) != nil else { return }
+        order.removeAll { $0 == key }
+    }
+}

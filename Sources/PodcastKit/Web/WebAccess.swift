@@ -1,0 +1,113 @@
+import Foundation
+
+/// Who may use the web server and how a state change must be asked for.
+///
+/// - **Token.** On an address other than loopback a token is required (`--http-token`, else a
+///   random one printed once). A request carries it as `Authorization: Bearer TOKEN` or as the
+///   `pw_token` cookie; a browser gets the cookie by opening `/?token=TOKEN` once (the answer
+///   sets it `HttpOnly; SameSite=Strict` and redirects to `/`, so the token leaves the address
+///   bar). Compared in constant time. Without a token (loopback), the `Host` header must name a
+///   loopback host, so a DNS-rebinding page cannot reach the API through the user's browser.
+/// - **CSRF.** GET and HEAD change nothing. A state change needs DELETE, or POST with either a
+///   JSON body (`Content-Type: application/json`: a cross-site form cannot send it without a
+///   CORS preflight, which is never granted) or, for the page's own forms, the `csrf` field
+///   equal to this server's CSRF secret (the page embeds it). Any state change whose `Origin`
+///   (or `Sec-Fetch-Site`) says it came from another site is refused whatever it carries.
+public struct WebAccess: Sendable {
+    /// The token required, `nil` when none is (loopback without `--http-token`).
+    public let token: String?
+    /// The secret the page's forms carry in their `csrf` field.
+    public let csrfSecret: String
+    /// The cookie name carrying the token.
+    public static let cookieName = "pw_token"
+
+    /// Access rules; `csrfSecret` defaults to a fresh random one.
+    public init(token: String?, csrfSecret: String = WebAccess.randomSecret()) {
+        self.token = token
+        self.csrfSecret = csrfSecret
+    }
+
+    /// 32 random bytes as 64 hex digits (`SystemRandomNumberGenerator`: getrandom(2)).
+    public static func randomSecret() -> String {
+        var rng = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &rng)) }.joined()
+    }
+
+    /// Whether `host` (a `Host` header) names this machine's loopback: `localhost`,
+    /// `127.0.0.0/8` or `[::1]`, with any port.
+    public static func isLoopbackHost(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("[") {
+            guard let end = name.firstIndex(of: "]") else { return false }
+            return name[name.index(after: name.startIndex)..<end] == "::1"
+        }
+        if let colon = name.lastIndex(of: ":") { name = String(name[..<colon]) }
+        if name == "localhost" || name.hasSuffix(".localhost") { return true }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// `nil` when `request` may be served, else the error to answer (401 no or wrong token,
+    /// 421 a non-loopback `Host` without a token).
+    public func refusal(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let token else {
+            guard let host = request.header("host"), WebAccess.isLoopbackHost(host) else {
+                return .jsonError(421, "this server answers only to a loopback Host (localhost, 127.0.0.1, [::1])")
+            }
+            return nil
+        }
+        let bearer = request.header("authorization").flatMap { value -> String? in
+            let lower = value.lowercased()
+            return lower.hasPrefix("bearer ") ? String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
+        }
+        if let given = bearer ?? request.cookie(WebAccess.cookieName), WebAccess.constantTimeEqual(given, token) {
+            return nil
+        }
+        var refusal = HTTPResponse.jsonError(
+            401, "a token is required: send 'Authorization: Bearer TOKEN', or open /?token=TOKEN once in the browser")
+        refusal.headers.append(("WWW-Authenticate", "Bearer realm=\"podcast-watch\""))
+        return refusal
+    }
+
+    /// For `GET /?token=T`: the redirect that sets the cookie when `T` is the token, else `nil`.
+    public func login(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let token, let given = request.query["token"], WebAccess.constantTimeEqual(given, token) else {
+            return nil
+        }
+        var response = HTTPResponse.seeOther("/")
+        response.headers.append(
+            ("Set-Cookie", "\(WebAccess.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"))
+        return response
+    }
+
+    /// `nil` when the state change `request` is allowed (see the type's doc), else the `403`.
+    public func csrfRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+        if let site = request.header("sec-fetch-site"), site != "same-origin", site != "none" {
+            return .jsonError(403, "cross-site request refused")
+        }
+        if let origin = request.header("origin") {
+            // `scheme://host[:port]`; "null" (a sandboxed or privacy-sensitive context) has none.
+            let host = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init)
+            if host == nil || host?.lowercased() != request.header("host")?.lowercased() {
+                return .jsonError(403, "cross-origin request refused (Origin \(origin))")
+            }
+        }
+        // Neither a DELETE nor a JSON body can come from another site without a CORS preflight.
+        if request.method == "DELETE" || request.contentType == "application/json" { return nil }
+        let given =
+            request.formFields["csrf"] ?? request.multipartFields["csrf"].map { String(decoding: $0, as: UTF8.self) }
+        if let given, WebAccess.constantTimeEqual(given, csrfSecret) { return nil }
+        return .jsonError(403, "missing or wrong CSRF token (send JSON, or the page's form)")
+    }
+
+    /// Compares without an early exit, so the time taken does not tell how much matched.
+    public static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        var difference = UInt8(x.count == y.count ? 0 : 1)
+        for i in 0..<max(x.count, y.count) {
+            difference |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
+        }
+        return difference == 0
+    }
+}

@@ -1,0 +1,179 @@
+/// The dashboard's script and style sheet, served from `/static/` (same origin, so the
+/// Content-Security-Policy can forbid inline script and every outside source). No build step,
+/// no outside asset.
+///
+/// The script only makes the page live: it opens `/events` (Server-Sent Events) and applies
+/// each `snapshot` or `update` event to the DOM, building elements with `textContent` only
+/// (never `innerHTML`), so text from a feed is never parsed as HTML in the browser either. Its
+/// markup mirrors `DashboardPage.row` and `DashboardPage.item`.
+public enum WebAssets {
+    /// `/static/app.js`.
+    public static let script = #"""
+        "use strict";
+        (function () {
+          var meta = document.querySelector('meta[name="csrf"]');
+          var csrf = meta ? meta.getAttribute("content") : "";
+          var order = ["waiting", "polling", "ok", "backing-off", "failing", "disabled"];
+          function el(tag, cls, text) {
+            var e = document.createElement(tag);
+            if (cls) e.className = cls;
+            if (text !== undefined && text !== null) e.textContent = text;
+            return e;
+          }
+          function display(iso) { return iso.replace("T", " ").slice(0, 16) + " UTC"; }
+          function timeCell(iso) {
+            var td = el("td");
+            if (!iso) { td.textContent = "\u2014"; return td; }
+            var t = el("time", null, display(iso));
+            t.setAttribute("datetime", iso);
+            td.appendChild(t);
+            return td;
+          }
+          function action(path, label) {
+            var f = el("form");
+            f.method = "post";
+            f.action = path;
+            var i = el("input");
+            i.type = "hidden"; i.name = "csrf"; i.value = csrf;
+            f.appendChild(i);
+            var b = el("button", null, label);
+            b.type = "submit";
+            f.appendChild(b);
+            return f;
+          }
+          function row(feed) {
+            var tr = el("tr");
+            tr.id = "feed-" + feed.id;
+            var name = el("td", "feed");
+            name.appendChild(el("span", "title", feed.title || feed.url));
+            name.appendChild(el("small", "url", feed.url));
+            tr.appendChild(name);
+            var st = el("td");
+            st.appendChild(el("span", "status s-" + feed.status, feed.status));
+            tr.appendChild(st);
+            tr.appendChild(timeCell(feed.last_check));
+            tr.appendChild(timeCell(feed.next_poll));
+            tr.appendChild(el("td", "num", String(feed.episode_count)));
+            tr.appendChild(el("td", "error", feed.last_error || ""));
+            var act = el("td", "actions");
+            act.appendChild(action("/feeds/" + feed.id + "/poll", "Poll"));
+            act.appendChild(action("/feeds/" + feed.id + "/remove", "Remove"));
+            tr.appendChild(act);
+            return tr;
+          }
+          function item(e) {
+            var li = el("li");
+            li.appendChild(el("span", "podcast", e.podcast_title || ""));
+            li.appendChild(document.createTextNode(" "));
+            var href = e.link || e.url;
+            var title = e.title || "(untitled)";
+            if (href && /^https?:\/\//i.test(href)) {
+              var a = el("a", null, title);
+              a.setAttribute("href", href);
+              a.setAttribute("rel", "noopener noreferrer nofollow");
+              li.appendChild(a);
+            } else {
+              li.appendChild(el("span", "episode", title));
+            }
+            if (e.published) {
+              li.appendChild(document.createTextNode(" "));
+              var t = el("time", null, display(e.published));
+              t.setAttribute("datetime", e.published);
+              li.appendChild(t);
+            }
+            return li;
+          }
+          function countsText(c) {
+            var parts = [c.feeds + (c.feeds === 1 ? " feed" : " feeds")];
+            order.forEach(function (s) { if (c[s] > 0) parts.push(s + " " + c[s]); });
+            parts.push(c.new_since_start + " new since start");
+            return parts.join(" \u00b7 ");
+          }
+          function emptyRow() {
+            var tr = el("tr", "empty");
+            var td = el("td", null, "No feeds yet: add one above.");
+            td.colSpan = 7;
+            tr.appendChild(td);
+            return tr;
+          }
+          function place(body, tr, id) {
+            var rows = body.querySelectorAll("tr[id^='feed-']");
+            for (var i = 0; i < rows.length; i++) {
+              if (Number(rows[i].id.slice(5)) > id) { body.insertBefore(tr, rows[i]); return; }
+            }
+            body.appendChild(tr);
+          }
+          function apply(data, whole) {
+            var body = document.getElementById("feeds");
+            if (whole) { while (body.firstChild) body.removeChild(body.firstChild); }
+            (data.removed || []).forEach(function (id) {
+              var old = document.getElementById("feed-" + id);
+              if (old) old.remove();
+            });
+            (data.feeds || []).forEach(function (feed) {
+              var tr = row(feed);
+              var old = document.getElementById(tr.id);
+              if (old) body.replaceChild(tr, old); else place(body, tr, feed.id);
+            });
+            var empty = body.querySelector("tr.empty");
+            var any = body.querySelector("tr[id^='feed-']");
+            if (any && empty) empty.remove();
+            if (!any && !empty) body.appendChild(emptyRow());
+            if (data.episodes) {
+              var list = document.getElementById("episodes");
+              while (list.firstChild) list.removeChild(list.firstChild);
+              data.episodes.forEach(function (e) { list.appendChild(item(e)); });
+            }
+            if (data.counts) document.getElementById("counts").textContent = countsText(data.counts);
+            document.body.setAttribute("data-updates", String(Number(document.body.getAttribute("data-updates") || 0) + 1));
+          }
+          if (!window.EventSource) return;
+          var live = document.getElementById("live");
+          var source = new EventSource("/events");
+          source.addEventListener("open", function () { live.hidden = false; });
+          source.addEventListener("error", function () { live.hidden = true; });
+          source.addEventListener("snapshot", function (m) { apply(JSON.parse(m.data), true); });
+          source.addEventListener("update", function (m) { apply(JSON.parse(m.data), false); });
+        })();
+
+        """#
+
+    /// `/static/app.css`: readable from a phone (the table scrolls sideways in its box).
+    public static let style = """
+        :root { color-scheme: light dark; --muted: #6b7280; --ok: #15803d; --bad: #b91c1c; --warn: #b45309; }
+        body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 72rem; padding: 0 1rem 2rem; }
+        header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 1rem; }
+        h1 { font-size: 1.4rem; margin: 1rem 0 0.25rem; }
+        h2 { font-size: 1.1rem; margin: 1.5rem 0 0.5rem; }
+        #counts { color: var(--muted); margin: 0; }
+        .live { color: var(--ok); margin: 0; }
+        .live::before { content: "\\25CF "; }
+        .tools { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
+        .tools form, .import { display: flex; flex-wrap: wrap; gap: 0.4rem; }
+        input[type=url] { min-width: 16rem; flex: 1; }
+        input, button { font: inherit; padding: 0.3rem 0.5rem; }
+        .table-wrap { overflow-x: auto; margin-top: 0.75rem; }
+        table { border-collapse: collapse; width: 100%; }
+        th, td { text-align: left; padding: 0.35rem 0.5rem; border-bottom: 1px solid #8884; vertical-align: top; }
+        td.feed { max-width: 22rem; overflow-wrap: anywhere; }
+        .title { display: block; font-weight: 600; }
+        .url { color: var(--muted); }
+        .num { text-align: right; }
+        .error { color: var(--bad); max-width: 18rem; overflow-wrap: anywhere; }
+        .actions { white-space: nowrap; }
+        .actions form { display: inline; }
+        .status { font-weight: 600; }
+        .s-ok { color: var(--ok); }
+        .s-failing, .s-disabled { color: var(--bad); }
+        .s-backing-off { color: var(--warn); }
+        .s-waiting, .s-polling { color: var(--muted); }
+        .notice { padding: 0.5rem 0.75rem; border-radius: 0.3rem; background: #15803d22; }
+        .notice.error { background: #b91c1c22; }
+        #episodes { padding-left: 1.5rem; }
+        #episodes li { margin: 0.2rem 0; overflow-wrap: anywhere; }
+        .podcast { color: var(--muted); }
+        time { color: var(--muted); white-space: nowrap; }
+        @media (max-width: 40rem) { th:nth-child(4), td:nth-child(4) { display: none; } }
+
+        """
+}

@@ -1,0 +1,131 @@
+import Foundation
+import LoopScheduler
+
+/// The state changes the web page and API may make, as the CLI makes them: subscribe,
+/// unsubscribe, poll one feed or all now, import OPML. `DaemonWebControl` does them on the
+/// running daemon; tests pass recording fakes.
+///
+/// Threading: the loop's thread only.
+public protocol WebControl: AnyObject {
+    /// Subscribes to `url` (an `http` or `https` URL only: a web client must not make the
+    /// daemon read local files) with an optional user title and starts polling it. Throws
+    /// `WebControlError` (bad URL) or `StoreError` (`.alreadySubscribed`, `.invalidURL`).
+    func addFeed(url: String, title: String?) throws -> FeedRecord
+    /// Unsubscribes feed `id`. Throws `StoreError.noSuchFeed`.
+    func removeFeed(id: Int64) throws
+    /// Polls feed `id` now; `false` when there is no such feed.
+    func pollFeed(id: Int64) -> Bool
+    /// Polls every enabled feed now (as SIGUSR1).
+    func pollAll()
+    /// Subscribes to the `http(s)` feeds of an OPML document (`import`'s rules; local file
+    /// outlines are skipped); returns what happened. Throws `OPMLError` when nothing could be read.
+    func importOPML(_ data: Data) throws -> WebImportSummary
+    /// The subscriptions as an OPML document (`export`).
+    func exportOPML() throws -> String
+}
+
+/// What an OPML import did.
+public struct WebImportSummary: Equatable, Sendable {
+    /// Feeds subscribed.
+    public var added = 0
+    /// Outlines already subscribed (or repeated in the file).
+    public var existing = 0
+    /// Outlines refused (not an http(s) URL, invalid).
+    public var skipped = 0
+    /// The summary, zeros.
+    public init(added: Int = 0, existing: Int = 0, skipped: Int = 0) {
+        self.added = added
+        self.existing = existing
+        self.skipped = skipped
+    }
+}
+
+/// Why a web action was refused before reaching the store.
+public enum WebControlError: Error, Equatable, CustomStringConvertible {
+    /// Only `http` and `https` feeds may be added from the web.
+    case notHTTP(String)
+
+    /// The message for the client.
+    public var description: String {
+        switch self {
+        case .notHTTP: return "only http:// and https:// feed URLs can be added from the web"
+        }
+    }
+}
+
+/// `WebControl` on a running `PodcastDaemon` and its store: a change is written to the store,
+/// then the daemon re-reads the subscriptions (`reload()`, as after SIGHUP), which polls new
+/// feeds at once and drops removed ones.
+public final class DaemonWebControl<S: Scheduler>: WebControl where S.SchedulerTimeType == MonotonicInstant {
+    private let store: FeedStore
+    private let daemon: PodcastDaemon<S>
+
+    /// Control over `daemon`, which polls the feeds of `store`.
+    public init(store: FeedStore, daemon: PodcastDaemon<S>) {
+        self.store = store
+        self.daemon = daemon
+    }
+
+    /// See `WebControl.addFeed(url:title:)`.
+    public func addFeed(url: String, title: String?) throws -> FeedRecord {
+        let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        let lower = trimmed.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { throw WebControlError.notHTTP(trimmed) }
+        let cleanTitle = title.flatMap { TerminalText.isAcceptableTitle($0) ? $0 : nil }
+        let record = try store.add(url: trimmed, title: cleanTitle)
+        try daemon.reload()
+        return record
+    }
+
+    /// See `WebControl.removeFeed(id:)`.
+    public func removeFeed(id: Int64) throws {
+        try store.remove(id: id)
+        try daemon.reload()
+    }
+
+    /// See `WebControl.pollFeed(id:)`.
+    public func pollFeed(id: Int64) -> Bool { daemon.pollNow(id: id) }
+
+    /// See `WebControl.pollAll()`.
+    public func pollAll() { daemon.pollAllNow() }
+
+    /// See `WebControl.importOPML(_:)`.
+    public func importOPML(_ data: Data) throws -> WebImportSummary {
+        let outlines: [OPMLOutline]
+        switch Result(catching: { () throws(OPMLError) -> [OPMLOutline] in try OPML.parse(data: data) }) {
+        case .success(let all): outlines = all
+        case .failure(let error):
+            // A broken file imports what could be recovered, as `import` does.
+            guard case .malformed(_, let recovered) = error, !recovered.isEmpty else { throw error }
+            outlines = recovered
+        }
+        var summary = WebImportSummary()
+        for outline in outlines {
+            let lower = outline.url.lowercased()
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+                summary.skipped += 1
+                continue
+            }
+            let title = outline.title.flatMap { TerminalText.isAcceptableTitle($0) ? $0 : nil }
+            let interval = outline.interval.map { min($0, PollPolicy.maximumIntervalSeconds) }
+            do {
+                try store.add(url: outline.url, title: title, intervalSeconds: interval)
+                summary.added += 1
+            } catch StoreError.alreadySubscribed {
+                summary.existing += 1
+            } catch {
+                summary.skipped += 1
+            }
+        }
+        if summary.added > 0 { try daemon.reload() }
+        return summary
+    }
+
+    /// See `WebControl.exportOPML()`.
+    public func exportOPML() throws -> String {
+        OPML.export(
+            try store.feeds().map {
+                OPMLOutline(url: $0.url, title: $0.title ?? $0.feedTitle, interval: $0.intervalSeconds)
+            })
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The JSON shapes of the web API and the event stream (one place, so `/api/feeds`, the SSE
+/// events and the README agree). Keys are snake_case, as in the daemon's JSON lines; dates are
+/// ISO 8601 UTC (`OrderedJSON.iso8601`); URLs have their credentials masked (`MaskedURL`).
+public enum WebJSON {
+    /// One feed: `id`, `url`, `title` (null before the first successful poll), `status` (the
+    /// status word), `last_check`, `next_poll`, `last_error`, `hook_error`, `episode_count`
+    /// (stored episodes), `new_count` (announced since the daemon started).
+    public static func feed(_ p: Podcast, episodeCount: Int) -> OrderedJSON {
+        .object([
+            ("id", .int(p.id)), ("url", .string(MaskedURL.string(p.url))), ("title", .string(p.title)),
+            ("status", .string(p.status.rawValue)), ("last_check", WebJSON.date(p.lastCheck)),
+            ("next_poll", WebJSON.date(p.nextPoll)), ("last_error", .string(p.lastError)),
+            ("hook_error", .string(p.hookError)), ("episode_count", .int(episodeCount)),
+            ("new_count", .int(p.newCount)),
+        ])
+    }
+
+    /// One stored episode: `id`, `feed_id`, `title`, `published`, `first_seen`, `guid`, `link`,
+    /// `url` (the primary enclosure), `mime_type`, `length` (bytes), `duration` (seconds),
+    /// `description` (plain text).
+    public static func episode(_ e: StoredEpisode) -> OrderedJSON {
+        .object([
+            ("id", .int(e.id)), ("feed_id", .int(e.feedID)), ("title", .string(e.title)),
+            ("published", WebJSON.date(e.published)), ("first_seen", WebJSON.date(e.firstSeen)),
+            ("guid", .string(e.guid)),
+            ("link", .string(e.link)), ("url", .string(e.enclosure.map { MaskedURL.string($0.url) })),
+            ("mime_type", .string(e.enclosure?.mimeType)), ("length", .int(e.enclosure?.length)),
+            ("duration", .number(e.duration)), ("description", .string(e.description)),
+        ])
+    }
+
+    /// One announcement of the newest-episodes list: `feed_id`, `podcast_title`, `title`,
+    /// `published`, `time` (when it was announced), `url`, `link`.
+    public static func announcement(_ a: EpisodeAnnouncement) -> OrderedJSON {
+        .object([
+            ("feed_id", .int(a.feedID)), ("podcast_title", .string(a.podcastTitle)), ("title", .string(a.title)),
+            ("published", WebJSON.date(a.published)), ("time", WebJSON.date(a.time)),
+            ("url", .string(a.url.map(MaskedURL.string))), ("link", .string(a.link)),
+        ])
+    }
+
+    /// The header counts: `feeds` (total), one count per status word (all six, zeros
+    /// included, in `Podcast.Status` order), `new_since_start`.
+    public static func counts(_ podcasts: [Podcast], totalNew: Int) -> OrderedJSON {
+        var byStatus: [Podcast.Status: Int] = [:]
+        for p in podcasts { byStatus[p.status, default: 0] += 1 }
+        return .object(
+            [("feeds", .int(podcasts.count))] + statusOrder.map { ($0.rawValue, .int(byStatus[$0] ?? 0)) }
+                + [("new_since_start", .int(totalNew))])
+    }
+
+    /// `date` as `OrderedJSON.iso8601` writes it (`2024-01-31T12:00:00Z`), or `.null`, built
+    /// with `gmtime_r` and a few digits: Foundation's ISO 8601 format style cost about 10 µs
+    /// per date, which was most of `/api/feeds` over 2,000 feeds.
+    public static func date(_ date: Date?) -> OrderedJSON {
+        guard let date else { return .null }
+        return .string(iso8601(date))
+    }
+
+    /// `date` in UTC as `YYYY-MM-DDTHH:MM:SSZ` (seconds truncated, as `OrderedJSON.iso8601`).
+    public static func iso8601(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil, parts.tm_year + 1900 >= 0, parts.tm_year + 1900 <= 9999 else {
+            return OrderedJSON.iso8601(date)
+        }
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let year = Int(parts.tm_year) + 1900
+        let y = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return
+            "\(y)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+
+    /// The status words in display order.
+    public static let statusOrder: [Podcast.Status] = [.waiting, .polling, .ok, .backingOff, .failing, .disabled]
+}

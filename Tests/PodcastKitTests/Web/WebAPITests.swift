@@ -1,0 +1,148 @@
+import Foundation
+import XCTest
+
+@testable import PodcastKit
+
+/// The JSON API through the router, with exact bodies and statuses.
+final class WebAPITests: XCTestCase {
+    static let feedA =
+        #"{"id":1,"url":"http://h/a","title":"Show of http://h/a","status":"ok","last_check":"2023-11-14T22:13:20Z","next_poll":"2023-11-14T23:13:20Z","last_error":null,"hook_error":null,"episode_count":2,"new_count":2}"#
+    static let feedB =
+        #"{"id":2,"url":"http://h/b","title":null,"status":"failing","last_check":"2023-11-14T22:13:20Z","next_poll":"2023-11-14T22:18:20Z","last_error":"HTTP 404","hook_error":null,"episode_count":0,"new_count":0}"#
+
+    func testFeedsListsEveryFeedWithCountsAndEpisodeCounts() throws {
+        let web = try WebFixture()
+        let response = web.send("GET", "/api/feeds")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.header("Content-Type"), "application/json; charset=utf-8")
+        XCTAssertEqual(
+            response.text,
+            #"{"feeds":["# + WebAPITests.feedA + "," + WebAPITests.feedB
+                + #"],"counts":{"feeds":2,"waiting":0,"polling":0,"ok":1,"backing-off":0,"failing":1,"disabled":0,"new_since_start":2}}"#
+                + "\n")
+    }
+
+    func testTheFeedListFollowsEveryChange() throws {
+        let web = try WebFixture()
+        XCTAssertTrue(web.send("GET", "/api/feeds").text.contains(#""last_error":"HTTP 404""#))
+        web.daemon.library.update(id: 2) { $0.lastError = "HTTP 503" }
+        let after = web.send("GET", "/api/feeds").text
+        XCTAssertTrue(after.contains(#""last_error":"HTTP 503""#), after)
+        XCTAssertFalse(after.contains("HTTP 404"))
+    }
+
+    func testOneFeedAndItsErrors() throws {
+        let web = try WebFixture()
+        XCTAssertEqual(web.send("GET", "/api/feeds/2").text, #"{"feed":"# + WebAPITests.feedB + "}\n")
+        let missing = web.send("GET", "/api/feeds/99")
+        XCTAssertEqual(missing.status, 404)
+        XCTAssertEqual(missing.text, #"{"error":{"status":404,"message":"no such feed: 99"}}"# + "\n")
+        XCTAssertEqual(web.send("GET", "/api/feeds/x").status, 404)
+        let wrongMethod = web.send("PUT", "/api/feeds/1")
+        XCTAssertEqual(wrongMethod.status, 405)
+        XCTAssertEqual(wrongMethod.header("Allow"), "GET, HEAD, DELETE")
+        XCTAssertEqual(
+            web.send("GET", "/nope").text, #"{"error":{"status":404,"message":"no such page: /nope"}}"# + "\n")
+    }
+
+    func testEpisodesArePagedNewestFirstAndFilteredBySince() throws {
+        let web = try WebFixture()
+        let first = web.send("GET", "/api/episodes?limit=1")
+        XCTAssertEqual(first.status, 200)
+        XCTAssertEqual(
+            first.text,
+            #"{"episodes":[{"id":2,"feed_id":1,"title":"Episode g2","published":"1970-01-03T00:00:00Z","first_seen":"2023-11-14T22:13:20Z","guid":"g2","link":null,"url":"http://media/g2.mp3","mime_type":"audio/mpeg","length":100,"duration":null,"description":null}],"limit":1,"offset":0,"next_offset":1}"#
+                + "\n")
+        let second = jsonObject(web.send("GET", "/api/episodes?limit=1&offset=1").text)
+        XCTAssertEqual((second["episodes"] as? [[String: Any]])?.map { $0["guid"] as? String }, ["g1"])
+        XCTAssertTrue(second["next_offset"] is NSNull)
+        let ofFeed2 = jsonObject(web.send("GET", "/api/episodes?feed=2").text)
+        XCTAssertEqual((ofFeed2["episodes"] as? [Any])?.count, 0)
+        // `since` keeps episodes first seen after the time given.
+        let before = jsonObject(web.send("GET", "/api/episodes?since=2023-11-14T22:13:19Z").text)
+        XCTAssertEqual((before["episodes"] as? [Any])?.count, 2)
+        let after = jsonObject(web.send("GET", "/api/episodes?since=2023-11-14T22:13:20Z").text)
+        XCTAssertEqual((after["episodes"] as? [Any])?.count, 0)
+    }
+
+    func testEpisodeQueryErrorsAre400Or404() throws {
+        let web = try WebFixture()
+        XCTAssertEqual(
+            web.send("GET", "/api/episodes?limit=0").text,
+            #"{"error":{"status":400,"message":"limit must be a whole number from 1 to 500, not '0'"}}"# + "\n")
+        XCTAssertEqual(web.send("GET", "/api/episodes?limit=501").status, 400)
+        XCTAssertEqual(web.send("GET", "/api/episodes?offset=-1").status, 400)
+        XCTAssertEqual(web.send("GET", "/api/episodes?since=yesterday").status, 400)
+        XCTAssertEqual(web.send("GET", "/api/episodes?feed=abc").status, 400)
+        XCTAssertEqual(web.send("GET", "/api/episodes?feed=42").status, 404)
+    }
+
+    func testAddingAFeedStoresItAndStartsItsFirstPoll() throws {
+        let web = try WebFixture()
+        let response = web.json("POST", "/api/feeds", #"{"url":"http://h/c","title":"Cee"}"#)
+        XCTAssertEqual(response.status, 201)
+        XCTAssertEqual(response.header("Location"), "/api/feeds/3")
+        XCTAssertEqual(
+            response.text,
+            #"{"feed":{"id":3,"url":"http://h/c","title":"Cee","status":"polling","last_check":null,"next_poll":null,"last_error":null,"hook_error":null,"episode_count":0,"new_count":0}}"#
+                + "\n")
+        XCTAssertEqual(web.fetcher.pendingURLs, ["http://h/c"])
+        XCTAssertEqual(try web.store.feeds().map(\.url), ["http://h/a", "http://h/b", "http://h/c"])
+    }
+
+    func testAddRefusalsHaveFittingStatuses() throws {
+        let web = try WebFixture()
+        let again = web.json("POST", "/api/feeds", #"{"url":"http://h/a"}"#)
+        XCTAssertEqual(again.status, 409)
+        XCTAssertEqual(
+            again.text, #"{"error":{"status":409,"message":"already subscribed to http://h/a (feed 1)"}}"# + "\n")
+        let file = web.json("POST", "/api/feeds", #"{"url":"file:///etc/passwd"}"#)
+        XCTAssertEqual(file.status, 422)
+        XCTAssertEqual(
+            file.text,
+            #"{"error":{"status":422,"message":"only http:// and https:// feed URLs can be added from the web"}}"#
+                + "\n")
+        XCTAssertEqual(web.json("POST", "/api/feeds", "not json").status, 400)
+        XCTAssertEqual(web.json("POST", "/api/feeds", #"{"title":"no url"}"#).status, 400)
+        XCTAssertEqual(web.json("POST", "/api/feeds", #"{"url":"http://h/d","title":5}"#).status, 400)
+        XCTAssertEqual(try web.store.feeds().count, 2)  // nothing was added by any of them
+    }
+
+    func testRemoveAndPoll() throws {
+        let web = try WebFixture()
+        XCTAssertEqual(web.send("POST", "/api/feeds/1/poll", headers: ["Content-Type": "application/json"]).status, 202)
+        XCTAssertEqual(web.fetcher.pendingURLs, ["http://h/a"])
+        XCTAssertEqual(web.json("POST", "/api/feeds/7/poll", "").status, 404)
+        let removed = web.send("DELETE", "/api/feeds/2")
+        XCTAssertEqual(removed.status, 200)
+        XCTAssertEqual(removed.text, #"{"removed":2}"# + "\n")
+        XCTAssertEqual(web.daemon.library.snapshots.map(\.id), [1])
+        XCTAssertEqual(web.send("DELETE", "/api/feeds/2").status, 404)
+        let all = web.json("POST", "/api/poll", "")
+        XCTAssertEqual(all.status, 202)
+        XCTAssertEqual(all.text, #"{"polling":"all"}"# + "\n")
+    }
+
+    func testImportAndExportOPML() throws {
+        let web = try WebFixture()
+        let opml =
+            #"<opml version=\"2.0\"><body><outline text=\"C\" xmlUrl=\"http://h/c\"/><outline xmlUrl=\"http://h/a\"/><outline xmlUrl=\"file:///etc/passwd\"/></body></opml>"#
+        let imported = web.json("POST", "/api/import", #"{"opml":""# + opml + #""}"#)
+        XCTAssertEqual(imported.status, 200)
+        XCTAssertEqual(imported.text, #"{"added":1,"existing":1,"skipped":1}"# + "\n")
+        let export = web.send("GET", "/export.opml")
+        XCTAssertEqual(export.header("Content-Type"), "text/x-opml; charset=utf-8")
+        XCTAssertTrue(export.text.contains(#"xmlUrl="http://h/c""#))
+        XCTAssertEqual(web.json("POST", "/api/import", #"{"opml":"<html/>"}"#).status, 422)
+    }
+
+    func testEveryResponseCarriesTheSecurityHeaders() throws {
+        let web = try WebFixture()
+        for response in [web.send("GET", "/"), web.send("GET", "/api/feeds"), web.send("GET", "/nope")] {
+            XCTAssertEqual(response.header("Content-Security-Policy"), WebRouter.contentSecurityPolicy)
+            XCTAssertEqual(response.header("X-Content-Type-Options"), "nosniff")
+            XCTAssertEqual(response.header("X-Frame-Options"), "DENY")
+        }
+        XCTAssertFalse(WebRouter.contentSecurityPolicy.contains("unsafe"))
+    }
+}

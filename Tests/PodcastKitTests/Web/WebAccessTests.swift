@@ -1,0 +1,130 @@
+import Foundation
+import XCTest
+
+@testable import PodcastKit
+
+/// Tokens, the loopback Host check and CSRF, through the router.
+final class WebAccessTests: XCTestCase {
+    func testLoopbackWithoutTokenAnswersOnlyToALoopbackHost() throws {
+        let web = try WebFixture()
+        XCTAssertEqual(web.send("GET", "/api/feeds").status, 200)
+        XCTAssertEqual(web.send("GET", "/api/feeds", headers: ["Host": "localhost:8080"]).status, 200)
+        XCTAssertEqual(web.send("GET", "/api/feeds", headers: ["Host": "[::1]:8080"]).status, 200)
+        // DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends its own Host.
+        let rebound = web.send("GET", "/api/feeds", headers: ["Host": "evil.example:8080"])
+        XCTAssertEqual(rebound.status, 421)
+        XCTAssertEqual(web.send("GET", "/api/feeds", headers: ["Host": "127.0.0.1.evil.example"]).status, 421)
+    }
+
+    func testATokenIsRequiredAsBearerOrCookie() throws {
+        let web = try WebFixture(token: "tok-0123456789abcdef")
+        let refused = web.send("GET", "/api/feeds", headers: ["Host": "10.0.0.5:8080"])
+        XCTAssertEqual(refused.status, 401)
+        XCTAssertEqual(refused.header("WWW-Authenticate"), "Bearer realm=\"podcast-watch\"")
+        XCTAssertEqual(
+            web.send("GET", "/api/feeds", headers: ["Authorization": "Bearer tok-0123456789abcdef"]).status, 200)
+        XCTAssertEqual(
+            web.send("GET", "/api/feeds", headers: ["Authorization": "Bearer tok-0123456789abcdeX"]).status, 401)
+        XCTAssertEqual(
+            web.send("GET", "/metrics", headers: ["Cookie": "a=b; pw_token=tok-0123456789abcdef"]).status, 200)
+        XCTAssertEqual(web.send("GET", "/", headers: ["Cookie": "pw_token=wrong"]).status, 401)
+        XCTAssertEqual(web.send("GET", "/static/app.js").status, 401)
+    }
+
+    func testOpeningTheTokenURLSetsTheCookieAndRedirects() throws {
+        let web = try WebFixture(token: "tok-0123456789abcdef")
+        let login = web.send("GET", "/?token=tok-0123456789abcdef")
+        XCTAssertEqual(login.status, 303)
+        XCTAssertEqual(login.header("Location"), "/")
+        XCTAssertEqual(login.header("Set-Cookie"), "pw_token=tok-0123456789abcdef; Path=/; HttpOnly; SameSite=Strict")
+        XCTAssertEqual(web.send("GET", "/?token=nope").status, 401)
+    }
+
+    func testFormPostsNeedTheCSRFSecret() throws {
+        let web = try WebFixture()
+        let form = ["Content-Type": "application/x-www-form-urlencoded"]
+        let missing = web.send("POST", "/feeds", headers: form, body: "url=http%3A%2F%2Fh%2Fc")
+        XCTAssertEqual(missing.status, 403)
+        XCTAssertEqual(web.send("POST", "/feeds", headers: form, body: "url=http%3A%2F%2Fh%2Fc&csrf=wrong").status, 403)
+        XCTAssertEqual(try web.store.feeds().count, 2)
+        let added = web.send("POST", "/feeds", headers: form, body: "url=http%3A%2F%2Fh%2Fc&title=Cee&csrf=s3cret")
+        XCTAssertEqual(added.status, 303)
+        XCTAssertEqual(added.header("Location"), "/?done=added")
+        XCTAssertEqual(try web.store.feeds().map(\.title), [nil, nil, "Cee"])
+        let again = web.send("POST", "/feeds", headers: form, body: "url=http%3A%2F%2Fh%2Fc&csrf=s3cret")
+        XCTAssertEqual(again.header("Location"), "/?done=error-exists")
+    }
+
+    func testCrossSiteStateChangesAreRefusedWhateverTheyCarry() throws {
+        let web = try WebFixture()
+        let json = ["Content-Type": "application/json"]
+        let crossOrigin = web.send(
+            "POST", "/api/feeds", headers: json.merging(["Origin": "http://evil.example"]) { $1 },
+            body: #"{"url":"http://h/c"}"#)
+        XCTAssertEqual(crossOrigin.status, 403)
+        let crossSite = web.send(
+            "DELETE", "/api/feeds/1", headers: ["Sec-Fetch-Site": "cross-site"])
+        XCTAssertEqual(crossSite.status, 403)
+        let nullOrigin = web.send("DELETE", "/api/feeds/1", headers: ["Origin": "null"])
+        XCTAssertEqual(nullOrigin.status, 403)
+        XCTAssertEqual(try web.store.feeds().count, 2)
+        // The same requests from the page's own origin go through.
+        let sameOrigin = web.send(
+            "POST", "/api/feeds", headers: json.merging(["Origin": "http://127.0.0.1:8080"]) { $1 },
+            body: #"{"url":"http://h/c"}"#)
+        XCTAssertEqual(sameOrigin.status, 201)
+    }
+
+    func testGetsChangeNothing() throws {
+        let web = try WebFixture()
+        // A GET to an action path is a 405, not an action.
+        let get = web.send("GET", "/feeds/1/remove")
+        XCTAssertEqual(get.status, 405)
+        XCTAssertEqual(get.header("Allow"), "POST")
+        XCTAssertEqual(web.send("GET", "/api/poll").status, 405)
+        XCTAssertEqual(try web.store.feeds().count, 2)
+        XCTAssertEqual(web.fetcher.pendingURLs, [])
+    }
+
+    func testHostParsing() {
+        XCTAssertTrue(WebAccess.isLoopbackHost("127.0.0.1"))
+        XCTAssertTrue(WebAccess.isLoopbackHost("127.1.2.3:80"))
+        XCTAssertTrue(WebAccess.isLoopbackHost("LOCALHOST:8080"))
+        XCTAssertTrue(WebAccess.isLoopbackHost("[::1]:8080"))
+        XCTAssertFalse(WebAccess.isLoopbackHost("[::2]:8080"))
+        XCTAssertFalse(WebAccess.isLoopbackHost("127.0.0.1.nip.io"))
+        XCTAssertFalse(WebAccess.isLoopbackHost("10.0.0.1:8080"))
+        XCTAssertTrue(WebAccess.constantTimeEqual("abc", "abc"))
+        XCTAssertFalse(WebAccess.constantTimeEqual("abc", "abcd"))
+        XCTAssertFalse(WebAccess.constantTimeEqual("", "a"))
+    }
+
+    func testHTTPAddressParsing() throws {
+        XCTAssertEqual(try HTTPAddress.parse("8080"), HTTPAddress(host: "127.0.0.1", port: 8080))
+        XCTAssertEqual(try HTTPAddress.parse("0.0.0.0:80"), HTTPAddress(host: "0.0.0.0", port: 80))
+        XCTAssertEqual(try HTTPAddress.parse("[::1]:0"), HTTPAddress(host: "::1", port: 0))
+        XCTAssertTrue(try HTTPAddress.parse("[::1]:1").isLoopback)
+        XCTAssertFalse(try HTTPAddress.parse("0.0.0.0:1").isLoopback)
+        for bad in ["", "x", "65536", "localhost:80", "1.2.3:80", "[::1]80", "[zz]:80", "1.2.3.4:", ":80"] {
+            XCTAssertThrowsError(try HTTPAddress.parse(bad), bad)
+        }
+        XCTAssertEqual(
+            (try? CommandLineParser.parse(["run", "--http-token", "0123456789abcdef"])).debugDescription, "nil")
+        XCTAssertThrowsError(try CommandLineParser.parse(["run", "--http", "1", "--http-token", "short"]))
+        let invocation = try CommandLineParser.parse(["run", "--http", "0.0.0.0:0", "--http-token", "0123456789abcdef"])
+        guard case .run(let options) = invocation.command else { return XCTFail("not run") }
+        XCTAssertEqual(options.http, HTTPAddress(host: "0.0.0.0", port: 0))
+        XCTAssertEqual(options.httpToken, "0123456789abcdef")
+    }
+
+    func testTheConfigFileTakesTheHTTPKeys() throws {
+        let config = try RunConfig.parse("http = 0.0.0.0:8080\nhttp-token = 0123456789abcdef\n", path: "/etc/pw/config")
+        XCTAssertEqual(config.runTokens, ["--http", "0.0.0.0:8080", "--http-token", "0123456789abcdef"])
+        XCTAssertThrowsError(try RunConfig.parse("http = nowhere\n", path: "/c")) { error in
+            XCTAssertEqual(
+                (error as? UsageError)?.message,
+                "/c:1: bad value for 'http': option '--http' needs [ADDR:]PORT (the port must be a number from 0 to 65535), not 'nowhere'"
+            )
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import LoopScheduler
+
+@testable import PodcastKit
+
+/// A daemon on a manual clock with two feeds polled once (feed 1 fetched with episodes g1 and
+/// g2, feed 2 failing with 404), and the web router over it.
+final class WebFixture {
+    static let now = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z
+    let dir = TemporaryDirectory("web")
+    let store: FeedStore
+    let scheduler = ManualScheduler()
+    let fetcher = ScriptedFetcher()
+    let daemon: PodcastDaemon<ManualScheduler>
+    let data: WebLibraryData
+    let metrics = WebMetrics()
+    let control: DaemonWebControl<ManualScheduler>
+    var access: WebAccess
+
+    init(token: String? = nil, poll: Bool = true) throws {
+        store = try FeedStore(path: dir.file("state.sqlite"))
+        try store.add(url: "http://h/a")
+        try store.add(url: "http://h/b")
+        daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler, now: { WebFixture.now },
+            random: noJitter)
+        try daemon.start()
+        if poll {
+            fetcher.respond("http://h/a", ok("http://h/a", "g1,g2"))
+            fetcher.respond("http://h/b", httpError("http://h/b", 404))
+        }
+        data = WebLibraryData(library: daemon.library, store: store)
+        control = DaemonWebControl(store: store, daemon: daemon)
+        access = WebAccess(token: token, csrfSecret: "s3cret")
+    }
+
+    var router: WebRouter { WebRouter(data: data, control: control, access: access, metrics: metrics, hub: nil) }
+
+    /// The response to `method target` from a loopback client (Host 127.0.0.1:8080).
+    func send(
+        _ method: String, _ target: String, headers: [String: String] = [:], body: String = ""
+    ) -> HTTPResponse {
+        var all = ["Host": "127.0.0.1:8080"]
+        for (k, v) in headers { all[k] = v }
+        let request = HTTPRequest(method: method, target: target, headers: all, body: Array(body.utf8))
+        guard case .response(let response) = router.reply(request) else { fatalError("a stream for \(target)") }
+        return response
+    }
+
+    func json(_ method: String, _ target: String, _ body: String) -> HTTPResponse {
+        send(method, target, headers: ["Content-Type": "application/json"], body: body)
+    }
+}
+
+/// An event-stream client that records what it is sent; `backedUp` plays a slow reader.
+final class RecordingSSEClient: SSEClient {
+    var isOpen = true
+    var backedUp = false
+    var isBackedUp: Bool { backedUp }
+    var onDrained: (() -> Void)?
+    var onClose: (() -> Void)?
+    private(set) var writes: [String] = []
+
+    func write(_ text: String) { writes.append(text) }
+
+    /// The events written (`retry` hints and comments left out): (name, data).
+    var events: [(name: String, data: String)] {
+        writes.compactMap { chunk in
+            var name: String?
+            var data: String?
+            for line in chunk.split(separator: "\n") {
+                if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
+                if line.hasPrefix("data: ") { data = String(line.dropFirst(6)) }
+            }
+            guard let name, let data else { return nil }
+            return (name, data)
+        }
+    }
+
+    func drain() {
+        backedUp = false
+        onDrained?()
+    }
+}
+
+/// `text` as a JSON object (test helper; traps on non-JSON).
+func jsonObject(_ text: String) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+}

@@ -1,0 +1,116 @@
+import Foundation
+import LoopScheduler
+import XCTest
+
+@testable import PodcastKit
+
+/// The web view as a second observer of the daemon's library: one SSE event per loop iteration
+/// per client, carrying everything that changed in it; slow readers get the latest state.
+final class WebViewSSETests: XCTestCase {
+    func testFiftyFeedsCompletingInOneIterationReachEachClientAsOneEvent() throws {
+        let dir = TemporaryDirectory("web-coalesce")
+        let store = try FeedStore(path: dir.file("state.sqlite"))
+        for i in 0..<50 { try store.add(url: "http://h/\(i)") }
+        let loop = try EventLoop()
+        let scheduler = LoopScheduler(loop: loop)
+        let fetcher = ScriptedFetcher()
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler,
+            configuration: .init(maxConcurrentFetches: 50, maxFetchesPerHost: 50), random: noJitter)
+        let hub = SSEHub(snapshot: { "{}" })
+        let metrics = WebMetrics()
+        let view = WebView(
+            data: WebLibraryData(library: daemon.library, store: store), hub: hub, scheduler: scheduler,
+            metrics: metrics)
+        let clients = [RecordingSSEClient(), RecordingSSEClient()]
+        for client in clients { hub.add(client) }
+        try daemon.start()
+        XCTAssertTrue(loop.runOnce(blocking: false))  // the "polling" states
+        XCTAssertEqual(clients[0].events.map(\.name), ["snapshot", "update"])
+        XCTAssertEqual(fetcher.pendingURLs.count, 50)
+
+        let timer = loop.scheduleTimer(after: .nanoseconds(0)) { fetcher.respondAll { ok($0, "g1,g2") } }
+        XCTAssertTrue(loop.runOnce(blocking: true))
+        withExtendedLifetime(timer) {}
+        XCTAssertEqual(daemon.completedPolls, 50)
+        for client in clients {
+            XCTAssertEqual(client.events.map(\.name), ["snapshot", "update", "update"])  // one more for 50 polls
+            let update = jsonObject(client.events[2].data)
+            let feeds = update["feeds"] as? [[String: Any]] ?? []
+            XCTAssertEqual(feeds.map { $0["id"] as? Int }, (1...50).map { $0 })
+            XCTAssertEqual(Set(feeds.map { $0["status"] as? String }), ["ok"])
+            XCTAssertEqual(Set(feeds.map { $0["episode_count"] as? Int }), [2])
+            XCTAssertEqual((update["episodes"] as? [Any])?.count, 50)  // the newest list (capacity 50)
+            XCTAssertEqual((update["counts"] as? [String: Any])?["ok"] as? Int, 50)
+            XCTAssertEqual((update["counts"] as? [String: Any])?["new_since_start"] as? Int, 100)
+        }
+        XCTAssertEqual(hub.publishedCount, 2)
+        XCTAssertEqual(metrics.polls["fetched"], 50)
+        XCTAssertEqual(metrics.episodesAnnounced, 100)
+
+        XCTAssertTrue(loop.runOnce(blocking: false))  // nothing changed: no event
+        XCTAssertEqual(clients[0].events.count, 3)
+        withExtendedLifetime(view) {}
+    }
+
+    func testASlowReaderGetsTheLatestStateWhenItCatchesUpNotAQueue() throws {
+        let library = LibraryViewModel()
+        let scheduler = TestScheduler()
+        let dir = TemporaryDirectory("web-slow")
+        let store = try FeedStore(path: dir.file("state.sqlite"))
+        library.upsert(Podcast(id: 1, url: "http://h/1", title: "One"))
+        let hub = SSEHub(snapshot: { "{}" })
+        let view = WebView(data: WebLibraryData(library: library, store: store), hub: hub, scheduler: scheduler)
+        let fast = RecordingSSEClient()
+        let slow = RecordingSSEClient()
+        hub.add(fast)
+        hub.add(slow)
+        slow.backedUp = true
+        for n in 1...5 {
+            library.update(id: 1) { $0.newCount = n }
+            scheduler.advance()
+        }
+        XCTAssertEqual(fast.events.map(\.name), ["snapshot"] + Array(repeating: "update", count: 5))
+        XCTAssertEqual(slow.events.map(\.name), ["snapshot"])  // nothing queued while backed up
+        XCTAssertEqual(hub.skippedCount, 1)  // marked stale once, then skipped silently
+        slow.drain()
+        XCTAssertEqual(slow.events.map(\.name), ["snapshot", "snapshot"])
+        let latest = jsonObject(slow.events[1].data)["feeds"] as? [[String: Any]]
+        XCTAssertEqual(latest?.first?["new_count"] as? Int, 5)  // the state as it is now
+        // Caught up: it gets the next update like everyone else.
+        library.update(id: 1) { $0.newCount = 6 }
+        scheduler.advance()
+        XCTAssertEqual(slow.events.map(\.name), ["snapshot", "snapshot", "update"])
+        XCTAssertEqual(view.updateCount, 7)
+    }
+
+    func testRemovedFeedsAndClosedClients() throws {
+        let library = LibraryViewModel()
+        let scheduler = TestScheduler()
+        let dir = TemporaryDirectory("web-remove")
+        let store = try FeedStore(path: dir.file("state.sqlite"))
+        library.upsert(Podcast(id: 1, url: "http://h/1"))
+        library.upsert(Podcast(id: 2, url: "http://h/2"))
+        let hub = SSEHub(snapshot: { "{}" })
+        let view = WebView(data: WebLibraryData(library: library, store: store), hub: hub, scheduler: scheduler)
+        let client = RecordingSSEClient()
+        hub.add(client)
+        XCTAssertEqual(
+            client.events[0].data,
+            #"{"feeds":[{"id":1,"url":"http://h/1","title":null,"status":"waiting","last_check":null,"next_poll":null,"last_error":null,"hook_error":null,"episode_count":0,"new_count":0},{"id":2,"url":"http://h/2","title":null,"status":"waiting","last_check":null,"next_poll":null,"last_error":null,"hook_error":null,"episode_count":0,"new_count":0}],"episodes":[],"counts":{"feeds":2,"waiting":2,"polling":0,"ok":0,"backing-off":0,"failing":0,"disabled":0,"new_since_start":0}}"#
+        )
+        library.remove(id: 1)
+        scheduler.advance()
+        XCTAssertEqual(
+            client.events[1].data,
+            #"{"feeds":[],"removed":[1],"counts":{"feeds":1,"waiting":1,"polling":0,"ok":0,"backing-off":0,"failing":0,"disabled":0,"new_since_start":0}}"#
+        )
+        client.isOpen = false
+        client.onClose?()
+        XCTAssertEqual(hub.clientCount, 0)
+        library.remove(id: 2)
+        scheduler.advance()
+        XCTAssertEqual(client.events.count, 2)
+        withExtendedLifetime(view) {}
+    }
+}
