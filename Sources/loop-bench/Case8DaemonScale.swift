@@ -147,6 +147,7 @@ enum DaemonScale {
         }
         let subscribeSeconds = Double(nowNanoseconds() - subscribeStart) / 1e9
         debugPhase("subscribed \(feeds)")
+        if ProcessInfo.processInfo.environment["LOOP_BENCH_DEBUG"] != nil { memoryBreakdown(store!) }
         let cold = try cycle(store: store!, workers: workers)
         debugPhase("first cycle")
         let warm = try cycle(store: store!, workers: workers)
@@ -181,10 +182,47 @@ enum DaemonScale {
         debugPhase("  end of cycle, daemon alive")
         daemon.stop()
         fetcher.cancelAll()
+        if ProcessInfo.processInfo.environment["LOOP_BENCH_DEBUG"] != nil {
+            let probe = LeakProbe(daemon: daemon, library: daemon.library, fetcher: fetcher)
+            DispatchQueue.main.async { probe.report() }
+        }
         return (
             Cycle(seconds: Double(elapsed) / 1e9, cpuSeconds: Double(cpu) / 1e9),
             finished.value?.count ?? 0
         )
+    }
+
+    final class LeakProbe: @unchecked Sendable {
+        weak var daemon: PodcastDaemon<LoopScheduler>?
+        weak var library: LibraryViewModel?
+        weak var fetcher: HTTPFetcher?
+        init(daemon: PodcastDaemon<LoopScheduler>, library: LibraryViewModel, fetcher: HTTPFetcher) {
+            self.daemon = daemon
+            self.library = library
+            self.fetcher = fetcher
+        }
+        func report() {
+            let line = "  still alive after the cycle: daemon \(daemon != nil), library \(library != nil), fetcher \(fetcher != nil)\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    /// What the daemon's per-feed state costs, measured piece by piece (LOOP_BENCH_DEBUG).
+    static func memoryBreakdown(_ store: FeedStore) {
+        func heap() -> Double { Double(clb_heap_in_use()) }
+        let start = heap()
+        guard let records = try? store.feeds() else { return }
+        let afterRecords = heap()
+        let library = LibraryViewModel()
+        library.upsert(
+            contentsOf: records.map { Podcast(id: $0.id, url: $0.url, title: $0.title ?? $0.feedTitle) })
+        let afterLibrary = heap()
+        let count = Double(max(1, records.count))
+        let line = String(
+            format: "  per feed: FeedRecord array %.0f B, LibraryViewModel %.0f B\n", (afterRecords - start) / count,
+            (afterLibrary - afterRecords) / count)
+        FileHandle.standardError.write(Data(line.utf8))
+        withExtendedLifetime((records, library)) {}
     }
 
     static func debugPhase(_ label: String) {
