@@ -58,12 +58,14 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     let combineIdentifier = CombineIdentifier()
 
     func receive(subscription: Subscription) {
-        core.setOuter(subscription)
+        guard core.setOuter(subscription) else { return }  // a second one: cancelled
         core.sendSubscription()
         if maxPublishers > 0 { subscription.request(maxPublishers) }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
+        // Before the subscription or after the completion: a violation, dropped untransformed.
+        guard core.outerIsAttached else { return .none }
         let inner = transform(input)
         // `Just` under unlimited demand: its value and completion are delivered inline, exactly as
         // subscribing it would deliver them, without building a subscription per value.

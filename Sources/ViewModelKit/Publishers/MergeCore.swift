@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The engine shared by `Merge`...`Merge8`, `MergeMany`, `FlatMap` and `SwitchToLatest`: several
 /// inner subscriptions ("children") whose values are interleaved into one downstream.
 ///
@@ -10,6 +12,12 @@
 /// - The stream finishes once no more children can come (`sourcesOpen == false`), every child
 ///   has finished and the buffer is empty. The first failure, from a child or the outer
 ///   publisher, cancels everything else and is delivered at once (buffered values are dropped).
+///
+/// Protocol violations by a child or the outer publisher are absorbed, as Combine's merging
+/// operators do: a value or completion before its subscription, or after its completion or the
+/// end of the stream, is dropped (a value gets `.none`); a second subscription is cancelled;
+/// values beyond a child's demand wait in the buffer for downstream demand; a request or
+/// cancel after the end does nothing.
 ///
 /// Cost per value: the hot path touches no generic container and sorts nothing. Children sit in
 /// an array ordered by id (found by binary search; requests go out in id order); per-child
@@ -41,6 +49,13 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     /// Something changed that may call for requests to children.
     @exclusivity(unchecked) private var needsRequests = false
     @exclusivity(unchecked) private var outer: Subscription?
+    /// The outer publisher's state (FlatMap, SwitchToLatest): `outerWaiting` until its
+    /// subscription, `outerAttached` while it may send, `outerEnded` after its completion.
+    /// Atomic so that the outer's values are checked before `transform` runs, without the lock.
+    private let outerState = Atomic<Int>(MergeCore.outerWaiting)
+    static var outerWaiting: Int { 0 }
+    static var outerAttached: Int { 1 }
+    static var outerEnded: Int { 2 }
     /// FlatMap with a finite `maxPublishers`: each finished child asks the outer for one more.
     private let replenishOuter: Bool
 
@@ -93,35 +108,52 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     }
 
     /// FlatMap / SwitchToLatest: remembers the outer subscription so that cancel reaches it.
-    func setOuter(_ subscription: Subscription) {
+    /// Returns false, having cancelled `subscription`, when it is not the outer's first one or
+    /// the stream has ended: the caller then does nothing more with it.
+    func setOuter(_ subscription: Subscription) -> Bool {
         lock.lock()
-        if terminated || outer != nil {
+        if outerState.load(ordering: .relaxed) != MergeCore.outerWaiting {
             lock.unlock()
             subscription.cancel()
-            return
+            return false
+        }
+        outerState.store(MergeCore.outerAttached, ordering: .relaxed)
+        if terminated {
+            lock.unlock()
+            subscription.cancel()
+            return false
         }
         outer = subscription
         lock.unlock()
+        return true
     }
+
+    /// Whether the outer publisher may send now (subscribed, not completed): its values and
+    /// completion are dropped otherwise.
+    var outerIsAttached: Bool { outerState.load(ordering: .relaxed) == MergeCore.outerAttached }
 
     /// The outer publisher finished: no more children will come.
     func outerFinished() {
-        lock.withLock {
-            outer = nil
-            sourcesOpen = false
-        }
+        lock.lock()
+        guard outerState.load(ordering: .relaxed) == MergeCore.outerAttached else { return lock.unlock() }
+        outerState.store(MergeCore.outerEnded, ordering: .relaxed)
+        outer = nil
+        sourcesOpen = false
+        lock.unlock()
         drain()
     }
 
     /// The outer publisher failed.
     func outerFailed(_ error: Failure) {
-        lock.withLock {
-            outer = nil
-            if !failed {
-                failed = true
-                failure = error
-            }
+        lock.lock()
+        guard outerState.load(ordering: .relaxed) == MergeCore.outerAttached else { return lock.unlock() }
+        outerState.store(MergeCore.outerEnded, ordering: .relaxed)
+        outer = nil
+        if !failed {
+            failed = true
+            failure = error
         }
+        lock.unlock()
         drain()
     }
 
@@ -182,7 +214,8 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     func childReceive(_ value: Output, id: Int) -> Subscribers.Demand {
         lock.lock()
-        guard !terminated, let index = indexLocked(of: id) else {
+        // Not subscribed yet, or already finished (its slot is gone): a violation, dropped.
+        guard !terminated, let index = indexLocked(of: id), children[index].subscription != nil else {
             lock.unlock()
             return .none
         }
@@ -214,7 +247,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     func childReceive(completion: Subscribers.Completion<Failure>, id: Int) {
         lock.lock()
-        guard !terminated, let index = indexLocked(of: id) else {
+        guard !terminated, let index = indexLocked(of: id), children[index].subscription != nil else {
             lock.unlock()
             return
         }
