@@ -15,7 +15,9 @@ import Synchronization
 ///
 /// Protocol violations by a child or the outer publisher are absorbed, as Combine's merging
 /// operators do: a value or completion before its subscription, or after its completion or the
-/// end of the stream, is dropped (a value gets `.none`); a second subscription is cancelled;
+/// end of the stream, is dropped (a value gets `.none`); a second subscription is cancelled, and
+/// so is one arriving after a completion that came before any subscription (that source counts
+/// as ended, though the stream still waits for it, as for a source that never subscribed);
 /// values beyond a child's demand wait in the buffer for downstream demand; a request or
 /// cancel after the end does nothing.
 ///
@@ -132,10 +134,18 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     /// completion are dropped otherwise.
     var outerIsAttached: Bool { outerState.load(ordering: .relaxed) == MergeCore.outerAttached }
 
+    /// Under the lock: a completion of the outer publisher may be handled (true), or is a
+    /// violation (false; one before the subscription still makes a later subscription junk).
+    private func takeOuterCompletionLocked() -> Bool {
+        let state = outerState.load(ordering: .relaxed)
+        if state == MergeCore.outerWaiting { outerState.store(MergeCore.outerEnded, ordering: .relaxed) }
+        return state == MergeCore.outerAttached
+    }
+
     /// The outer publisher finished: no more children will come.
     func outerFinished() {
         lock.lock()
-        guard outerState.load(ordering: .relaxed) == MergeCore.outerAttached else { return lock.unlock() }
+        guard takeOuterCompletionLocked() else { return lock.unlock() }
         outerState.store(MergeCore.outerEnded, ordering: .relaxed)
         outer = nil
         sourcesOpen = false
@@ -146,7 +156,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     /// The outer publisher failed.
     func outerFailed(_ error: Failure) {
         lock.lock()
-        guard outerState.load(ordering: .relaxed) == MergeCore.outerAttached else { return lock.unlock() }
+        guard takeOuterCompletionLocked() else { return lock.unlock() }
         outerState.store(MergeCore.outerEnded, ordering: .relaxed)
         outer = nil
         if !failed {
@@ -194,7 +204,9 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     func childReceive(subscription: Subscription, id: Int) {
         lock.lock()
-        guard !terminated, let index = indexLocked(of: id), children[index].subscription == nil else {
+        guard !terminated, let index = indexLocked(of: id), children[index].subscription == nil,
+            !children[index].completedUnsubscribed
+        else {
             lock.unlock()
             subscription.cancel()
             return
@@ -247,7 +259,13 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     func childReceive(completion: Subscribers.Completion<Failure>, id: Int) {
         lock.lock()
-        guard !terminated, let index = indexLocked(of: id), children[index].subscription != nil else {
+        guard !terminated, let index = indexLocked(of: id) else {
+            lock.unlock()
+            return
+        }
+        guard children[index].subscription != nil else {
+            // Before its subscription: dropped, and a subscription after it will be cancelled.
+            children[index].completedUnsubscribed = true
             lock.unlock()
             return
         }
@@ -433,6 +451,8 @@ struct MergeChildState {
     var subscription: Subscription?
     var outstanding = Subscribers.Demand.none
     var buffered = 0
+    /// It sent a completion before any subscription (a violation): a later one is cancelled.
+    var completedUnsubscribed = false
 
     init(id: Int) {
         self.id = id

@@ -6,13 +6,12 @@ import ViewModelKit
 /// protocol violations as Combine's merging operators do: what the downstream sees equals the
 /// well-behaved run, a junk subscription is cancelled, and nothing reaches a source after the end.
 @Suite struct MergeEngineViolationTests {
-    @Test func mergeDropsAChildsValueAndCompletionBeforeItsSubscription() {
+    @Test func mergeDropsAChildsValueBeforeItsSubscription() {
         let rogue = MisbehavingSource<Int>()
         let other = PassthroughSubject<Int, Never>()
         let recorder = Recorder<Int, Never>()
         rogue.merge(with: other).subscribe(recorder)
         #expect(rogue.send(1) == Subscribers.Demand.none)
-        rogue.finish()  // before its subscription: dropped, the merge still waits for it
         let subscription = SubscriptionLog()
         rogue.send(subscription: subscription)
         #expect(rogue.send(2) == Subscribers.Demand.none)
@@ -22,6 +21,24 @@ import ViewModelKit
         rogue.finish()
         #expect(recorder.events == [.subscription, .value(2), .value(3), .finished])
         #expect(subscription.calls == ["request unlimited"])
+    }
+
+    /// A completion before the subscription is dropped, and the child counts as ended: its
+    /// subscription is cancelled when it comes, and the merge, like one whose child never
+    /// subscribed, does not finish.
+    @Test func mergeCancelsASubscriptionAfterAChildsCompletionBeforeIt() {
+        let rogue = MisbehavingSource<Int>()
+        let other = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        rogue.merge(with: other).subscribe(recorder)
+        rogue.finish()
+        let subscription = SubscriptionLog()
+        rogue.send(subscription: subscription)
+        #expect(rogue.send(1) == Subscribers.Demand.none)
+        other.send(2)
+        other.send(completion: .finished)
+        #expect(recorder.events == [.subscription, .value(2)])
+        #expect(subscription.calls == ["cancel"])
     }
 
     @Test func mergeCancelsAChildsSecondSubscription() {
@@ -90,7 +107,6 @@ import ViewModelKit
             return Just(value * 10)
         }.subscribe(recorder)
         #expect(rogue.send(1) == Subscribers.Demand.none)
-        rogue.finish()  // before the subscription: dropped
         let first = SubscriptionLog()
         let second = SubscriptionLog()
         rogue.send(subscription: first)
@@ -103,6 +119,18 @@ import ViewModelKit
         #expect(transformed.withLock { $0 } == [2])
         #expect(first.calls == ["request unlimited"])
         #expect(second.calls == ["cancel"])
+    }
+
+    @Test func flatMapCancelsTheOutersSubscriptionAfterACompletionBeforeIt() {
+        let rogue = MisbehavingSource<Int>()
+        let recorder = Recorder<Int, Never>()
+        rogue.flatMap { Just($0) }.subscribe(recorder)
+        rogue.finish()
+        let subscription = SubscriptionLog()
+        rogue.send(subscription: subscription)
+        #expect(rogue.send(1) == Subscribers.Demand.none)
+        #expect(recorder.events == [])
+        #expect(subscription.calls == ["cancel"])
     }
 
     @Test func switchToLatestDropsTheOutersEventsOutsideItsSubscription() {
