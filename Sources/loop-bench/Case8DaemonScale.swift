@@ -67,7 +67,8 @@ enum DaemonScale {
         var total = 0
         var notModified = 0
         clb_server_counts(server, &total, &notModified)
-        let failures = (reference + full).reduce(0) { $0 + $1.failures }
+        let failures =
+            (reference + full).reduce(0) { $0 + $1.failures }
             + (referenceRuns - reference.count) * referenceFeeds + (full.isEmpty ? feeds : 0)
 
         func stats(_ pairs: [Pair], _ value: (Pair) -> Double) -> Stats { Stats(samples: pairs.map(value)) }
@@ -202,7 +203,8 @@ enum DaemonScale {
             self.fetcher = fetcher
         }
         func report() {
-            let line = "  still alive after the cycle: daemon \(daemon != nil), library \(library != nil), fetcher \(fetcher != nil)\n"
+            let line =
+                "  still alive after the cycle: daemon \(daemon != nil), library \(library != nil), fetcher \(fetcher != nil)\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
     }
@@ -227,7 +229,8 @@ enum DaemonScale {
 
     static func debugPhase(_ label: String) {
         guard ProcessInfo.processInfo.environment["LOOP_BENCH_DEBUG"] != nil else { return }
-        let line = "  \(label): rss \(clb_rss_bytes() / 1_000_000) MB, peak \(Int((peakRSS() ?? 0) / 1e6)) MB, heap in use \(clb_heap_in_use() / 1_000_000) MB\n"
+        let line =
+            "  \(label): rss \(clb_rss_bytes() / 1_000_000) MB, peak \(Int((peakRSS() ?? 0) / 1e6)) MB, heap in use \(clb_heap_in_use() / 1_000_000) MB\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 

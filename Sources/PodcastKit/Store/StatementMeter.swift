@@ -37,12 +37,14 @@ final class StatementMeter {
     init(_ database: Database) {
         self.database = database
         let me = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_trace_v2(database.handle, UInt32(SQLITE_TRACE_PROFILE), { _, context, statement, _ in
-            guard let context, let statement else { return 0 }
-            let meter = Unmanaged<StatementMeter>.fromOpaque(context).takeUnretainedValue()
-            meter.record(OpaquePointer(statement))
-            return 0
-        }, me)
+        sqlite3_trace_v2(
+            database.handle, UInt32(SQLITE_TRACE_PROFILE),
+            { _, context, statement, _ in
+                guard let context, let statement else { return 0 }
+                let meter = Unmanaged<StatementMeter>.fromOpaque(context).takeUnretainedValue()
+                meter.record(OpaquePointer(statement))
+                return 0
+            }, me)
         active = true
     }
 

@@ -57,9 +57,10 @@ import Testing
         fetcher.respondAll { notModified($0) }
         #expect(fetcher.pendingURLs == ["http://a/5"])
         fetcher.respondAll { notModified($0) }
-        #expect(fetcher.requests.map(\.url) == [
-            "http://a/0", "http://a/1", "http://b/0", "http://a/2", "http://a/3", "http://a/4", "http://a/5",
-        ])
+        #expect(
+            fetcher.requests.map(\.url) == [
+                "http://a/0", "http://a/1", "http://b/0", "http://a/2", "http://a/3", "http://a/4", "http://a/5",
+            ])
         // 304s to requests without validators count as failures; what matters here is the end.
         #expect(failed?.count == 7)
     }

@@ -98,7 +98,8 @@ import ViewModelKit
             stepsBySQL[sql] = each
         }
         return PollWork(
-            statements: statements, bySQL: bySQL, stepsBySQL: stepsBySQL, fullScanSteps: scans, sorts: sorts, fetches: fetches,
+            statements: statements, bySQL: bySQL, stepsBySQL: stepsBySQL, fullScanSteps: scans, sorts: sorts,
+            fetches: fetches,
             libraryChanges: changes, events: events)
     }
 
