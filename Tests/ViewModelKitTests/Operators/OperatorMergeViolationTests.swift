@@ -10,6 +10,7 @@ import ViewModelKit
         let rogue = MisbehavingSource<Int>()
         let other = PassthroughSubject<Int, Never>()
         let recorder = Recorder<Int, Never>()
+        defer { recorder.cancel() }  // no subscriber<->subscription cycle left for LeakSanitizer
         rogue.merge(with: other).subscribe(recorder)
         #expect(rogue.send(1) == Subscribers.Demand.none)
         let subscription = SubscriptionLog()
@@ -30,6 +31,7 @@ import ViewModelKit
         let rogue = MisbehavingSource<Int>()
         let other = PassthroughSubject<Int, Never>()
         let recorder = Recorder<Int, Never>()
+        defer { recorder.cancel() }  // no subscriber<->subscription cycle left for LeakSanitizer
         rogue.merge(with: other).subscribe(recorder)
         rogue.finish()
         let subscription = SubscriptionLog()
@@ -44,6 +46,7 @@ import ViewModelKit
     @Test func mergeCancelsAChildsSecondSubscription() {
         let rogue = MisbehavingSource<Int>()
         let recorder = Recorder<Int, Never>()
+        defer { recorder.cancel() }  // no subscriber<->subscription cycle left for LeakSanitizer
         rogue.merge(with: Empty<Int, Never>()).subscribe(recorder)
         let first = SubscriptionLog()
         let second = SubscriptionLog()
@@ -59,6 +62,7 @@ import ViewModelKit
         let rogue = MisbehavingSource<Int>()
         let other = PassthroughSubject<Int, Never>()
         let recorder = Recorder<Int, Never>()
+        defer { recorder.cancel() }  // no subscriber<->subscription cycle left for LeakSanitizer
         rogue.merge(with: other).subscribe(recorder)
         rogue.send(subscription: SubscriptionLog())
         _ = rogue.send(1)
@@ -74,6 +78,7 @@ import ViewModelKit
     @Test func valuesBeyondAChildsDemandWaitForTheDownstreamsDemand() {
         let rogue = MisbehavingSource<Int>()
         let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+        defer { recorder.cancel() }  // no subscriber<->subscription cycle left for LeakSanitizer
         rogue.merge(with: Empty<Int, Never>(completeImmediately: false)).subscribe(recorder)
         let subscription = SubscriptionLog()
         rogue.send(subscription: subscription)
@@ -101,6 +106,7 @@ import ViewModelKit
     @Test func flatMapDropsTheOutersValuesOutsideItsSubscriptionWithoutTransformingThem() {
         let rogue = MisbehavingSource<Int>()
         let recorder = Recorder<Int, Never>()
+        defer { recorder.cancel() }  // no subscriber<->subscription cycle left for LeakSanitizer
         let transformed = Mutex<[Int]>([])
         rogue.flatMap { value in
             transformed.withLock { $0.append(value) }
@@ -124,6 +130,7 @@ import ViewModelKit
     @Test func flatMapCancelsTheOutersSubscriptionAfterACompletionBeforeIt() {
         let rogue = MisbehavingSource<Int>()
         let recorder = Recorder<Int, Never>()
+        defer { recorder.cancel() }  // no subscriber<->subscription cycle left for LeakSanitizer
         rogue.flatMap { Just($0) }.subscribe(recorder)
         rogue.finish()
         let subscription = SubscriptionLog()
@@ -136,6 +143,7 @@ import ViewModelKit
     @Test func switchToLatestDropsTheOutersEventsOutsideItsSubscription() {
         let rogue = MisbehavingSource<Just<Int>>()
         let recorder = Recorder<Int, Never>()
+        defer { recorder.cancel() }  // no subscriber<->subscription cycle left for LeakSanitizer
         rogue.switchToLatest().subscribe(recorder)
         _ = rogue.send(Just(1))
         let first = SubscriptionLog()
