@@ -75,7 +75,7 @@ static void *serve(void *arg) {
     return NULL;
 }
 
-void *clb_server_start(int items_per_feed, int *port) {
+void *clb_server_start(int items_per_feed, int *hosts, int *port) {
     struct loopback_server *server = calloc(1, sizeof *server);
     if (!server) return NULL;
     server->items_per_feed = items_per_feed;
@@ -93,6 +93,16 @@ void *clb_server_start(int items_per_feed, int *port) {
     socklen_t length = sizeof address;
     if (getsockname(evhttp_bound_socket_get_fd(bound), (struct sockaddr *)&address, &length) != 0) goto fail;
     *port = ntohs(address.sin_port);
+    // The other loopback addresses on the same port; stop at the first that cannot be bound
+    // (the port may be taken there), so the hosts are always 127.0.0.1 ... 127.0.0.<*hosts>.
+    int wanted = *hosts < 1 ? 1 : (*hosts > 254 ? 254 : *hosts);
+    *hosts = 1;
+    for (int host = 2; host <= wanted; host++) {
+        char name[32];
+        snprintf(name, sizeof name, "127.0.0.%d", host);
+        if (evhttp_bind_socket(server->http, name, (ev_uint16_t)*port) != 0) break;
+        *hosts = host;
+    }
     if (pthread_create(&server->thread, NULL, serve, server) != 0) goto fail;
     return server;
 fail:

@@ -12,7 +12,8 @@ let usage = """
       --json FILE    also write the rows as JSON: [{"name", "unit", "value", "baseline", "ratio", ...}]
       --corpus DIR   feed corpus for case 7 (default: ../shared/corpus, ../../shared/corpus, then
                      /work/shared/corpus)
-      --feeds N      feeds in case 8 (default 2000, 60 with --quick)
+      --feeds N      feeds in case 8 (default 100000, 60 with --quick; LOOP_BENCH_DEBUG=1 in the
+                     environment prints RSS and heap in use after each of its phases)
       FILTER         case numbers 1-11 or words of case names (local, cross, timers, coalescing,
                      chain, operators, memory, parsing, daemon, host, downloads,
                      dashboard); default all

@@ -41,8 +41,11 @@ void clb_malloc_trim(void);
 /// A loopback HTTP server on its own thread and event_base, for the daemon-scale case.
 /// GET /feed/<n> answers with a generated RSS feed of `items_per_feed` items and an ETag; a
 /// request whose If-None-Match equals that ETag gets 304 with no body. Anything else is 404.
-/// Returns an opaque handle (NULL on failure) and the bound port in `*port`.
-void *clb_server_start(int items_per_feed, int *port);
+/// It listens on 127.0.0.1 and, when `*hosts` > 1, on 127.0.0.2 ... 127.0.0.<hosts> with the same
+/// port (all of 127/8 is loopback on Linux), so feeds spread over several hosts as a real
+/// subscription list does (the daemon limits fetches per host). Returns an opaque handle (NULL
+/// on failure), the bound port in `*port` and in `*hosts` how many addresses it listens on.
+void *clb_server_start(int items_per_feed, int *hosts, int *port);
 /// Requests answered so far: total, and with 304.
 void clb_server_counts(void *server, long *total, long *not_modified);
 /// Stops the server thread and frees everything.

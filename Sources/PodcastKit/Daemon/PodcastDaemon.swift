@@ -144,7 +144,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     private var fetching = 0  // slots with isFetching
     private var hostFetching: [String: Int] = [:]  // slots with isFetching, per fetchHost
     // Due but over their host's limit: per host, in order (entries also in `waitingSet`).
-    private var hostWaiting: [String: [Int64]] = [:]
+    private var hostWaiting: [String: FeedQueue] = [:]
     private var unpolled = Set<Int64>()  // enabled slots not polled once yet (`once` mode's end)
     // Due but over the concurrency limit, in order: a queue read from `waitingHead`, with
     // `waitingSet` for membership. An id dropped while queued leaves a stale entry, skipped.
@@ -361,7 +361,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         guard isRunning, let slot = slots[id], slot.record.enabled, !slot.isFetching else { return }
         let host = PodcastDaemon.hostKey(slot.record.url)
         if let host, hostFetching[host, default: 0] >= configuration.maxFetchesPerHost {
-            if waitingSet.insert(id).inserted { hostWaiting[host, default: []].append(id) }
+            if waitingSet.insert(id).inserted { hostWaiting[host, default: FeedQueue()].append(id) }
             library.update(id: id) { $0.status = .waiting }
             return
         }
@@ -400,11 +400,11 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     private func startHostWaiting(_ host: String?) {
         guard let host else { return }
-        while isRunning, var queue = hostWaiting[host], !queue.isEmpty,
-            hostFetching[host, default: 0] < configuration.maxFetchesPerHost
+        // In place: a copy of the queue taken out of the dictionary made every pop O(N).
+        while isRunning, hostFetching[host, default: 0] < configuration.maxFetchesPerHost,
+            let id = hostWaiting[host]?.popFirst()
         {
-            let id = queue.removeFirst()
-            hostWaiting[host] = queue.isEmpty ? nil : queue
+            if hostWaiting[host]?.isEmpty == true { hostWaiting[host] = nil }
             guard waitingSet.remove(id) != nil else { continue }  // dropped while queued
             poll(id)  // over the global limit it moves to the global queue
         }

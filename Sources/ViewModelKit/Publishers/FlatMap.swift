@@ -36,7 +36,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = MergeCore(
                 downstream: subscriber, sourcesOpen: true, replenishOuter: maxPublishers != .unlimited)
-            upstream.subscribe(FlatMapOuter(core: core, maxPublishers: maxPublishers, transform: transform))
+            upstream.subscribe(
+                FlatMapOuter(
+                    core: core, maxPublishers: maxPublishers, transform: transform,
+                    innerIsJust: NewPublisher.self == Just<Output>.self))
         }
     }
 }
@@ -49,19 +52,26 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     let core: MergeCore<Downstream>
     let maxPublishers: Subscribers.Demand
     let transform: (Input) -> NewPublisher
+    /// `NewPublisher` is `Just`: decided once per subscription, since a dynamic cast per value
+    /// cost more than the rest of the value's trip (issue 13).
+    let innerIsJust: Bool
     let combineIdentifier = CombineIdentifier()
 
     func receive(subscription: Subscription) {
-        core.setOuter(subscription)
+        guard core.setOuter(subscription) else { return }  // a second one: cancelled
         core.sendSubscription()
         if maxPublishers > 0 { subscription.request(maxPublishers) }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
+        // Before the subscription or after the completion: a violation, dropped untransformed.
+        guard core.outerIsAttached else { return .none }
         let inner = transform(input)
         // `Just` under unlimited demand: its value and completion are delivered inline, exactly as
         // subscribing it would deliver them, without building a subscription per value.
-        if let just = inner as? Just<NewPublisher.Output>, core.deliverInline(just.output) { return .none }
+        if innerIsJust, core.deliverInline(unsafeBitCast(inner, to: Just<NewPublisher.Output>.self).output) {
+            return .none
+        }
         guard let id = core.addChild() else { return .none }
         inner.subscribe(core.child(id))
         return .none

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The engine shared by `Merge`...`Merge8`, `MergeMany`, `FlatMap` and `SwitchToLatest`: several
 /// inner subscriptions ("children") whose values are interleaved into one downstream.
 ///
@@ -10,6 +12,14 @@
 /// - The stream finishes once no more children can come (`sourcesOpen == false`), every child
 ///   has finished and the buffer is empty. The first failure, from a child or the outer
 ///   publisher, cancels everything else and is delivered at once (buffered values are dropped).
+///
+/// Protocol violations by a child or the outer publisher are absorbed, as Combine's merging
+/// operators do: a value or completion before its subscription, or after its completion or the
+/// end of the stream, is dropped (a value gets `.none`); a second subscription is cancelled, and
+/// so is one arriving after a completion that came before any subscription (that source counts
+/// as ended, though the stream still waits for it, as for a source that never subscribed);
+/// values beyond a child's demand wait in the buffer for downstream demand; a request or
+/// cancel after the end does nothing.
 ///
 /// Cost per value: the hot path touches no generic container and sorts nothing. Children sit in
 /// an array ordered by id (found by binary search; requests go out in id order); per-child
@@ -41,6 +51,13 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     /// Something changed that may call for requests to children.
     @exclusivity(unchecked) private var needsRequests = false
     @exclusivity(unchecked) private var outer: Subscription?
+    /// The outer publisher's state (FlatMap, SwitchToLatest): `outerWaiting` until its
+    /// subscription, `outerAttached` while it may send, `outerEnded` after its completion.
+    /// Atomic so that the outer's values are checked before `transform` runs, without the lock.
+    private let outerState = Atomic<Int>(MergeCore.outerWaiting)
+    static var outerWaiting: Int { 0 }
+    static var outerAttached: Int { 1 }
+    static var outerEnded: Int { 2 }
     /// FlatMap with a finite `maxPublishers`: each finished child asks the outer for one more.
     private let replenishOuter: Bool
 
@@ -93,35 +110,60 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     }
 
     /// FlatMap / SwitchToLatest: remembers the outer subscription so that cancel reaches it.
-    func setOuter(_ subscription: Subscription) {
+    /// Returns false, having cancelled `subscription`, when it is not the outer's first one or
+    /// the stream has ended: the caller then does nothing more with it.
+    func setOuter(_ subscription: Subscription) -> Bool {
         lock.lock()
-        if terminated || outer != nil {
+        if outerState.load(ordering: .relaxed) != MergeCore.outerWaiting {
             lock.unlock()
             subscription.cancel()
-            return
+            return false
+        }
+        outerState.store(MergeCore.outerAttached, ordering: .relaxed)
+        if terminated {
+            lock.unlock()
+            subscription.cancel()
+            return false
         }
         outer = subscription
         lock.unlock()
+        return true
+    }
+
+    /// Whether the outer publisher may send now (subscribed, not completed): its values and
+    /// completion are dropped otherwise.
+    var outerIsAttached: Bool { outerState.load(ordering: .relaxed) == MergeCore.outerAttached }
+
+    /// Under the lock: a completion of the outer publisher may be handled (true), or is a
+    /// violation (false; one before the subscription still makes a later subscription junk).
+    private func takeOuterCompletionLocked() -> Bool {
+        let state = outerState.load(ordering: .relaxed)
+        if state == MergeCore.outerWaiting { outerState.store(MergeCore.outerEnded, ordering: .relaxed) }
+        return state == MergeCore.outerAttached
     }
 
     /// The outer publisher finished: no more children will come.
     func outerFinished() {
-        lock.withLock {
-            outer = nil
-            sourcesOpen = false
-        }
+        lock.lock()
+        guard takeOuterCompletionLocked() else { return lock.unlock() }
+        outerState.store(MergeCore.outerEnded, ordering: .relaxed)
+        outer = nil
+        sourcesOpen = false
+        lock.unlock()
         drain()
     }
 
     /// The outer publisher failed.
     func outerFailed(_ error: Failure) {
-        lock.withLock {
-            outer = nil
-            if !failed {
-                failed = true
-                failure = error
-            }
+        lock.lock()
+        guard takeOuterCompletionLocked() else { return lock.unlock() }
+        outerState.store(MergeCore.outerEnded, ordering: .relaxed)
+        outer = nil
+        if !failed {
+            failed = true
+            failure = error
         }
+        lock.unlock()
         drain()
     }
 
@@ -146,7 +188,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
             lock.unlock()
             _ = target.downstream.receive(value)  // demand is unlimited: extra changes nothing
             lock.lock()
-            drainLocked()
+            endDirectDeliveryLocked()
         } else {
             queue.append(value)
             queueIDs.append(-1)
@@ -162,7 +204,9 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     func childReceive(subscription: Subscription, id: Int) {
         lock.lock()
-        guard !terminated, let index = indexLocked(of: id), children[index].subscription == nil else {
+        guard !terminated, let index = indexLocked(of: id), children[index].subscription == nil,
+            !children[index].completedUnsubscribed
+        else {
             lock.unlock()
             subscription.cancel()
             return
@@ -182,7 +226,8 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     func childReceive(_ value: Output, id: Int) -> Subscribers.Demand {
         lock.lock()
-        guard !terminated, let index = indexLocked(of: id) else {
+        // Not subscribed yet, or already finished (its slot is gone): a violation, dropped.
+        guard !terminated, let index = indexLocked(of: id), children[index].subscription != nil else {
             lock.unlock()
             return .none
         }
@@ -200,7 +245,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
                 demand += extra
                 needsRequests = true
             }
-            drainLocked()
+            endDirectDeliveryLocked()
             return .none
         }
         if finite { children[index].buffered += 1 }
@@ -215,6 +260,12 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     func childReceive(completion: Subscribers.Completion<Failure>, id: Int) {
         lock.lock()
         guard !terminated, let index = indexLocked(of: id) else {
+            lock.unlock()
+            return
+        }
+        guard children[index].subscription != nil else {
+            // Before its subscription: dropped, and a subscription after it will be cancelled.
+            children[index].completedUnsubscribed = true
             lock.unlock()
             return
         }
@@ -321,6 +372,21 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
         }
     }
 
+    /// After a value went straight to the downstream (lock held, `draining` set): when nothing
+    /// waits, no request is due and the stream goes on, ends the drain here; otherwise runs the
+    /// drain loop. The check is the drain loop's own, made without entering it: the loop's
+    /// entry costs two generic metadata lookups in code the client cannot specialise (callgrind,
+    /// issue 13), more than the rest of a `flatMap { Just }` value's trip.
+    @inline(__always)
+    private func endDirectDeliveryLocked() {
+        if !terminated, !failed, queued == 0, !needsRequests || demand == .none, sourcesOpen || !children.isEmpty {
+            draining = false
+            lock.unlock()
+            return
+        }
+        drainLocked()
+    }
+
     /// Under the lock: the index of child `id`, if it is still there (children are in id order).
     private func indexLocked(of id: Int) -> Int? {
         var low = 0
@@ -385,6 +451,8 @@ struct MergeChildState {
     var subscription: Subscription?
     var outstanding = Subscribers.Demand.none
     var buffered = 0
+    /// It sent a completion before any subscription (a violation): a later one is cancelled.
+    var completedUnsubscribed = false
 
     init(id: Int) {
         self.id = id

@@ -40,13 +40,14 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     let combineIdentifier = CombineIdentifier()
 
     func receive(subscription: Subscription) {
-        core.setOuter(subscription)
+        guard core.setOuter(subscription) else { return }  // a second one: cancelled
         core.sendSubscription()
         subscription.request(.unlimited)
     }
 
     func receive(_ input: P) -> Subscribers.Demand {
-        guard let id = core.replaceChildren() else { return .none }
+        // Before the subscription or after the completion: a violation, dropped.
+        guard core.outerIsAttached, let id = core.replaceChildren() else { return .none }
         input.subscribe(core.child(id))
         return .none
     }
