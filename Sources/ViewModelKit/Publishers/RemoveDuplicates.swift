@@ -27,7 +27,10 @@ extension Publishers {
         /// Subscribes `subscriber` through the comparison.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+            // `receive(subscriber:)` rather than `subscribe(_:)`: a client's optimiser stops
+            // specialising a chain in which the same generic function (`subscribe`) recurs with
+            // ever larger subscriber types, and the whole value path then runs unspecialised.
+            upstream.receive(subscriber: Inner(downstream: subscriber, predicate: predicate))
         }
     }
 }
@@ -87,7 +90,9 @@ extension Publishers.RemoveDuplicates {
 }
 
 extension Publisher where Output: Equatable {
-    /// Drops a value equal to the previous one, as Combine's `removeDuplicates()`.
+    /// Drops a value equal to the previous one, as Combine's `removeDuplicates()`. Inlinable, so
+    /// that `==` is the client's specialised one rather than a generic witness call per value.
+    @inlinable
     public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: ==)
     }
@@ -96,6 +101,7 @@ extension Publisher where Output: Equatable {
 extension Publisher {
     /// Drops a value when `predicate(previous, current)` is true, as Combine's
     /// `removeDuplicates(by:)`.
+    @inlinable
     public func removeDuplicates(
         by predicate: @escaping (Output, Output) -> Bool
     ) -> Publishers.RemoveDuplicates<Self> {
