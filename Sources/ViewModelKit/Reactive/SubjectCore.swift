@@ -119,6 +119,38 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
+    /// Stores `value`, then offers it to every subscriber (`CurrentValueSubject.send`), as
+    /// `storeAndSend`.
+    @inlinable @inline(__always)
+    func storeAndSendInline(_ value: Output) {
+        withUnsafePointer(to: value) { address in
+            let targets = storeForSend(at: UnsafeRawPointer(address))
+            for case let conduit? in targets {
+                conduit.offer(at: UnsafeRawPointer(address))
+            }
+        }
+    }
+
+    /// Stores the `Output` at `address` as the replayed value (unless the subject has completed)
+    /// and returns the conduits it goes to (empty: completed, or nobody subscribed). Out of line:
+    /// it takes the lock.
+    @usableFromInline
+    func storeForSend(at address: UnsafeRawPointer) -> ContiguousArray<Conduit<Output, Failure>?> {
+        lock.lock()
+        if completed {
+            lock.unlock()
+            return []
+        }
+        if replays { current = address.assumingMemoryBound(to: Output.self).pointee }
+        if live == 0 {
+            lock.unlock()
+            return []
+        }
+        let targets = conduits
+        lock.unlock()
+        return targets
+    }
+
     /// The conduits a value goes to now: empty once the subject has completed or when nobody
     /// is subscribed. Out of line: it takes the lock.
     @usableFromInline
