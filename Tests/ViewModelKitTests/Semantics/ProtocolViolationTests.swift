@@ -61,7 +61,8 @@ import ViewModelKit
         let comment = Comment(rawValue: "\(operatorCase.name): \(label)")
         switch operatorCase.kind {
         case .passThrough(let render, let failuresFinish):
-            #expect(violating.events == script.passThroughEvents(render: render, failuresFinish: failuresFinish), comment)
+            #expect(
+                violating.events == script.passThroughEvents(render: render, failuresFinish: failuresFinish), comment)
         case .absorbing:
             let legal = operatorCase.run(script.legal, .unlimited)
             #expect(violating.events == legal.events, comment)
@@ -246,7 +247,9 @@ enum ViolationCatalogue {
         .make("encode") { $0.encode(encoder: JSONEncoder()) },
         .make("decode") { $0.map { Data("\($0)".utf8) }.decode(type: Int.self, decoder: JSONDecoder()) },
         .make("buffer") { $0.buffer(size: 4, prefetch: .byRequest, whenFull: .dropNewest) },
-        .make("assertNoFailure", .passThrough(render: identity, failuresFinish: true)) { $0.assumingNoFailure().assertNoFailure() },
+        .make("assertNoFailure", .passThrough(render: identity, failuresFinish: true)) {
+            $0.assumingNoFailure().assertNoFailure()
+        },
     ]
 
     static let timed: [ViolationCase] = {
