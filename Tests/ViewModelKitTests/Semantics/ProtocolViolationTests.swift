@@ -76,9 +76,8 @@ import ViewModelKit
             #expect(violating.junkDemands.allSatisfy { $0 == Subscribers.Demand.none }, comment)
             // After the stream ended (completion, failure or cancel) nothing reaches the
             // upstream's subscription: no request, no second cancel.
-            for (n, calls) in violating.callsAfterMark {
+            for calls in violating.callsAfterMark.values {
                 #expect(calls == [], comment)
-                _ = n
             }
         }
     }
