@@ -175,6 +175,9 @@ struct ViolationCase: CustomStringConvertible, @unchecked Sendable {
         for (n, count) in marked {
             outcome.callsAfterMark[n] = Array(subscriptions[n]!.history.dropFirst(count))
         }
+        // A stream the script left running would keep the recorder and the operator alive
+        // through each other.
+        recorder.detach()
         return outcome
     }
 }
