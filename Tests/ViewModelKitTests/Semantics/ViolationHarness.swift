@@ -56,6 +56,10 @@ final class ViolatingPublisher<Output, Failure: Error>: Publisher, @unchecked Se
     func send(_ value: Output) -> Subscribers.Demand? { subscriber?.receive(value) }
 
     func send(completion: Subscribers.Completion<Failure>) { subscriber?.receive(completion: completion) }
+
+    /// Drops the stored subscriber (a real publisher lets go of it when its stream ends; this one
+    /// never does on its own, and `retry`'s driver holds the publisher: a cycle).
+    func forget() { mutex.withLock { stored = nil } }
 }
 
 /// A step of a violation script. The `junk` steps are the violations; the script without them is
@@ -178,6 +182,7 @@ struct ViolationCase: CustomStringConvertible, @unchecked Sendable {
         // A stream the script left running would keep the recorder and the operator alive
         // through each other.
         recorder.detach()
+        upstream.forget()
         return outcome
     }
 }
