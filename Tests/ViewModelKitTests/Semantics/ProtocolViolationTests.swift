@@ -165,6 +165,8 @@ import ViewModelKit
         #expect(recorder.events == [.subscription, .value(1)])
         recorder.request(.max(2))
         #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3)])
+        recorder.detach()
+        upstream.forget()
     }
 
     /// A subject fed by `subscribe(_:)` gives each subscriber only what it asked for: the
@@ -180,6 +182,8 @@ import ViewModelKit
         recorder.request(.max(1))
         #expect(recorder.events == [.subscription, .value(1)])
         withExtendedLifetime(token) {}
+        recorder.detach()
+        upstream.forget()
     }
 }
 
