@@ -105,7 +105,8 @@ extension Publishers.Buffer {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             lock.lock()
-            guard !terminated, !upstreamFinished, failure == nil else {
+            // Nothing before the subscription or after the end.
+            guard !terminated, !upstreamFinished, failure == nil, upstream != nil else {
                 lock.unlock()
                 return .none
             }
@@ -130,6 +131,7 @@ extension Publishers.Buffer {
                 failure = overflow
                 let source = upstream
                 upstream = nil
+                relayClosed = true
                 lock.unlock()
                 source?.cancel()
             } else {
@@ -141,8 +143,12 @@ extension Publishers.Buffer {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
-            guard !terminated, !upstreamFinished, failure == nil else { return lock.unlock() }
+            guard !terminated, !upstreamFinished, failure == nil, upstream != nil else {
+                relayClosed = true
+                return lock.unlock()
+            }
             upstream = nil
+            relayClosed = true
             switch completion {
             case .finished: upstreamFinished = true
             case .failure(let error): failure = error
@@ -168,7 +174,10 @@ extension Publishers.Buffer {
                 terminated = true
                 values = []
                 head = 0
-                defer { upstream = nil }
+                defer {
+                    upstream = nil
+                    relayClosed = true
+                }
                 return upstream
             }
             source?.cancel()

@@ -60,7 +60,7 @@ extension Publishers.CollectByCount {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            if ended || lock.withLock({ upstream == nil }) { return }
+            if ended || !admitsCompletion() { return }
             ended = true
             if case .finished = completion, !group.isEmpty {
                 let partial = group

@@ -103,7 +103,8 @@ extension Publishers.CollectByTime {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             lock.lock()
-            guard !terminated, !upstreamFinished, failure == nil else {
+            // Nothing before the subscription or after the end.
+            guard !terminated, !upstreamFinished, failure == nil, upstream != nil else {
                 lock.unlock()
                 return .none
             }
@@ -120,8 +121,12 @@ extension Publishers.CollectByTime {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
-            guard !terminated, !upstreamFinished, failure == nil else { return lock.unlock() }
+            guard !terminated, !upstreamFinished, failure == nil, upstream != nil else {
+                relayClosed = true
+                return lock.unlock()
+            }
             upstream = nil
+            relayClosed = true
             switch completion {
             case .finished:
                 upstreamFinished = true
@@ -207,6 +212,7 @@ extension Publishers.CollectByTime {
                 defer {
                     timer = nil
                     upstream = nil
+                    relayClosed = true
                 }
                 return (timer, upstream)
             }

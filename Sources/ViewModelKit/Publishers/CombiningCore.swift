@@ -48,6 +48,9 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
     @exclusivity(unchecked) private var downstream: DownstreamBox<Downstream>?
     @exclusivity(unchecked) private var subscriptions: [Subscription?]
     @exclusivity(unchecked) private var finished: [Bool]
+    /// Whether input i has had its one subscription (or a completion before it, which seals it):
+    /// it passes values on only between that subscription and its completion.
+    @exclusivity(unchecked) private var attached: [Bool]
     @exclusivity(unchecked) private var rule: Rule
     /// All the demand ever forwarded, handed to an input whose subscription arrives late.
     @exclusivity(unchecked) private var requested = Subscribers.Demand.none
@@ -69,6 +72,7 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
         self.combine = combine
         subscriptions = Array(repeating: nil, count: count)
         finished = Array(repeating: false, count: count)
+        attached = Array(repeating: false, count: count)
         rule = Rule(count: count)
         downstream.receive(subscription: self)
     }
@@ -80,11 +84,12 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
 
     func childReceive(subscription: Subscription, index: Int) {
         lock.lock()
-        guard !terminated, subscriptions[index] == nil, !finished[index] else {
+        guard !terminated, !attached[index] else {
             lock.unlock()
             subscription.cancel()
             return
         }
+        attached[index] = true
         subscriptions[index] = subscription
         let initial = requested
         lock.unlock()
@@ -93,7 +98,9 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
 
     func childReceive(_ value: Any, index: Int) -> Subscribers.Demand {
         lock.lock()
-        guard !terminated else {
+        // Nothing from an input before its subscription (a precondition failure in Combine) or
+        // after its completion.
+        guard !terminated, attached[index], !finished[index] else {
             lock.unlock()
             return .none
         }
@@ -128,7 +135,13 @@ final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: Subscrip
 
     func childReceive(completion: Subscribers.Completion<Failure>, index: Int) {
         lock.withLock {
-            guard !terminated else { return }
+            guard !terminated, !finished[index] else { return }
+            guard attached[index] else {
+                // Before the input's subscription (a precondition failure in Combine): dropped;
+                // the input is sealed (a later subscription is cancelled).
+                attached[index] = true
+                return
+            }
             subscriptions[index] = nil
             finished[index] = true
             if case .failure(let error) = completion, !failed {

@@ -46,6 +46,7 @@ extension Publishers.Drop {
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard isLive else { return .none }
             if remaining > 0 {
                 remaining -= 1
                 return .none

@@ -23,7 +23,10 @@ extension Publishers {
         /// Subscribes `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+            // `receive(subscriber:)` rather than `subscribe(_:)`: a client's optimiser stops
+            // specialising a chain in which the same generic function (`subscribe`) recurs with
+            // ever larger subscriber types, and the whole value path then runs unspecialised.
+            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
         }
     }
 }
@@ -55,6 +58,7 @@ extension Publishers.Filter {
 
 extension Publisher {
     /// Republishes only values for which `isIncluded` returns true, as Combine's `filter(_:)`.
+    @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
         Publishers.Filter(upstream: self, isIncluded: isIncluded)
     }

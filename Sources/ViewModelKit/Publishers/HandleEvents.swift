@@ -73,6 +73,7 @@ extension Publishers.HandleEvents {
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard isLive else { return .none }
             let hooks = currentHandlers
             hooks?.receiveOutput?(input)
             let more = downstream.receive(input)
@@ -81,7 +82,8 @@ extension Publishers.HandleEvents {
         }
 
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let hooks = takeHandlersAndUpstream().hooks
+            let (hooks, source) = takeHandlersAndUpstream()
+            guard source != nil else { return }
             hooks?.receiveCompletion?(completion)
             downstream.receive(completion: completion)
         }
@@ -104,6 +106,7 @@ extension Publishers.HandleEvents {
                 defer {
                     handlers = nil
                     upstream = nil
+                    relayClosed = true
                 }
                 return (handlers, upstream)
             }

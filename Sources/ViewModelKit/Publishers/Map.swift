@@ -21,7 +21,10 @@ extension Publishers {
         /// Subscribes `subscriber` through the transformation.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            // `receive(subscriber:)` rather than `subscribe(_:)`: a client's optimiser stops
+            // specialising a chain in which the same generic function (`subscribe`) recurs with
+            // ever larger subscriber types, and the whole value path then runs unspecialised.
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
     }
 }
@@ -54,6 +57,7 @@ extension Publishers.Map {
 
 extension Publisher {
     /// Transforms every value with `transform`, as Combine's `map(_:)`.
+    @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
         Publishers.Map(upstream: self, transform: transform)
     }

@@ -53,7 +53,7 @@ extension Publishers.Output {
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            if finished { return .none }
+            if finished || !isLive { return .none }
             let position = index
             index += 1
             if position < range.lowerBound { return .max(1) }

@@ -1,5 +1,5 @@
 /// An operator's subscriber that takes no subscription of its own (`map`, `filter`,
-/// `compactMap`, `removeDuplicates`, `scan`, `ignoreOutput`, `setFailureType`, `mapError`): it
+/// `compactMap`, `scan`, `ignoreOutput`, `setFailureType`, `mapError`): it
 /// hands the upstream subscription to its downstream unchanged, so demand, cancellation and
 /// threads are exactly the upstream's, and holds no lock. Each conformer writes only its own
 /// `receive(_:)` (and whatever else differs); the defaults below pass the rest through.

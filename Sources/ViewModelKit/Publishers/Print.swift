@@ -85,6 +85,7 @@ extension Publishers.Print {
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard isLive else { return .none }
             log.write("receive value: (\(input))")
             let more = downstream.receive(input)
             if more > 0 { log.request(more, synchronous: true) }
@@ -92,6 +93,7 @@ extension Publishers.Print {
         }
 
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            guard admitsCompletion() else { return }
             switch completion {
             case .finished: log.write("receive finished")
             case .failure(let error): log.write("receive error: (\(error))")

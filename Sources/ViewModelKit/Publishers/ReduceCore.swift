@@ -58,7 +58,8 @@ final class ReduceCore<Input, Result, Failure: Error, Downstream: Subscriber>: S
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard !upstreamDone else {
+        // Before the subscription (a precondition failure in Combine) or after the end: dropped.
+        guard !upstreamDone, upstream != nil else {
             lock.unlock()
             return .none
         }
@@ -91,6 +92,17 @@ final class ReduceCore<Input, Result, Failure: Error, Downstream: Subscriber>: S
         lock.lock()
         guard !upstreamDone else {
             lock.unlock()
+            return
+        }
+        guard upstream != nil else {
+            // Before the subscription (a precondition failure in Combine): dropped, and the
+            // stream is over (a later subscription is cancelled, nothing is published).
+            upstreamDone = true
+            delivered = true
+            let target = downstream
+            downstream = nil
+            lock.unlock()
+            withExtendedLifetime(target) {}
             return
         }
         if case .failure(let error) = completion {

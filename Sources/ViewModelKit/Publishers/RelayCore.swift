@@ -13,6 +13,10 @@ final class RelayCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     private var generation = 0
     private var demand = Subscribers.Demand.none
     private var terminated = false
+    /// The latest generation whose subscription arrived, and the latest that completed: a
+    /// generation passes values on only between the two, and takes one subscription.
+    private var attachedGeneration = 0
+    private var endedGeneration = 0
 
     init(downstream: Downstream) {
         self.downstream = downstream
@@ -36,11 +40,12 @@ final class RelayCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     func attach(_ subscription: Subscription, generation tag: Int) {
         lock.lock()
-        guard !terminated, tag == generation, current == nil else {
+        guard !terminated, tag == generation, attachedGeneration < tag, endedGeneration < tag else {
             lock.unlock()
             subscription.cancel()
             return
         }
+        attachedGeneration = tag
         current = subscription
         let outstanding = demand
         lock.unlock()
@@ -49,7 +54,10 @@ final class RelayCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     func deliver(_ value: Downstream.Input, generation tag: Int) -> Subscribers.Demand {
         lock.lock()
-        guard !terminated, tag == generation, let target = downstream else {
+        // Nothing before the generation's subscription or after its completion.
+        guard !terminated, tag == generation, attachedGeneration == tag, endedGeneration < tag,
+            let target = downstream
+        else {
             lock.unlock()
             return .none
         }
@@ -60,13 +68,27 @@ final class RelayCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
         return extra
     }
 
-    /// Marks generation `tag` as completed; false if it is stale or the stream has ended.
+    /// Marks generation `tag` as completed; false if it is stale or the stream has ended. A
+    /// completion before the generation's subscription (a precondition failure in Combine) is
+    /// dropped and ends the stream without a word to the downstream.
     func ended(generation tag: Int) -> Bool {
-        lock.withLock {
-            guard !terminated, tag == generation else { return false }
-            current = nil
-            return true
+        lock.lock()
+        guard !terminated, tag == generation, endedGeneration < tag else {
+            lock.unlock()
+            return false
         }
+        endedGeneration = tag
+        current = nil
+        guard attachedGeneration == tag else {
+            terminated = true
+            let released = downstream
+            downstream = nil
+            lock.unlock()
+            withExtendedLifetime(released) {}
+            return false
+        }
+        lock.unlock()
+        return true
     }
 
     /// Ends the stream with `completion`.

@@ -3,8 +3,10 @@ extension Publishers {
     /// `Publishers.RemoveDuplicates`.
     ///
     /// The first value always passes. Each value is compared with the last *received* value
-    /// (dropped ones included, as Combine). The upstream subscription is handed to the subscriber
-    /// unchanged; each dropped duplicate asks upstream for one more value.
+    /// (dropped ones included, as Combine). As Combine's, it has a subscription of its own: a
+    /// second subscription is cancelled, and nothing passes before the subscription or after the
+    /// completion or a cancel. Demand passes straight through; each dropped duplicate asks
+    /// upstream for one more value.
     public struct RemoveDuplicates<Upstream: Publisher>: Publisher {
         /// The upstream output type.
         public typealias Output = Upstream.Output
@@ -25,16 +27,21 @@ extension Publishers {
         /// Subscribes `subscriber` through the comparison.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+            // `receive(subscriber:)` rather than `subscribe(_:)`: a client's optimiser stops
+            // specialising a chain in which the same generic function (`subscribe`) recurs with
+            // ever larger subscriber types, and the whole value path then runs unspecialised.
+            upstream.receive(subscriber: Inner(downstream: subscriber, predicate: predicate))
         }
     }
 }
 
 extension Publishers.RemoveDuplicates {
-    // `last` is touched only from `receive(_:)`, which the upstream never calls concurrently:
-    // no lock needed.
+    // A subscription of its own, as Combine's: the gate (`SubscriptionGate`) keeps the state
+    // machine, out of the inlinable surface. `last` is touched only from `receive(_:)`, which the
+    // upstream never calls concurrently: no lock needed.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: PassThroughSubscriber
+    final class Inner<Downstream: Subscriber>: SubscriptionGate, Subscriber, CustomStringConvertible,
+        @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -49,12 +56,22 @@ extension Publishers.RemoveDuplicates {
         init(downstream: Downstream, predicate: @escaping (Output, Output) -> Bool) {
             self.downstream = downstream
             self.predicate = predicate
+            super.init()
         }
 
         @usableFromInline var description: String { "RemoveDuplicates" }
 
+        /// Keeps the first subscription and hands `self` downstream; cancels any other.
+        @inlinable
+        func receive(subscription: Subscription) {
+            guard open(subscription) else { return }
+            downstream.receive(subscription: self)
+        }
+
         @inlinable @inline(__always)
         func receive(_ input: Output) -> Subscribers.Demand {
+            // Before the subscription or after the end: dropped (Combine traps before it).
+            guard isOpen else { return .none }
             if let previous = last, predicate(previous, input) {
                 last = input
                 return .max(1)
@@ -62,11 +79,20 @@ extension Publishers.RemoveDuplicates {
             last = input
             return downstream.receive(input)
         }
+
+        /// Passes the completion on once, only while the subscription is live.
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            guard close() else { return }
+            downstream.receive(completion: completion)
+        }
     }
 }
 
 extension Publisher where Output: Equatable {
-    /// Drops a value equal to the previous one, as Combine's `removeDuplicates()`.
+    /// Drops a value equal to the previous one, as Combine's `removeDuplicates()`. Inlinable, so
+    /// that `==` is the client's specialised one rather than a generic witness call per value.
+    @inlinable
     public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: ==)
     }
@@ -75,6 +101,7 @@ extension Publisher where Output: Equatable {
 extension Publisher {
     /// Drops a value when `predicate(previous, current)` is true, as Combine's
     /// `removeDuplicates(by:)`.
+    @inlinable
     public func removeDuplicates(
         by predicate: @escaping (Output, Output) -> Bool
     ) -> Publishers.RemoveDuplicates<Self> {

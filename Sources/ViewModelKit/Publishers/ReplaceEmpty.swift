@@ -59,6 +59,7 @@ extension Publishers.ReplaceEmpty {
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
+            guard isLive else { return .none }
             sawValue = true
             // Nothing once the stream ended or the subscriber cancelled.
             if lock.withLock({ ended }) { return .none }
@@ -66,15 +67,16 @@ extension Publishers.ReplaceEmpty {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
+            // Before the subscription or after the end: dropped (and the relay is closed).
+            guard takeUpstream() != nil else { return }
             guard case .finished = completion, !sawValue else {
                 let first = lock.withLock { () -> Bool in
                     defer { ended = true }
                     return !ended
                 }
-                if first { forward(completion) }
+                if first { downstream.receive(completion: completion) }
                 return
             }
-            takeUpstream()
             let replaceNow = lock.withLock { () -> Bool in
                 guard !ended else { return false }
                 if demanded { ended = true } else { waitingToReplace = true }

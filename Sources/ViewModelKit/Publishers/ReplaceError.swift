@@ -41,6 +41,7 @@ extension Publishers.ReplaceError {
         private let replacement: Upstream.Output
         private var demand = Subscribers.Demand.none
         private var replacementPending = false
+        private var subscribed = false
 
         init(downstream: Downstream, replacement: Upstream.Output) {
             self.downstream = downstream
@@ -51,11 +52,12 @@ extension Publishers.ReplaceError {
 
         func receive(subscription: Subscription) {
             lock.lock()
-            guard upstream == nil, let target = downstream else {
+            guard !subscribed, let target = downstream else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
+            subscribed = true
             upstream = subscription
             lock.unlock()
             target.receive(subscription: self)
@@ -63,7 +65,8 @@ extension Publishers.ReplaceError {
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             lock.lock()
-            guard let target = downstream else {
+            // Nothing before the subscription or after the upstream's completion.
+            guard let target = downstream, upstream != nil else {
                 lock.unlock()
                 return .none
             }
@@ -78,7 +81,17 @@ extension Publishers.ReplaceError {
 
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             lock.lock()
-            guard let target = downstream else {
+            guard let target = downstream, upstream != nil else {
+                if !subscribed {
+                    // Before the subscription (a precondition failure in Combine): dropped, and
+                    // the stream is over (a later subscription is cancelled).
+                    subscribed = true
+                    let released = downstream
+                    downstream = nil
+                    lock.unlock()
+                    withExtendedLifetime(released) {}
+                    return
+                }
                 lock.unlock()
                 return
             }

@@ -12,8 +12,10 @@
 /// asked for `.unlimited`, requests are counted here and a value that meets no demand is dropped.
 ///
 /// The stream has ended once `downstream` is nil (completion delivered or cancelled); scheduled
-/// actions then deliver nothing. `upstreamDone` (no more upstream events) is set by the upstream's
-/// completion and by every ending. Lock rule: nothing is called out while `lock` is held.
+/// actions then deliver nothing. `upstreamDone` (no upstream events accepted) holds until the
+/// subscription arrives, and again from the upstream's completion or any ending on: a value or
+/// completion before the subscription (a precondition failure in Combine) is dropped, as is
+/// anything after the end, and a subscription after the end is cancelled. Lock rule: nothing is called out while `lock` is held.
 class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription, @unchecked Sendable {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -28,7 +30,9 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
     private let route: DemandRoute
     private var downstream: Downstream?
     private(set) var upstream: Subscription?
-    private(set) var upstreamDone = false
+    private(set) var upstreamDone = true
+    /// True until the first subscription arrives, or until the stream ends without one.
+    private var awaitingSubscription = true
     /// Outstanding downstream demand, counted only on the `.local` route.
     private var demand = Subscribers.Demand.none
 
@@ -46,11 +50,13 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
 
     func receive(subscription: Subscription) {
         lock.lock()
-        guard upstream == nil, let target = downstream else {
+        guard awaitingSubscription, let target = downstream else {
             lock.unlock()
             subscription.cancel()
             return
         }
+        awaitingSubscription = false
+        upstreamDone = false
         upstream = subscription
         lock.unlock()
         target.receive(subscription: self)
@@ -114,6 +120,7 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
     @discardableResult
     final func upstreamCompleted() -> Bool {
         lock.lock()
+        awaitingSubscription = false
         guard !upstreamDone else {
             lock.unlock()
             return false
@@ -158,6 +165,7 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
             downstream = nil
             upstream = nil
             upstreamDone = true
+            awaitingSubscription = false
         }
         return (downstream, upstream)
     }

@@ -61,7 +61,7 @@ final class StepRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Up
     }
 
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        if ended || lock.withLock({ upstream == nil }) { return }
+        if ended || !admitsCompletion() { return }
         ended = true
         switch completion {
         case .finished: forward(.finished)

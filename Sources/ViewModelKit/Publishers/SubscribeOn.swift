@@ -42,11 +42,13 @@ private final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>
     @unchecked Sendable
 {
     override func receive(_ input: Input) -> Subscribers.Demand {
-        liveDownstream?.receive(input) ?? .none
+        // Before the subscription or after the end: dropped.
+        guard lock.withLock({ !upstreamDone }) else { return .none }
+        return liveDownstream?.receive(input) ?? .none
     }
 
     override func receive(completion: Subscribers.Completion<Failure>) {
-        upstreamCompleted()
+        guard upstreamCompleted() else { return }
         finish(completion)
     }
 

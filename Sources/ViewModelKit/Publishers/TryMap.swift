@@ -42,7 +42,8 @@ extension Publishers.TryMap {
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            if finished { return .none }
+            // Before the subscription, after the end or once the subscriber cancelled: dropped.
+            if finished || !isLive { return .none }
             do {
                 return downstream.receive(try transform(input))
             } catch {
@@ -54,7 +55,7 @@ extension Publishers.TryMap {
         }
 
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            if finished { return }
+            if finished || !admitsCompletion() { return }
             finished = true
             switch completion {
             case .finished: forward(.finished)

@@ -158,7 +158,8 @@ final class UntilOutputRelay<Downstream: Subscriber>: UpstreamRelay<Downstream>,
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        let passes = !ended && (mode == .prefix || triggered)
+        // Nothing before upstream's subscription (a precondition failure in Combine).
+        let passes = !ended && upstream != nil && (mode == .prefix || triggered)
         lock.unlock()
         // A dropped value uses up its unit of demand, as in Combine.
         guard passes else { return .none }
@@ -170,9 +171,13 @@ final class UntilOutputRelay<Downstream: Subscriber>: UpstreamRelay<Downstream>,
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
+        // Before upstream's subscription (a precondition failure in Combine) the completion is
+        // dropped; the stream is over all the same (the trigger is cancelled, and so is any
+        // subscription that arrives later).
+        let early = lock.withLock { upstream == nil }
         guard let sources = detach() else { return }
         sources.trigger?.cancel()
-        deliver(completion)
+        if !early { deliver(completion) }
     }
 
     override func cancel() {

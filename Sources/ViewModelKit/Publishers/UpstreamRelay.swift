@@ -11,6 +11,10 @@ class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringConvertib
     let lock = Lock()
     /// Guarded by `lock`; nil before the subscription arrives and after completion or cancel.
     var upstream: Subscription?
+    /// Guarded by `lock`; set once the stream has ended (completion, cancel, or a completion that
+    /// came before any subscription). A subscription arriving after that is cancelled, as
+    /// Combine's operators cancel any subscription they no longer want.
+    var relayClosed = false
     /// The operator's name, as `Print` shows this subscription.
     let description: String
 
@@ -28,7 +32,7 @@ class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringConvertib
     /// Keeps `subscription` unless one is already kept, in which case it is cancelled (false).
     final func attach(_ subscription: Subscription) -> Bool {
         lock.lock()
-        guard upstream == nil else {
+        guard upstream == nil, !relayClosed else {
             lock.unlock()
             subscription.cancel()
             return false
@@ -46,12 +50,35 @@ class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringConvertib
         defer { lock.unlock() }
         let source = upstream
         upstream = nil
+        relayClosed = true
         return source
     }
 
-    /// The upstream has completed: forgets it and passes `completion` on.
+    /// True between the subscription and the end of the stream: the only time a value may be
+    /// passed on. A value before the subscription (a precondition failure in Combine) or after
+    /// the end is dropped by the callers.
+    final var isLive: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return upstream != nil
+    }
+
+    /// True if a completion may pass now (the relay is live). Otherwise the completion came
+    /// before the subscription (a precondition failure in Combine) or after the end: the caller
+    /// drops it, and the relay is closed so that a later subscription is cancelled.
+    final func admitsCompletion() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if upstream != nil { return true }
+        relayClosed = true
+        return false
+    }
+
+    /// The upstream has completed: forgets it and passes `completion` on, once. A completion
+    /// before the subscription (a precondition failure in Combine) or after the end is dropped,
+    /// and closes the relay.
     final func forward(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        takeUpstream()
+        guard takeUpstream() != nil else { return }
         downstream.receive(completion: completion)
     }
 

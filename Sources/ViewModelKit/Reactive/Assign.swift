@@ -49,7 +49,9 @@ extension Subscribers {
         /// Writes `input` to the object's key path; returns `.none`.
         public func receive(_ input: Input) -> Subscribers.Demand {
             lock.lock()
-            let root = target
+            // Before the subscription (a precondition failure in Combine) or after the end:
+            // dropped.
+            let root = subscription == nil ? nil : target
             lock.unlock()
             if let root { root[keyPath: keyPath] = input }
             return .none

@@ -11,7 +11,7 @@
 /// - After completion later sends are ignored; setting `value` still stores it (as Combine's) but
 ///   delivers nothing.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-    private let core: SubjectCore<Output, Failure>
+    @usableFromInline let core: SubjectCore<Output, Failure>
 
     /// Creates a subject holding `value`.
     public init(_ value: Output) {
@@ -25,14 +25,20 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         set { core.store(newValue) }
     }
 
-    /// Attaches `subscriber`; it receives the current value on its first demand.
+    /// Attaches `subscriber`; it receives the current value on its first demand. Inlinable, so
+    /// that a client builds the relay to its subscriber specialised.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.attach(subscriber)
     }
 
     /// Stores `input`, then delivers it to every subscriber with outstanding demand.
+    ///
+    /// Inlinable as `PassthroughSubject.send`: the store (under the lock) and the per-subscriber
+    /// state stay out of line (docs/DESIGN-NOTES.md).
+    @inlinable
     public func send(_ input: Output) {
-        core.storeAndSend(input)
+        core.storeAndSendInline(input)
     }
 
     /// Completes every subscriber, on the calling thread. A second completion is ignored.

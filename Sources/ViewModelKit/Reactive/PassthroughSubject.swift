@@ -22,8 +22,12 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     }
 
     /// Delivers `input` to every subscriber with outstanding demand, on the calling thread.
+    ///
+    /// Inlinable: a client's build specialises the loop over the subscribers for its `Output`;
+    /// the lock and the per-subscriber state stay out of line (docs/DESIGN-NOTES.md).
+    @inlinable
     public func send(_ input: Output) {
-        core.storeAndSend(input)
+        core.sendWithoutStoring(input)
     }
 
     /// Completes every subscriber, on the calling thread. A second completion is ignored.

@@ -76,6 +76,12 @@ extension Subscribers {
         @inline(__always)
         public func receive(_ input: Input) -> Subscribers.Demand {
             lock.lock()
+            // Before the subscription (a precondition failure in Combine) or after the end:
+            // dropped.
+            guard status == .subscribed else {
+                lock.unlock()
+                return .none
+            }
             let body = valueBody
             lock.unlock()
             body(input)
@@ -94,7 +100,9 @@ extension Subscribers {
             self.valueBody = { _ in }
             completionBody = { _ in }
             lock.unlock()
-            if previous == .terminal { return }
+            // After the end, or before the subscription (a precondition failure in Combine):
+            // dropped. The sink is terminal either way.
+            if previous != .subscribed { return }
             body(completion)
             withExtendedLifetime((released, valueBody)) {}
         }

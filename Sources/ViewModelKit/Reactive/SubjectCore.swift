@@ -25,6 +25,9 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @exclusivity(unchecked) private var conduits: ContiguousArray<Conduit<Output, Failure>?> = []
     @exclusivity(unchecked) private var live = 0
     @exclusivity(unchecked) private var completion: Subscribers.Completion<Failure>?
+    /// `completion != nil`, readable in unspecialised code without the optional's generic
+    /// metadata (the inlinable send path's out-of-line part reads it).
+    @exclusivity(unchecked) private var completed = false
     @exclusivity(unchecked) private var upstreams: [Subscription] = []
     /// Only for replaying subjects (`CurrentValueSubject`, `Published`): the value a subscriber gets
     /// on its first demand, or after it missed a value for lack of demand.
@@ -99,6 +102,69 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         withExtendedLifetime(replaced) {}  // released outside the lock
     }
 
+    // The inlinable send path (`PassthroughSubject.send`), split so that a client built without
+    // cross-module optimisation runs it specialised: the lock and the list stay out of line in
+    // `sendTargets()`; the loop over the conduits and the value's address are the client's.
+    // See docs/DESIGN-NOTES.md, "Inlinable hot paths".
+
+    /// Offers `value` to every subscriber, without storing it (`PassthroughSubject.send`).
+    @inlinable @inline(__always)
+    func sendWithoutStoring(_ value: Output) {
+        let targets = sendTargets()
+        if targets.isEmpty { return }
+        withUnsafePointer(to: value) { address in
+            for case let conduit? in targets {
+                conduit.offer(at: UnsafeRawPointer(address))
+            }
+        }
+    }
+
+    /// Stores `value`, then offers it to every subscriber (`CurrentValueSubject.send`), as
+    /// `storeAndSend`.
+    @inlinable @inline(__always)
+    func storeAndSendInline(_ value: Output) {
+        withUnsafePointer(to: value) { address in
+            let targets = storeForSend(at: UnsafeRawPointer(address))
+            for case let conduit? in targets {
+                conduit.offer(at: UnsafeRawPointer(address))
+            }
+        }
+    }
+
+    /// Stores the `Output` at `address` as the replayed value (unless the subject has completed)
+    /// and returns the conduits it goes to (empty: completed, or nobody subscribed). Out of line:
+    /// it takes the lock.
+    @usableFromInline
+    func storeForSend(at address: UnsafeRawPointer) -> ContiguousArray<Conduit<Output, Failure>?> {
+        lock.lock()
+        if completed {
+            lock.unlock()
+            return []
+        }
+        if replays { current = address.assumingMemoryBound(to: Output.self).pointee }
+        if live == 0 {
+            lock.unlock()
+            return []
+        }
+        let targets = conduits
+        lock.unlock()
+        return targets
+    }
+
+    /// The conduits a value goes to now: empty once the subject has completed or when nobody
+    /// is subscribed. Out of line: it takes the lock.
+    @usableFromInline
+    func sendTargets() -> ContiguousArray<Conduit<Output, Failure>?> {
+        lock.lock()
+        if completed || live == 0 {
+            lock.unlock()
+            return []
+        }
+        let targets = conduits
+        lock.unlock()
+        return targets
+    }
+
     /// Delivers `value` without storing it (`ObservableObjectPublisher`).
     @inline(__always)
     func send(_ value: Output) {
@@ -132,6 +198,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         self.completion = completion
+        completed = true
         let targets = conduits
         conduits = []
         live = 0
@@ -339,6 +406,40 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
         delivery.lock()
         downstream.receive(subscription: self)
         delivery.unlock()
+    }
+
+    /// `offer(_:)` for the inlinable send path: the value is at `address` (an `Output`). Out of
+    /// line (demand, the delivery lock), but it never copies the value in unspecialised code
+    /// unless a replaying subscriber missed it or the subscriber is a `Sink`.
+    @usableFromInline
+    final func offer(at address: UnsafeRawPointer) {
+        if terminated.load(ordering: .relaxed) { return }
+        guard demand.takeDemand() else {
+            if replays { missed(address.assumingMemoryBound(to: Output.self).pointee) }
+            return
+        }
+        deliver(at: address)
+    }
+
+    @inline(__always)
+    private func deliver(at address: UnsafeRawPointer) {
+        delivery.lock()
+        if let direct = sink, !terminated.load(ordering: .acquiring) {
+            if replays { deliveredCurrent.store(true, ordering: .relaxed) }
+            _ = direct.receive(address.assumingMemoryBound(to: Output.self).pointee)
+            delivery.unlock()
+            if terminated.load(ordering: .acquiring) { releaseDownstreamIfPossible() }
+            return
+        }
+        guard let body = relay, !terminated.load(ordering: .acquiring) else {
+            delivery.unlock()
+            return
+        }
+        if replays { deliveredCurrent.store(true, ordering: .relaxed) }
+        let more = body(address, .value)
+        delivery.unlock()
+        if more != .none { demand.addDemand(more) }
+        if terminated.load(ordering: .acquiring) { releaseDownstreamIfPossible() }
     }
 
     @inline(__always)

@@ -48,6 +48,11 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
+        // Nothing before the subscription (a precondition failure in Combine) or after the end.
+        guard !terminated, upstream != nil else {
+            lock.unlock()
+            return .none
+        }
         guard let target = subject else {
             // The subject died: nobody can see values any more.
             let source = terminated ? nil : upstream
@@ -64,6 +69,14 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
+        // After the end: ignored. Before the subscription (a precondition failure in Combine):
+        // dropped, and the bridge is closed (a later subscription is cancelled).
+        let early = upstream == nil
+        guard !terminated, !early else {
+            terminated = true
+            lock.unlock()
+            return
+        }
         let target = subject
         subject = nil
         upstream = nil

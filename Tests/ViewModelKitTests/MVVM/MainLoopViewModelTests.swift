@@ -190,6 +190,10 @@ final class MainLoopViewModelTests: XCTestCase {
             TestThread {
                 for _ in 0..<1_000 { model.increment() }
                 finished.add(1, ordering: .releasing)
+                // Wake the loop to see the count: the last change's signal may already have been
+                // handled, and a blocking `runOnce` would then wait for the 5 s guard (seen under
+                // TSan on a busy machine).
+                DispatchQueue.main.async {}
             }
         }
         run { finished.load(ordering: .acquiring) == 4 }

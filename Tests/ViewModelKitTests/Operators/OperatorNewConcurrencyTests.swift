@@ -39,8 +39,9 @@ import ViewModelKit
             let events = recorder.events
             #expect(events.last == .finished)
             #expect(events.filter { $0 == .finished }.count == 1)
-            // Empty when the trigger won the race: 1...0 would trap.
-            #expect(recorder.values == Array(1..<(recorder.values.count + 1)))
+            // `1..<count + 1`: the trigger may win before any value (an empty prefix), and
+            // `1...0` traps.
+            #expect(recorder.values == Array(1..<recorder.values.count + 1))
         }
     }
 

@@ -74,6 +74,16 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
 
     func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
     func cancel() { subscription?.cancel() }
+
+    /// Cancels and forgets the subscription, breaking the recorder ↔ subscription cycle of a
+    /// stream that never ended (for LeakSanitizer).
+    func detach() {
+        let held = mutex.withLock { () -> Subscription? in
+            defer { upstream = nil }
+            return upstream
+        }
+        held?.cancel()
+    }
 }
 
 /// Builds expected event lists tersely: `.subscription`, `.value(1)`, `.finished`.

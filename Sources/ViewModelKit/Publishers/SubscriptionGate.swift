@@ -1,0 +1,87 @@
+import Synchronization
+
+/// The subscription state machine of a one-upstream operator that has a subscription of its own
+/// but no other state to guard (`removeDuplicates`): awaiting → open → closed, as Combine's
+/// filtering operators keep it. It is the subscription the downstream holds.
+///
+/// - One subscription: the first is kept; any other, and any after the end, is cancelled.
+/// - Values and completions pass only while open (`isOpen`, `close()`): before the
+///   subscription (a precondition failure in Combine, dropped here) or after the end (completion
+///   or cancel) they are dropped.
+/// - `request` and `cancel` reach the upstream only while open; cancel closes, once.
+///
+/// Deliberately **not** part of the inlinable surface (see docs/DESIGN-NOTES.md, "Inlinable
+/// hot paths"): its layout, its lock and its states may change without breaking clients built
+/// against an earlier version. Inlinable operator code reaches it only through these
+/// non-inlinable methods; it is not generic, so the calls need no type metadata.
+@usableFromInline
+class SubscriptionGate: Subscription, @unchecked Sendable {
+    private enum State: UInt8 {
+        case awaiting, open, closed
+    }
+
+    // Written under `lock`; read without it on the value path (a relaxed load: a value racing
+    // a cancel on another thread may still pass, as in Combine, where the check and the
+    // delivery are not atomic either).
+    private let state = Atomic<UInt8>(State.awaiting.rawValue)
+    private let lock = InlineLock()
+    // Guarded by `lock`.
+    private var upstream: Subscription?
+
+    @usableFromInline
+    init() {}
+
+    /// Keeps `subscription` if none was ever kept and the gate is not closed (true); otherwise
+    /// cancels it (false).
+    @usableFromInline
+    final func open(_ subscription: Subscription) -> Bool {
+        lock.lock()
+        guard state.load(ordering: .relaxed) == State.awaiting.rawValue else {
+            lock.unlock()
+            subscription.cancel()
+            return false
+        }
+        upstream = subscription
+        state.store(State.open.rawValue, ordering: .releasing)
+        lock.unlock()
+        return true
+    }
+
+    /// True between the subscription and the end: the only time a value may pass.
+    @usableFromInline
+    final var isOpen: Bool {
+        state.load(ordering: .acquiring) == State.open.rawValue
+    }
+
+    /// The upstream completed: closes the gate. True if it was open (the completion passes on);
+    /// false before the subscription or after the end (the completion is dropped).
+    @usableFromInline
+    final func close() -> Bool {
+        lock.lock()
+        let wasOpen = state.load(ordering: .relaxed) == State.open.rawValue
+        state.store(State.closed.rawValue, ordering: .releasing)
+        let finished = upstream
+        upstream = nil
+        lock.unlock()
+        withExtendedLifetime(finished) {}
+        return wasOpen
+    }
+
+    @usableFromInline
+    final func request(_ demand: Subscribers.Demand) {
+        lock.lock()
+        let source = upstream
+        lock.unlock()
+        source?.request(demand)
+    }
+
+    @usableFromInline
+    final func cancel() {
+        lock.lock()
+        let source = upstream
+        upstream = nil
+        state.store(State.closed.rawValue, ordering: .releasing)
+        lock.unlock()
+        source?.cancel()
+    }
+}
