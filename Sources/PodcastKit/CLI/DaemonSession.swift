@@ -102,10 +102,14 @@ final class DaemonSession {
             let logPath = options.hookLog ?? (console.isTerminal && !options.json ? hookLogDefault : nil)
             if let logPath {
                 hookLogFD = open(logPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o600)
+                // A path that cannot be opened (a folder that does not exist, no permission) is
+                // a configuration error, exit 2: restarting would not heal it, and the units do
+                // not restart on 2. The folder is not created: a typo should not make folders.
                 guard hookLogFD >= 0 else {
-                    console.err(
-                        "podcast-watch: cannot open the hook log \(logPath): \(String(cString: strerror(errno)))\n")
-                    return .stateError
+                    let reason = String(cString: strerror(errno))
+                    let hint = errno == ENOENT ? " (its folder must exist)" : ""
+                    console.err("podcast-watch: cannot open the hook log \(logPath): \(reason)\(hint)\n")
+                    return .usage
                 }
                 runner.outputFD = hookLogFD
             }
@@ -428,9 +432,10 @@ final class DaemonSession {
                 }
                 persist(episode) { try $0.clearHookRetry(episodeID: $1) }
                 failure(how.description, attempt: tried, retryAt: nil, gaveUp: true)
-            case .interrupted(_, let attempt):
+            case .interrupted(_, let attempt, let grace):
                 let what =
-                    "still running at shutdown; killed after the \(HookRunner.Policy.format(HookRunner.shutdownGrace)) s grace"
+                    grace.map { "still running at shutdown; killed after the \(HookRunner.Policy.format($0)) s grace" }
+                    ?? "still running at shutdown; killed at a second signal"
                 console.err(
                     "podcast-watch: warning: hook for \"\(name)\" was \(what) (attempt \(attempt) of \(attempts)); it runs again at the next start\n"
                 )

@@ -10,7 +10,8 @@ public struct HookFailureReport: Equatable, Sendable {
     /// The announcement the hook ran for.
     public var episode: EpisodeAnnouncement
     /// How it ended: "exited with status 3", "killed by signal 9", "timed out after 600 s and
-    /// was killed", "still running at shutdown; killed after the 5 s grace".
+    /// was killed", "still running at shutdown; killed after the 5 s grace", "still running at
+    /// shutdown; killed at a second signal".
     public var error: String
     /// Which attempt failed, 1-based.
     public var attempt: Int

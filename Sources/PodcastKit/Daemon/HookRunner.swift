@@ -101,9 +101,11 @@ public final class HookRunner {
         case succeeded(attempts: Int)
         /// Every attempt failed; the last one ended this way.
         case failed(Termination, attempts: Int)
-        /// Attempt `attempt` was still running at shutdown after the grace and was killed (its
-        /// process group): not the hook's failure, so the same attempt is owed at the next start.
-        case interrupted(Termination, attempt: Int)
+        /// Attempt `attempt` was still running at shutdown and was killed (its process group):
+        /// not the hook's failure, so the same attempt is owed at the next start. `grace`: the
+        /// seconds it was given first; `nil` when it was killed without waiting (a second
+        /// SIGTERM, or a shutdown with no grace).
+        case interrupted(Termination, attempt: Int, grace: Double? = HookRunner.shutdownGrace)
     }
 
     /// Seconds a hook still running at shutdown is given to finish before its process group is
@@ -146,6 +148,8 @@ public final class HookRunner {
     private var stopped = false
     private var shutdownCompletion: (() -> Void)?
     private var killedAtShutdown = false
+    // The grace the killed hooks were given (nil: killed without waiting).
+    private var killGrace: Double?
     private let shell: String
 
     /// A runner for `command`. `shell` is the interpreter given `-c command` (tests may point it
@@ -193,7 +197,7 @@ public final class HookRunner {
         for (entry, how) in finished {
             if entry.killedAtShutdown {
                 onTermination?(entry.episode, how)
-                onOutcome?(entry.episode, .interrupted(how, attempt: entry.attempt))
+                onOutcome?(entry.episode, .interrupted(how, attempt: entry.attempt, grace: killGrace))
             } else {
                 ended(entry.episode, attempt: entry.attempt, how)
             }
@@ -216,16 +220,17 @@ public final class HookRunner {
             return
         }
         if again || after == nil || grace <= 0 {
-            killRunning()
+            killRunning(grace: nil)
         } else {
-            after?(grace) { [weak self] in self?.killRunning() }
+            after?(grace) { [weak self] in self?.killRunning(grace: grace) }
         }
     }
 
-    // SIGKILL to every running hook's group; they are reported when reaped.
-    private func killRunning() {
+    // SIGKILL to every running hook's group; they are reported when reaped, with `grace`.
+    private func killRunning(grace: Double?) {
         guard !killedAtShutdown else { return }
         killedAtShutdown = true
+        killGrace = grace
         for pid in running.keys {
             running[pid]!.killedAtShutdown = true
             kill(-pid, SIGKILL)

@@ -56,7 +56,8 @@ public struct RunConfig: Equatable, Sendable {
     }
 
     /// Reads the file at `path`: `nil` when it does not exist (unless `required`: the path came
-    /// from `$PODCAST_WATCH_CONFIG`). `environment` expands `~` and `$NAME` in path values.
+    /// from `$PODCAST_WATCH_CONFIG`). An empty file or a character device (`/dev/null`) is an
+    /// empty config. `environment` expands `~` and `$NAME` in path values.
     /// Throws `UsageError` as described above.
     ///
     /// A default path that cannot even be looked up (a folder on the way that this user may not
@@ -76,6 +77,11 @@ public struct RunConfig: Equatable, Sendable {
                 )
                 return nil
             }
+        }
+        // A character device (`/dev/null`: the documented way to say "no config file") reads as
+        // an empty config; Foundation cannot read one ("Inappropriate ioctl for device").
+        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR {
+            return try parse("", path: path, environment: environment)
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageError(

@@ -105,7 +105,7 @@ import Glibc
         runner.shutDown { completed += 1 }
         runner.shutDown { completed += 100 }
         settle(runner)
-        #expect(outcomes == [.interrupted(.signalled(SIGKILL), attempt: 1)])
+        #expect(outcomes == [.interrupted(.signalled(SIGKILL), attempt: 1, grace: nil)])
         #expect(completed == 1)
     }
 
@@ -184,6 +184,12 @@ import Glibc
                     episodeID: stored.id, attempt: 2, due: t0,
                     lastError: "still running at shutdown; killed after the 5 s grace")
             ])
+        // Killed at a second signal: no grace was waited, and the message says so.
+        runner.onOutcome?(e, .interrupted(.signalled(SIGKILL), attempt: 2, grace: nil))
+        #expect(
+            try store.pendingHookRetries().map(\.retry.lastError) == [
+                "still running at shutdown; killed at a second signal"
+            ])
         runner.onOutcome?(e, .failed(.exited(1), attempts: 4))
         #expect(try store.pendingHookRetries().isEmpty)
         runner.onOutcome?(e, .retrying(.exited(1), attempt: 1, delay: 15))
@@ -200,12 +206,17 @@ import Glibc
             events == [
                 report("exited with status 1", 1, t0 + 15, false),
                 report("still running at shutdown; killed after the 5 s grace", 2, nil, false),
+                report("still running at shutdown; killed at a second signal", 2, nil, false),
                 report("exited with status 1", 4, nil, true),
                 report("exited with status 1", 1, t0 + 15, false),
             ])
         #expect(
             errors.err.contains(
                 "podcast-watch: warning: hook for \"T\" was still running at shutdown; killed after the 5 s grace (attempt 2 of 4); it runs again at the next start\n"
+            ))
+        #expect(
+            errors.err.contains(
+                "podcast-watch: warning: hook for \"T\" was still running at shutdown; killed at a second signal (attempt 2 of 4); it runs again at the next start\n"
             ))
         // A removed feed takes its owed retries with it.
         runner.onOutcome?(e, .retrying(.exited(1), attempt: 1, delay: 15))

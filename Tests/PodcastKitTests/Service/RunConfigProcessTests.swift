@@ -47,4 +47,22 @@ final class RunConfigProcessTests: XCTestCase {
         )
         XCTAssertEqual(bad.stdout, "")
     }
+
+    /// A hook log in a folder that does not exist is a usage error (exit 2, which the units
+    /// do not restart on), naming the path; it was exit 3, a restart loop under systemd. The
+    /// folder is not created. `PODCAST_WATCH_CONFIG=/dev/null`: no config file.
+    func testHookLogInAMissingFolderIsAUsageError() throws {
+        guard let binary = DaemonProcessTests.binary else {
+            throw XCTSkip("podcast-watch binary not built next to the tests")
+        }
+        let dir = TemporaryDirectory("hook-log-missing")
+        let log = dir.file("no-such-folder/hooks.log")
+        let run = try DaemonProcessTests.Child(
+            binary, ["--state", dir.file("state"), "run", "--once", "--json", "--hook", "true", "--hook-log", log],
+            environment: ["PODCAST_WATCH_CONFIG": "/dev/null"])
+        XCTAssertEqual(run.finish(), 2)
+        XCTAssertEqual(
+            run.stderr, "podcast-watch: cannot open the hook log \(log): No such file or directory (its folder must exist)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("no-such-folder")))
+    }
 }

@@ -103,4 +103,15 @@ import Testing
                 == "/h/.config/podcast-watch/config")
         #expect(RunConfig.path(environment: [:]) == nil)
     }
+
+    /// `PODCAST_WATCH_CONFIG=/dev/null` says "no config": an empty config, not "cannot read it:
+    /// Inappropriate ioctl for device" (exit 2). An empty file is empty too.
+    @Test func devNullIsAnEmptyConfig() throws {
+        let config = try #require(try RunConfig.load(path: "/dev/null", required: true))
+        #expect(config.runTokens == [] && config.stateDirectory == nil && config.path == "/dev/null")
+        let dir = TemporaryDirectory("config-empty")
+        #expect(FileManager.default.createFile(atPath: dir.file("config"), contents: Data()))
+        let empty = try #require(try RunConfig.load(path: dir.file("config"), required: true))
+        #expect(empty.runTokens == [] && empty.stateDirectory == nil)
+    }
 }

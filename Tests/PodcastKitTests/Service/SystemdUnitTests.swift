@@ -42,8 +42,11 @@ import Testing
     /// The user unit creates its state directory outside the sandbox before starting.
     @Test func userUnitWritesOnlyItsState() throws {
         let user = try directives("user/podcast-watch.service")
-        #expect(user["ReadWritePaths"] == ["-%S/podcast-watch -%h/Podcasts"])
-        #expect(user["ExecStartPre"] == ["+/bin/mkdir -p %S/podcast-watch"])
+        // The default download folder ($XDG_DATA_HOME/podcast-watch/downloads) is writable and
+        // created too: ProtectHome=read-only made `run --download` fail on it.
+        #expect(
+            user["ReadWritePaths"] == ["-%S/podcast-watch -%h/.local/share/podcast-watch/downloads -%h/Podcasts"])
+        #expect(user["ExecStartPre"] == ["+/bin/mkdir -p %S/podcast-watch %h/.local/share/podcast-watch/downloads"])
         #expect(try directives("system/podcast-watch.service")["StateDirectory"] == ["podcast-watch"])
         for unit in ["user/podcast-watch.service", "system/podcast-watch.service"] {
             for paths in try directives(unit)["ReadWritePaths"] ?? [] {
