@@ -16,7 +16,7 @@ import Glibc
 /// - SIGHUP: reloads the subscriptions from the store. SIGUSR1: polls every feed now.
 /// - SIGCHLD (and a 5 s timer as a safety net): reaps finished hooks.
 /// - `--once`: ends when every feed was polled and the hooks have finished; status 1 if a feed
-///   failed (each failure is named on stderr).
+///   failed, or a download's last attempt in this run failed (each failure is named on stderr).
 /// - A failed write to stdout stops the session with status 5; what was not written stays
 ///   pending in the store and is announced on the next start.
 ///
@@ -36,6 +36,8 @@ final class DaemonSession {
     private var waitingForHooks = false
     private var output: NonBlockingOutput?
     private var downloads: DownloadQueue?
+    // Episodes whose last download attempt in this session failed (`--once`'s exit status).
+    private var failedDownloads: Set<Int64> = []
     /// Queued stdout bytes above which `run` takes no more output until the reader catches up.
     static let outputBound = 64 * 1024
 
@@ -131,6 +133,15 @@ final class DaemonSession {
             options: options, store: store, fetcher: fetcher, loop: loop, daemon: daemon, hooks: hooks,
             console: console)
         downloads?.onIdle = { self.finishIfIdle(loop, hooks: hooks) }
+        // A failed download is a warning on stderr too (the journal's `-p warning` shows it,
+        // not only the JSON line); one still failed at the end of `--once` makes the status 1.
+        if let downloads {
+            let recordEvent = downloads.onEvent
+            downloads.onEvent = { event in
+                recordEvent?(event)
+                self.noteDownload(event)
+            }
+        }
         self.downloads = downloads
         #if DEBUG
         if let crashAfterCommits {
@@ -335,6 +346,7 @@ final class DaemonSession {
         }
         do {
             if !outputFailed { try loop.run() }
+            if options.once && !failedDownloads.isEmpty && exitCode == .success { exitCode = .feedFailed }
         } catch {
             console.err("podcast-watch: event loop failed: \(error)\n")
             exitCode = .internalError
@@ -448,6 +460,33 @@ final class DaemonSession {
         runner.onTermination = { [weak runner] _, _ in
             if let runner { finished(runner) }
         }
+    }
+
+    // download_failed on stderr as a warning (neutralised by `Console.err`: titles and error
+    // texts come from feeds and servers), and the failures still standing for `--once`.
+    private func noteDownload(_ event: DownloadEvent) {
+        switch event.kind {
+        case .finished: failedDownloads.remove(event.episodeID)
+        case .failed:
+            failedDownloads.insert(event.episodeID)
+            console.err(DaemonSession.downloadFailureLine(event))
+        case .started, .progress: break
+        }
+    }
+
+    /// The stderr line of a `download_failed` event: what failed, why, and what follows (a retry
+    /// at a UTC time, or nothing after the last attempt).
+    static func downloadFailureLine(_ event: DownloadEvent) -> String {
+        let name = [event.podcastTitle, event.episodeTitle].compactMap { $0 }.joined(separator: " — ")
+        let what = name.isEmpty ? event.episodeURL : name
+        let attempts = event.attempts ?? 1
+        let next: String
+        if let retry = event.nextRetry {
+            next = "attempt \(attempts); retrying at \(ISO8601DateFormatter().string(from: retry))"
+        } else {
+            next = "gave up after \(attempts) attempt\(attempts == 1 ? "" : "s")"
+        }
+        return "podcast-watch: warning: download of \"\(what)\" failed: \(event.error ?? "unknown error") (\(next))\n"
     }
 
     /// What `run` says on stderr when it starts with no subscriptions: how to add one, and
