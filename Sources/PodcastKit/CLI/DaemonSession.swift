@@ -114,6 +114,10 @@ final class DaemonSession {
                     return .usage
                 }
                 runner.outputFD = hookLogFD
+            } else {
+                // Straight to stderr, hooks' output was raw: feed text echoed by a hook carried
+                // escape sequences, and the journal got no level prefix.
+                runner.outputRelay = .standard
             }
             DaemonSession.reportTerminations(
                 of: runner, to: console,

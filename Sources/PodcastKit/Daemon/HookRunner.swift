@@ -131,6 +131,10 @@ public final class HookRunner {
     /// Where the hooks' stdout and stderr go instead of our stderr (`--hook-log`); the runner
     /// does not own it (the caller closes it after the last hook).
     public var outputFD: Int32?
+    /// Without `outputFD`: reads the hooks' stdout and stderr through pipes and writes them
+    /// neutralised, line by line (journal level prefixes under systemd); `nil`: the hooks
+    /// write to our stderr directly (tests).
+    public var outputRelay: HookOutputRelay?
 
     /// False forces the `/proc/self/fd` fallback (tests of the older-libc path).
     var usesCloseFrom = true
@@ -351,6 +355,16 @@ public final class HookRunner {
 
     private struct SpawnError: Error { var code: Int32 }
 
+    // A pipe (read end, write end), both close-on-exec (the child gets the write end by dup2).
+    // Hooks are spawned from the loop thread only, so no other fork sees them in between.
+    private static func closeOnExecPipe() -> (Int32, Int32)? {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return nil }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        return (fds[0], fds[1])
+    }
+
     private func spawn(_ episode: EpisodeAnnouncement, attempt: Int) -> Result<pid_t, SpawnError> {
         if let outputFD {
             // A header per run, so the log says which episode each output belongs to (feed
@@ -376,9 +390,21 @@ public final class HookRunner {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // Pipes for the relay: [stdout read, stdout write, stderr read, stderr write].
+        var pipes: [Int32] = [-1, -1, -1, -1]
         if let outputFD {
             posix_spawn_file_actions_adddup2(&actions, outputFD, 1)
             posix_spawn_file_actions_adddup2(&actions, outputFD, 2)
+        } else if outputRelay != nil, let out = HookRunner.closeOnExecPipe() {
+            if let err = HookRunner.closeOnExecPipe() {
+                pipes = [out.0, out.1, err.0, err.1]
+                posix_spawn_file_actions_adddup2(&actions, pipes[1], 1)
+                posix_spawn_file_actions_adddup2(&actions, pipes[3], 2)
+            } else {
+                close(out.0)
+                close(out.1)
+                posix_spawn_file_actions_adddup2(&actions, 2, 1)
+            }
         } else {
             posix_spawn_file_actions_adddup2(&actions, 2, 1)
         }
@@ -403,6 +429,16 @@ public final class HookRunner {
         let rc = withCStrings(argv) { cArgv in
             withCStrings(env) { cEnv in
                 posix_spawn(&pid, shell, &actions, &attr, cArgv, cEnv)
+            }
+        }
+        if pipes[0] >= 0 {
+            close(pipes[1])
+            close(pipes[3])
+            if rc == 0, let outputRelay {
+                outputRelay.start(stdoutFD: pipes[0], stderrFD: pipes[2])
+            } else {
+                close(pipes[0])
+                close(pipes[2])
             }
         }
         return rc == 0 ? .success(pid) : .failure(SpawnError(code: rc))

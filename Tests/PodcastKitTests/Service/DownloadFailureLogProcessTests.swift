@@ -35,7 +35,8 @@ final class DownloadFailureLogProcessTests: XCTestCase {
         XCTAssertEqual(lines.count, 1, run.stderr)
         let line = try XCTUnwrap(lines.first)
         XCTAssertTrue(
-            line.hasPrefix("podcast-watch: warning: download of \"Lost Show — Missing\" failed: \(error) (attempt 1; retrying at "),
+            line.hasPrefix(
+                "podcast-watch: warning: download of \"Lost Show — Missing\" failed: \(error) (attempt 1; retrying at "),
             String(line))
         XCTAssertEqual(JournalLines.level(of: line), 4)
     }

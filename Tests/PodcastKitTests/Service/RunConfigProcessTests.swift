@@ -62,7 +62,8 @@ final class RunConfigProcessTests: XCTestCase {
             environment: ["PODCAST_WATCH_CONFIG": "/dev/null"])
         XCTAssertEqual(run.finish(), 2)
         XCTAssertEqual(
-            run.stderr, "podcast-watch: cannot open the hook log \(log): No such file or directory (its folder must exist)\n")
+            run.stderr,
+            "podcast-watch: cannot open the hook log \(log): No such file or directory (its folder must exist)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("no-such-folder")))
     }
 }
