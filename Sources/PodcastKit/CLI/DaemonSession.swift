@@ -368,6 +368,8 @@ final class DaemonSession {
                 usleep(5_000)
             }
         }
+        // The hooks' last lines still in their relays' pipes are written before we exit.
+        if hooks?.outputRelay != nil { HookOutputRelay.drain(timeout: 1) }
         downloads?.stop()  // transfers end, their .part files stay for the next start
         fetcher.cancelAll()
         for registration in registrations { registration.cancel() }

@@ -44,11 +44,22 @@ public struct HookOutputRelay: Sendable {
         return text + "\n"
     }
 
+    // Relays still reading, so that `run` does not exit before a finished hook's last lines.
+    private static let active = DispatchGroup()
+
+    /// Waits until every relay started so far has written its hook's last line, or `timeout`
+    /// seconds (a hook may leave a background process holding its pipes). Any thread.
+    public static func drain(timeout: Double) {
+        _ = active.wait(timeout: .now() + timeout)
+    }
+
     /// Reads `stdoutFD` and `stderrFD` (both owned: closed at their end) on a new thread.
     public func start(stdoutFD: Int32, stderrFD: Int32) {
         let relay = self
+        HookOutputRelay.active.enter()
         let thread = Thread {
             relay.pump([(stdoutFD, false), (stderrFD, true)])
+            HookOutputRelay.active.leave()
         }
         thread.name = "hook output"
         thread.start()
