@@ -324,7 +324,10 @@ final class DaemonSession {
                 web = try WebDashboard(
                     loop: loop, scheduler: scheduler, store: store, daemon: daemon, address: address,
                     token: options.httpToken, metrics: webMetrics)
-                console.err(web!.banner)
+                console.err(
+                    DaemonSession.dashboardBanner(
+                        web!, tokenGiven: options.httpToken != nil, stderrIsTerminal: isatty(2) == 1,
+                        tokenFile: (store.database.path as NSString).deletingLastPathComponent + "/http-token"))
             } catch {
                 console.err("podcast-watch: cannot serve the dashboard: \(error)\n")
                 exitCode = .inputError
@@ -466,6 +469,32 @@ final class DaemonSession {
         runner.onTermination = { [weak runner] _, _ in
             if let runner { finished(runner) }
         }
+    }
+
+    /// The dashboard's start line. The token never goes to a log: one given by the operator is
+    /// not repeated; a generated one is shown only when stderr is a terminal, else written to
+    /// `tokenFile` (mode 0600, replaced at each start) and the line names that file.
+    static func dashboardBanner(
+        _ web: WebDashboard, tokenGiven: Bool, stderrIsTerminal: Bool, tokenFile: String
+    ) -> String {
+        let base = "http://\(web.address)/"
+        guard let token = web.access.token else { return web.banner }
+        if tokenGiven {
+            return "podcast-watch: dashboard at \(base) (token required: the one --http-token or http-token gives)\n"
+        }
+        if stderrIsTerminal { return web.banner }
+        let fd = open(tokenFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let written =
+            fd >= 0 && fchmod(fd, 0o600) == 0
+            && Array((token + "\n").utf8).withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) == $0.count }
+        let reason = String(cString: strerror(errno))
+        if fd >= 0 { close(fd) }
+        guard written else {
+            return
+                "podcast-watch: dashboard at \(base) (token required; cannot write it to \(tokenFile): \(reason); set http-token)\n"
+        }
+        return
+            "podcast-watch: dashboard at \(base) (token required; it is in \(tokenFile): open \(base)?token=TOKEN once, or send 'Authorization: Bearer TOKEN')\n"
     }
 
     // download_failed on stderr as a warning (neutralised by `Console.err`: titles and error
