@@ -53,6 +53,11 @@ public struct DownloadRecord: Sendable, Equatable {
     public var episodeTitle: String?
     /// The feed's URL (joined, for events).
     public var feedURL: String?
+
+    /// Whether this download may have written its `.part` (or final file): it started once (not
+    /// pending, or bytes or attempts recorded). A never-started one adopts no file it finds: that
+    /// file is someone else's, and the download takes the next free name instead.
+    public var mayOwnFiles: Bool { state != .pending || bytes > 0 || attempts > 0 }
 }
 
 /// The `downloads` table and the per-feed download settings, on a `FeedStore`'s connection.
@@ -126,7 +131,9 @@ public struct DownloadLedger {
             }
             var n = 1
             var path = candidate(n)
-            while try database.scalarInt("SELECT 1 FROM downloads WHERE path = ?1", .text(path)) != nil {
+            while try database.scalarInt(
+                "SELECT 1 FROM downloads WHERE \(DownloadLedger.clashes)", .text(path)) != nil
+            {
                 n += 1
                 path = candidate(n)
             }
@@ -139,11 +146,16 @@ public struct DownloadLedger {
         }
     }
 
-    /// Whether `path` is another download's.
+    /// Whether `path` is another download's: its final name or its `.part`, or `path` is the
+    /// other's `.part` (each download reserves both names).
     public func isTaken(_ path: String, except episodeID: Int64) throws -> Bool {
         try database.scalarInt(
-            "SELECT 1 FROM downloads WHERE path = ?1 AND episode_id <> ?2", .text(path), .integer(episodeID)) != nil
+            "SELECT 1 FROM downloads WHERE (\(DownloadLedger.clashes)) AND episode_id <> ?2", .text(path),
+            .integer(episodeID)) != nil
     }
+
+    // A row whose `NAME` or `NAME.part` is the name ?1 or its `.part`.
+    private static let clashes = "path = ?1 OR path = ?1 || '.part' OR path || '.part' = ?1"
 
     /// Moves an unfinished download to another file name (its name was taken on disk).
     public func rename(episodeID: Int64, to path: String) throws {

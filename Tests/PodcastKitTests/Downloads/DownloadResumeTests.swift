@@ -73,6 +73,8 @@ import Testing
             atPath: (part as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         // Garbage from an earlier attempt: a 200 must replace it, not be appended to it.
         _ = FileManager.default.createFile(atPath: part, contents: Data(repeating: 0xEE, count: 70_000))
+        // This store's own part (a run that died): only such a part is continued.
+        try h.store.database.run("UPDATE downloads SET state = 'downloading', bytes = 70000")
         h.server.route("/norange.mp3") { .file(source, for: $0, etag: "\"n\"", ranges: false) }
         try h.queue.start()
         h.run(until: { h.isSettled(id) })
@@ -90,6 +92,7 @@ import Testing
         try FileManager.default.createDirectory(
             atPath: (part as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: part, contents: Data(repeating: 1, count: 80_000))
+        try h.store.database.run("UPDATE downloads SET state = 'downloading', bytes = 80000")
         h.server.route("/shrunk.mp3") { .file(source, for: $0, etag: "\"s\"") }
         try h.queue.start()
         h.run(until: { h.isSettled(id) })
