@@ -54,6 +54,10 @@ public struct DownloadRecord: Sendable, Equatable {
     /// The feed's URL (joined, for events).
     public var feedURL: String?
 
+    /// Set by `DownloadLedger.followEnclosure` when the URL changed: the part file's bytes are
+    /// another file's, and the next attempt starts from zero. Not stored.
+    public var fromZero = false
+
     /// Whether this download may have written its `.part` (or final file): it started once (not
     /// pending, or bytes or attempts recorded). A never-started one adopts no file it finds: that
     /// file is someone else's, and the download takes the next free name instead.
@@ -144,6 +148,28 @@ public struct DownloadLedger {
                 .date(queued))
             return try record(episodeID: episodeID)
         }
+    }
+
+    /// `record` pointed at its episode's current enclosure URL when the feed changed it (to
+    /// another http(s) URL): the store forgets the bytes, validators and size (another file's),
+    /// and the returned record has `fromZero` set, so the part is emptied. Unchanged: `record`.
+    public func followEnclosure(_ record: DownloadRecord) throws -> DownloadRecord {
+        guard
+            let current = try database.scalarString(
+                "SELECT enclosure_url FROM episodes WHERE id = ?1", .integer(record.episodeID)),
+            current != record.url, case .http = FetchTarget(current)
+        else { return record }
+        try database.run(
+            "UPDATE downloads SET url = ?2, bytes = 0, total = NULL, etag = NULL, last_modified = NULL "
+                + "WHERE episode_id = ?1", .integer(record.episodeID), .text(current))
+        var moved = record
+        moved.url = current
+        moved.bytes = 0
+        moved.total = nil
+        moved.etag = nil
+        moved.lastModified = nil
+        moved.fromZero = true
+        return moved
     }
 
     /// Whether `path` is another download's: its final name or its `.part`, or `path` is the

@@ -228,9 +228,14 @@ public final class DownloadQueue {
         var index = 0
         while index < waiting.count, active.count < settings.maxConcurrent {
             let id = waiting[index]
-            guard let record = waitingRecords[id] else {
+            guard var record = waitingRecords[id] else {
                 waiting.remove(at: index)
                 continue
+            }
+            // A retry (or resume) fetches what the feed links now, not what it linked when queued.
+            if let moved = try? ledger.followEnclosure(record) {
+                record = moved
+                waitingRecords[id] = moved
             }
             let host = PodcastDaemon<LoopScheduler>.hostKey(record.url) ?? ""
             if hostCounts[host, default: 0] >= settings.maxPerHost {

@@ -91,7 +91,11 @@ final class EpisodeDownload: FetchBodySink {
                 // A part this download never wrote (another store's, a deleted store's): its bytes
                 // are not ours to continue, nor to delete. Leave it and take the next name.
                 self.file.close { [weak self] _ in self?.end(.nameTaken) }
-            case .success(.part(let existing)):
+            case .success(.part(var existing)):
+                if self.record.fromZero && existing > 0 {
+                    self.file.truncate()  // the enclosure URL changed: these bytes are another file's
+                    existing = 0
+                }
                 self.base = existing
                 self.received = existing
                 if let total = self.record.total, existing == total, existing > 0 {

@@ -84,6 +84,35 @@ import Testing
         #expect(h.server.requests.last?.headers["range"] == "bytes=70000-")
     }
 
+    @Test func retryFollowsTheFeedsNewEnclosureURLFromZero() throws {
+        let h = try DownloadHarness()
+        let old = DownloadHarness.bytes(100_000, seed: 11)
+        let new = DownloadHarness.bytes(90_000, seed: 12)
+        h.server.route("/old.mp3") { request in
+            var response = TestHTTPServer.Response.file(old, for: request, etag: "\"o\"")
+            response.stream = .init(pieceBytes: 10_000, interval: 0.001, cutAfter: 40_000)
+            return response
+        }
+        h.server.route("/new.mp3") { .file(new, for: $0, etag: "\"n\"") }
+        let id = try h.announce(title: "Moved", path: "/old.mp3")
+        try h.queue.start()
+        h.run(until: { h.state(id) == .failed && h.queue.activeCount == 0 })
+        #expect(h.record(id)?.bytes == 40_000)
+        // The feed now links another file for this episode; the retry must fetch that one.
+        try h.store.database.run(
+            "UPDATE episodes SET enclosure_url = ?2 WHERE id = ?1", .integer(id), .text(h.server.url("/new.mp3")))
+        try h.store.database.run("UPDATE downloads SET next_retry = ?1", .date(Date()))
+        h.makeQueue()
+        try h.queue.start()
+        h.run(until: { h.state(id) == .done && h.queue.activeCount == 0 })
+        let done = try #require(h.record(id))
+        #expect(done.url == h.server.url("/new.mp3"))
+        #expect(h.contents(done.path) == new)
+        #expect(h.server.requestCount("/old.mp3") == 1)
+        #expect(h.server.requests.last?.headers["range"] == nil)
+        #expect(h.server.requests.last?.headers["if-range"] == nil)
+    }
+
     @Test func rangeNotSatisfiableRestartsFromZero() throws {
         let h = try DownloadHarness()
         let source = DownloadHarness.bytes(50_000, seed: 5)

@@ -25,6 +25,10 @@ import Testing
             let id = try h.announce(title: "B\(i)", path: "/s.mp3?b=\(i)")
             try h.store.database.run(
                 "UPDATE downloads SET url = replace(url, '127.0.0.1', 'localhost') WHERE episode_id = ?1", .integer(id))
+            // The feed links it so too (a download follows its episode's current enclosure URL).
+            try h.store.database.run(
+                "UPDATE episodes SET enclosure_url = replace(enclosure_url, '127.0.0.1', 'localhost') WHERE id = ?1",
+                .integer(id))
             ids.append(id)
         }
         // The B downloads were queued with their old URL: start over from the store.
