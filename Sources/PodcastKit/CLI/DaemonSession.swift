@@ -567,7 +567,7 @@ final class DaemonSession {
         guard finished else { return }
         if let output, output.pendingBytes > 0 || outputDeferred { return }  // --once ends with its output written
         if let hooks, hooks.runningCount + hooks.queuedCount + hooks.retryingCount > 0 { return }
-        if let downloads, downloads.activeCount + downloads.waitingCount > 0 { return }  // --once downloads too
+        if let downloads, downloads.isBusy { return }  // --once downloads (and their retention) too
         loop.stop()
     }
 }

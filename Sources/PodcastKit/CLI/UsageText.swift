@@ -81,6 +81,7 @@ public enum UsageText {
 
     static let add = """
         Usage: podcast-watch add URL [--title T] [--interval SECONDS|15m|2h|1d]
+                                 [--download | --no-download] [--keep N]
 
         Subscribe to the feed at URL (http://, https://, file:// or a path). A local
         feed must be a regular file (not a directory, FIFO or device: status 4).

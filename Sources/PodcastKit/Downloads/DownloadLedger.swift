@@ -53,6 +53,15 @@ public struct DownloadRecord: Sendable, Equatable {
     public var episodeTitle: String?
     /// The feed's URL (joined, for events).
     public var feedURL: String?
+
+    /// Set by `DownloadLedger.followEnclosure` when the URL changed: the part file's bytes are
+    /// another file's, and the next attempt starts from zero. Not stored.
+    public var fromZero = false
+
+    /// Whether this download may have written its `.part` (or final file): it started once (not
+    /// pending, or bytes or attempts recorded). A never-started one adopts no file it finds: that
+    /// file is someone else's, and the download takes the next free name instead.
+    public var mayOwnFiles: Bool { state != .pending || bytes > 0 || attempts > 0 }
 }
 
 /// The `downloads` table and the per-feed download settings, on a `FeedStore`'s connection.
@@ -126,7 +135,9 @@ public struct DownloadLedger {
             }
             var n = 1
             var path = candidate(n)
-            while try database.scalarInt("SELECT 1 FROM downloads WHERE path = ?1", .text(path)) != nil {
+            while try database.scalarInt(
+                "SELECT 1 FROM downloads WHERE \(DownloadLedger.clashes)", .text(path)) != nil
+            {
                 n += 1
                 path = candidate(n)
             }
@@ -139,11 +150,38 @@ public struct DownloadLedger {
         }
     }
 
-    /// Whether `path` is another download's.
+    /// `record` pointed at its episode's current enclosure URL when the feed changed it (to
+    /// another http(s) URL): the store forgets the bytes, validators and size (another file's),
+    /// and the returned record has `fromZero` set, so the part is emptied. Unchanged: `record`.
+    public func followEnclosure(_ record: DownloadRecord) throws -> DownloadRecord {
+        guard
+            let current = try database.scalarString(
+                "SELECT enclosure_url FROM episodes WHERE id = ?1", .integer(record.episodeID)),
+            current != record.url, case .http = FetchTarget(current)
+        else { return record }
+        try database.run(
+            "UPDATE downloads SET url = ?2, bytes = 0, total = NULL, etag = NULL, last_modified = NULL "
+                + "WHERE episode_id = ?1", .integer(record.episodeID), .text(current))
+        var moved = record
+        moved.url = current
+        moved.bytes = 0
+        moved.total = nil
+        moved.etag = nil
+        moved.lastModified = nil
+        moved.fromZero = true
+        return moved
+    }
+
+    /// Whether `path` is another download's: its final name or its `.part`, or `path` is the
+    /// other's `.part` (each download reserves both names).
     public func isTaken(_ path: String, except episodeID: Int64) throws -> Bool {
         try database.scalarInt(
-            "SELECT 1 FROM downloads WHERE path = ?1 AND episode_id <> ?2", .text(path), .integer(episodeID)) != nil
+            "SELECT 1 FROM downloads WHERE (\(DownloadLedger.clashes)) AND episode_id <> ?2", .text(path),
+            .integer(episodeID)) != nil
     }
+
+    // A row whose `NAME` or `NAME.part` is the name ?1 or its `.part`.
+    private static let clashes = "path = ?1 OR path = ?1 || '.part' OR path || '.part' = ?1"
 
     /// Moves an unfinished download to another file name (its name was taken on disk).
     public func rename(episodeID: Int64, to path: String) throws {

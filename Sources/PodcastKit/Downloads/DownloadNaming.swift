@@ -142,14 +142,17 @@ public struct DownloadNaming: Sendable, Equatable {
         return (String(stem[..<open.lowerBound]) + String(path[dot...]), n)
     }
 
-    /// The file extension: the URL path's (1 to 5 letters or digits, lower-cased: `mp3`, `m4a`),
-    /// else one for the MIME type, else `bin`.
+    /// The file extension: the URL path's (1 to 5 letters or digits, lower-cased: `mp3`, `m4a`;
+    /// never `part`, the in-progress suffix), else one for the MIME type, else `bin`.
     public static func fileExtension(url: String, mimeType: String?) -> String {
         let path = URLComponents(string: url)?.percentEncodedPath ?? ""
         let last = path.split(separator: "/").last ?? ""
         if let dot = last.lastIndex(of: ".") {
             let ext = last[last.index(after: dot)...].lowercased()
-            if (1...5).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+            // `part` is the in-progress suffix: a final name must never look like a part file.
+            if (1...5).contains(ext.count), ext != "part",
+                ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+            {
                 return ext
             }
         }

@@ -26,7 +26,8 @@ public final class DownloadQueue {
     public var onDownloaded: ((DownloadRecord) -> Void)?
     /// Warnings worth a line on stderr (store errors, retention that kept a file).
     public var onWarning: ((String) -> Void)?
-    /// Called when the last download in flight or waiting ended (`run --once` waits for it).
+    /// Called when the last download in flight or waiting ended and the retention it started
+    /// finished (files deleted and the store updated): `run --once` waits for it (`isBusy`).
     public var onIdle: (() -> Void)?
 
     /// Timer service: run the closure after the seconds given; dropping the token cancels it.
@@ -56,6 +57,7 @@ public final class DownloadQueue {
     private var retryTimers: [Int64: Cancellable] = [:]
     private var feedSettings: [Int64: DownloadLedger.FeedSettings] = [:]
     private var running = false
+    private var retentionsInFlight = 0
 
     /// libcurl progress and data callbacks seen by the downloads in flight and ended (tests
     /// compare it with the views' redraws).
@@ -98,6 +100,9 @@ public final class DownloadQueue {
     public var activeCount: Int { active.count }
     /// Downloads waiting for a slot.
     public var waitingCount: Int { waiting.count }
+    /// Whether a download is in flight or waiting, or retention is deleting files and has not
+    /// yet recorded it: `run --once` exits only when this is false.
+    public var isBusy: Bool { !active.isEmpty || !waiting.isEmpty || retentionsInFlight > 0 }
 
     /// Resumes what the store has unfinished: pending and interrupted downloads are queued now,
     /// failed ones at their retry time (none without one). Throws `StoreError`.
@@ -175,9 +180,31 @@ public final class DownloadQueue {
         }
     }
 
-    /// Forgets cached per-feed settings (after SIGHUP: `add --download` may have changed them).
+    /// Forgets cached per-feed settings (after SIGHUP: `add --download` may have changed them),
+    /// and cancels the downloads of removed feeds (their rows went with the feed): a transfer in
+    /// flight stops and its `.part` is deleted; waiting ones and retries are dropped. Completed
+    /// files stay on disk.
     public func reloadSettings() {
         feedSettings.removeAll()
+        let busy = isBusy
+        for id in active.keys.sorted() where isForgotten(id) {
+            guard let entry = active.removeValue(forKey: id) else { continue }
+            progressCallbacks += entry.download.callbackCount
+            entry.download.stop(.remove)
+            let left = hostCounts[entry.host, default: 1] - 1
+            hostCounts[entry.host] = left > 0 ? left : nil
+            model.remove(id: id)
+        }
+        for id in waiting where isForgotten(id) { waitingRecords[id] = nil }
+        waiting.removeAll { waitingRecords[$0] == nil }
+        for id in retryTimers.keys.sorted() where isForgotten(id) { retryTimers.removeValue(forKey: id)?.cancel() }
+        admit()
+        if busy && !isBusy { onIdle?() }
+    }
+
+    // Whether the store no longer has episode `id`'s download (a store error: keep it).
+    private func isForgotten(_ id: Int64) -> Bool {
+        do { return try ledger.record(episodeID: id) == nil } catch { return false }
     }
 
     private func feedSettingsFor(_ feedID: Int64) -> DownloadLedger.FeedSettings {
@@ -201,9 +228,14 @@ public final class DownloadQueue {
         var index = 0
         while index < waiting.count, active.count < settings.maxConcurrent {
             let id = waiting[index]
-            guard let record = waitingRecords[id] else {
+            guard var record = waitingRecords[id] else {
                 waiting.remove(at: index)
                 continue
+            }
+            // A retry (or resume) fetches what the feed links now, not what it linked when queued.
+            if let moved = try? ledger.followEnclosure(record) {
+                record = moved
+                waitingRecords[id] = moved
             }
             let host = PodcastDaemon<LoopScheduler>.hostKey(record.url) ?? ""
             if hostCounts[host, default: 0] >= settings.maxPerHost {
@@ -334,7 +366,7 @@ public final class DownloadQueue {
             }
         }
         admit()
-        if active.isEmpty && waiting.isEmpty { onIdle?() }
+        if !isBusy { onIdle?() }
     }
 
     private func scheduleRetry(_ record: DownloadRecord, at date: Date) {
@@ -358,8 +390,11 @@ public final class DownloadQueue {
     private func applyRetention(feedID: Int64) {
         guard let keep = feedSettingsFor(feedID).keep ?? settings.keep else { return }
         guard let doomed = try? ledger.doneBeyond(feedID: feedID, keep: keep), !doomed.isEmpty else { return }
+        retentionsInFlight += 1
         DownloadRetention.delete(doomed, deliver: deliver) { [weak self] results in
             guard let self else { return }
+            self.retentionsInFlight -= 1
+            defer { if !self.isBusy { self.onIdle?() } }
             for (record, outcome) in results {
                 switch outcome {
                 case .deleted, .missing:

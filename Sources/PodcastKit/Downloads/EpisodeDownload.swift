@@ -81,12 +81,21 @@ final class EpisodeDownload: FetchBodySink {
                 self.end(.failed(message: failure.message, bytes: 0, permanent: false))
             case .success(.finalExists(let size)):
                 // Renamed by an earlier run killed before it recorded it: done if the size fits.
-                if let total = self.record.total, total == size {
+                // A download that never started has no file yet: one there is someone else's.
+                if self.record.mayOwnFiles, let total = self.record.total, total == size {
                     self.end(.done(bytes: size))
                 } else {
                     self.end(.nameTaken)
                 }
-            case .success(.part(let existing)):
+            case .success(.part(let existing)) where existing > 0 && !self.record.mayOwnFiles:
+                // A part this download never wrote (another store's, a deleted store's): its bytes
+                // are not ours to continue, nor to delete. Leave it and take the next name.
+                self.file.close { [weak self] _ in self?.end(.nameTaken) }
+            case .success(.part(var existing)):
+                if self.record.fromZero && existing > 0 {
+                    self.file.truncate()  // the enclosure URL changed: these bytes are another file's
+                    existing = 0
+                }
                 self.base = existing
                 self.received = existing
                 if let total = self.record.total, existing == total, existing > 0 {
@@ -99,14 +108,15 @@ final class EpisodeDownload: FetchBodySink {
         }
     }
 
-    /// Abandons the attempt: the transfer stops, buffered bytes are written, the part is kept;
-    /// `onFinish` is not called. `completion` gets the bytes on disk.
-    func stop(completion: ((Int64) -> Void)? = nil) {
+    /// Abandons the attempt: the transfer stops, buffered bytes are written, the part is kept
+    /// (`disposal` `.remove`: deleted); `onFinish` is not called. `completion` gets the bytes on
+    /// disk.
+    func stop(_ disposal: PartFile.Disposal = .keep, completion: ((Int64) -> Void)? = nil) {
         guard !ended else { return }
         ended = true
         control?.cancel()
         control = nil
-        file.close(completion: completion)
+        file.close(disposal, completion: completion)
     }
 
     /// Blocks until the part file's queued writes are on disk (shutdown only: the loop is done).
@@ -218,7 +228,7 @@ final class EpisodeDownload: FetchBodySink {
             var permanent = false
             if case .httpStatus(let status) = error.kind { permanent = [403, 404, 410].contains(status) }
             let message = error.message
-            file.close { [weak self] size in
+            file.close(.removeIfEmpty) { [weak self] size in
                 self?.end(.failed(message: message, bytes: size, permanent: permanent))
             }
         }
@@ -227,7 +237,9 @@ final class EpisodeDownload: FetchBodySink {
     private func restart(_ reason: String) {
         restarts += 1
         guard restarts <= 2 else {
-            file.close { [weak self] size in self?.end(.failed(message: reason, bytes: size, permanent: false)) }
+            file.close(.removeIfEmpty) { [weak self] size in
+                self?.end(.failed(message: reason, bytes: size, permanent: false))
+            }
             return
         }
         file.truncate()
@@ -248,7 +260,7 @@ final class EpisodeDownload: FetchBodySink {
             case .success(let size): self.end(.done(bytes: size))
             case .failure(let failure):
                 // What is on disk is what a resume continues from (a write error left less).
-                self.file.close { [weak self] size in
+                self.file.close(.removeIfEmpty) { [weak self] size in
                     self?.end(.failed(message: failure.message, bytes: size, permanent: false))
                 }
             }
@@ -262,7 +274,9 @@ final class EpisodeDownload: FetchBodySink {
         if let control {
             control.cancel()
             self.control = nil
-            file.close { [weak self] size in self?.end(.failed(message: message, bytes: size, permanent: false)) }
+            file.close(.removeIfEmpty) { [weak self] size in
+                self?.end(.failed(message: message, bytes: size, permanent: false))
+            }
         }
     }
 

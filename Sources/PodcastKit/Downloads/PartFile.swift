@@ -154,9 +154,19 @@ final class PartFile: @unchecked Sendable {
         }
     }
 
-    /// Writes what is buffered and closes the file, keeping it (a failed or stopped attempt);
-    /// `completion` (optional) gets its size on the loop.
-    func close(completion: ((Int64) -> Void)? = nil) {
+    /// What `close` does with the part file.
+    enum Disposal {
+        /// Keep it (a stopped attempt: the next one resumes from it).
+        case keep
+        /// Delete it if empty (a failed attempt that got no byte leaves nothing behind).
+        case removeIfEmpty
+        /// Delete it (a cancelled download: its feed was removed).
+        case remove
+    }
+
+    /// Writes what is buffered and closes the file, then keeps or deletes it as `disposal` says;
+    /// `completion` (optional) gets its size on the loop (before any deletion).
+    func close(_ disposal: Disposal = .keep, completion: ((Int64) -> Void)? = nil) {
         flushBuffer()
         closed = true
         let io = self.io
@@ -164,6 +174,7 @@ final class PartFile: @unchecked Sendable {
         queue.async { [deliver] in
             let size = io.size()
             io.close()
+            if disposal == .remove || (disposal == .removeIfEmpty && size == 0) { io.removePart() }
             deliver { box.value?(size) }
         }
     }
@@ -286,6 +297,11 @@ private final class IOState: @unchecked Sendable {
             return -1
         }
         return Glibc.rename(from, to)
+    }
+
+    // Deletes the part file this state opened (none opened: nothing to delete).
+    func removePart() {
+        if !partPath.isEmpty { unlink(partPath) }
     }
 
     func close() {

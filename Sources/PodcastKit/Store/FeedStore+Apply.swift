@@ -211,6 +211,8 @@ extension FeedStore {
         _ parsed: ParsedFeed, feedID: Int64, at: Date, warnings: inout [String]
     ) throws -> [(index: Int, episode: StoredEpisode)] {
         let known = try database.prepare("SELECT 1 FROM episodes WHERE feed_id = ?1 AND identity = ?2")
+        let moveEnclosure = try database.prepare(
+            "UPDATE episodes SET enclosure_url = ?3 WHERE feed_id = ?1 AND identity = ?2 AND enclosure_url <> ?3")
         let sameMedia = try database.prepare(
             "SELECT 1 FROM episodes WHERE feed_id = ?1 AND enclosure_key = ?2 AND (guid IS NULL OR ?3 IS NULL) LIMIT 1")
         let insert = try database.prepare(
@@ -237,7 +239,17 @@ extension FeedStore {
             }
             known.reset()
             try known.bind([.integer(feedID), .text(identity.key)])
-            if try known.step() { continue }
+            if try known.step() {
+                // A known episode (by guid) whose primary enclosure moved: downloads follow it.
+                if let url = EpisodeIdentity.nonBlank(episode.primaryEnclosure?.url),
+                    EpisodeIdentity.nonBlank(episode.guid) != nil
+                {
+                    moveEnclosure.reset()
+                    try moveEnclosure.bind([.integer(feedID), .text(identity.key), .text(url)])
+                    _ = try moveEnclosure.step()
+                }
+                continue
+            }
 
             let guid = EpisodeIdentity.nonBlank(episode.guid)
             let primary = episode.primaryEnclosure

@@ -184,7 +184,7 @@ func temporaryDirectory() -> String {
         #expect(out == "")
         #expect(
             err
-                == "podcast-watch: 'add' needs a URL\nUsage: podcast-watch add URL [--title T] [--interval SECONDS|15m|2h|1d]\nTry 'podcast-watch add --help' for more.\n"
+                == "podcast-watch: 'add' needs a URL\nUsage: podcast-watch add URL [--title T] [--interval SECONDS|15m|2h|1d]\n                         [--download | --no-download] [--keep N]\nTry 'podcast-watch add --help' for more.\n"
         )
         #expect(
             run("--state", state, "add", "ftp://x/y")

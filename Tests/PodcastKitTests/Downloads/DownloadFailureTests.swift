@@ -44,6 +44,107 @@ import Testing
         #expect(h.contents(folder + "/2023-11-14 Taken (3).mp3") == data)
     }
 
+    @Test func foreignPartFileIsNeverAdopted() throws {
+        let h = try DownloadHarness()
+        let data = DownloadHarness.bytes(6_000, seed: 4)
+        h.server.route("/f.mp3") { .file(data, for: $0, etag: "\"f\"") }
+        let folder = h.directory + "/Loopback Radio"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Left by another state dir or a deleted store: this store never wrote it.
+        let foreign = Data("someone else's bytes".utf8)
+        _ = FileManager.default.createFile(atPath: folder + "/2023-11-14 Foreign.mp3.part", contents: foreign)
+        let id = try h.announce(title: "Foreign", path: "/f.mp3", length: 6_000)
+        try h.queue.start()
+        h.run(until: { h.state(id) == .done && h.queue.activeCount == 0 })
+        #expect(h.record(id)?.path == folder + "/2023-11-14 Foreign (2).mp3")
+        #expect(h.contents(folder + "/2023-11-14 Foreign (2).mp3") == data)
+        #expect(FileManager.default.contents(atPath: folder + "/2023-11-14 Foreign.mp3.part") == foreign)
+        #expect(h.server.requests.map { $0.headers["range"] } == [nil])
+    }
+
+    @Test func foreignFinalFileOfTheRightSizeIsNotMarkedDone() throws {
+        let h = try DownloadHarness()
+        let data = DownloadHarness.bytes(20, seed: 6)
+        h.server.route("/g.mp3") { .file(data, for: $0) }
+        let folder = h.directory + "/Loopback Radio"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let foreign = Data("twenty foreign bytes".utf8)
+        _ = FileManager.default.createFile(atPath: folder + "/2023-11-14 Sized.mp3", contents: foreign)
+        let id = try h.announce(title: "Sized", path: "/g.mp3", length: 20)
+        try h.queue.start()
+        h.run(until: { h.state(id) == .done && h.queue.activeCount == 0 })
+        #expect(h.record(id)?.path == folder + "/2023-11-14 Sized (2).mp3")
+        #expect(h.contents(folder + "/2023-11-14 Sized (2).mp3") == data)
+        #expect(FileManager.default.contents(atPath: folder + "/2023-11-14 Sized.mp3") == foreign)
+    }
+
+    @Test func oneDownloadsNameIsNeverAnothersPartFile() throws {
+        let h = try DownloadHarness()
+        let ledger = DownloadLedger(store: h.store)
+        let a = try h.announce(title: "A", path: "/a.mp3")
+        let pathA = try #require(h.record(a)?.path)
+        // Another episode whose name would be A's part file gets the next name, and back.
+        let b = try h.announce(title: "B", path: "/b.mp3")
+        #expect(try ledger.isTaken(pathA + ".part", except: b))
+        #expect(try ledger.isTaken(pathA, except: b))
+        #expect(try !ledger.isTaken(pathA, except: a))
+        try h.store.database.run("DELETE FROM downloads WHERE episode_id = ?1", .integer(b))
+        let queued = try ledger.enqueue(
+            episodeID: b, feedID: h.feedID, url: "http://x/b.mp3.part", total: nil, queued: Date(),
+            candidate: { DownloadNaming.numbered(pathA + ".part", $0) })
+        #expect(queued?.path == DownloadNaming.numbered(pathA + ".part", 2))
+        // An enclosure named `.part` never gets that extension.
+        #expect(DownloadNaming.fileExtension(url: "http://x/ep.mp3.part", mimeType: "audio/mpeg") == "mp3")
+        #expect(DownloadNaming.fileExtension(url: "http://x/ep.PART", mimeType: nil) == "bin")
+    }
+
+    @Test func idleWaitsForRetentionToFinish() throws {
+        let h = try DownloadHarness { $0.keep = 1 }
+        let data = DownloadHarness.bytes(3_000, seed: 8)
+        for name in ["r1", "r2", "r3"] { h.server.route("/\(name).mp3") { .file(data, for: $0) } }
+        let ids = try ["r1", "r2", "r3"].map { (name: String) in try h.announce(title: name, path: "/\(name).mp3") }
+        // What `run --once` sees when it is told it may exit: the store and the disk must agree.
+        var atIdle: [(DownloadRecord.State?, Bool)]?
+        h.queue.onIdle = {
+            guard atIdle == nil else { return }
+            atIdle = ids.map { id in
+                let record = h.record(id)
+                return (record?.state, record.map { FileManager.default.fileExists(atPath: $0.path) } ?? false)
+            }
+        }
+        try h.queue.start()
+        h.run(until: { atIdle != nil })
+        let seen = try #require(atIdle)
+        #expect(seen.filter { $0.0 == .done }.count == 1)
+        #expect(seen.filter { $0.0 == .deleted }.count == 2)
+        #expect(seen.allSatisfy { ($0.0 == .done) == $0.1 })
+        #expect(!h.queue.isBusy)
+    }
+
+    @Test func removingTheFeedCancelsItsDownloadAndDeletesThePart() throws {
+        let h = try DownloadHarness()
+        let source = DownloadHarness.bytes(2_000_000, seed: 2)
+        h.server.route("/slow.mp3") { request in
+            var response = TestHTTPServer.Response.file(source, for: request, etag: "\"s\"")
+            response.stream = .init(pieceBytes: 10_000, interval: 0.01)
+            return response
+        }
+        let id = try h.announce(title: "Slow", path: "/slow.mp3")
+        let path = try #require(h.record(id)?.path)
+        try h.queue.start()
+        h.run(until: { (h.events.last?.kind == .started) && FileManager.default.fileExists(atPath: path + ".part") })
+        #expect(h.queue.activeCount == 1)
+        // `remove` (another process) then SIGHUP: the row went with the feed.
+        try h.store.database.run("DELETE FROM feeds WHERE id = ?1", .integer(h.feedID))
+        h.queue.reloadSettings()
+        #expect(h.queue.activeCount == 0)
+        #expect(!h.queue.isBusy)
+        h.run(until: { !FileManager.default.fileExists(atPath: path + ".part") })
+        #expect(!FileManager.default.fileExists(atPath: path + ".part"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(h.events.map(\.kind) == [.started])
+    }
+
     @Test func unwritableDirectoryFailsClearlyAndPollingGoesOn() throws {
         let h = try DownloadHarness()
         h.server.route("/x.mp3") { .file(DownloadHarness.bytes(1000), for: $0) }
@@ -138,6 +239,8 @@ import Testing
         #expect(record.nextRetry == nil)
         #expect(record.error == "HTTP 404 Not Found")
         #expect(h.server.requestCount("/gone.mp3") == 3)
+        // Given up with no byte: no empty part file is left behind.
+        #expect(!FileManager.default.fileExists(atPath: record.path + ".part"))
     }
 }
 

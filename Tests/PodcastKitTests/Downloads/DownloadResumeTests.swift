@@ -73,6 +73,8 @@ import Testing
             atPath: (part as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         // Garbage from an earlier attempt: a 200 must replace it, not be appended to it.
         _ = FileManager.default.createFile(atPath: part, contents: Data(repeating: 0xEE, count: 70_000))
+        // This store's own part (a run that died): only such a part is continued.
+        try h.store.database.run("UPDATE downloads SET state = 'downloading', bytes = 70000")
         h.server.route("/norange.mp3") { .file(source, for: $0, etag: "\"n\"", ranges: false) }
         try h.queue.start()
         h.run(until: { h.isSettled(id) })
@@ -80,6 +82,35 @@ import Testing
         #expect(record.state == .done)
         #expect(h.contents(record.path) == source)
         #expect(h.server.requests.last?.headers["range"] == "bytes=70000-")
+    }
+
+    @Test func retryFollowsTheFeedsNewEnclosureURLFromZero() throws {
+        let h = try DownloadHarness()
+        let old = DownloadHarness.bytes(100_000, seed: 11)
+        let new = DownloadHarness.bytes(90_000, seed: 12)
+        h.server.route("/old.mp3") { request in
+            var response = TestHTTPServer.Response.file(old, for: request, etag: "\"o\"")
+            response.stream = .init(pieceBytes: 10_000, interval: 0.001, cutAfter: 40_000)
+            return response
+        }
+        h.server.route("/new.mp3") { .file(new, for: $0, etag: "\"n\"") }
+        let id = try h.announce(title: "Moved", path: "/old.mp3")
+        try h.queue.start()
+        h.run(until: { h.state(id) == .failed && h.queue.activeCount == 0 })
+        #expect(h.record(id)?.bytes == 40_000)
+        // The feed now links another file for this episode; the retry must fetch that one.
+        try h.store.database.run(
+            "UPDATE episodes SET enclosure_url = ?2 WHERE id = ?1", .integer(id), .text(h.server.url("/new.mp3")))
+        try h.store.database.run("UPDATE downloads SET next_retry = ?1", .date(Date()))
+        h.makeQueue()
+        try h.queue.start()
+        h.run(until: { h.state(id) == .done && h.queue.activeCount == 0 })
+        let done = try #require(h.record(id))
+        #expect(done.url == h.server.url("/new.mp3"))
+        #expect(h.contents(done.path) == new)
+        #expect(h.server.requestCount("/old.mp3") == 1)
+        #expect(h.server.requests.last?.headers["range"] == nil)
+        #expect(h.server.requests.last?.headers["if-range"] == nil)
     }
 
     @Test func rangeNotSatisfiableRestartsFromZero() throws {
@@ -90,6 +121,7 @@ import Testing
         try FileManager.default.createDirectory(
             atPath: (part as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: part, contents: Data(repeating: 1, count: 80_000))
+        try h.store.database.run("UPDATE downloads SET state = 'downloading', bytes = 80000")
         h.server.route("/shrunk.mp3") { .file(source, for: $0, etag: "\"s\"") }
         try h.queue.start()
         h.run(until: { h.isSettled(id) })

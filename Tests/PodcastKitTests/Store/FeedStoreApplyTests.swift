@@ -35,6 +35,19 @@ import Testing
         return (store, record)
     }
 
+    @Test func knownEpisodesEnclosureMoveIsStoredWithoutAnnouncingIt() throws {
+        let dir = TemporaryDirectory()
+        let (store, f) = try makeStore(dir)
+        _ = try store.apply(update: fetched(f.id, feed([episode(1, day: 1)])))
+        var moved = episode(1, day: 1)
+        moved.enclosures = [Enclosure(url: "https://cdn2.example/1.mp3", length: 1000, mimeType: "audio/mpeg")]
+        let second = try store.apply(update: fetched(f.id, feed([moved]), at: 60))
+        #expect(second.newEpisodes.isEmpty)
+        let url = try store.database.scalarString("SELECT enclosure_url FROM episodes WHERE guid = 'g1'")
+        #expect(url == "https://cdn2.example/1.mp3")
+        #expect(try store.episodeCount(feedID: f.id) == 1)
+    }
+
     @Test func firstSyncAnnouncesNewestThreeThenEveryNewOne() throws {
         let dir = TemporaryDirectory()
         let (store, f) = try makeStore(dir)
