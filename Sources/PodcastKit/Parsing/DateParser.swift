@@ -225,7 +225,8 @@ public enum DateParser {
             // Whatever follows the time: spaces, an AM/PM marker, a zone. Nothing, or a lone `Z`
             // (most Atom dates), needs no token arrays.
             if i == n || (i == n - 1 && b[i] | 0x20 == UInt8(ascii: "z")) {
-                return assemble(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: 0)
+                return assemble(
+                    year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: 0)
             }
             var tokens = Array(b[i...]).split(separator: 0x20)[...]
             if let first = tokens.first, let meridiem = meridiem(first) {
