@@ -222,7 +222,12 @@ public enum DateParser {
                 guard i < n, isDigit(b[i]) else { return nil }
                 while i < n, isDigit(b[i]) { i += 1 }
             }
-            // Whatever follows the time: spaces, an AM/PM marker, a zone.
+            // Whatever follows the time: spaces, an AM/PM marker, a zone. Nothing, or a lone `Z`
+            // (most Atom dates), needs no token arrays.
+            if i == n || (i == n - 1 && b[i] | 0x20 == UInt8(ascii: "z")) {
+                return assemble(
+                    year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: 0)
+            }
             var tokens = Array(b[i...]).split(separator: 0x20)[...]
             if let first = tokens.first, let meridiem = meridiem(first) {
                 guard let h = twelveHour(hour, pm: meridiem) else { return nil }

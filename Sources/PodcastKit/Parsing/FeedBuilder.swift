@@ -31,8 +31,8 @@ final class FeedBuilder: XMLReaderHandler {
     }
 
     /// The channel and episodes; see `FeedState.result()`.
-    func result() -> (Channel, [Episode]) {
-        state.result()
+    func result(httpContentLanguage: String? = nil) -> (Channel, [Episode]) {
+        state.result(httpContentLanguage: httpContentLanguage)
     }
 }
 
@@ -49,7 +49,8 @@ struct FeedState {
     private(set) var warnings: [String] = []
     private(set) var names = FeedNameTable()
 
-    private var channel = Channel()
+    // Assigned in `init`: a default value here was built and then copied field by field.
+    private var channel: Channel
     private var episodes: [Episode] = []
 
     // Where we are.
@@ -82,7 +83,7 @@ struct FeedState {
 
     // The item being read.
     private var inItem = false
-    private var episode = Episode()
+    private var episode: Episode
     private var itemDepth = 0
     private var itemIndex = 0
     private var draft = ItemDraft()
@@ -154,6 +155,8 @@ struct FeedState {
 
     init(documentURL: String?) {
         self.documentURL = documentURL
+        channel = Channel()
+        episode = Episode()
     }
 
     private var currentBase: String? { bases.last?.url ?? documentURL }
@@ -832,8 +835,10 @@ struct FeedState {
     // MARK: - Result
 
     /// The feed read so far: channel fallbacks applied, duplicate guids dropped (first kept).
-    mutating func result() -> (Channel, [Episode]) {
-        var channel = self.channel
+    /// `httpContentLanguage` (the HTTP header) gives the language when the document names none.
+    /// The fallbacks are applied to the stored channel in place and it is copied once, on return:
+    /// every `Channel` copy retains each of its strings, which showed in the per-document cost.
+    mutating func result(httpContentLanguage: String? = nil) -> (Channel, [Episode]) {
         channel.description =
             channelDescription.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
             ?? channelSummary.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
@@ -842,6 +847,10 @@ struct FeedState {
         channel.imageURL = rssImage ?? itunesImage ?? atomIcon ?? atomLogo ?? googleplayImage
         if channel.title == nil { channel.title = channelDCTitle }
         if channel.language == nil { channel.language = channelLanguage ?? rootLanguage }
+        if channel.language == nil, let header = httpContentLanguage {
+            let first = header.split(separator: ",").first.map { String($0).trimmedASCII } ?? ""
+            if !first.isEmpty, first.utf8.allSatisfy({ $0 < 0x80 && $0 > 0x20 }) { channel.language = first }
+        }
         let atomAuthor = feedAtomAuthors.isEmpty ? nil : feedAtomAuthors.joined(separator: ", ")
         channel.author = channel.itunesAuthor ?? channelCreator ?? channelRSSAuthor ?? atomAuthor ?? managingEditor
         if format == .atom, let atomAuthor {
@@ -912,6 +921,8 @@ struct FeedState {
     /// or a bare name is kept as written.
     static func personName(_ value: String) -> String? {
         let text = HTMLText.squash(value, keepNewlines: false)
+        // Both mailbox shapes hold an `@`; a bare name (most `dc:creator`s) needs no search.
+        guard text.utf8.contains(UInt8(ascii: "@")) else { return nonEmpty(text) }
         if let open = text.firstIndex(of: "("), text.hasSuffix(")"), text[..<open].contains("@") {
             let name = HTMLText.squash(
                 String(text[text.index(after: open)..<text.index(before: text.endIndex)]), keepNewlines: false)

@@ -63,11 +63,9 @@ public enum FeedParser {
             warnings.append(
                 "undeclared namespace prefixes read by their usual meaning: \(mapped.joined(separator: ", "))")
         }
-        var (channel, episodes) = builder.result()
-        if channel.language == nil, let header = httpContentLanguage {
-            let first = header.split(separator: ",").first.map { String($0).trimmedASCII } ?? ""
-            if !first.isEmpty, first.utf8.allSatisfy({ $0 < 0x80 && $0 > 0x20 }) { channel.language = first }
-        }
+        // The Content-Language fallback is applied inside the builder: mutating the channel here
+        // would copy it (and retain each of its strings) once more per document.
+        let (channel, episodes) = builder.result(httpContentLanguage: httpContentLanguage)
         warnings += builder.warnings
 
         // HTML entities are declared by the DTDs of RSS 0.91-era feeds, so with a DOCTYPE they

@@ -170,30 +170,11 @@ enum XMLReader {
         }
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
-        sax.startElementNs = { context, localname, prefix, uri, _, _, attributeCount, _, attributes in
-            guard let context, let localname else { return }
-            let element = XMLStartElement(
-                localname: localname, prefix: prefix, uri: uri, attributeCount: Int(attributeCount),
-                attributes: attributes)
-            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef {
-                if $0.goesOn() { $0.handler.startElement(element) }
-            }
+        if cancellation == nil {
+            installEventCallbacks(&sax)
+        } else {
+            installStoppableEventCallbacks(&sax)
         }
-        sax.endElementNs = { context, _, _, _ in
-            guard let context else { return }
-            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef {
-                if $0.goesOn() { $0.handler.endElement() }
-            }
-        }
-        let characters: charactersSAXFunc = { context, bytes, length in
-            guard let context, let bytes, length > 0 else { return }
-            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef {
-                if $0.goesOn() { $0.handler.characters(bytes, Int(length)) }
-            }
-        }
-        sax.characters = characters
-        sax.cdataBlock = characters
-        sax.ignorableWhitespace = characters
         sax.serror = { context, error in
             guard let context, let error else { return }
             Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.record(error.pointee) }
@@ -226,6 +207,61 @@ enum XMLReader {
             let wellFormed = context.pointee.wellFormed != 0 && context.pointee.nsWellFormed != 0 && !session.sawError
             return Outcome(wellFormed: wellFormed, messages: session.messages, stopped: session.stopped)
         }
+    }
+
+    /// The SAX callbacks of a parse nobody can stop: straight to the handler. Kept apart from
+    /// the stoppable set so the common case (no `ParseCancellation` bound, as in `loop-bench`
+    /// and the tests) pays no per-event check.
+    private static func installEventCallbacks(_ sax: inout xmlSAXHandler) {
+        sax.startElementNs = { context, localname, prefix, uri, _, _, attributeCount, _, attributes in
+            guard let context, let localname else { return }
+            let element = XMLStartElement(
+                localname: localname, prefix: prefix, uri: uri, attributeCount: Int(attributeCount),
+                attributes: attributes)
+            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.handler.startElement(element) }
+        }
+        sax.endElementNs = { context, _, _, _ in
+            guard let context else { return }
+            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.handler.endElement() }
+        }
+        let characters: charactersSAXFunc = { context, bytes, length in
+            guard let context, let bytes, length > 0 else { return }
+            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef {
+                $0.handler.characters(bytes, Int(length))
+            }
+        }
+        sax.characters = characters
+        sax.cdataBlock = characters
+        sax.ignorableWhitespace = characters
+    }
+
+    /// The SAX callbacks of a parse with a `ParseCancellation`: each event first asks
+    /// `Session.goesOn()`, which stops libxml2 once the token is cancelled.
+    private static func installStoppableEventCallbacks(_ sax: inout xmlSAXHandler) {
+        sax.startElementNs = { context, localname, prefix, uri, _, _, attributeCount, _, attributes in
+            guard let context, let localname else { return }
+            let element = XMLStartElement(
+                localname: localname, prefix: prefix, uri: uri, attributeCount: Int(attributeCount),
+                attributes: attributes)
+            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef {
+                if $0.goesOn() { $0.handler.startElement(element) }
+            }
+        }
+        sax.endElementNs = { context, _, _, _ in
+            guard let context else { return }
+            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef {
+                if $0.goesOn() { $0.handler.endElement() }
+            }
+        }
+        let characters: charactersSAXFunc = { context, bytes, length in
+            guard let context, let bytes, length > 0 else { return }
+            Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef {
+                if $0.goesOn() { $0.handler.characters(bytes, Int(length)) }
+            }
+        }
+        sax.characters = characters
+        sax.cdataBlock = characters
+        sax.ignorableWhitespace = characters
     }
 
     private final class Session {

@@ -66,4 +66,21 @@ struct MixedEncodingTests {
         let latin: [UInt8] = [0xE9, 0xE8] + Array("ø".utf8)
         #expect(latin.withUnsafeBufferPointer { UTF8Check.mixedRepair($0) } == nil)
     }
+
+    /// The count's early exit stops only when the rest cannot make the text mostly UTF-8, and
+    /// starting from the validation's first bad byte gives the same repair as a full scan.
+    @Test func repairCountStopsOnlyWhenTheRestCannotWin() {
+        // Two stray bytes first, then enough UTF-8 after them: still repaired.
+        let late: [UInt8] = [0xE9, 0xE8] + Array("abc ø é å".utf8)
+        let full = late.withUnsafeBufferPointer { UTF8Check.mixedRepair($0) }
+        #expect(full.map { String(decoding: $0.bytes, as: UTF8.self) } == "éèabc ø é å")
+        #expect(full?.strayBytes == 2)
+        let fromFirstBad = late.withUnsafeBufferPointer { UTF8Check.mixedRepair($0, firstInvalid: 0) }
+        #expect(fromFirstBad?.bytes == full?.bytes)
+        // Three stray bytes with room for only one more sequence after them: not mostly UTF-8.
+        let lost: [UInt8] = Array("ø".utf8) + [0xE9, 0xE8, 0xE7] + Array("é".utf8)
+        #expect(lost.withUnsafeBufferPointer { UTF8Check.mixedRepair($0, firstInvalid: 2) } == nil)
+        // Valid UTF-8 has nothing to repair.
+        #expect(Array("ø é".utf8).withUnsafeBufferPointer { UTF8Check.mixedRepair($0) } == nil)
+    }
 }
