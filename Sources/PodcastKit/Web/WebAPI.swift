@@ -177,6 +177,7 @@ struct WebAPI {
         case StoreError.invalidURL(let url, let reason):
             return .jsonError(422, "cannot subscribe to \(MaskedURL.string(url)): \(reason)")
         case let error as WebControlError:
+            if case .tooManyOutlines = error { return .jsonError(413, error.description) }
             return .jsonError(422, error.description)
         case let error as OPMLError:
             return .jsonError(422, "not an OPML document: \(error)")

@@ -136,6 +136,43 @@ final class WebAPITests: XCTestCase {
         XCTAssertEqual(web.json("POST", "/api/import", #"{"opml":"<html/>"}"#).status, 422)
     }
 
+    /// A web import above `WebImportSummary.maxOutlines` is refused whole with 413 and a
+    /// pointer to the CLI, so one request cannot hold the loop; the cap itself is accepted.
+    func testAnOPMLAboveTheWebImportCapIsRefusedWhole() throws {
+        let web = try WebFixture()
+        func opml(_ n: Int) -> String {
+            let outlines = (0..<n).map { #"<outline xmlUrl=\"http://many/\#($0)\"/>"# }.joined()
+            return #"{"opml":"<opml version=\"2.0\"><body>"# + outlines + #"</body></opml>"}"#
+        }
+        let cap = WebImportSummary.maxOutlines
+        let refused = web.json("POST", "/api/import", opml(cap + 1))
+        XCTAssertEqual(refused.status, 413)
+        XCTAssertEqual(
+            refused.text,
+            #"{"error":{"status":413,"message":"the OPML has \#(cap + 1) outlines; the web import takes at most \#(cap): use `podcast-watch import FILE` for larger files"}}"#
+                + "\n")
+        XCTAssertEqual(try web.store.feeds().count, 2)
+        let accepted = web.json("POST", "/api/import", opml(cap))
+        XCTAssertEqual(accepted.text, #"{"added":\#(cap),"existing":0,"skipped":0}"# + "\n")
+        XCTAssertEqual(try web.store.feeds().count, 2 + cap)
+    }
+
+    /// A title with control or bidi-override characters is refused (422), as `add --title` is,
+    /// instead of being dropped silently; nothing is subscribed.
+    func testAFeedTitleWithControlOrBidiCharactersIsRefused() throws {
+        let web = try WebFixture()
+        for title in [#"a\nb"#, #"\u001b[2Jx"#, #"evil\u202Etxt.exe"#, #"x\u2066y"#] {
+            let response = web.json("POST", "/api/feeds", #"{"url":"http://h/new","title":""# + title + #""}"#)
+            XCTAssertEqual(response.status, 422, title)
+            XCTAssertEqual(
+                response.text,
+                #"{"error":{"status":422,"message":"\"title\" must not contain control characters (newlines, tabs, escapes) or bidi overrides"}}"#
+                    + "\n", title)
+        }
+        XCTAssertEqual(try web.store.feeds().count, 2)
+        XCTAssertEqual(web.json("POST", "/api/feeds", #"{"url":"http://h/new","title":"Fine ✓"}"#).status, 201)
+    }
+
     func testEveryResponseCarriesTheSecurityHeaders() throws {
         let web = try WebFixture()
         for response in [web.send("GET", "/"), web.send("GET", "/api/feeds"), web.send("GET", "/nope")] {
