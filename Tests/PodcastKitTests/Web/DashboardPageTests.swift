@@ -21,7 +21,7 @@ final class DashboardPageTests: XCTestCase {
         XCTAssertTrue(html.contains("<td class=\"error\">&lt;b&gt;bad&lt;/b&gt;</td>"))
         XCTAssertTrue(
             html.contains(
-                "<li><span class=\"podcast\">&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;</span> <span class=\"episode\">&lt;svg onload=alert(2)&gt;</span> <time datetime=\"1970-01-02T00:00:00Z\">1970-01-02 00:00 UTC</time></li>"
+                "<li><span class=\"podcast\">&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;</span> <span class=\"episode\">&lt;svg onload=alert(2)&gt;</span> <time datetime=\"1970-01-02T00:00:00.000Z\">1970-01-02 00:00 UTC</time></li>"
             ))
         XCTAssertFalse(html.contains("javascript:"))
         XCTAssertTrue(html.contains("value=\"tok&quot;en\""))

@@ -6,9 +6,9 @@ import XCTest
 /// The JSON API through the router, with exact bodies and statuses.
 final class WebAPITests: XCTestCase {
     static let feedA =
-        #"{"id":1,"url":"http://h/a","title":"Show of http://h/a","status":"ok","last_check":"2023-11-14T22:13:20Z","next_poll":"2023-11-14T23:13:20Z","last_error":null,"hook_error":null,"episode_count":2,"new_count":2}"#
+        #"{"id":1,"url":"http://h/a","title":"Show of http://h/a","status":"ok","last_check":"2023-11-14T22:13:20.000Z","next_poll":"2023-11-14T23:13:20.000Z","last_error":null,"hook_error":null,"episode_count":2,"new_count":2}"#
     static let feedB =
-        #"{"id":2,"url":"http://h/b","title":null,"status":"failing","last_check":"2023-11-14T22:13:20Z","next_poll":"2023-11-14T22:18:20Z","last_error":"HTTP 404","hook_error":null,"episode_count":0,"new_count":0}"#
+        #"{"id":2,"url":"http://h/b","title":null,"status":"failing","last_check":"2023-11-14T22:13:20.000Z","next_poll":"2023-11-14T22:18:20.000Z","last_error":"HTTP 404","hook_error":null,"episode_count":0,"new_count":0}"#
 
     func testFeedsListsEveryFeedWithCountsAndEpisodeCounts() throws {
         let web = try WebFixture()
@@ -51,7 +51,7 @@ final class WebAPITests: XCTestCase {
         XCTAssertEqual(first.status, 200)
         XCTAssertEqual(
             first.text,
-            #"{"episodes":[{"id":2,"feed_id":1,"title":"Episode g2","published":"1970-01-03T00:00:00Z","first_seen":"2023-11-14T22:13:20Z","guid":"g2","link":null,"url":"http://media/g2.mp3","mime_type":"audio/mpeg","length":100,"duration":null,"description":null}],"limit":1,"offset":0,"next_offset":1}"#
+            #"{"episodes":[{"id":2,"feed_id":1,"title":"Episode g2","published":"1970-01-03T00:00:00.000Z","first_seen":"2023-11-14T22:13:20.000Z","guid":"g2","link":null,"url":"http://media/g2.mp3","mime_type":"audio/mpeg","length":100,"duration":null,"description":null}],"limit":1,"offset":0,"next_offset":1}"#
                 + "\n")
         let second = jsonObject(web.send("GET", "/api/episodes?limit=1&offset=1").text)
         XCTAssertEqual((second["episodes"] as? [[String: Any]])?.map { $0["guid"] as? String }, ["g1"])
@@ -63,6 +63,24 @@ final class WebAPITests: XCTestCase {
         XCTAssertEqual((before["episodes"] as? [Any])?.count, 2)
         let after = jsonObject(web.send("GET", "/api/episodes?since=2023-11-14T22:13:20Z").text)
         XCTAssertEqual((after["episodes"] as? [Any])?.count, 0)
+    }
+
+    /// `first_seen` is stored with fractions of a second: JSON shows milliseconds, and the
+    /// newest `first_seen` sent back as `since` returns no episode again (no duplicates), while
+    /// an episode first seen one millisecond later is returned.
+    func testSincePagingWithFractionalFirstSeenReturnsNoDuplicates() throws {
+        let web = try WebFixture()
+        _ = try web.store.database.run("UPDATE episodes SET first_seen = ?1 WHERE guid = 'g1'", .real(1_700_000_000.4461))
+        _ = try web.store.database.run("UPDATE episodes SET first_seen = ?1 WHERE guid = 'g2'", .real(1_700_000_000.4469))
+        let page = jsonObject(web.send("GET", "/api/episodes").text)["episodes"] as? [[String: Any]] ?? []
+        XCTAssertEqual(page.map { $0["first_seen"] as? String }, ["2023-11-14T22:13:20.446Z", "2023-11-14T22:13:20.446Z"])
+        let again = jsonObject(web.send("GET", "/api/episodes?since=2023-11-14T22:13:20.446Z").text)
+        XCTAssertEqual((again["episodes"] as? [Any])?.count, 0)
+        _ = try web.store.database.run("UPDATE episodes SET first_seen = ?1 WHERE guid = 'g2'", .real(1_700_000_000.447))
+        let later = jsonObject(web.send("GET", "/api/episodes?since=2023-11-14T22:13:20.446Z").text)
+        XCTAssertEqual((later["episodes"] as? [[String: Any]])?.map { $0["guid"] as? String }, ["g2"])
+        XCTAssertEqual(
+            (later["episodes"] as? [[String: Any]])?.map { $0["first_seen"] as? String }, ["2023-11-14T22:13:20.447Z"])
     }
 
     func testEpisodeQueryErrorsAre400Or404() throws {
