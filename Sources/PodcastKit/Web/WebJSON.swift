@@ -6,17 +6,19 @@ import Glibc
 
 /// The JSON shapes of the web API and the event stream (one place, so `/api/feeds`, the SSE
 /// events and the README agree). Keys are snake_case, as in the daemon's JSON lines; dates are
-/// ISO 8601 UTC with milliseconds (`WebJSON.iso8601`); URLs have their credentials masked (`MaskedURL`).
+/// ISO 8601 UTC with milliseconds (`WebJSON.iso8601`); URLs have their credentials masked (`MaskedURL`);
+/// bidi overrides and isolates in feed or server text are U+FFFD (`shown`), since the page
+/// renders these strings (control characters are JSON-escaped and never reach the page).
 public enum WebJSON {
     /// One feed: `id`, `url`, `title` (null before the first successful poll), `status` (the
     /// status word), `last_check`, `next_poll`, `last_error`, `hook_error`, `episode_count`
     /// (stored episodes), `new_count` (announced since the daemon started).
     public static func feed(_ p: Podcast, episodeCount: Int) -> OrderedJSON {
         .object([
-            ("id", .int(p.id)), ("url", .string(MaskedURL.string(p.url))), ("title", .string(p.title)),
+            ("id", .int(p.id)), ("url", .string(MaskedURL.string(p.url))), ("title", .string(shown(p.title))),
             ("status", .string(p.status.rawValue)), ("last_check", WebJSON.date(p.lastCheck)),
-            ("next_poll", WebJSON.date(p.nextPoll)), ("last_error", .string(p.lastError)),
-            ("hook_error", .string(p.hookError)), ("episode_count", .int(episodeCount)),
+            ("next_poll", WebJSON.date(p.nextPoll)), ("last_error", .string(shown(p.lastError))),
+            ("hook_error", .string(shown(p.hookError))), ("episode_count", .int(episodeCount)),
             ("new_count", .int(p.newCount)),
         ])
     }
@@ -26,12 +28,12 @@ public enum WebJSON {
     /// `description` (plain text).
     public static func episode(_ e: StoredEpisode) -> OrderedJSON {
         .object([
-            ("id", .int(e.id)), ("feed_id", .int(e.feedID)), ("title", .string(e.title)),
+            ("id", .int(e.id)), ("feed_id", .int(e.feedID)), ("title", .string(shown(e.title))),
             ("published", WebJSON.date(e.published)), ("first_seen", WebJSON.date(e.firstSeen)),
             ("guid", .string(e.guid)),
             ("link", .string(e.link)), ("url", .string(e.enclosure.map { MaskedURL.string($0.url) })),
             ("mime_type", .string(e.enclosure?.mimeType)), ("length", .int(e.enclosure?.length)),
-            ("duration", .number(e.duration)), ("description", .string(e.description)),
+            ("duration", .number(e.duration)), ("description", .string(shown(e.description))),
         ])
     }
 
@@ -39,7 +41,8 @@ public enum WebJSON {
     /// `published`, `time` (when it was announced), `url`, `link`.
     public static func announcement(_ a: EpisodeAnnouncement) -> OrderedJSON {
         .object([
-            ("feed_id", .int(a.feedID)), ("podcast_title", .string(a.podcastTitle)), ("title", .string(a.title)),
+            ("feed_id", .int(a.feedID)), ("podcast_title", .string(shown(a.podcastTitle))),
+            ("title", .string(shown(a.title))),
             ("published", WebJSON.date(a.published)), ("time", WebJSON.date(a.time)),
             ("url", .string(a.url.map(MaskedURL.string))), ("link", .string(a.link)),
         ])
@@ -85,6 +88,19 @@ public enum WebJSON {
         let y = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
         return
             "\(y)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(three)Z"
+    }
+
+    /// `text` with its bidi overrides and isolates (U+202A–U+202E, U+2066–U+2069) as U+FFFD,
+    /// as `TerminalText` shows them: a feed's title cannot reorder the page around it.
+    public static func shown(_ text: String?) -> String? {
+        guard let text, text.unicodeScalars.contains(where: isBidiControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { out.append(isBidiControl(scalar) ? "\u{FFFD}" : scalar) }
+        return String(out)
+    }
+
+    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// The status words in display order.

@@ -38,6 +38,26 @@ final class DashboardPageTests: XCTestCase {
         XCTAssertNil(HTMLEscape.link("data:text/html,x"))
     }
 
+    /// Bidi overrides and isolates in feed text cannot reorder the page: U+FFFD in the HTML and
+    /// in the JSON the event stream sends (the script shows it with `textContent`).
+    func testBidiOverridesInFeedTitlesAreNeutralisedInTheHTMLAndTheEventData() {
+        let title = "Show \u{202E}3pm.exe\u{202C} \u{2066}x\u{2069} \u{202A}\u{202B}\u{202D}\u{2067}\u{2068}"
+        let shown = "Show \u{FFFD}3pm.exe\u{FFFD} \u{FFFD}x\u{FFFD} \u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}"
+        XCTAssertEqual(HTMLEscape.text(title), shown)
+        let p = Podcast(id: 3, url: "http://h/x", title: title, status: .ok)
+        let html = DashboardPage.render(
+            podcasts: [p], episodes: [], totalNew: 0, episodeCount: { _ in 0 }, csrf: "t")
+        XCTAssertTrue(html.contains("<span class=\"title\">\(shown)</span>"), html)
+        XCTAssertFalse(html.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })
+        let json = String(decoding: WebJSON.feed(p, episodeCount: 0).utf8Bytes, as: UTF8.self)
+        XCTAssertTrue(json.contains(#""title":"\#(shown)""#), json)
+        let a = EpisodeAnnouncement(
+            time: Date(timeIntervalSince1970: 0), feedURL: "http://h/x", podcastTitle: title, title: "e\u{202E}x",
+            guid: nil, url: nil, link: nil)
+        let event = String(decoding: WebJSON.announcement(a).utf8Bytes, as: UTF8.self)
+        XCTAssertTrue(event.contains(#""podcast_title":"\#(shown)","title":"\#("e\u{FFFD}x")""#), event)
+    }
+
     func testThePageWorksWithoutScriptAndShowsNotices() throws {
         let web = try WebFixture()
         let page = web.send("GET", "/?done=imported&added=3&existing=1&skipped=x")
