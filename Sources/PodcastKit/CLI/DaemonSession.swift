@@ -308,7 +308,7 @@ final class DaemonSession {
                 console.err(web!.banner)
             } catch {
                 console.err("podcast-watch: cannot serve the dashboard: \(error)\n")
-                exitCode = .inputError
+                exitCode = .addressUnavailable
                 daemon.stop()
                 loop.stop()
             }
