@@ -91,7 +91,9 @@ final class HTTPConnectionGuard {
             if !Self.isLive(bev) {
                 entries[bev] = nil
                 _ = bufferevent_decref(bev)
-            } else if !entry.isStream, !entry.isClosing, !entry.inProgress, entry.lastRequest.distance(to: time) > deadline {
+            } else if !entry.isStream, !entry.isClosing, !entry.inProgress,
+                entry.lastRequest.distance(to: time) > deadline
+            {
                 timedOut += 1
                 close(bev)
             }

@@ -48,7 +48,10 @@ final class DashboardPageTests: XCTestCase {
         let html = DashboardPage.render(
             podcasts: [p], episodes: [], totalNew: 0, episodeCount: { _ in 0 }, csrf: "t")
         XCTAssertTrue(html.contains("<span class=\"title\">\(shown)</span>"), html)
-        XCTAssertFalse(html.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })
+        XCTAssertFalse(
+            html.unicodeScalars.contains {
+                (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+            })
         let json = String(decoding: WebJSON.feed(p, episodeCount: 0).utf8Bytes, as: UTF8.self)
         XCTAssertTrue(json.contains(#""title":"\#(shown)""#), json)
         let a = EpisodeAnnouncement(

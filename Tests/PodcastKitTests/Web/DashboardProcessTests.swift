@@ -37,6 +37,9 @@ extension DaemonProcessTests {
         let child = try start("run", "--http", "127.0.0.1:\(occupant.port)")
         XCTAssertEqual(child.finish(), ExitCode.addressUnavailable.rawValue)
         XCTAssertEqual(ExitCode.addressUnavailable.rawValue, 7)
-        XCTAssertTrue(child.stderr.contains("cannot serve the dashboard: cannot listen on 127.0.0.1 port \(occupant.port): Address already in use"), child.stderr)
+        XCTAssertTrue(
+            child.stderr.contains(
+                "cannot serve the dashboard: cannot listen on 127.0.0.1 port \(occupant.port): Address already in use"),
+            child.stderr)
     }
 }

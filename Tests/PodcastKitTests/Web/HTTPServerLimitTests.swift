@@ -89,7 +89,8 @@ final class HTTPServerLimitTests: XCTestCase {
         }
         defer { harness.stop() }
         for _ in 0..<3 {
-            let response = TestSocket.request(port: harness.port, "GET /slow HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            let response = TestSocket.request(
+                port: harness.port, "GET /slow HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
             XCTAssertTrue(response.hasSuffix("GET /slow - 0\n"), response)
         }
         XCTAssertEqual(harness.onLoop { harness.server.closedByLimits }, 0)

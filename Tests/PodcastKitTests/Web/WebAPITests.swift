@@ -70,13 +70,17 @@ final class WebAPITests: XCTestCase {
     /// an episode first seen one millisecond later is returned.
     func testSincePagingWithFractionalFirstSeenReturnsNoDuplicates() throws {
         let web = try WebFixture()
-        _ = try web.store.database.run("UPDATE episodes SET first_seen = ?1 WHERE guid = 'g1'", .real(1_700_000_000.4461))
-        _ = try web.store.database.run("UPDATE episodes SET first_seen = ?1 WHERE guid = 'g2'", .real(1_700_000_000.4469))
+        _ = try web.store.database.run(
+            "UPDATE episodes SET first_seen = ?1 WHERE guid = 'g1'", .real(1_700_000_000.4461))
+        _ = try web.store.database.run(
+            "UPDATE episodes SET first_seen = ?1 WHERE guid = 'g2'", .real(1_700_000_000.4469))
         let page = jsonObject(web.send("GET", "/api/episodes").text)["episodes"] as? [[String: Any]] ?? []
-        XCTAssertEqual(page.map { $0["first_seen"] as? String }, ["2023-11-14T22:13:20.446Z", "2023-11-14T22:13:20.446Z"])
+        XCTAssertEqual(
+            page.map { $0["first_seen"] as? String }, ["2023-11-14T22:13:20.446Z", "2023-11-14T22:13:20.446Z"])
         let again = jsonObject(web.send("GET", "/api/episodes?since=2023-11-14T22:13:20.446Z").text)
         XCTAssertEqual((again["episodes"] as? [Any])?.count, 0)
-        _ = try web.store.database.run("UPDATE episodes SET first_seen = ?1 WHERE guid = 'g2'", .real(1_700_000_000.447))
+        _ = try web.store.database.run(
+            "UPDATE episodes SET first_seen = ?1 WHERE guid = 'g2'", .real(1_700_000_000.447))
         let later = jsonObject(web.send("GET", "/api/episodes?since=2023-11-14T22:13:20.446Z").text)
         XCTAssertEqual((later["episodes"] as? [[String: Any]])?.map { $0["guid"] as? String }, ["g2"])
         XCTAssertEqual(
