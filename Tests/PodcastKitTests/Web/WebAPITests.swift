@@ -179,6 +179,21 @@ final class WebAPITests: XCTestCase {
         XCTAssertEqual(try web.store.feeds().count, 2 + cap)
     }
 
+    /// An import adds its new feeds to the library's list in one change: one by one, each
+    /// copied the whole list (O(N) each), which held the loop ~98 s for 20,000 outlines.
+    func testAnImportAddsItsFeedsToTheLibraryInOneListChange() throws {
+        let web = try WebFixture()
+        var lists: [Int] = []
+        let token = web.daemon.library.$podcasts.sink { lists.append($0.count) }
+        defer { token.cancel() }
+        let outlines = (0..<50).map { #"<outline xmlUrl=\"http://many/\#($0)\"/>"# }.joined()
+        let imported = web.json(
+            "POST", "/api/import", #"{"opml":"<opml version=\"2.0\"><body>"# + outlines + #"</body></opml>"}"#)
+        XCTAssertEqual(imported.text, #"{"added":50,"existing":0,"skipped":0}"# + "\n")
+        XCTAssertEqual(lists, [2, 52])  // the current list, then one change
+        XCTAssertEqual(web.daemon.library.snapshots.map(\.id), Array(1...52))
+    }
+
     /// A title with control or bidi-override characters is refused (422), as `add --title` is,
     /// instead of being dropped silently; nothing is subscribed.
     func testAFeedTitleWithControlOrBidiCharactersIsRefused() throws {
