@@ -85,5 +85,15 @@ final class DashboardPageTests: XCTestCase {
         XCTAssertEqual(response.status, 303)
         XCTAssertEqual(response.header("Location"), "/?done=imported&added=1&existing=0&skipped=0")
         XCTAssertEqual(try web.store.feeds().last?.url, "http://h/z")
+        // Above the web import cap: refused whole, with a notice naming the cap and the CLI.
+        let outlines = (0...WebImportSummary.maxOutlines).map { "<outline xmlUrl=\"http://many/\($0)\"/>" }.joined()
+        let tooMany = web.send(
+            "POST", "/import", headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"],
+            body: body.replacingOccurrences(of: "<outline xmlUrl=\"http://h/z\"/>", with: outlines))
+        XCTAssertEqual(tooMany.header("Location"), "/?done=error-opml-size")
+        XCTAssertEqual(try web.store.feeds().count, 3)
+        XCTAssertTrue(
+            web.send("GET", "/?done=error-opml-size").text.contains(
+                "That OPML has more than 1000 outlines; import it with `podcast-watch import FILE`."))
     }
 }
