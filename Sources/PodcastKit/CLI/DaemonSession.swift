@@ -330,7 +330,7 @@ final class DaemonSession {
                         tokenFile: (store.database.path as NSString).deletingLastPathComponent + "/http-token"))
             } catch {
                 console.err("podcast-watch: cannot serve the dashboard: \(error)\n")
-                exitCode = .inputError
+                exitCode = .addressUnavailable
                 daemon.stop()
                 loop.stop()
             }

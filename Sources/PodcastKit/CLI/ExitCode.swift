@@ -17,6 +17,9 @@ public enum ExitCode: Int32, Sendable, Equatable, CaseIterable {
     case outputError = 5
     /// `run` (or `demo`) found its state directory locked by another running daemon.
     case stateLocked = 6
+    /// `run --http` could not listen on its address (port in use, address not on this host,
+    /// permission).
+    case addressUnavailable = 7
     /// `run --once` (or `demo`) stopped by SIGINT before every feed was polled (128 + SIGINT,
     /// the shell's convention).
     case interrupted = 130

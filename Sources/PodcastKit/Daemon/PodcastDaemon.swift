@@ -237,9 +237,11 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         let feeds = try store.feeds()
         let ids = Set(feeds.map(\.id))
         for id in slots.keys.sorted() where !ids.contains(id) { drop(id) }
+        var added: [FeedRecord] = []
         for record in feeds {
             if slots[record.id] == nil {
-                adopt(record, pollNow: true)
+                register(record, publish: false)
+                added.append(record)
             } else {
                 let wasEnabled = slots[record.id]!.record.enabled
                 slots[record.id]!.record = record
@@ -252,6 +254,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                 }
             }
         }
+        // New feeds join the list in one change: one by one, each copied the whole list (a web
+        // import of 20,000 feeds held the loop for minutes).
+        library.upsert(contentsOf: added.map { snapshot($0, keeping: nil) })
+        for record in added { startPolling(record, pollNow: true) }
     }
 
     /// SIGUSR1: polls every enabled feed now (feeds already being fetched are left alone).
@@ -299,11 +305,6 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     }
 
     // MARK: Polling
-
-    private func adopt(_ record: FeedRecord, pollNow: Bool) {
-        register(record)
-        startPolling(record, pollNow: pollNow)
-    }
 
     private func register(_ record: FeedRecord, publish: Bool = true) {
         if let old = slots[record.id], old.isFetching { release(old) }

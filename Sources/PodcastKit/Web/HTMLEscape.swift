@@ -1,8 +1,9 @@
 /// Escaping for text that goes into our HTML pages. Everything that came from a feed, a server
 /// or a user goes through here: text content and quoted attribute values alike (the same five
 /// characters cover both, as the OWASP XSS prevention rules say, since we always quote
-/// attributes with `"`). Control characters other than tab and newline become U+FFFD, so no
-/// feed can smuggle a NUL or an escape sequence into a page.
+/// attributes with `"`). Control characters other than tab and newline, and the bidi overrides
+/// and isolates (U+202A–U+202E, U+2066–U+2069, as `TerminalText`), become U+FFFD, so no feed can
+/// smuggle a NUL or an escape sequence into a page, nor reorder the text shown around its own.
 public enum HTMLEscape {
     /// `text` with `&`, `<`, `>`, `"` and `'` as character references.
     public static func text(_ text: String) -> String {
@@ -17,7 +18,7 @@ public enum HTMLEscape {
             case "'": out += "&#39;"
             case "\t", "\n": out.unicodeScalars.append(scalar)
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+                if TerminalText.isUnsafe(scalar) {
                     out += "\u{FFFD}"
                 } else {
                     out.unicodeScalars.append(scalar)

@@ -15,7 +15,9 @@ import Glibc
 /// - A connection that is not a stream and has not completed a request for
 ///   `HTTPLimits.requestTimeout` (since it opened, or since its last request) is closed by the
 ///   sweep: a slowloris client that keeps libevent's per-read timeout alive with one byte at a
-///   time is closed all the same.
+///   time is closed all the same. A connection whose request is still being handled is never
+///   swept: its clock restarts when the reply is sent (`noteReplied`), so a slow handler (a
+///   large import) does not lose its reply.
 /// - The sweep (`sweep()`, every `HTTPServer.sweepInterval`) also drops the references of
 ///   connections evhttp has freed: `bufferevent_free` clears the callbacks, so a bufferevent
 ///   whose event callback is `NULL` is gone for evhttp and its descriptor closes when we let go.
@@ -27,6 +29,7 @@ final class HTTPConnectionGuard {
         var lastRequest: MonotonicInstant
         var isStream = false
         var isClosing = false
+        var inProgress = false
         var requests = 0
     }
     private var entries: [OpaquePointer: Entry] = [:]
@@ -62,7 +65,16 @@ final class HTTPConnectionGuard {
         guard let bev, entries[bev] != nil else { return false }
         entries[bev]!.lastRequest = now()
         entries[bev]!.requests += 1
+        entries[bev]!.inProgress = true
         return entries[bev]!.requests == 1
+    }
+
+    /// The reply to the request on `bev` was handed to evhttp: the connection's clock restarts
+    /// from now (it may be swept again once idle for `requestTimeout`).
+    func noteReplied(_ bev: OpaquePointer?) {
+        guard let bev, entries[bev] != nil else { return }
+        entries[bev]!.inProgress = false
+        entries[bev]!.lastRequest = now()
     }
 
     /// The connection of `bev` became an event stream: no request deadline, never evicted.
@@ -79,7 +91,9 @@ final class HTTPConnectionGuard {
             if !Self.isLive(bev) {
                 entries[bev] = nil
                 _ = bufferevent_decref(bev)
-            } else if !entry.isStream, !entry.isClosing, entry.lastRequest.distance(to: time) > deadline {
+            } else if !entry.isStream, !entry.isClosing, !entry.inProgress,
+                entry.lastRequest.distance(to: time) > deadline
+            {
                 timedOut += 1
                 close(bev)
             }

@@ -180,7 +180,11 @@ public final class HTTPServer {
         }
         let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
         let parsed = HTTPRequest(method: method, target: target, headers: headers, body: body)
-        switch handler(parsed) {
+        let reply = handler(parsed)
+        // libevent caches the time at the start of an iteration: after a slow handler, evhttp's
+        // write timeout would be measured from that stale time and expire before the reply left.
+        event_base_update_cache_time(loop.base)
+        switch reply {
         case .response(let response):
             send(response, to: request, method: method)
         case .stream(let head, let start):
@@ -224,12 +228,15 @@ public final class HTTPServer {
             response.body = []
         }
         addHeaders(response, to: request)
+        // Before the reply: evhttp may free a `Connection: close` request's connection in it.
+        let bev = evhttp_request_get_connection(request).flatMap { evhttp_connection_get_bufferevent($0) }
         let buffer = evbuffer_new()
         defer { if let buffer { evbuffer_free(buffer) } }
         if let buffer, !response.body.isEmpty {
             _ = response.body.withUnsafeBytes { evbuffer_add(buffer, $0.baseAddress, $0.count) }
         }
         evhttp_send_reply(request, Int32(response.status), HTTPResponse.reason(response.status), buffer)
+        guardian.noteReplied(bev)
     }
 
     static func timeval(_ seconds: Double) -> Glibc.timeval {

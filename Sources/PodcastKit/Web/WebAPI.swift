@@ -92,7 +92,8 @@ struct WebAPI {
     }
 
     /// `GET /api/episodes?feed=ID&since=ISO8601&limit=N&offset=M`: stored episodes newest
-    /// first; `since` keeps those first seen after that time; `limit` 1...500 (default 50);
+    /// first; `since` keeps those first seen after that time, compared in whole milliseconds
+    /// as `first_seen` is shown (so a page's newest `first_seen` as `since` skips that page); `limit` 1...500 (default 50);
     /// `{"episodes": [...], "limit": N, "offset": M, "next_offset": M+N or null}`.
     func episodes(_ request: HTTPRequest) -> HTTPResponse {
         var feedID: Int64?
@@ -103,8 +104,10 @@ struct WebAPI {
         }
         var since: Date?
         if let raw = request.query["since"] {
-            guard let date = try? Date(raw, strategy: .iso8601) else {
-                return .jsonError(400, "since must be an ISO 8601 time such as 2024-01-31T12:00:00Z, not '\(raw)'")
+            let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+            guard let date = (try? withFraction.parse(raw)) ?? (try? Date(raw, strategy: .iso8601)) else {
+                return .jsonError(
+                    400, "since must be an ISO 8601 time such as 2024-01-31T12:00:00.125Z, not '\(raw)'")
             }
             since = date
         }
@@ -177,6 +180,7 @@ struct WebAPI {
         case StoreError.invalidURL(let url, let reason):
             return .jsonError(422, "cannot subscribe to \(MaskedURL.string(url)): \(reason)")
         case let error as WebControlError:
+            if case .tooManyOutlines = error { return .jsonError(413, error.description) }
             return .jsonError(422, error.description)
         case let error as OPMLError:
             return .jsonError(422, "not an OPML document: \(error)")

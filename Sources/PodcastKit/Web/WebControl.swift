@@ -9,7 +9,7 @@ import LoopScheduler
 public protocol WebControl: AnyObject {
     /// Subscribes to `url` (an `http` or `https` URL only: a web client must not make the
     /// daemon read local files) with an optional user title and starts polling it. Throws
-    /// `WebControlError` (bad URL) or `StoreError` (`.alreadySubscribed`, `.invalidURL`).
+    /// `WebControlError` (bad URL, a title with control or bidi characters) or `StoreError` (`.alreadySubscribed`, `.invalidURL`).
     func addFeed(url: String, title: String?) throws -> FeedRecord
     /// Unsubscribes feed `id`. Throws `StoreError.noSuchFeed`.
     func removeFeed(id: Int64) throws
@@ -18,7 +18,8 @@ public protocol WebControl: AnyObject {
     /// Polls every enabled feed now (as SIGUSR1).
     func pollAll()
     /// Subscribes to the `http(s)` feeds of an OPML document (`import`'s rules; local file
-    /// outlines are skipped); returns what happened. Throws `OPMLError` when nothing could be read.
+    /// outlines are skipped); returns what happened. Throws `OPMLError` when nothing could be read,
+    /// `WebControlError.tooManyOutlines` (nothing imported) above `WebImportSummary.maxOutlines`.
     func importOPML(_ data: Data) throws -> WebImportSummary
     /// The subscriptions as an OPML document (`export`).
     func exportOPML() throws -> String
@@ -32,6 +33,9 @@ public struct WebImportSummary: Equatable, Sendable {
     public var existing = 0
     /// Outlines refused (not an http(s) URL, invalid).
     public var skipped = 0
+    /// Most outlines one web import takes: a larger file is refused whole (the CLI `import`
+    /// takes any size), so one request cannot hold the loop for long.
+    public static let maxOutlines = 1_000
     /// The summary, zeros.
     public init(added: Int = 0, existing: Int = 0, skipped: Int = 0) {
         self.added = added
@@ -44,11 +48,21 @@ public struct WebImportSummary: Equatable, Sendable {
 public enum WebControlError: Error, Equatable, CustomStringConvertible {
     /// Only `http` and `https` feeds may be added from the web.
     case notHTTP(String)
+    /// A title with control characters (newlines, tabs, escapes) or bidi overrides, refused
+    /// as the CLI's `--title` is.
+    case unacceptableTitle
+    /// An OPML document with `count` outlines, more than `cap` (`WebImportSummary.maxOutlines`).
+    case tooManyOutlines(count: Int, cap: Int)
 
     /// The message for the client.
     public var description: String {
         switch self {
         case .notHTTP: return "only http:// and https:// feed URLs can be added from the web"
+        case .unacceptableTitle:
+            return "\"title\" must not contain control characters (newlines, tabs, escapes) or bidi overrides"
+        case .tooManyOutlines(let count, let cap):
+            return
+                "the OPML has \(count) outlines; the web import takes at most \(cap): use `podcast-watch import FILE` for larger files"
         }
     }
 }
@@ -71,8 +85,8 @@ public final class DaemonWebControl<S: Scheduler>: WebControl where S.SchedulerT
         let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
         let lower = trimmed.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { throw WebControlError.notHTTP(trimmed) }
-        let cleanTitle = title.flatMap { TerminalText.isAcceptableTitle($0) ? $0 : nil }
-        let record = try store.add(url: trimmed, title: cleanTitle)
+        if let title, !TerminalText.isAcceptableTitle(title) { throw WebControlError.unacceptableTitle }
+        let record = try store.add(url: trimmed, title: title)
         try daemon.reload()
         return record
     }
@@ -98,6 +112,9 @@ public final class DaemonWebControl<S: Scheduler>: WebControl where S.SchedulerT
             // A broken file imports what could be recovered, as `import` does.
             guard case .malformed(_, let recovered) = error, !recovered.isEmpty else { throw error }
             outlines = recovered
+        }
+        guard outlines.count <= WebImportSummary.maxOutlines else {
+            throw WebControlError.tooManyOutlines(count: outlines.count, cap: WebImportSummary.maxOutlines)
         }
         var summary = WebImportSummary()
         for outline in outlines {

@@ -41,7 +41,7 @@ public final class WebDashboard {
         metrics.podcasts = { [weak view] in view?.library.snapshots ?? [] }
         metrics.sseClients = { [weak hub] in hub?.clientCount ?? 0 }
         metrics.httpConnections = { [weak server] in server?.connectionCount ?? 0 }
-        metrics.viewUpdates = { [weak view] in view?.updateCount ?? 0 }
+        metrics.viewUpdates = { [weak view] in view?.changeUpdateCount ?? 0 }
         metrics.loopFlushes = { [weak loop] in loop?.completedFlushCount ?? 0 }
         self.server = server
         self.view = view

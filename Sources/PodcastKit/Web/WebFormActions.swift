@@ -44,7 +44,14 @@ struct WebFormActions {
 
     func importOPML(_ request: HTTPRequest) -> HTTPResponse {
         guard let file = request.multipartFields["opml"], !file.isEmpty else { return .seeOther("/?done=error-nofile") }
-        guard let summary = try? control.importOPML(Data(file)) else { return .seeOther("/?done=error-opml") }
+        let summary: WebImportSummary
+        do {
+            summary = try control.importOPML(Data(file))
+        } catch WebControlError.tooManyOutlines {
+            return .seeOther("/?done=error-opml-size")
+        } catch {
+            return .seeOther("/?done=error-opml")
+        }
         return .seeOther(
             "/?done=imported&added=\(summary.added)&existing=\(summary.existing)&skipped=\(summary.skipped)")
     }
@@ -66,6 +73,10 @@ struct WebFormActions {
         case "error-nofeed": return .init("No such feed (it may have been removed).", isError: true)
         case "error-nofile": return .init("Choose an OPML file to import.", isError: true)
         case "error-opml": return .init("That file is not an OPML document.", isError: true)
+        case "error-opml-size":
+            return .init(
+                "That OPML has more than \(WebImportSummary.maxOutlines) outlines; import it with `podcast-watch import FILE`.",
+                isError: true)
         default: return nil
         }
     }

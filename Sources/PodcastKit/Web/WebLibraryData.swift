@@ -53,8 +53,10 @@ public final class WebLibraryData {
     }
 
     /// One page of stored episodes, newest first (by date, unknown dates last, then most
-    /// recently seen): of feed `feedID` (all feeds when `nil`), first seen after `since` (when
-    /// given), skipping `offset`, at most `limit`. `hasMore` tells whether another page follows.
+    /// recently seen): of feed `feedID` (all feeds when `nil`), first seen in a later
+    /// millisecond than `since` (when given; milliseconds as `WebJSON.iso8601` shows them, so
+    ///     /// the newest `first_seen` of a page, sent back as `since`, returns none of that page),
+    /// skipping `offset`, at most `limit`. `hasMore` tells whether another page follows.
     /// Throws `StoreError`.
     public func episodes(feedID: Int64?, since: Date?, limit: Int, offset: Int) throws -> (
         episodes: [StoredEpisode], hasMore: Bool
@@ -62,10 +64,12 @@ public final class WebLibraryData {
         let statement = try store.database.prepare(
             """
             SELECT \(FeedStore.episodeColumns) FROM episodes
-            WHERE (?1 IS NULL OR feed_id = ?1) AND (?2 IS NULL OR first_seen > ?2)
+            WHERE (?1 IS NULL OR feed_id = ?1) AND (?2 IS NULL OR CAST(first_seen * 1000 AS INTEGER) > ?2)
             ORDER BY published DESC NULLS LAST, first_seen DESC, id DESC LIMIT ?3 OFFSET ?4
             """,
-            SQLValue(feedID), .date(since), .integer(Int64(limit + 1)), .integer(Int64(offset)))
+            // `since` to the nearest millisecond: a parsed `.446` may be a hair below it as a Double.
+            SQLValue(feedID), since.map { .integer(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? .null,
+            .integer(Int64(limit + 1)), .integer(Int64(offset)))
         var rows = try FeedStore.readEpisodes(statement)
         let hasMore = rows.count > limit
         if hasMore { rows.removeLast() }

@@ -27,6 +27,9 @@ public final class WebView<UpdateScheduler: EventSourceScheduler>: ViewModelObse
     public let metrics: WebMetrics?
     /// How many times `updateView()` ran.
     public private(set) var updateCount = 0
+    /// Updates after the first, priming one (which runs at creation and only records the
+    /// state): the loop iterations in which the library changed. `view_updates_total`.
+    public var changeUpdateCount: Int { max(0, updateCount - 1) }
 
     private var sentFeeds: [Int64: (podcast: Podcast, episodes: Int)] = [:]
     private var sentNewest: [EpisodeAnnouncement] = []

@@ -28,4 +28,18 @@ extension DaemonProcessTests {
         child.signal(SIGTERM)
         XCTAssertEqual(child.finish(), 0)
     }
+
+    /// A port already in use is exit status 7 (`addressUnavailable`) with the system's reason,
+    /// not 4 (an input file error).
+    func testRunHTTPOnAPortInUseExitsWithStatus7() throws {
+        let occupant = try ServerHarness(limits: HTTPLimits(), handler: HTTPServerLimitTests.echo)
+        defer { occupant.stop() }
+        let child = try start("run", "--http", "127.0.0.1:\(occupant.port)")
+        XCTAssertEqual(child.finish(), ExitCode.addressUnavailable.rawValue)
+        XCTAssertEqual(ExitCode.addressUnavailable.rawValue, 7)
+        XCTAssertTrue(
+            child.stderr.contains(
+                "cannot serve the dashboard: cannot listen on 127.0.0.1 port \(occupant.port): Address already in use"),
+            child.stderr)
+    }
 }

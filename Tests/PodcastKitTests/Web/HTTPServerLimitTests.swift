@@ -80,6 +80,22 @@ final class HTTPServerLimitTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(harness.onLoop { harness.server.closedByLimits }, 1)
     }
 
+    /// A handler slower than `requestTimeout` keeps its connection: the sweep must not close a
+    /// connection whose request is still being handled, so the reply reaches the client.
+    func testASlowHandlerStillGetsItsReplyOut() throws {
+        let harness = try ServerHarness(limits: HTTPLimits(requestTimeout: 0.2)) { request in
+            if request.path == "/slow" { Thread.sleep(forTimeInterval: 0.6) }  // a handler busy on the loop
+            return HTTPServerLimitTests.echo(request)
+        }
+        defer { harness.stop() }
+        for _ in 0..<3 {
+            let response = TestSocket.request(
+                port: harness.port, "GET /slow HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            XCTAssertTrue(response.hasSuffix("GET /slow - 0\n"), response)
+        }
+        XCTAssertEqual(harness.onLoop { harness.server.closedByLimits }, 0)
+    }
+
     /// A thousand idle connections neither stall the loop nor lock a real client out: at the
     /// connection limit the oldest idle ones are closed to make room.
     func testAThousandIdleConnectionsDoNotLockOutAClient() throws {

@@ -6,9 +6,9 @@ import XCTest
 /// The JSON API through the router, with exact bodies and statuses.
 final class WebAPITests: XCTestCase {
     static let feedA =
-        #"{"id":1,"url":"http://h/a","title":"Show of http://h/a","status":"ok","last_check":"2023-11-14T22:13:20Z","next_poll":"2023-11-14T23:13:20Z","last_error":null,"hook_error":null,"episode_count":2,"new_count":2}"#
+        #"{"id":1,"url":"http://h/a","title":"Show of http://h/a","status":"ok","last_check":"2023-11-14T22:13:20.000Z","next_poll":"2023-11-14T23:13:20.000Z","last_error":null,"hook_error":null,"episode_count":2,"new_count":2}"#
     static let feedB =
-        #"{"id":2,"url":"http://h/b","title":null,"status":"failing","last_check":"2023-11-14T22:13:20Z","next_poll":"2023-11-14T22:18:20Z","last_error":"HTTP 404","hook_error":null,"episode_count":0,"new_count":0}"#
+        #"{"id":2,"url":"http://h/b","title":null,"status":"failing","last_check":"2023-11-14T22:13:20.000Z","next_poll":"2023-11-14T22:18:20.000Z","last_error":"HTTP 404","hook_error":null,"episode_count":0,"new_count":0}"#
 
     func testFeedsListsEveryFeedWithCountsAndEpisodeCounts() throws {
         let web = try WebFixture()
@@ -51,7 +51,7 @@ final class WebAPITests: XCTestCase {
         XCTAssertEqual(first.status, 200)
         XCTAssertEqual(
             first.text,
-            #"{"episodes":[{"id":2,"feed_id":1,"title":"Episode g2","published":"1970-01-03T00:00:00Z","first_seen":"2023-11-14T22:13:20Z","guid":"g2","link":null,"url":"http://media/g2.mp3","mime_type":"audio/mpeg","length":100,"duration":null,"description":null}],"limit":1,"offset":0,"next_offset":1}"#
+            #"{"episodes":[{"id":2,"feed_id":1,"title":"Episode g2","published":"1970-01-03T00:00:00.000Z","first_seen":"2023-11-14T22:13:20.000Z","guid":"g2","link":null,"url":"http://media/g2.mp3","mime_type":"audio/mpeg","length":100,"duration":null,"description":null}],"limit":1,"offset":0,"next_offset":1}"#
                 + "\n")
         let second = jsonObject(web.send("GET", "/api/episodes?limit=1&offset=1").text)
         XCTAssertEqual((second["episodes"] as? [[String: Any]])?.map { $0["guid"] as? String }, ["g1"])
@@ -63,6 +63,28 @@ final class WebAPITests: XCTestCase {
         XCTAssertEqual((before["episodes"] as? [Any])?.count, 2)
         let after = jsonObject(web.send("GET", "/api/episodes?since=2023-11-14T22:13:20Z").text)
         XCTAssertEqual((after["episodes"] as? [Any])?.count, 0)
+    }
+
+    /// `first_seen` is stored with fractions of a second: JSON shows milliseconds, and the
+    /// newest `first_seen` sent back as `since` returns no episode again (no duplicates), while
+    /// an episode first seen one millisecond later is returned.
+    func testSincePagingWithFractionalFirstSeenReturnsNoDuplicates() throws {
+        let web = try WebFixture()
+        _ = try web.store.database.run(
+            "UPDATE episodes SET first_seen = ?1 WHERE guid = 'g1'", .real(1_700_000_000.4461))
+        _ = try web.store.database.run(
+            "UPDATE episodes SET first_seen = ?1 WHERE guid = 'g2'", .real(1_700_000_000.4469))
+        let page = jsonObject(web.send("GET", "/api/episodes").text)["episodes"] as? [[String: Any]] ?? []
+        XCTAssertEqual(
+            page.map { $0["first_seen"] as? String }, ["2023-11-14T22:13:20.446Z", "2023-11-14T22:13:20.446Z"])
+        let again = jsonObject(web.send("GET", "/api/episodes?since=2023-11-14T22:13:20.446Z").text)
+        XCTAssertEqual((again["episodes"] as? [Any])?.count, 0)
+        _ = try web.store.database.run(
+            "UPDATE episodes SET first_seen = ?1 WHERE guid = 'g2'", .real(1_700_000_000.447))
+        let later = jsonObject(web.send("GET", "/api/episodes?since=2023-11-14T22:13:20.446Z").text)
+        XCTAssertEqual((later["episodes"] as? [[String: Any]])?.map { $0["guid"] as? String }, ["g2"])
+        XCTAssertEqual(
+            (later["episodes"] as? [[String: Any]])?.map { $0["first_seen"] as? String }, ["2023-11-14T22:13:20.447Z"])
     }
 
     func testEpisodeQueryErrorsAre400Or404() throws {
@@ -134,6 +156,58 @@ final class WebAPITests: XCTestCase {
         XCTAssertEqual(export.header("Content-Type"), "text/x-opml; charset=utf-8")
         XCTAssertTrue(export.text.contains(#"xmlUrl="http://h/c""#))
         XCTAssertEqual(web.json("POST", "/api/import", #"{"opml":"<html/>"}"#).status, 422)
+    }
+
+    /// A web import above `WebImportSummary.maxOutlines` is refused whole with 413 and a
+    /// pointer to the CLI, so one request cannot hold the loop; the cap itself is accepted.
+    func testAnOPMLAboveTheWebImportCapIsRefusedWhole() throws {
+        let web = try WebFixture()
+        func opml(_ n: Int) -> String {
+            let outlines = (0..<n).map { #"<outline xmlUrl=\"http://many/\#($0)\"/>"# }.joined()
+            return #"{"opml":"<opml version=\"2.0\"><body>"# + outlines + #"</body></opml>"}"#
+        }
+        let cap = WebImportSummary.maxOutlines
+        let refused = web.json("POST", "/api/import", opml(cap + 1))
+        XCTAssertEqual(refused.status, 413)
+        XCTAssertEqual(
+            refused.text,
+            #"{"error":{"status":413,"message":"the OPML has \#(cap + 1) outlines; the web import takes at most \#(cap): use `podcast-watch import FILE` for larger files"}}"#
+                + "\n")
+        XCTAssertEqual(try web.store.feeds().count, 2)
+        let accepted = web.json("POST", "/api/import", opml(cap))
+        XCTAssertEqual(accepted.text, #"{"added":\#(cap),"existing":0,"skipped":0}"# + "\n")
+        XCTAssertEqual(try web.store.feeds().count, 2 + cap)
+    }
+
+    /// An import adds its new feeds to the library's list in one change: one by one, each
+    /// copied the whole list (O(N) each), which held the loop ~98 s for 20,000 outlines.
+    func testAnImportAddsItsFeedsToTheLibraryInOneListChange() throws {
+        let web = try WebFixture()
+        var lists: [Int] = []
+        let token = web.daemon.library.$podcasts.sink { lists.append($0.count) }
+        defer { token.cancel() }
+        let outlines = (0..<50).map { #"<outline xmlUrl=\"http://many/\#($0)\"/>"# }.joined()
+        let imported = web.json(
+            "POST", "/api/import", #"{"opml":"<opml version=\"2.0\"><body>"# + outlines + #"</body></opml>"}"#)
+        XCTAssertEqual(imported.text, #"{"added":50,"existing":0,"skipped":0}"# + "\n")
+        XCTAssertEqual(lists, [2, 52])  // the current list, then one change
+        XCTAssertEqual(web.daemon.library.snapshots.map(\.id), Array(1...52))
+    }
+
+    /// A title with control or bidi-override characters is refused (422), as `add --title` is,
+    /// instead of being dropped silently; nothing is subscribed.
+    func testAFeedTitleWithControlOrBidiCharactersIsRefused() throws {
+        let web = try WebFixture()
+        for title in [#"a\nb"#, #"\u001b[2Jx"#, #"evil\u202Etxt.exe"#, #"x\u2066y"#] {
+            let response = web.json("POST", "/api/feeds", #"{"url":"http://h/new","title":""# + title + #""}"#)
+            XCTAssertEqual(response.status, 422, title)
+            XCTAssertEqual(
+                response.text,
+                #"{"error":{"status":422,"message":"\"title\" must not contain control characters (newlines, tabs, escapes) or bidi overrides"}}"#
+                    + "\n", title)
+        }
+        XCTAssertEqual(try web.store.feeds().count, 2)
+        XCTAssertEqual(web.json("POST", "/api/feeds", #"{"url":"http://h/new","title":"Fine ✓"}"#).status, 201)
     }
 
     func testEveryResponseCarriesTheSecurityHeaders() throws {

@@ -82,6 +82,7 @@ final class WebViewSSETests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(slow.events.map(\.name), ["snapshot", "snapshot", "update"])
         XCTAssertEqual(view.updateCount, 7)
+        XCTAssertEqual(view.changeUpdateCount, 6)  // the metric: six changes, not the priming update
     }
 
     func testRemovedFeedsAndClosedClients() throws {
