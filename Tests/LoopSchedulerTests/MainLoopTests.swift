@@ -131,3 +131,63 @@ extension MainLoopTests {
 func isOnMainThread() -> Bool {
     Thread.isMainThread
 }
+
+/// A non-blocking `runOnce` runs the main-queue work enqueued before it was called (the ported
+/// CombineViewModel tests and every host loop rely on it). The ported
+/// `DispatchQueueEventSourceSchedulerTests.testItStopsDeliveringEventsDeinitialized` failed on
+/// loaded runs: a flush requested earlier and overdue by the time `runOnce` polled had its
+/// deadline timer fire first (priority 0), and that pass ended the iteration before the
+/// main-queue descriptor's callback (priority 1) ran.
+extension MainLoopTests {
+    func testNonBlockingRunOnceRunsMainQueueWorkEvenWithAnOverdueFlush() throws {
+        let loop = EventLoop.main
+        var flushes = 0
+        let source = loop.makeEventSource { _ in flushes += 1 }
+        defer { source.cancel() }
+        for round in 0..<3 {
+            // A flush requested and left overdue (past the main loop's 20 ms bound) by the time
+            // the loop polls: what a loaded machine does between a test's signal and its runOnce.
+            source.signal()
+            usleep(30_000)
+            let ran = Shared(false)
+            DispatchQueue.main.async { ran.value = true }
+            loop.runOnce(blocking: false)
+            XCTAssertTrue(ran.value, "round \(round): the block enqueued before runOnce did not run in it")
+            XCTAssertEqual(flushes, round + 1, "round \(round): the overdue flush ran once")
+        }
+    }
+
+    /// Many rounds: another thread (busy, so the main thread is preempted at every point)
+    /// enqueues a block and requests a flush; the main thread then runs one non-blocking
+    /// iteration, which must have run that block.
+    func testNonBlockingRunOnceRunsEveryBlockAnotherThreadEnqueuedBeforeIt() throws {
+        let loop = EventLoop.main
+        let source = loop.makeEventSource { _ in }
+        defer { source.cancel() }
+        let rounds = 300
+        let enqueued = DispatchSemaphore(value: 0)
+        let next = DispatchSemaphore(value: 0)
+        let ran = Shared(0)
+        let sender = TestThread {
+            for round in 0..<rounds {
+                next.wait()
+                source.signal()
+                if round % 50 == 0 { usleep(25_000) }  // some rounds find the flush overdue
+                DispatchQueue.main.async { ran.mutate { $0 += 1 } }
+                var spin = 0
+                while spin < (round * 7919) % 20_000 { spin &+= 1 }
+                enqueued.signal()
+            }
+        }
+        var missed: [Int] = []
+        for round in 0..<rounds {
+            next.signal()
+            enqueued.wait()
+            loop.runOnce(blocking: false)
+            if ran.value != round + 1 { missed.append(round) }
+            while ran.value < round + 1 { loop.runOnce(blocking: true) }  // catch up, to go on
+        }
+        sender.join()
+        XCTAssertEqual(missed, [])
+    }
+}

@@ -172,7 +172,7 @@ public final class EventLoop: @unchecked Sendable {
         flush = FlushCoordinator(
             base: base, flushPriority: count - 1, urgentPriority: 0,
             maximumDelay: maximumFlushDelay,
-            afterPass: { state.afterFlushPass() })
+            runState: state)
         timers = SchedulerTimerQueue(loop: self)
         // Unowned (the safe kind, which traps rather than reads freed memory): the loop owns the
         // box, so a strong capture would be a cycle; the wake event is freed (by `shutdown()` or
@@ -353,6 +353,8 @@ public final class EventLoop: @unchecked Sendable {
         }
         defer { exitRun() }
         state.drivenOnce = true
+        // Dates this call for the flush's deadline timer (see `FlushCoordinator.deadlinePass`).
+        state.onceCalls.store(state.onceCalls.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
         iterationEndRequested = false
         let taken = state.stopsTaken
         let flags = blocking ? EVLOOP_ONCE | EVLOOP_NO_EXIT_ON_EMPTY : EVLOOP_ONCE | EVLOOP_NONBLOCK

@@ -20,6 +20,10 @@ import Synchronization
 ///   and no time slice, which would read the clock after every callback), so the loop polls,
 ///   processes its timers and sees the deadline timer regularly.
 /// - Sources are serviced by ascending `order`, then registration order (guarantee 6).
+/// - Inside `runOnce` a pass ends the iteration, except a deadline pass whose timer was armed
+///   before the call began (a flush left overdue while nobody ran the loop): that one serves the
+///   overdue flush and requests an ordinary pass, so the callbacks already ready when the call
+///   polled (main-queue blocks, `execute` work) still run in this iteration.
 final class FlushCoordinator: @unchecked Sendable {
     /// Per-source state.
     ///
@@ -104,8 +108,11 @@ final class FlushCoordinator: @unchecked Sendable {
     private var rearmTimer: OpaquePointer!
     private var deadlineTimer: OpaquePointer!
     private let boxes: [CallbackBox]
-    /// Called on the loop thread after each flush pass (the loop checks for `stop()` there).
-    private let afterPass: () -> Void
+    /// The loop's run state: after each pass (loop thread) it checks for `stop()` and ends a
+    /// `runOnce` iteration; its `onceCalls` dates the deadline timer.
+    private let runState: LoopRunState
+    /// `runState.onceCalls` when the deadline timer was last armed (under the lock).
+    @exclusivity(unchecked) private var deadlineArmedInCall: UInt64 = 0
     /// Wakes a host loop driving the loop (libevent does not wake a base outside its loop).
     let hostWake = HostWake()
 
@@ -116,10 +123,10 @@ final class FlushCoordinator: @unchecked Sendable {
 
     init(
         base: OpaquePointer, flushPriority: Int32, urgentPriority: Int32,
-        maximumDelay: MonotonicInstant.Stride, afterPass: @escaping () -> Void
+        maximumDelay: MonotonicInstant.Stride, runState: LoopRunState
     ) {
         self.maximumDelay = maximumDelay.timevalRoundedUp
-        self.afterPass = afterPass
+        self.runState = runState
         let flushBox = CallbackBox { _, _ in }
         let rearmBox = CallbackBox { _, _ in }
         let deadlineBox = CallbackBox { _, _ in }
@@ -131,7 +138,7 @@ final class FlushCoordinator: @unchecked Sendable {
         // the events (close/deinit) before it goes away, and a pass holds it for the call.
         flushBox.body = { [unowned self] _, _ in self.pass() }
         rearmBox.body = { [unowned self] _, _ in self.pass() }
-        deadlineBox.body = { [unowned self] _, _ in self.pass() }
+        deadlineBox.body = { [unowned self] _, _ in self.deadlinePass() }
     }
 
     deinit {
@@ -242,16 +249,39 @@ final class FlushCoordinator: @unchecked Sendable {
     /// wait for a callback, so holding the lock across them cannot deadlock).
     private func activateFlushLocked() {
         event_active(flushEvent, 0, 0)
+        armDeadlineLocked()
+        hostWake.notify()
+    }
+
+    private func armDeadlineLocked() {
         var delay = maximumDelay
         event_add(deadlineTimer, &delay)
-        hostWake.notify()
+        deadlineArmedInCall = runState.onceCalls.load(ordering: .relaxed)
     }
 
     // MARK: The pass (loop thread)
 
     private func pass() {
         runFlushIfPending()
-        afterPass()
+        runState.afterFlushPass()
+    }
+
+    /// The deadline timer fired: the flush was starved for `maximumDelay`. Inside a `runOnce`
+    /// whose own work starved it, the pass ends the iteration (guarantee 5). A timer armed before
+    /// the call began only says that the flush is overdue: it runs now, and the iteration ends
+    /// with an ordinary pass after the callbacks that were ready when the call polled (ending
+    /// it here skipped them: a main-queue block enqueued before `runOnce(blocking: false)` did
+    /// not run in it).
+    private func deadlinePass() {
+        let stale =
+            runState.drivenOnce
+            && lock.withLock { deadlineArmedInCall != runState.onceCalls.load(ordering: .relaxed) }
+        runFlushIfPending()
+        if stale {
+            requestPass()
+        } else {
+            runState.afterFlushPass()
+        }
     }
 
     private func runFlushIfPending() {
@@ -316,8 +346,7 @@ final class FlushCoordinator: @unchecked Sendable {
                 // Requested during this flush: next iteration, without blocking (guarantee 3).
                 var zero = timeval(tv_sec: 0, tv_usec: 0)
                 event_add(rearmTimer, &zero)
-                var delay = maximumDelay
-                event_add(deadlineTimer, &delay)
+                armDeadlineLocked()
             }
         }
     }

@@ -29,6 +29,9 @@ final class LoopRunState: @unchecked Sendable {
     var stopsTaken = 0
     /// Inside `runOnce`: the flush pass ends the iteration. Running thread only.
     var drivenOnce = false
+    /// `runOnce` calls started so far. Written by the running thread only; read (relaxed) under
+    /// the flush's lock on any thread, to date its deadline timer.
+    let onceCalls = Atomic<UInt64>(0)
     /// `shutdown()` ran (set once, first thing).
     let isShutDown = Atomic<Bool>(false)
 
