@@ -14,17 +14,12 @@ extension EventLoop {
         after delay: MonotonicInstant.Stride, _ handler: @escaping () -> Void
     ) -> EventRegistration {
         preconditionRegistrationThread()
-        // The box reaches the run state, not the loop (see `LoopRunState`): no unowned capture.
-        let state = self.state
-        let box = CallbackBox { _, _ in
-            state.noteLoopThread()
-            handler()
-        }
-        let event = makeLibeventEvent(base: base, fd: -1, flags: 0, priority: normalPriority, box: box)
+        let registration = EventRegistration(loop: self, fd: -1, flags: 0, handler: .plain(handler))
         var tv = delay.timevalRoundedUp
-        let added = event_add(event, &tv)
+        let added = event_add(registration.event, &tv)
         precondition(added == 0, "EventLoop.scheduleTimer: libevent refused the timer")
-        return EventRegistration(loop: self, event: event, box: box)
+        registration.track()
+        return registration
     }
 
     /// Runs `handler` every `interval` (nanoseconds, at least 1 µs; libevent `EV_PERSIST` timer,
@@ -35,18 +30,12 @@ extension EventLoop {
         every interval: MonotonicInstant.Stride, _ handler: @escaping () -> Void
     ) -> EventRegistration {
         preconditionRegistrationThread()
-        // The box reaches the run state, not the loop (see `LoopRunState`): no unowned capture.
-        let state = self.state
-        let box = CallbackBox { _, _ in
-            state.noteLoopThread()
-            handler()
-        }
-        let event = makeLibeventEvent(
-            base: base, fd: -1, flags: Int32(EV_PERSIST), priority: normalPriority, box: box)
+        let registration = EventRegistration(loop: self, fd: -1, flags: Int32(EV_PERSIST), handler: .plain(handler))
         var tv = max(interval, .microseconds(1)).timevalRoundedUp
-        let added = event_add(event, &tv)
+        let added = event_add(registration.event, &tv)
         precondition(added == 0, "EventLoop.scheduleRepeatingTimer: libevent refused the timer")
-        return EventRegistration(loop: self, event: event, box: box)
+        registration.track()
+        return registration
     }
 
     /// Watches `fd` for readiness (persistent, level-triggered, libevent `EV_PERSIST`): `handler`
@@ -65,27 +54,21 @@ extension EventLoop {
         precondition(fd >= 0, "EventLoop.watch: invalid file descriptor \(fd)")
         let wanted = events.intersection([.read, .write])
         precondition(!wanted.isEmpty, "EventLoop.watch: events must contain .read or .write")
-        // The box reaches the run state, not the loop (see `LoopRunState`): no unowned capture.
-        let state = self.state
-        let box = CallbackBox { _, what in
-            state.noteLoopThread()
-            handler(IOEvents(rawValue: what))
-        }
-        let event = makeLibeventEvent(
-            base: base, fd: fd, flags: Int32(wanted.rawValue) | Int32(EV_PERSIST),
-            priority: normalPriority, box: box)
+        let registration = EventRegistration(
+            loop: self, fd: fd, flags: Int32(wanted.rawValue) | Int32(EV_PERSIST), handler: .io(handler))
         let added: Int32
         if let timeout {
             var tv = timeout.timevalRoundedUp
-            added = event_add(event, &tv)
+            added = event_add(registration.event, &tv)
         } else {
-            added = event_add(event, nil)
+            added = event_add(registration.event, nil)
         }
         if added != 0 {
-            event_free(event)
+            registration.discard()
             preconditionFailure("EventLoop.watch: libevent refused descriptor \(fd) (closed, or a regular file?)")
         }
-        return EventRegistration(loop: self, event: event, box: box)
+        registration.track()
+        return registration
     }
 
     /// Runs `handler` on the loop's thread each time the process receives `signal` (libevent
@@ -104,22 +87,18 @@ extension EventLoop {
             throw EventLoopError.invalidSignal(signal)
         }
         try SignalOwnership.shared.claim(for: self)
-        // The box reaches the run state, not the loop (see `LoopRunState`): no unowned capture.
-        let state = self.state
-        let box = CallbackBox { _, _ in
-            state.noteLoopThread()
-            handler()
+        let registration = EventRegistration(
+            loop: self, fd: signal, flags: Int32(EV_SIGNAL | EV_PERSIST), handler: .plain(handler)
+        ) { [self] in
+            SignalOwnership.shared.release(for: self)
         }
-        let event = makeLibeventEvent(
-            base: base, fd: signal, flags: Int32(EV_SIGNAL | EV_PERSIST), priority: normalPriority, box: box)
-        guard event_add(event, nil) == 0 else {
-            event_free(event)
+        guard event_add(registration.event, nil) == 0 else {
+            registration.discard()
             SignalOwnership.shared.release(for: self)
             throw EventLoopError.registrationFailed
         }
-        return EventRegistration(loop: self, event: event, box: box) { [self] in
-            SignalOwnership.shared.release(for: self)
-        }
+        registration.track()
+        return registration
     }
 }
 

@@ -1,10 +1,6 @@
 import CLibevent
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A timer, descriptor watch or signal watch on an `EventLoop`; cancelling it (or dropping the
 /// last reference) frees its libevent event at once, with `event_free`. `EventLoop.shutdown()`
 /// cancels every registration of the loop.
@@ -14,115 +10,98 @@ import Glibc
 /// current iteration. From another thread `cancel()` is safe too: libevent's `event_del` then
 /// waits for a callback of this registration that is running right now to finish.
 public final class EventRegistration: Cancellable, @unchecked Sendable {
-    private let event: RegisteredEvent
-    // Keeps the base alive while the event exists.
-    private let loop: EventLoop
+    /// What the event runs: a timer's or signal's closure, or a watch's, which gets the
+    /// conditions that hold.
+    enum Handler {
+        case plain(() -> Void)
+        case io((IOEvents) -> Void)
+    }
 
-    init(loop: EventLoop, event: OpaquePointer, box: CallbackBox, onCancel: (() -> Void)? = nil) {
+    /// `true` until freed; the exchange to `false` picks the one caller that frees the event (an
+    /// atomic instead of a lock: fewer mutex operations per short-lived timer).
+    let active = Atomic<Bool>(true)
+    /// Keeps the base alive while the event exists; its `registrations` track this one.
+    let loop: EventLoop
+    /// `loop.registrations`, unretained (the loop above owns it): no retain and release of the
+    /// set per track, cancel and deinit.
+    unowned(unsafe) let registrations: RegistrationSet
+    /// The libevent event, whose callback argument is this object (unretained: the event is
+    /// freed before the object goes). Set once in `init`.
+    private(set) var event: OpaquePointer!
+    /// Cleared by whoever frees the event (after freeing it), to release captured state. Read
+    /// by the callback, which cannot run concurrently with that (see the type's thread rules).
+    var handler: Handler?
+    let onCancel: (() -> Void)?
+    /// Index in the loop's `RegistrationSet`, -1 when not in it; guarded by the set's lock.
+    var slot = -1
+
+    /// Creates the event (not added yet: see `track()` and `discard()`), at the loop's ordinary
+    /// priority.
+    init(loop: EventLoop, fd: Int32, flags: Int32, handler: Handler, onCancel: (() -> Void)? = nil) {
         self.loop = loop
-        self.event = RegisteredEvent(event: event, box: box, onCancel: onCancel)
-        loop.registrations.insert(self.event)
+        registrations = loop.registrations
+        self.handler = handler
+        self.onCancel = onCancel
+        guard
+            let event = event_new(
+                loop.base, fd, Int16(truncatingIfNeeded: flags), registrationTrampoline,
+                Unmanaged.passUnretained(self).toOpaque())
+        else {
+            preconditionFailure("EventLoop: libevent could not create an event (fd \(fd), flags \(flags))")
+        }
+        _ = event_priority_set(event, loop.normalPriority)
+        self.event = event
     }
 
     deinit {
-        cancel()
+        let set = registrations
+        set.free(self)
+        // Always through the lock: a `close()` that won this entry may still be using it there.
+        set.remove(self)
+    }
+
+    /// After a successful `event_add`: enters the registration in its loop's set, so that
+    /// `shutdown()` frees the event before the base.
+    func track() {
+        registrations.insert(self)
+    }
+
+    /// After a failed `event_add`: frees the event; the registration is inactive and untracked,
+    /// and `onCancel` is not called.
+    func discard() {
+        guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        event_free(event)
+        handler = nil
+    }
+
+    /// Runs the handler (the libevent callback, on the loop's thread).
+    @inline(__always)
+    fileprivate func fire(_ what: Int16) {
+        loop.state.noteLoopThread()
+        switch handler {
+        case .plain(let body)?: body()
+        case .io(let body)?: body(IOEvents(rawValue: what))
+        case nil: break
+        }
     }
 
     /// `true` until `cancel()` (or deinit, or the loop's `shutdown()`). A one-shot timer that
     /// fired is still not cancelled.
     public var isActive: Bool {
-        event.isActive
+        active.load(ordering: .acquiring)
     }
 
     /// Frees the libevent event and releases the handler. Idempotent. See the type's thread rules.
     public func cancel() {
-        if loop.registrations.free(event) { loop.registrations.remove(event) }
+        let set = registrations
+        if set.free(self) { set.remove(self) }
     }
 }
 
-/// The libevent side of one registration, shared by the registration and its loop's
-/// `RegistrationSet` so that `shutdown()` can free it without reaching the registration object.
-final class RegisteredEvent: @unchecked Sendable {
-    /// `true` until freed; the exchange to `false` picks the one caller that frees the event (an
-    /// atomic instead of a lock: fewer mutex operations per short-lived timer).
-    let active = Atomic<Bool>(true)
-    let event: OpaquePointer
-    let box: CallbackBox
-    let onCancel: (() -> Void)?
-    /// Index in the set's slots; guarded by the set's lock.
-    var slot = -1
-
-    init(event: OpaquePointer, box: CallbackBox, onCancel: (() -> Void)?) {
-        self.event = event
-        self.box = box
-        self.onCancel = onCancel
-    }
-
-    var isActive: Bool { active.load(ordering: .acquiring) }
-}
-
-/// Every live registration of one loop, so that `shutdown()` can free their events before the
-/// base. O(1) insert and remove (an index per entry, a free list of holes).
-final class RegistrationSet: @unchecked Sendable {
-    private let lock = Lock()
-    private var slots: [RegisteredEvent?] = []
-    private var holes: [Int] = []
-    private var closed = false
-    /// Frees in progress on any thread; `close()` waits for them before the base may be freed.
-    private let freeing = Atomic<Int>(0)
-
-    func insert(_ entry: RegisteredEvent) {
-        let refused = lock.withLock { () -> Bool in
-            if closed { return true }
-            if let hole = holes.popLast() {
-                entry.slot = hole
-                slots[hole] = entry
-            } else {
-                entry.slot = slots.count
-                slots.append(entry)
-            }
-            return false
-        }
-        if refused { _ = free(entry) }
-    }
-
-    func remove(_ entry: RegisteredEvent) {
-        lock.withLock {
-            let slot = entry.slot
-            guard slot >= 0, slot < slots.count, slots[slot] === entry else { return }
-            slots[slot] = nil
-            entry.slot = -1
-            holes.append(slot)
-        }
-    }
-
-    /// Frees `entry`'s event and releases its handler if nobody did yet; returns whether this
-    /// call did it.
-    @discardableResult
-    func free(_ entry: RegisteredEvent) -> Bool {
-        freeing.add(1, ordering: .acquiringAndReleasing)
-        defer { freeing.subtract(1, ordering: .acquiringAndReleasing) }
-        guard entry.active.exchange(false, ordering: .acquiringAndReleasing) else { return false }
-        // event_free does event_del first, which drops it from the active queue as well.
-        event_free(entry.event)
-        entry.box.body = nil
-        entry.onCancel?()
-        return true
-    }
-
-    /// Frees every registration's event and refuses new ones; returns once no free is running on
-    /// another thread (after that no event of a registration exists). Idempotent.
-    func close() {
-        let taken = lock.withLock { () -> [RegisteredEvent?] in
-            closed = true
-            defer {
-                slots = []
-                holes = []
-            }
-            return slots
-        }
-        for case let entry? in taken { free(entry) }
-        // A `cancel()` on another thread that won its entry may still be inside event_free.
-        while freeing.load(ordering: .acquiring) != 0 { sched_yield() }
-    }
+/// The C callback of every registration's event: `arg` is the registration, held for the call
+/// (the handler may cancel or drop it: the event is freed then, the object only afterwards).
+private func registrationTrampoline(_ fd: Int32, _ what: Int16, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    let registration = Unmanaged<EventRegistration>.fromOpaque(arg).takeUnretainedValue()
+    registration.fire(what)
 }
