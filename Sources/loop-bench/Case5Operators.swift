@@ -10,10 +10,7 @@ enum OperatorChains {
         let runs = settings.runs
         // LOOP_BENCH_ROW=word: only the rows whose name contains it (for profiling one row).
         let only = ProcessInfo.processInfo.environment["LOOP_BENCH_ROW"]
-        let (chain, _) =
-            only == nil
-            ? measurePair(runs: runs, { PublisherChain.publisherChain(values) }, { 0 })
-            : (Stats(samples: [0]), Stats(samples: []))
+        let chain = { PublisherChain.publisherChain(values) }
         let cases: [(String, String, () -> Double, () -> Double)] = [
             (
                 "5b merge of 4 subjects→sink", "closures: 4 sources calling one sink",
@@ -38,14 +35,17 @@ enum OperatorChains {
         ]
         var rows: [Row] = []
         for (name, baselineName, ours, floor) in cases where only.map({ name.contains($0) }) ?? true {
-            let (value, baseline) = measurePair(runs: runs, ours, floor)
-            let limit = 2 * chain.median
+            // The chain is measured in turn with each row (not once, before all of them): on a
+            // loaded machine the load drifts between rows, and a chain median taken minutes
+            // earlier put flatMap at 3.3x in one run and 1.3x in its fastest (issue 13).
+            let (value, baseline, reference) = measureWithReference(runs: runs, ours, floor, chain)
+            let limit = 2 * reference.median
             rows.append(
                 Row(
                     name: name, unit: "ns/value", better: .lower, value: value,
                     baselineName: baselineName, baseline: baseline,
                     target: String(format: "<= 2x the case-5 chain (%.0f ns)", limit), met: value.median <= limit,
-                    note: "\(values) values; chain \(Int(chain.median)) ns/value in this run"))
+                    note: "\(values) values; chain \(Int(reference.median)) ns/value, measured in turn with this row"))
         }
         return rows
     }

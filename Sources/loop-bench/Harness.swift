@@ -70,6 +70,29 @@ func measurePair(
     return (Stats(samples: a), Stats(samples: b))
 }
 
+/// `measurePair` plus a reference workload run in turn with both (subject, baseline, reference
+/// each run), for rows whose target is a ratio to another row: the three see the same load.
+/// `--subject-only` runs the subject alone (the other two come back empty).
+func measureWithReference(
+    runs: Int, _ subject: () -> Double, _ baseline: () -> Double, _ reference: () -> Double
+) -> (Stats, Stats, Stats) {
+    if subjectOnly {
+        return (measure(runs: runs, subject), Stats(samples: []), Stats(samples: [0]))
+    }
+    _ = subject()
+    _ = baseline()
+    _ = reference()
+    var a: [Double] = []
+    var b: [Double] = []
+    var c: [Double] = []
+    for _ in 0..<runs {
+        a.append(subject())
+        b.append(baseline())
+        c.append(reference())
+    }
+    return (Stats(samples: a), Stats(samples: b), Stats(samples: c))
+}
+
 /// `--subject-only`: measurePair skips the baselines, so a profiler (valgrind --tool=callgrind)
 /// sees only our code paths.
 nonisolated(unsafe) var subjectOnly = false
