@@ -25,11 +25,17 @@ struct SingleByteDecodingTests {
     @Test func exactValues() throws {
         let windows = try #require(SingleByteDecoding(canonicalName: "WINDOWS-1252"))
         let text: [UInt8] = [0x93, 0x42, 0x72, 0xF8, 0x6E, 0x64, 0x62, 0x79, 0x94, 0x20, 0x80, 0x81]
-        #expect(String(decoding: text.withUnsafeBufferPointer { windows.decode($0) }, as: UTF8.self) == "“Brøndby” €\u{FFFD}")
+        #expect(
+            String(decoding: text.withUnsafeBufferPointer { windows.decode($0) }, as: UTF8.self)
+                == "“Brøndby” €\u{FFFD}")
         let ascii = try #require(SingleByteDecoding(canonicalName: "US-ASCII"))
-        #expect(String(decoding: text.withUnsafeBufferPointer { ascii.decode($0) }, as: UTF8.self) == "\u{FFFD}Br\u{FFFD}ndby\u{FFFD} \u{FFFD}\u{FFFD}")
+        #expect(
+            String(decoding: text.withUnsafeBufferPointer { ascii.decode($0) }, as: UTF8.self)
+                == "\u{FFFD}Br\u{FFFD}ndby\u{FFFD} \u{FFFD}\u{FFFD}")
         let latin1 = try #require(SingleByteDecoding(canonicalName: "ISO-8859-1"))
-        #expect(String(decoding: text.withUnsafeBufferPointer { latin1.decode($0) }, as: UTF8.self) == "\u{93}Brøndby\u{94} \u{80}\u{81}")
+        #expect(
+            String(decoding: text.withUnsafeBufferPointer { latin1.decode($0) }, as: UTF8.self)
+                == "\u{93}Brøndby\u{94} \u{80}\u{81}")
         #expect(Array("plain".utf8).withUnsafeBufferPointer { latin1.decode($0) } == Array("plain".utf8))
         #expect(SingleByteDecoding(canonicalName: "UTF-8") == nil)
         #expect(SingleByteDecoding(canonicalName: "ISO-8859-7") == nil)
