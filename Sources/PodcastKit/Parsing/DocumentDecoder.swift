@@ -43,31 +43,37 @@ struct DocumentDecoder {
 
     private init(buffer bytes: UnsafeBufferPointer<UInt8>, httpContentType: String?) {
         var body = bytes
+        // The first four bytes (0 past the end) decide BOMs and BOM-less UTF-16/32; compared as
+        // values, since `starts(with:)` over array literals built an array per check.
+        let b0 = body.count > 0 ? body[0] : 0
+        let b1 = body.count > 1 ? body[1] : 0
+        let b2 = body.count > 2 ? body[2] : 0
+        let b3 = body.count > 3 ? body[3] : 0
         var fromBOM: String? = nil
         var bomLength = 0
-        if body.starts(with: [0xEF, 0xBB, 0xBF]) {
+        if body.count >= 3, b0 == 0xEF, b1 == 0xBB, b2 == 0xBF {
             fromBOM = "UTF-8"
             bomLength = 3
             body = UnsafeBufferPointer(rebasing: body[3...])
-        } else if body.starts(with: [0x00, 0x00, 0xFE, 0xFF]) {
+        } else if body.count >= 4, b0 == 0x00, b1 == 0x00, b2 == 0xFE, b3 == 0xFF {
             fromBOM = "UTF-32BE"
-        } else if body.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
+        } else if body.count >= 4, b0 == 0xFF, b1 == 0xFE, b2 == 0x00, b3 == 0x00 {
             fromBOM = "UTF-32LE"
-        } else if body.starts(with: [0xFE, 0xFF]) {
+        } else if body.count >= 2, b0 == 0xFE, b1 == 0xFF {
             fromBOM = "UTF-16BE"
-        } else if body.starts(with: [0xFF, 0xFE]) {
+        } else if body.count >= 2, b0 == 0xFF, b1 == 0xFE {
             fromBOM = "UTF-16LE"
         }
         // UTF-16/32 without a BOM shows itself by the zero bytes around `<`.
         var sniffed: String? = nil
         if fromBOM == nil {
-            if body.starts(with: [0x00, 0x00, 0x00, 0x3C]) {
+            if body.count >= 4, b0 == 0x00, b1 == 0x00, b2 == 0x00, b3 == 0x3C {
                 sniffed = "UTF-32BE"
-            } else if body.starts(with: [0x3C, 0x00, 0x00, 0x00]) {
+            } else if body.count >= 4, b0 == 0x3C, b1 == 0x00, b2 == 0x00, b3 == 0x00 {
                 sniffed = "UTF-32LE"
-            } else if body.starts(with: [0x00, 0x3C]) {
+            } else if body.count >= 2, b0 == 0x00, b1 == 0x3C {
                 sniffed = "UTF-16BE"
-            } else if body.starts(with: [0x3C, 0x00]) {
+            } else if body.count >= 2, b0 == 0x3C, b1 == 0x00 {
                 sniffed = "UTF-16LE"
             }
         }
@@ -183,14 +189,17 @@ struct DocumentDecoder {
         var end = 0
         while end < limit, bytes[end] != UInt8(ascii: ">") { end += 1 }
         guard end < limit else { return nil }
-        let keyword = "encoding".utf8
+        // "encoding", found by its first byte and then compared (a generic `elementsEqual` at every
+        // position cost more than the rest of the declaration).
+        let keyword: StaticString = "encoding"
+        let length = keyword.utf8CodeUnitCount
         var i = 0
         while true {
-            guard i + keyword.count <= end else { return nil }
-            if UnsafeBufferPointer(rebasing: bytes[i..<(i + keyword.count)]).elementsEqual(keyword) { break }
+            guard i + length <= end else { return nil }
+            if bytes[i] == UInt8(ascii: "e"), memcmp(bytes.baseAddress! + i, keyword.utf8Start, length) == 0 { break }
             i += 1
         }
-        i += keyword.count
+        i += length
         func skipSpace() {
             while i < end, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
         }

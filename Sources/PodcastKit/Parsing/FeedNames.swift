@@ -136,18 +136,35 @@ private struct PackedName: Equatable {
     init() {}
 
     init?(_ name: UnsafePointer<UInt8>) {
-        for index in 0..<17 {
-            var byte = name[index]
-            if byte == 0 { return }
-            guard index < 16, byte < 0x80 else { return nil }
-            if byte >= 65 && byte <= 90 { byte |= 0x20 }
-            if index < 8 {
-                low |= UInt64(byte) << (8 * UInt64(index))
-            } else {
-                high |= UInt64(byte) << (8 * UInt64(index - 8))
-            }
+        switch Self.word(name, &low) {
+        case nil: return nil
+        case false: return
+        case true: break
         }
-        return nil
+        switch Self.word(name + 8, &high) {
+        case nil: return nil
+        case false: return
+        case true: if name[16] != 0 { return nil }  // 17 bytes or more
+        }
+    }
+
+    /// Packs up to eight bytes into `word`: `false` when the name ended (NUL) within them, `true`
+    /// when all eight were name bytes, `nil` for a byte that is not ASCII.
+    @inline(__always)
+    private static func word(_ bytes: UnsafePointer<UInt8>, _ word: inout UInt64) -> Bool? {
+        var packed: UInt64 = 0
+        for index in 0..<8 {
+            var byte = bytes[index]
+            if byte == 0 {
+                word = packed
+                return false
+            }
+            guard byte < 0x80 else { return nil }
+            if byte &- 65 < 26 { byte |= 0x20 }
+            packed |= UInt64(byte) &<< UInt64(8 &* index)
+        }
+        word = packed
+        return true
     }
 }
 
