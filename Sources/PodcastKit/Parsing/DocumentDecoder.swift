@@ -43,31 +43,37 @@ struct DocumentDecoder {
 
     private init(buffer bytes: UnsafeBufferPointer<UInt8>, httpContentType: String?) {
         var body = bytes
+        // The first four bytes (0 past the end) decide BOMs and BOM-less UTF-16/32; compared as
+        // values, since `starts(with:)` over array literals built an array per check.
+        let b0 = body.count > 0 ? body[0] : 0
+        let b1 = body.count > 1 ? body[1] : 0
+        let b2 = body.count > 2 ? body[2] : 0
+        let b3 = body.count > 3 ? body[3] : 0
         var fromBOM: String? = nil
         var bomLength = 0
-        if body.starts(with: [0xEF, 0xBB, 0xBF]) {
+        if body.count >= 3, b0 == 0xEF, b1 == 0xBB, b2 == 0xBF {
             fromBOM = "UTF-8"
             bomLength = 3
             body = UnsafeBufferPointer(rebasing: body[3...])
-        } else if body.starts(with: [0x00, 0x00, 0xFE, 0xFF]) {
+        } else if body.count >= 4, b0 == 0x00, b1 == 0x00, b2 == 0xFE, b3 == 0xFF {
             fromBOM = "UTF-32BE"
-        } else if body.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
+        } else if body.count >= 4, b0 == 0xFF, b1 == 0xFE, b2 == 0x00, b3 == 0x00 {
             fromBOM = "UTF-32LE"
-        } else if body.starts(with: [0xFE, 0xFF]) {
+        } else if body.count >= 2, b0 == 0xFE, b1 == 0xFF {
             fromBOM = "UTF-16BE"
-        } else if body.starts(with: [0xFF, 0xFE]) {
+        } else if body.count >= 2, b0 == 0xFF, b1 == 0xFE {
             fromBOM = "UTF-16LE"
         }
         // UTF-16/32 without a BOM shows itself by the zero bytes around `<`.
         var sniffed: String? = nil
         if fromBOM == nil {
-            if body.starts(with: [0x00, 0x00, 0x00, 0x3C]) {
+            if body.count >= 4, b0 == 0x00, b1 == 0x00, b2 == 0x00, b3 == 0x3C {
                 sniffed = "UTF-32BE"
-            } else if body.starts(with: [0x3C, 0x00, 0x00, 0x00]) {
+            } else if body.count >= 4, b0 == 0x3C, b1 == 0x00, b2 == 0x00, b3 == 0x00 {
                 sniffed = "UTF-32LE"
-            } else if body.starts(with: [0x00, 0x3C]) {
+            } else if body.count >= 2, b0 == 0x00, b1 == 0x3C {
                 sniffed = "UTF-16BE"
-            } else if body.starts(with: [0x3C, 0x00]) {
+            } else if body.count >= 2, b0 == 0x3C, b1 == 0x00 {
                 sniffed = "UTF-16LE"
             }
         }
@@ -94,19 +100,20 @@ struct DocumentDecoder {
             explicit = false
         }
 
-        // One validation pass serves every branch below (it is most of the cost for a UTF-8 feed).
+        // One pass serves every branch below: it validates (most of the cost for a UTF-8 feed) and,
+        // only past a byte that is not UTF-8, counts what the mixed-encoding rule needs.
         let utf8Family = choice == "UTF-8" || Self.latin1Family.contains(choice)
-        let firstInvalid = utf8Family ? UTF8Check.firstInvalid(body, from: 0) : nil
-        let isValidUTF8 = utf8Family && firstInvalid == nil
-        if let firstInvalid, let mixed = UTF8Check.mixedRepair(body, firstInvalid: firstInvalid) {
-            utf8 = mixed.bytes
+        let survey = utf8Family ? UTF8Check.survey(body) : nil
+        let isValidUTF8 = utf8Family && survey?.firstInvalid == nil
+        if let survey, let firstInvalid = survey.firstInvalid, survey.mostlyUTF8 {
+            utf8 = UTF8Check.repairMixed(body, firstInvalid: firstInvalid)
             encoding = "UTF-8"
             repairedEncoding = true
             // A Latin-1 label makes every byte legal; a UTF-8 label or none does not.
             if !Self.latin1Family.contains(choice) { wellFormed = false }
             let label = explicit ? "labelled \(choice)" : "undeclared"
             warnings.append(
-                "mixed encodings (\(label)): read the UTF-8 runs as UTF-8 and \(mixed.strayBytes) stray byte\(mixed.strayBytes == 1 ? "" : "s") as windows-1252"
+                "mixed encodings (\(label)): read the UTF-8 runs as UTF-8 and \(survey.strayBytes) stray byte\(survey.strayBytes == 1 ? "" : "s") as windows-1252"
             )
             return
         }
@@ -182,14 +189,17 @@ struct DocumentDecoder {
         var end = 0
         while end < limit, bytes[end] != UInt8(ascii: ">") { end += 1 }
         guard end < limit else { return nil }
-        let keyword = "encoding".utf8
+        // "encoding", found by its first byte and then compared (a generic `elementsEqual` at every
+        // position cost more than the rest of the declaration).
+        let keyword: StaticString = "encoding"
+        let length = keyword.utf8CodeUnitCount
         var i = 0
         while true {
-            guard i + keyword.count <= end else { return nil }
-            if UnsafeBufferPointer(rebasing: bytes[i..<(i + keyword.count)]).elementsEqual(keyword) { break }
+            guard i + length <= end else { return nil }
+            if bytes[i] == UInt8(ascii: "e"), memcmp(bytes.baseAddress! + i, keyword.utf8Start, length) == 0 { break }
             i += 1
         }
-        i += keyword.count
+        i += length
         func skipSpace() {
             while i < end, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
         }
@@ -218,9 +228,18 @@ struct DocumentDecoder {
         return nil
     }
 
+    /// Converts to UTF-8; invalid input sequences become U+FFFD. `nil` when the encoding is
+    /// unknown to iconv. The Latin-1 family (`ISO-8859-1`, `WINDOWS-1252`, `US-ASCII`, the
+    /// canonical names) is converted by a table (`SingleByteDecoding`) with glibc's mapping;
+    /// everything else goes through glibc's iconv.
+    static func transcode(_ input: UnsafeBufferPointer<UInt8>, from encoding: String) -> [UInt8]? {
+        if let table = SingleByteDecoding(canonicalName: encoding) { return table.decode(input) }
+        return iconvTranscode(input, from: encoding)
+    }
+
     /// Converts with glibc's iconv; invalid input sequences become U+FFFD. `nil` when the encoding
     /// is unknown to iconv.
-    static func transcode(_ input: UnsafeBufferPointer<UInt8>, from encoding: String) -> [UInt8]? {
+    static func iconvTranscode(_ input: UnsafeBufferPointer<UInt8>, from encoding: String) -> [UInt8]? {
         guard let converter = ConverterPool.take(encoding) else { return nil }
         defer { ConverterPool.giveBack(converter, encoding: encoding) }
         let handle = converter.handle
@@ -264,6 +283,41 @@ enum UTF8Check {
         firstInvalid(bytes, from: 0) == nil
     }
 
+    /// The length of the valid UTF-8 sequence at `i` (1 for ASCII), or 0 when the byte there
+    /// starts no valid sequence (a stray continuation byte, an overlong form, a surrogate, a
+    /// scalar past U+10FFFF, or a sequence cut short).
+    @inline(__always)
+    private static func sequenceLength(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        let c = b[i]
+        if c < 0x80 { return 1 }
+        let length: Int
+        var minimum: UInt32
+        var scalar: UInt32
+        if c & 0xE0 == 0xC0 {
+            length = 2
+            minimum = 0x80
+            scalar = UInt32(c & 0x1F)
+        } else if c & 0xF0 == 0xE0 {
+            length = 3
+            minimum = 0x800
+            scalar = UInt32(c & 0x0F)
+        } else if c & 0xF8 == 0xF0 {
+            length = 4
+            minimum = 0x10000
+            scalar = UInt32(c & 0x07)
+        } else {
+            return 0
+        }
+        guard i + length <= b.count else { return 0 }
+        for k in 1..<length {
+            let cc = b[i + k]
+            guard cc & 0xC0 == 0x80 else { return 0 }
+            scalar = scalar << 6 | UInt32(cc & 0x3F)
+        }
+        if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return 0 }
+        return length
+    }
+
     /// Index of the first byte that starts an invalid sequence at or after `from`.
     static func firstInvalid(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         var i = from
@@ -271,102 +325,89 @@ enum UTF8Check {
         guard let base = b.baseAddress else { return nil }
         while i < n {
             // Eight ASCII bytes at a time.
-            if i + 8 <= n {
-                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                if word & 0x8080_8080_8080_8080 == 0 {
-                    i += 8
-                    continue
-                }
-            }
-            let c = b[i]
-            if c < 0x80 {
-                i += 1
+            if i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
                 continue
             }
-            let length: Int
-            var minimum: UInt32
-            var scalar: UInt32
-            if c & 0xE0 == 0xC0 {
-                length = 2
-                minimum = 0x80
-                scalar = UInt32(c & 0x1F)
-            } else if c & 0xF0 == 0xE0 {
-                length = 3
-                minimum = 0x800
-                scalar = UInt32(c & 0x0F)
-            } else if c & 0xF8 == 0xF0 {
-                length = 4
-                minimum = 0x10000
-                scalar = UInt32(c & 0x07)
-            } else {
-                return i
-            }
-            guard i + length <= n else { return i }
-            for k in 1..<length {
-                let cc = b[i + k]
-                guard cc & 0xC0 == 0x80 else { return i }
-                scalar = scalar << 6 | UInt32(cc & 0x3F)
-            }
-            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return i }
+            let length = sequenceLength(b, at: i)
+            if length == 0 { return i }
             i += length
         }
         return nil
     }
 
+    /// What one pass over a document found: where the first byte that is not UTF-8 is, how many
+    /// such stray bytes there are, and whether the text is mostly UTF-8 (at least one stray byte
+    /// and at least as many valid multi-byte sequences as stray bytes).
+    struct Survey {
+        var firstInvalid: Int?
+        /// Stray bytes counted; when `mostlyUTF8` is false the count may have stopped early.
+        var strayBytes = 0
+        var mostlyUTF8 = false
+    }
+
+    /// Validates and, past the first stray byte, counts for the mixed-encoding rule, in one
+    /// pass (ASCII eight bytes at a time, each multi-byte sequence checked once). The count stops
+    /// as soon as the rest could no longer make the text mostly UTF-8 (a Latin-1 document does
+    /// not pay a full count). Valid UTF-8 costs what `firstInvalid` costs.
+    static func survey(_ b: UnsafeBufferPointer<UInt8>) -> Survey {
+        var result = Survey()
+        guard let base = b.baseAddress else { return result }
+        let n = b.count
+        var multibyte = 0
+        var i = 0
+        while i < n {
+            if i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+                continue
+            }
+            let length = sequenceLength(b, at: i)
+            if length > 1 {
+                multibyte += 1
+                i += length
+            } else if length == 1 {
+                i += 1
+            } else {
+                if result.firstInvalid == nil { result.firstInvalid = i }
+                result.strayBytes += 1
+                i += 1
+                // At most one multi-byte sequence per two bytes remains.
+                if result.strayBytes > multibyte + (n - i) / 2 { return result }
+            }
+        }
+        result.mostlyUTF8 = result.strayBytes > 0 && multibyte >= result.strayBytes
+        return result
+    }
+
     /// The per-run repair of mostly-UTF-8 text with stray bytes: valid UTF-8 sequences copied,
     /// every other byte read as windows-1252 (its five undefined bytes as U+FFFD). `nil` when the
     /// text is not mostly UTF-8: fewer valid multi-byte sequences than stray bytes, or none.
-    /// `firstInvalid` is where the validation pass stopped (the prefix is not scanned again);
-    /// the count stops as soon as the rest could no longer make the text mostly UTF-8 (a
-    /// Latin-1 document then costs one partial pass, not two full ones).
+    /// `firstInvalid`, when given, is where a validation pass stopped; the result is the same.
     static func mixedRepair(
         _ b: UnsafeBufferPointer<UInt8>, firstInvalid known: Int? = nil
     ) -> (bytes: [UInt8], strayBytes: Int)? {
-        var multibyte = 0
-        var stray = 0
-        var i = 0
-        var next = known ?? firstInvalid(b, from: 0)
-        while let bad = next {
-            multibyte += multibyteCount(UnsafeBufferPointer(rebasing: b[i..<bad]))
-            stray += 1
-            i = bad + 1
-            // At most one multi-byte sequence per two bytes remains.
-            if stray > multibyte + (b.count - i) / 2 { return nil }
-            next = firstInvalid(b, from: i)
-        }
-        multibyte += multibyteCount(UnsafeBufferPointer(rebasing: b[i...]))
-        guard stray > 0, multibyte >= stray else { return nil }
+        let found = survey(b)
+        guard found.mostlyUTF8, let first = found.firstInvalid else { return nil }
+        return (repairMixed(b, firstInvalid: first), found.strayBytes)
+    }
+
+    /// The repaired bytes, once `survey` has found the text mostly UTF-8; `firstInvalid` is the
+    /// survey's (the prefix before it is copied as it is).
+    static func repairMixed(_ b: UnsafeBufferPointer<UInt8>, firstInvalid first: Int) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(b.count + stray * 2)
-        i = 0
-        while let bad = firstInvalid(b, from: i) {
-            out.append(contentsOf: b[i..<bad])
+        out.reserveCapacity(b.count + 16)
+        var i = 0
+        var next: Int? = first
+        while let bad = next {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<bad]))
             var scalar = HTMLText.windows1252(UInt32(b[bad]))
             if (0x80...0x9F).contains(scalar) { scalar = 0xFFFD }
             HTMLText.appendUTF8(scalar, to: &out)
             i = bad + 1
+            next = firstInvalid(b, from: i)
         }
-        out.append(contentsOf: b[i...])
-        return (out, stray)
-    }
-
-    /// How many multi-byte sequences valid UTF-8 holds (its lead bytes).
-    private static func multibyteCount(_ b: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = b.baseAddress else { return 0 }
-        var count = 0
-        var i = 0
-        while i < b.count {
-            // Eight ASCII bytes at a time, as in `firstInvalid`.
-            if i + 8 <= b.count,
-                UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-            {
-                i += 8
-                continue
-            }
-            if b[i] >= 0xC0 { count += 1 }
-            i += 1
-        }
-        return count
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i...]))
+        return out
     }
 
     /// A copy with every invalid sequence replaced by U+FFFD (one per bad byte).

@@ -564,7 +564,7 @@ struct FeedState {
         // Move the finished episode out without copying its fields.
         var finished = Episode()
         swap(&finished, &episode)
-        episodes.append(finished)
+        episodes.append(consume finished)
     }
 
     // MARK: - Text capture

@@ -72,21 +72,15 @@ enum FeedTag: UInt8 {
         byName[localName.lowercased()] ?? .other
     }
 
-    // The known names, ASCII-lowercased and packed into two words: a name libxml2 reports is
-    // looked up without building a String (every distinct name of every document is a lookup).
-    private static let byPackedName: [PackedName: FeedTag] = {
-        var table: [PackedName: FeedTag] = [:]
-        for (name, tag) in byName {
-            let bytes = Array(name.utf8) + [0]
-            if let packed = bytes.withUnsafeBufferPointer({ PackedName($0.baseAddress!) }) { table[packed] = tag }
-        }
-        return table
-    }()
+    // The known names, ASCII-lowercased and packed into two words, in an open-addressed table
+    // hashed by one multiply: a name libxml2 reports is looked up without building a String or
+    // running SipHash (every distinct name of every document is a lookup).
+    private static let packedTable = PackedNameTable(byName)
 
     /// The tag for a NUL-terminated UTF-8 local name, as `from(localName:)` matches it (ASCII
     /// case-insensitively; non-ASCII names take the String path).
     static func from(cName: UnsafePointer<UInt8>) -> FeedTag {
-        if let packed = PackedName(cName) { return byPackedName[packed] ?? .other }
+        if let packed = PackedName(cName) { return packedTable.tag(for: packed) }
         var length = 0
         while length < 64, cName[length] != 0 {
             if cName[length] >= 0x80 { return from(localName: String(cString: cName)) }
@@ -96,24 +90,81 @@ enum FeedTag: UInt8 {
     }
 }
 
+/// `FeedTag.byName` keyed by `PackedName`: 256 slots (a quarter full), linear probing, `.other`
+/// marks an empty slot. Built once.
+private struct PackedNameTable {
+    private struct Slot {
+        var name = PackedName()
+        var tag = FeedTag.other
+    }
+    private var slots = [Slot](repeating: Slot(), count: 256)
+
+    init(_ byName: [String: FeedTag]) {
+        for (name, tag) in byName {
+            let bytes = Array(name.utf8) + [0]
+            guard let packed = bytes.withUnsafeBufferPointer({ PackedName($0.baseAddress!) }) else { continue }
+            var index = Self.slot(packed)
+            while slots[index].tag != .other { index = (index + 1) & 255 }
+            slots[index] = Slot(name: packed, tag: tag)
+        }
+    }
+
+    @inline(__always)
+    private static func slot(_ name: PackedName) -> Int {
+        let mixed = (name.low &* 0x9E37_79B9_7F4A_7C15) ^ (name.high &* 0xC2B2_AE3D_27D4_EB4F)
+        return Int(truncatingIfNeeded: mixed >> 56)
+    }
+
+    func tag(for name: PackedName) -> FeedTag {
+        slots.withUnsafeBufferPointer { slots in
+            var index = Self.slot(name)
+            while true {
+                let slot = slots[index]
+                if slot.tag == .other { return .other }
+                if slot.name == name { return slot.tag }
+                index = (index + 1) & 255
+            }
+        }
+    }
+}
+
 /// Up to 16 ASCII bytes of a name, lowercased, in two words; `nil` for a longer or non-ASCII name.
-private struct PackedName: Hashable {
+private struct PackedName: Equatable {
     var low: UInt64 = 0
     var high: UInt64 = 0
 
+    init() {}
+
     init?(_ name: UnsafePointer<UInt8>) {
-        for index in 0..<17 {
-            var byte = name[index]
-            if byte == 0 { return }
-            guard index < 16, byte < 0x80 else { return nil }
-            if byte >= 65 && byte <= 90 { byte |= 0x20 }
-            if index < 8 {
-                low |= UInt64(byte) << (8 * UInt64(index))
-            } else {
-                high |= UInt64(byte) << (8 * UInt64(index - 8))
-            }
+        switch Self.word(name, &low) {
+        case nil: return nil
+        case false: return
+        case true: break
         }
-        return nil
+        switch Self.word(name + 8, &high) {
+        case nil: return nil
+        case false: return
+        case true: if name[16] != 0 { return nil }  // 17 bytes or more
+        }
+    }
+
+    /// Packs up to eight bytes into `word`: `false` when the name ended (NUL) within them, `true`
+    /// when all eight were name bytes, `nil` for a byte that is not ASCII.
+    @inline(__always)
+    private static func word(_ bytes: UnsafePointer<UInt8>, _ word: inout UInt64) -> Bool? {
+        var packed: UInt64 = 0
+        for index in 0..<8 {
+            var byte = bytes[index]
+            if byte == 0 {
+                word = packed
+                return false
+            }
+            guard byte < 0x80 else { return nil }
+            if byte &- 65 < 26 { byte |= 0x20 }
+            packed |= UInt64(byte) &<< UInt64(8 &* index)
+        }
+        word = packed
+        return true
     }
 }
 
@@ -123,60 +174,57 @@ struct FeedKey: Equatable {
     var tag: FeedTag
 }
 
-/// A small direct-mapped cache keyed by pointer identity; a collision only costs a recomputation.
-/// One allocation per cache (it is created for every document parsed).
-struct PointerCache<Value> {
-    private struct Entry {
-        var key: UnsafeRawPointer?
-        var value: Value
-    }
-    private var entries: [Entry]
-    private let mask: Int
-
-    /// `slots` is rounded up to a power of two.
-    init(placeholder: Value, slots: Int) {
-        var size = 8
-        while size < slots { size *= 2 }
-        entries = Array(repeating: Entry(key: nil, value: placeholder), count: size)
-        mask = size - 1
-    }
-
-    @inline(__always)
-    mutating func value(for pointer: UnsafeRawPointer, compute: () -> Value) -> Value {
-        let bits = UInt(bitPattern: pointer)
-        let slot = Int(truncatingIfNeeded: (bits >> 3) ^ (bits >> 11)) & mask
-        let entry = entries[slot]
-        if entry.key == pointer { return entry.value }
-        let value = compute()
-        entries[slot] = Entry(key: pointer, value: value)
-        return value
-    }
-}
-
 /// Interns libxml2's dictionary pointers to `FeedKey`s, so each distinct name is decoded once per
-/// parse and every later element costs two pointer-keyed cache hits.
+/// parse and every later element costs two pointer-keyed cache hits. The caches are direct-mapped
+/// (a collision only costs a recomputation) and share one allocation, made per document.
 struct FeedNameTable {
-    // Sized for the distinct names of a large feed (tens of tags, a handful of namespaces).
-    private var tags = PointerCache<FeedTag>(placeholder: .other, slots: 128)
-    private var namespaces = PointerCache<FeedNamespace>(placeholder: .other, slots: 16)
-    private var prefixes = PointerCache<FeedNamespace>(placeholder: .other, slots: 16)
+    private struct Entry {
+        var key: UInt = 0
+        var value: UInt8 = 0
+    }
+    // Sized for the distinct names of a large feed (tens of tags, a handful of namespaces): tags
+    // in the first 128 slots, then 16 for namespace URIs, then 16 for undeclared prefixes.
+    private static let tagSlots = 128
+    private static let namespaceBase = 128
+    private static let prefixBase = 144
+    private var entries = [Entry](repeating: Entry(), count: 160)
     /// Undeclared prefixes seen, for one warning each.
     private(set) var undeclaredPrefixes: [String] = []
 
+    @inline(__always)
+    private mutating func cached(
+        _ pointer: UnsafePointer<UInt8>, base: Int, mask: Int, compute: (inout FeedNameTable) -> UInt8
+    ) -> UInt8 {
+        let bits = UInt(bitPattern: pointer)
+        let index = base + Int(truncatingIfNeeded: (bits >> 3) ^ (bits >> 11)) & mask
+        let entry = entries[index]
+        if entry.key == bits { return entry.value }
+        let value = compute(&self)
+        entries[index] = Entry(key: bits, value: value)
+        return value
+    }
+
     mutating func key(for element: XMLStartElement) -> FeedKey {
-        let tag = tags.value(for: UnsafeRawPointer(element.localname)) { FeedTag.from(cName: element.localname) }
+        let localname = element.localname
+        let tagValue = cached(localname, base: 0, mask: Self.tagSlots - 1) { _ in
+            FeedTag.from(cName: localname).rawValue
+        }
         let namespace: FeedNamespace
         if let uri = element.uri {
-            namespace = namespaces.value(for: UnsafeRawPointer(uri)) { FeedNamespace.from(uri: String(cString: uri)) }
-        } else if let prefix = element.prefix {
-            namespace = prefixes.value(for: UnsafeRawPointer(prefix)) {
-                let name = String(cString: prefix)
-                if !undeclaredPrefixes.contains(name) { undeclaredPrefixes.append(name) }
-                return FeedNamespace.from(undeclaredPrefix: name)
+            let value = cached(uri, base: Self.namespaceBase, mask: 15) { _ in
+                FeedNamespace.from(uri: String(cString: uri)).rawValue
             }
+            namespace = FeedNamespace(rawValue: value) ?? .other
+        } else if let prefix = element.prefix {
+            let value = cached(prefix, base: Self.prefixBase, mask: 15) { table in
+                let name = String(cString: prefix)
+                if !table.undeclaredPrefixes.contains(name) { table.undeclaredPrefixes.append(name) }
+                return FeedNamespace.from(undeclaredPrefix: name).rawValue
+            }
+            namespace = FeedNamespace(rawValue: value) ?? .other
         } else {
             namespace = .none
         }
-        return FeedKey(namespace: namespace, tag: tag)
+        return FeedKey(namespace: namespace, tag: FeedTag(rawValue: tagValue) ?? .other)
     }
 }

@@ -64,12 +64,16 @@ struct XMLStartElement {
     /// The `xml:lang` attribute, if present.
     var xmlLang: String? { xmlAttribute("lang") }
 
+    /// Compares bytes, not via `strcmp`: it runs for every attribute of every element (for
+    /// `xml:base`), and almost every attribute has no prefix at all.
+    @inline(__always)
     private func xmlAttribute(_ name: StaticString) -> String? {
-        guard let attributes, attributeCount > 0 else { return nil }
+        guard attributeCount > 0, let attributes else { return nil }
         for index in 0..<attributeCount {
             let base = index * 5
-            guard let local = attributes[base], let prefix = attributes[base + 1],
-                strcmp(prefix, "xml") == 0, strcmp(local, name.utf8Start) == 0
+            guard let prefix = attributes[base + 1], prefix[0] == UInt8(ascii: "x"), prefix[1] == UInt8(ascii: "m"),
+                prefix[2] == UInt8(ascii: "l"), prefix[3] == 0, let local = attributes[base],
+                strcmp(local, name.utf8Start) == 0
             else { continue }
             return Self.value(attributes[base + 3], attributes[base + 4])
         }

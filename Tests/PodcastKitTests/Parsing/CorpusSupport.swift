@@ -11,10 +11,13 @@ enum TestData {
     /// Our own fixtures, always present.
     static let fixtures = packageRoot.appendingPathComponent("Tests/PodcastKitTests/Fixtures")
 
-    /// The shared third-party corpus (`../shared/corpus` next to the clone); absent in a user's
-    /// clone, in which case the corpus tests are disabled with that reason.
+    /// The shared third-party corpus (`../shared/corpus` next to the clone, or the folder named by
+    /// `PODCASTKIT_CORPUS`, for a worktree elsewhere); absent in a user's clone, in which case the
+    /// corpus tests are disabled with that reason.
     static let corpus: URL? = {
-        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        let url =
+            ProcessInfo.processInfo.environment["PODCASTKIT_CORPUS"].map { URL(fileURLWithPath: $0) }
+            ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
         return FileManager.default.fileExists(atPath: url.appendingPathComponent("README.md").path) ? url : nil
     }()
 
