@@ -144,7 +144,7 @@ test-browser: deps
 #    ASAN_SKIP_LEAKS_UNTRIAGED: suites added since, whose leaks have not been sorted yet into
 #    such test cycles, Foundation's run-loop timers (FoundationScheduler/Publisher) and possible
 #    library leaks (SubjectSemantics, CombineViewModelParity are the first to look at).
-ASAN_SKIP_LEAKS_UNTRIAGED := StepOperatorTests|ThrottleSemanticsTests|MiscOperatorTests|UntilOutputTests|NewOperatorConcurrencyTests|BufferTests|ReentrancySemanticsTests|FusedOperatorTests|CollectByTimeTests|CollectByCountTests|FoundationSchedulerTests|FoundationPublisherTests|FlatMapJustTests|SubjectSemanticsTests|CombineViewModelParityTests
+ASAN_SKIP_LEAKS_UNTRIAGED := ReentrancySemanticsTests|FusedOperatorTests|CollectByTimeTests|CollectByCountTests|FoundationSchedulerTests|FoundationPublisherTests|FlatMapJustTests
 #    ASAN_SKIP_LEAKS_RUNTIME: triaged, not ours. TaskListExitTests: Foundation's Process.run
 #    allocates a weak reference it never frees. NonFiniteStrideTests: schedules Dispatch work at
 #    "never" on purpose; the pending libdispatch timer and its block live until exit.
