@@ -28,6 +28,7 @@ import ViewModelKit
         subject.map { $0 + 1 }.subscribe(recorder)
         for i in 0..<5 { subject.send(i) }
         #expect(recorder.values == [1, 2])
+        recorder.detachIfRunning()
     }
 
     @Test func tryMapThrowCancelsUpstreamAndFails() {
