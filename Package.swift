@@ -91,8 +91,10 @@ let package = Package(
             name: "poll-host-example", dependencies: ["ViewModelKit"], path: "Examples/PollHost",
             exclude: ["expected-output.txt"]),
 
-        .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent"]),
-        .testTarget(name: "GLibLoopTests", dependencies: ["GLibLoop", "ViewModelKit", "CGLib"]),
+        // Helpers the loop and reactive test targets share (a locked value, a joinable thread, a pipe).
+        .target(name: "LoopTestSupport", path: "Tests/LoopTestSupport"),
+        .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent", "LoopTestSupport"]),
+        .testTarget(name: "GLibLoopTests", dependencies: ["GLibLoop", "ViewModelKit", "CGLib", "LoopTestSupport"]),
         // thoughtbot/CombineViewModel's own tests, ported with only mechanical changes (issue 11).
         .testTarget(name: "CombineViewModelTests", dependencies: ["ViewModelKit", "LoopSchedulerFoundation"]),
         // The Swift 6 @MainActor idiom as users write it (issue 11): Swift 6 mode, complete
@@ -101,7 +103,7 @@ let package = Package(
             name: "MainActorIdiomTests", dependencies: ["ViewModelKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "ViewModelKitTests",
-            dependencies: ["ViewModelKit", "ViewModelKitFoundation", "LoopSchedulerFoundation"]),
+            dependencies: ["ViewModelKit", "ViewModelKitFoundation", "LoopSchedulerFoundation", "LoopTestSupport"]),
         .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "CLibevent"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import CGLib
 import Dispatch
 import Foundation
+import LoopTestSupport
 import Synchronization
 import ViewModelKit
 import XCTest

@@ -1,5 +1,6 @@
 import CGLib
 import Foundation
+import LoopTestSupport
 import Synchronization
 import XCTest
 

@@ -1,58 +1,11 @@
 import CGLib
 import Foundation
+import LoopTestSupport
 import Synchronization
 import XCTest
 
 @testable import GLibLoop
 @testable import LoopScheduler
-
-/// A locked value shared between threads and callbacks.
-final class Shared<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return stored
-        }
-        set {
-            lock.lock()
-            defer { lock.unlock() }
-            stored = newValue
-        }
-    }
-    func mutate<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&stored)
-    }
-}
-
-/// A pipe for descriptor tests; closes both ends on deinit.
-final class TestPipe {
-    let readEnd: Int32
-    let writeEnd: Int32
-    init() {
-        var fds: [Int32] = [0, 0]
-        precondition(pipe(&fds) == 0)
-        readEnd = fds[0]
-        writeEnd = fds[1]
-    }
-    func writeByte() {
-        var b: UInt8 = 1
-        _ = write(writeEnd, &b, 1)
-    }
-    func readByte() {
-        var b: UInt8 = 0
-        _ = read(readEnd, &b, 1)
-    }
-    deinit {
-        close(readEnd)
-        close(writeEnd)
-    }
-}
 
 /// Every `poll` GLib makes through `countingPoll` (the poll function of contexts under test).
 let glibPollCount = Atomic<Int>(0)

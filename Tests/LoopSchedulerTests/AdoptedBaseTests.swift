@@ -1,5 +1,6 @@
 import CLibevent
 import Foundation
+import LoopTestSupport
 import Testing
 
 @testable import LoopScheduler

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LoopTestSupport
 import Testing
 
 @testable import LoopScheduler

@@ -1,4 +1,5 @@
 import Foundation
+import LoopTestSupport
 import Testing
 
 @testable import LoopScheduler

@@ -128,7 +128,7 @@ public final class CommandRunner {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), !isDirectory.boolValue {
             console.err(
-                "podcast-watch: \(option != nil ? "--state " + option! : "state directory " + dir): not a directory\n")
+                "podcast-watch: \(option.map { "--state " + $0 } ?? "state directory " + dir): not a directory\n")
             return .stateError
         }
         // A path under a file ("F/sub" with F a regular file) cannot be a directory either: a
@@ -137,7 +137,7 @@ public final class CommandRunner {
         var info = stat()
         if !create && stat(dir, &info) != 0 && errno == ENOTDIR {
             console.err(
-                "podcast-watch: \(option != nil ? "--state " + option! : "state directory " + dir): a parent is not a directory\n"
+                "podcast-watch: \(option.map { "--state " + $0 } ?? "state directory " + dir): a parent is not a directory\n"
             )
             return .stateError
         }

@@ -11,7 +11,7 @@ extension DaemonSession {
         daemon: PodcastDaemon<LoopScheduler>, hooks: HookRunner?, console: Console
     ) -> DownloadQueue? {
         guard let directory = options.downloadDirectory ?? options.downloadFallbackDirectory else { return nil }
-        let naming = (try? DownloadNaming(template: options.downloadName)) ?? (try! DownloadNaming())
+        let naming = (try? DownloadNaming(template: options.downloadName)) ?? .standard
         let settings = DownloadSettings(
             directory: directory, allFeeds: options.downloadDirectory != nil, naming: naming,
             maxConcurrent: options.downloadJobs, maxPerHost: options.downloadPerHost,

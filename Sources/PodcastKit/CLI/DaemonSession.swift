@@ -486,7 +486,7 @@ final class DaemonSession {
         let fd = open(tokenFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         let written =
             fd >= 0 && fchmod(fd, 0o600) == 0
-            && Array((token + "\n").utf8).withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) == $0.count }
+            && Array((token + "\n").utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) == $0.count }
         let reason = String(cString: strerror(errno))
         if fd >= 0 { close(fd) }
         guard written else {

@@ -28,6 +28,15 @@ public struct DownloadNaming: Sendable, Equatable {
     /// The template, as given.
     public let template: String
 
+    /// The naming of `defaultTemplate`, built without the checks it passes (see
+    /// `DownloadNamingTests`), so the default needs no `try`.
+    public static let standard = DownloadNaming(checked: defaultTemplate)
+
+    /// A naming from a template known to pass `init(template:)`'s checks.
+    private init(checked template: String) {
+        self.template = template
+    }
+
     /// A naming from `template`; throws `UsageError` (for `--download-name`) on an unknown
     /// token, an unclosed `{`, or a template without `{ext}` or a title-like token.
     public init(template: String = DownloadNaming.defaultTemplate) throws(UsageError) {
@@ -235,7 +244,7 @@ public struct DownloadNaming: Sendable, Equatable {
 
     private static func day(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = .gmt
         let c = calendar.dateComponents([.year, .month, .day], from: date)
         return String(format: "%04d-%02d-%02d", c.year ?? 1970, c.month ?? 1, c.day ?? 1)
     }

@@ -30,7 +30,7 @@ public struct DownloadSettings: Sendable, Equatable {
 
     /// Settings for `directory`; the defaults are `run --download DIR`'s.
     public init(
-        directory: String, allFeeds: Bool = true, naming: DownloadNaming = try! DownloadNaming(),
+        directory: String, allFeeds: Bool = true, naming: DownloadNaming = .standard,
         maxConcurrent: Int = 4, maxPerHost: Int = 2, bytesPerSecond: Int64 = 0, keep: Int? = nil
     ) {
         self.directory = directory

@@ -246,7 +246,7 @@ private final class IOState: @unchecked Sendable {
         guard fd >= 0 else { return nil }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 error = .errno("write", partPath, errno)

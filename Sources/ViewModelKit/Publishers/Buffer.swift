@@ -97,7 +97,7 @@ extension Publishers.Buffer {
             case .keepFull: if size > 0 { subscription.request(.max(size)) }
             case .byRequest: subscription.request(.unlimited)
             }
-            downstream.receive(subscription: self)
+            downstream?.receive(subscription: self)
             lock.withLock { subscribed = true }
             // What arrived meanwhile (values, a completion, an overflow) goes out now.
             drain()
@@ -170,6 +170,7 @@ extension Publishers.Buffer {
         }
 
         override func cancel() {
+            releaseDownstream()
             let source = lock.withLock { () -> Subscription? in
                 terminated = true
                 values = []
@@ -192,7 +193,7 @@ extension Publishers.Buffer {
             while !terminated {
                 if let error = failure {
                     terminate()
-                    downstream.receive(completion: .failure(error))
+                    complete(.failure(error))
                     return
                 }
                 if demand > 0, count > 0 {
@@ -205,7 +206,7 @@ extension Publishers.Buffer {
                     demand -= 1
                     let source = prefetch == .keepFull ? upstream : nil
                     lock.unlock()
-                    let extra = downstream.receive(value)
+                    let extra = downstream?.receive(value) ?? .none
                     source?.request(.max(1))
                     lock.lock()
                     demand += extra
@@ -213,7 +214,7 @@ extension Publishers.Buffer {
                 }
                 if upstreamFinished, count == 0 {
                     terminate()
-                    downstream.receive(completion: .finished)
+                    complete(.finished)
                     return
                 }
                 break

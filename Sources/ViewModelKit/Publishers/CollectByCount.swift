@@ -56,7 +56,7 @@ extension Publishers.CollectByCount {
             guard group.count == count else { return .none }
             let full = group
             group.removeAll(keepingCapacity: true)
-            return Self.scaled(downstream.receive(full), by: count)
+            return Self.scaled(downstream?.receive(full) ?? .none, by: count)
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
@@ -65,7 +65,7 @@ extension Publishers.CollectByCount {
             if case .finished = completion, !group.isEmpty {
                 let partial = group
                 group = []
-                _ = downstream.receive(partial)
+                _ = downstream?.receive(partial) ?? .none
             }
             forward(completion)
         }

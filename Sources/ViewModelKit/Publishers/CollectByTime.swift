@@ -84,7 +84,7 @@ extension Publishers.CollectByTime {
 
         override func receive(subscription: Subscription) {
             guard attach(subscription) else { return }
-            downstream.receive(subscription: self)
+            downstream?.receive(subscription: self)
             let token = scheduler.schedule(
                 after: scheduler.now.advanced(by: interval), interval: interval,
                 tolerance: scheduler.minimumTolerance, options: options
@@ -172,7 +172,7 @@ extension Publishers.CollectByTime {
                     closed.removeFirst()
                     demand -= 1
                     lock.unlock()
-                    let more = downstream.receive(group)
+                    let more = downstream?.receive(group) ?? .none
                     lock.withLock { demand += more }
                     continue
                 }
@@ -192,7 +192,7 @@ extension Publishers.CollectByTime {
             timer = nil
             lock.unlock()
             token?.cancel()
-            downstream.receive(completion: completion)
+            complete(completion)
         }
 
         override func request(_ more: Subscribers.Demand) {
@@ -205,6 +205,7 @@ extension Publishers.CollectByTime {
         }
 
         override func cancel() {
+            releaseDownstream()
             let (token, source) = lock.withLock { () -> (Cancellable?, Subscription?) in
                 terminated = true
                 open = []

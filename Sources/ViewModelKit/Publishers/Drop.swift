@@ -51,7 +51,7 @@ extension Publishers.Drop {
                 remaining -= 1
                 return .none
             }
-            return downstream.receive(input)
+            return downstream?.receive(input) ?? .none
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {

@@ -69,14 +69,14 @@ extension Publishers.HandleEvents {
         override func receive(subscription: Subscription) {
             guard attach(subscription) else { return }
             currentHandlers?.receiveSubscription?(subscription)
-            downstream.receive(subscription: self)
+            downstream?.receive(subscription: self)
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             guard isLive else { return .none }
             let hooks = currentHandlers
             hooks?.receiveOutput?(input)
-            let more = downstream.receive(input)
+            let more = downstream?.receive(input) ?? .none
             if more > 0 { hooks?.receiveRequest?(more) }
             return more
         }
@@ -85,7 +85,7 @@ extension Publishers.HandleEvents {
             let (hooks, source) = takeHandlersAndUpstream()
             guard source != nil else { return }
             hooks?.receiveCompletion?(completion)
-            downstream.receive(completion: completion)
+            complete(completion)
         }
 
         override func request(_ demand: Subscribers.Demand) {
@@ -94,6 +94,7 @@ extension Publishers.HandleEvents {
         }
 
         override func cancel() {
+            releaseDownstream()
             let (hooks, source) = takeHandlersAndUpstream()
             guard let source else { return }
             hooks?.receiveCancel?()

@@ -49,7 +49,7 @@ extension Publishers.MeasureInterval {
         override func receive(subscription: Subscription) {
             guard attach(subscription) else { return }
             last = scheduler.now
-            downstream.receive(subscription: self)
+            downstream?.receive(subscription: self)
         }
 
         /// As Combine: nothing reaches the subscriber once it cancelled, and the demand it
@@ -59,14 +59,14 @@ extension Publishers.MeasureInterval {
             let now = scheduler.now
             let elapsed = (last ?? now).distance(to: now)
             last = now
-            let more = downstream.receive(elapsed)
+            let more = downstream?.receive(elapsed) ?? .none
             if more > 0 { source.request(more) }
             return .none
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
             guard takeUpstream() != nil else { return }
-            downstream.receive(completion: completion)
+            complete(completion)
         }
     }
 }

@@ -57,7 +57,7 @@ extension Publishers.Output {
             let position = index
             index += 1
             if position < range.lowerBound { return .max(1) }
-            let more = downstream.receive(input)
+            let more = downstream?.receive(input) ?? .none
             if index >= range.upperBound {
                 finish()
                 return .none
@@ -70,7 +70,7 @@ extension Publishers.Output {
             if finished { return }
             finished = true
             takeUpstream()?.cancel()
-            downstream.receive(completion: .finished)
+            complete(.finished)
         }
 
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {

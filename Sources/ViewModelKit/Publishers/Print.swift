@@ -81,13 +81,13 @@ extension Publishers.Print {
         override func receive(subscription: Subscription) {
             guard attach(subscription) else { return }
             log.write("receive subscription: (\(subscription))")
-            downstream.receive(subscription: self)
+            downstream?.receive(subscription: self)
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             guard isLive else { return .none }
             log.write("receive value: (\(input))")
-            let more = downstream.receive(input)
+            let more = downstream?.receive(input) ?? .none
             if more > 0 { log.request(more, synchronous: true) }
             return more
         }

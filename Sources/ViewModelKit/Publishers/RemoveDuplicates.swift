@@ -37,15 +37,17 @@ extension Publishers {
 
 extension Publishers.RemoveDuplicates {
     // A subscription of its own, as Combine's: the gate (`SubscriptionGate`) keeps the state
-    // machine, out of the inlinable surface. `last` is touched only from `receive(_:)`, which the
-    // upstream never calls concurrently: no lock needed.
+    // machine, out of the inlinable surface, and is what the downstream holds; this subscriber
+    // is held by the upstream only, so the downstream, predicate and last value go with it when
+    // the upstream lets it go (after its completion, or once the gate cancelled it). `last` is
+    // touched only from `receive(_:)`, which the upstream never calls concurrently: no lock.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: SubscriptionGate, Subscriber, CustomStringConvertible,
-        @unchecked Sendable
+    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
+        @usableFromInline let gate: SubscriptionGate
         @usableFromInline let downstream: Downstream
         @usableFromInline let predicate: (Output, Output) -> Bool
         // Serial delivery already rules out overlapping access; the dynamic exclusivity check on
@@ -54,24 +56,24 @@ extension Publishers.RemoveDuplicates {
 
         @inlinable
         init(downstream: Downstream, predicate: @escaping (Output, Output) -> Bool) {
+            self.gate = SubscriptionGate(name: "RemoveDuplicates")
             self.downstream = downstream
             self.predicate = predicate
-            super.init()
         }
 
         @usableFromInline var description: String { "RemoveDuplicates" }
 
-        /// Keeps the first subscription and hands `self` downstream; cancels any other.
+        /// Keeps the first subscription and hands the gate downstream; cancels any other.
         @inlinable
         func receive(subscription: Subscription) {
-            guard open(subscription) else { return }
-            downstream.receive(subscription: self)
+            guard gate.open(subscription) else { return }
+            downstream.receive(subscription: gate)
         }
 
         @inlinable @inline(__always)
         func receive(_ input: Output) -> Subscribers.Demand {
             // Before the subscription or after the end: dropped (Combine traps before it).
-            guard isOpen else { return .none }
+            guard gate.isOpen else { return .none }
             if let previous = last, predicate(previous, input) {
                 last = input
                 return .max(1)
@@ -83,7 +85,7 @@ extension Publishers.RemoveDuplicates {
         /// Passes the completion on once, only while the subscription is live.
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
-            guard close() else { return }
+            guard gate.close() else { return }
             downstream.receive(completion: completion)
         }
     }

@@ -54,7 +54,7 @@ extension Publishers.ReplaceEmpty {
 
         override func receive(subscription: Subscription) {
             guard attach(subscription) else { return }
-            downstream.receive(subscription: self)
+            downstream?.receive(subscription: self)
             lock.withLock { ended ? nil : upstream }?.request(.unlimited)
         }
 
@@ -63,7 +63,7 @@ extension Publishers.ReplaceEmpty {
             sawValue = true
             // Nothing once the stream ended or the subscriber cancelled.
             if lock.withLock({ ended }) { return .none }
-            return downstream.receive(input)
+            return downstream?.receive(input) ?? .none
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
@@ -74,7 +74,7 @@ extension Publishers.ReplaceEmpty {
                     defer { ended = true }
                     return !ended
                 }
-                if first { downstream.receive(completion: completion) }
+                if first { complete(completion) }
                 return
             }
             let replaceNow = lock.withLock { () -> Bool in
@@ -86,8 +86,8 @@ extension Publishers.ReplaceEmpty {
         }
 
         private func replace() {
-            _ = downstream.receive(output)
-            downstream.receive(completion: .finished)
+            _ = downstream?.receive(output) ?? .none
+            complete(.finished)
         }
 
         override func request(_ demand: Subscribers.Demand) {

@@ -43,7 +43,7 @@ final class StepRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Up
         if ended || lock.withLock({ upstream == nil }) { return .none }
         do {
             switch try step(input) {
-            case .emit(let value): return downstream.receive(value)
+            case .emit(let value): return downstream?.receive(value) ?? .none
             case .skip: return .max(1)
             case .finish: end(.finished)
             }
@@ -57,7 +57,7 @@ final class StepRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Up
     private func end(_ completion: Subscribers.Completion<Downstream.Failure>) {
         ended = true
         takeUpstream()?.cancel()
-        downstream.receive(completion: completion)
+        complete(completion)
     }
 
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {

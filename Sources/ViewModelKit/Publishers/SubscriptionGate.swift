@@ -4,6 +4,12 @@ import Synchronization
 /// but no other state to guard (`removeDuplicates`): awaiting → open → closed, as Combine's
 /// filtering operators keep it. It is the subscription the downstream holds.
 ///
+/// A separate object from the operator's subscriber (which holds it): the downstream holds the
+/// gate, never the subscriber, so a downstream that keeps its subscription after the end forms
+/// no cycle with itself. The subscriber (with the downstream, predicate and last value) lives
+/// as long as the upstream keeps it, and the gate lets the upstream go on completion or
+/// cancel, as Combine releases its downstream then, without a lock on the value path.
+///
 /// - One subscription: the first is kept; any other, and any after the end, is cancelled.
 /// - Values and completions pass only while open (`isOpen`, `close()`): before the
 ///   subscription (a precondition failure in Combine, dropped here) or after the end (completion
@@ -15,7 +21,7 @@ import Synchronization
 /// against an earlier version. Inlinable operator code reaches it only through these
 /// non-inlinable methods; it is not generic, so the calls need no type metadata.
 @usableFromInline
-class SubscriptionGate: Subscription, @unchecked Sendable {
+final class SubscriptionGate: Subscription, CustomStringConvertible, @unchecked Sendable {
     private enum State: UInt8 {
         case awaiting, open, closed
     }
@@ -28,13 +34,18 @@ class SubscriptionGate: Subscription, @unchecked Sendable {
     // Guarded by `lock`.
     private var upstream: Subscription?
 
+    /// The operator's name, as `Print` shows this subscription.
+    @usableFromInline let description: String
+
     @usableFromInline
-    init() {}
+    init(name: String) {
+        description = name
+    }
 
     /// Keeps `subscription` if none was ever kept and the gate is not closed (true); otherwise
     /// cancels it (false).
     @usableFromInline
-    final func open(_ subscription: Subscription) -> Bool {
+    func open(_ subscription: Subscription) -> Bool {
         lock.lock()
         guard state.load(ordering: .relaxed) == State.awaiting.rawValue else {
             lock.unlock()
@@ -49,14 +60,14 @@ class SubscriptionGate: Subscription, @unchecked Sendable {
 
     /// True between the subscription and the end: the only time a value may pass.
     @usableFromInline
-    final var isOpen: Bool {
+    var isOpen: Bool {
         state.load(ordering: .acquiring) == State.open.rawValue
     }
 
     /// The upstream completed: closes the gate. True if it was open (the completion passes on);
     /// false before the subscription or after the end (the completion is dropped).
     @usableFromInline
-    final func close() -> Bool {
+    func close() -> Bool {
         lock.lock()
         let wasOpen = state.load(ordering: .relaxed) == State.open.rawValue
         state.store(State.closed.rawValue, ordering: .releasing)
@@ -68,7 +79,7 @@ class SubscriptionGate: Subscription, @unchecked Sendable {
     }
 
     @usableFromInline
-    final func request(_ demand: Subscribers.Demand) {
+    func request(_ demand: Subscribers.Demand) {
         lock.lock()
         let source = upstream
         lock.unlock()
@@ -76,7 +87,7 @@ class SubscriptionGate: Subscription, @unchecked Sendable {
     }
 
     @usableFromInline
-    final func cancel() {
+    func cancel() {
         lock.lock()
         let source = upstream
         upstream = nil

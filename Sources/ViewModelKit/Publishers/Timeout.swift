@@ -78,10 +78,13 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Sc
             return generation
         }
         guard let tag else { return false }
+        // Weak: a timer still pending after a cancel must not keep the subscription (and, through
+        // it, the scheduler that holds the timer) alive; while the stream lasts, the upstream
+        // holds it.
         scheduler.schedule(
             after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance, options: options
-        ) { [self] in
-            timedOut(tag)
+        ) { [weak self] in
+            self?.timedOut(tag)
         }
         return true
     }

@@ -45,11 +45,11 @@ extension Publishers.TryMap {
             // Before the subscription, after the end or once the subscriber cancelled: dropped.
             if finished || !isLive { return .none }
             do {
-                return downstream.receive(try transform(input))
+                return downstream?.receive(try transform(input)) ?? .none
             } catch {
                 finished = true
                 takeUpstream()?.cancel()
-                downstream.receive(completion: .failure(error))
+                complete(.failure(error))
                 return .none
             }
         }

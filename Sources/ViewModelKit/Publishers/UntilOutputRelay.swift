@@ -40,7 +40,7 @@ final class UntilOutputRelay<Downstream: Subscriber>: UpstreamRelay<Downstream>,
     func start<Upstream: Publisher, Other: Publisher>(
         upstream: Upstream, trigger other: Other, failure: @escaping (Other.Failure) -> Failure?
     ) where Upstream.Output == Input, Upstream.Failure == Failure {
-        downstream.receive(subscription: self)
+        downstream?.receive(subscription: self)
         subscribeTrigger(other, failure: failure)
         upstream.subscribe(self)
     }
@@ -152,7 +152,7 @@ final class UntilOutputRelay<Downstream: Subscriber>: UpstreamRelay<Downstream>,
 
     private func deliver(_ completion: Subscribers.Completion<Failure>) {
         delivery.lock()
-        downstream.receive(completion: completion)
+        complete(completion)
         delivery.unlock()
     }
 
@@ -167,7 +167,7 @@ final class UntilOutputRelay<Downstream: Subscriber>: UpstreamRelay<Downstream>,
         defer { delivery.unlock() }
         // The trigger may have ended the stream while this value waited for `delivery`.
         guard !lock.withLock({ ended }) else { return .none }
-        return downstream.receive(input)
+        return downstream?.receive(input) ?? .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
@@ -181,6 +181,7 @@ final class UntilOutputRelay<Downstream: Subscriber>: UpstreamRelay<Downstream>,
     }
 
     override func cancel() {
+        releaseDownstream()
         guard let sources = detach() else { return }
         sources.upstream?.cancel()
         sources.trigger?.cancel()

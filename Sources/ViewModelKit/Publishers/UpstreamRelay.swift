@@ -6,9 +6,16 @@
 /// Subclasses add `Subscriber` with their own `receive(_:)` and `receive(completion:)`; the
 /// receive calls are serial (the upstream's contract), so state only they touch needs no lock.
 /// Lock rule: nothing is called out while `lock` is held.
+///
+/// The downstream is let go once the stream has ended for it (its final completion sent, or a
+/// cancel), as Combine's operators release theirs: a subscriber that keeps its subscription
+/// after the end then forms no cycle with it. So subclasses reach it through `downstream`
+/// (nil after the end: whatever they would still send is dropped, as Combine drops it) and end
+/// it through `complete(_:)`; an overridden `cancel()` calls `releaseDownstream()`.
 class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
-    let downstream: Downstream
     let lock = Lock()
+    /// Guarded by `lock`; nil once the stream has ended for the downstream.
+    private var target: Downstream?
     /// Guarded by `lock`; nil before the subscription arrives and after completion or cancel.
     var upstream: Subscription?
     /// Guarded by `lock`; set once the stream has ended (completion, cancel, or a completion that
@@ -19,14 +26,39 @@ class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringConvertib
     let description: String
 
     init(downstream: Downstream, name: String) {
-        self.downstream = downstream
+        target = downstream
         description = name
+    }
+
+    /// The downstream while the stream lasts for it; nil after its final completion or a cancel.
+    final var downstream: Downstream? {
+        lock.withLock { target }
+    }
+
+    /// Sends the downstream its final completion and lets it go; nothing if it already ended.
+    final func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        let ending = takeDownstream()
+        ending?.receive(completion: completion)
+    }
+
+    /// Lets the downstream go (it cancelled): nothing reaches it any more.
+    final func releaseDownstream() {
+        let released = takeDownstream()
+        withExtendedLifetime(released) {}
+    }
+
+    private func takeDownstream() -> Downstream? {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = target
+        target = nil
+        return taken
     }
 
     /// Keeps `subscription` and hands `self` to the downstream; a second subscription is cancelled.
     func receive(subscription: Subscription) {
         guard attach(subscription) else { return }
-        downstream.receive(subscription: self)
+        downstream?.receive(subscription: self)
     }
 
     /// Keeps `subscription` unless one is already kept, in which case it is cancelled (false).
@@ -79,7 +111,7 @@ class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringConvertib
     /// and closes the relay.
     final func forward(_ completion: Subscribers.Completion<Downstream.Failure>) {
         guard takeUpstream() != nil else { return }
-        downstream.receive(completion: completion)
+        complete(completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -87,6 +119,7 @@ class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringConvertib
     }
 
     func cancel() {
+        releaseDownstream()
         takeUpstream()?.cancel()
     }
 }

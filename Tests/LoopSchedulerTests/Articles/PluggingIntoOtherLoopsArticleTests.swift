@@ -1,4 +1,5 @@
 import Dispatch
+import LoopTestSupport
 import Testing
 
 @testable import LoopScheduler

@@ -6,7 +6,7 @@ import Testing
 /// File names from hostile titles: never outside the directory, never a device or hidden name,
 /// never longer than a file system takes; extensions from the URL or the MIME type.
 @Suite struct DownloadNamingTests {
-    let naming = try! DownloadNaming()
+    let naming = DownloadNaming.standard
     let day = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14 UTC
 
     func path(
@@ -20,6 +20,26 @@ import Testing
 
     @Test func defaultTemplate() {
         #expect(path(title: "Episode 1: Hello") == "Show/2023-11-14 Episode 1_ Hello.mp3")
+    }
+
+    /// `standard` skips the checks: they must pass for its template, and give the same naming.
+    @Test func theStandardNamingIsTheCheckedDefault() throws {
+        #expect(try DownloadNaming() == DownloadNaming.standard)
+        #expect(DownloadNaming.standard.template == "{podcast}/{date} {title}.{ext}")
+    }
+
+    /// `{date}` is the UTC day, whatever the process's time zone: one second before and at a
+    /// UTC midnight.
+    @Test func theDateIsTheUTCDay() {
+        let naming = DownloadNaming.standard
+        let midnight = Date(timeIntervalSince1970: 1_700_006_400)  // 2023-11-15T00:00:00Z
+        let fields = DownloadNaming.Fields(
+            podcast: "Show", title: "t", guid: nil, episodeID: 1, date: midnight.addingTimeInterval(-1),
+            url: "https://cdn.example/e.mp3", mimeType: nil)
+        #expect(naming.relativePath(for: fields) == "Show/2023-11-14 t.mp3")
+        var later = fields
+        later.date = midnight
+        #expect(naming.relativePath(for: later) == "Show/2023-11-15 t.mp3")
     }
 
     @Test func pathTraversalTitlesStayInside() {

@@ -1,5 +1,6 @@
 import Foundation
 import LoopSchedulerFoundation
+import LoopTestSupport
 import XCTest
 
 @testable import ViewModelKit

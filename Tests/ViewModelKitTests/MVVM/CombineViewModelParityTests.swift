@@ -211,6 +211,7 @@ private func deliveries<S: EventSourceScheduler>(
         #expect(subscriber.counts == [1])  // a later request waits for the turn
         scheduler.advance()
         #expect(subscriber.counts == [1, 2])
+        subscriber.subscription?.cancel()  // a stream that never ends: the subscription lets the subscriber go
     }
 
     @Test func nonObservableModelsProjectionGivesOneValueAtOnceThenFinishes() {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LoopTestSupport
 import Synchronization
 
 @testable import ViewModelKit
@@ -110,41 +111,4 @@ final class ManualSubscriber: Subscriber, @unchecked Sendable {
     }
     func receive(completion: Subscribers.Completion<Never>) { completions += 1 }
     func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
-}
-
-/// A value shared between threads, behind a lock (NSLock: visible to ThreadSanitizer).
-final class Shared<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return stored
-        }
-        set {
-            lock.lock()
-            defer { lock.unlock() }
-            stored = newValue
-        }
-    }
-    func mutate(_ body: (inout Value) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        body(&stored)
-    }
-}
-
-/// A plain OS thread, joinable.
-final class TestThread: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    init(_ body: @escaping @Sendable () -> Void) {
-        let thread = Thread { [done] in
-            body()
-            done.signal()
-        }
-        thread.start()
-    }
-    func join() { done.wait() }
 }

@@ -31,6 +31,7 @@ import ViewModelKit
         #expect(seenBeforeSubscription == ["request unlimited"])
         recorder.request(.max(2))
         #expect(upstream.log.entries == ["request unlimited", "request max(2)"])
+        recorder.detach()  // a stream that never ends: its subscriber and subscription hold each other
     }
 
     @Test func dropNewestAndDropOldestWhenFull() {

@@ -46,6 +46,8 @@ import ViewModelKit
         let empty = Recorder<[Int], Never>()
         Empty<Int, Never>().collect(2).subscribe(empty)
         #expect(empty.events == [.subscription, .finished])
+        recorder.detach()  // streams that never end: subscriber and subscription hold each other
+        empty.detach()
     }
 }
 
@@ -120,6 +122,7 @@ import ViewModelKit
         #expect(recorder.events == [.subscription, .value([1])])
         scheduler.advance()
         #expect(recorder.events == [.subscription, .value([1]), .value([2]), .value([3])])
+        recorder.detach()  // streams that never end: subscriber and subscription hold each other
     }
 
     @Test func cancelStopsTheTimerAndUpstream() {

@@ -75,6 +75,7 @@ import ViewModelKit
         #expect(rendered(recorder.events) == ["subscription", "value((1, 10))"])
         recorder.request(.max(1))
         #expect(rendered(recorder.events) == ["subscription", "value((1, 10))", "value((2, 10))"])
+        recorder.detachIfRunning()
     }
 
     @Test func threeAndFourInputs() {
@@ -94,6 +95,8 @@ import ViewModelKit
         #expect(rendered(three.events) == ["subscription", "value((1, \"x\", true))", "value((2, \"x\", true))"])
         #expect(
             rendered(four.events) == ["subscription", "value((1, \"x\", true, 0.5))", "value((2, \"x\", true, 0.5))"])
+        three.detachIfRunning()
+        four.detachIfRunning()
     }
 }
 

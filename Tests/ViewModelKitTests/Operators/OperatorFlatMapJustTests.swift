@@ -24,6 +24,7 @@ import ViewModelKit
         subject.send(2)
         #expect(recorder.values == [1, 2])
         #expect(log.entries == ["request max(1)", "request max(1)", "request max(1)"])
+        recorder.detach()  // streams that never end: subscriber and subscription hold each other
     }
 
     @Test func finiteDownstreamDemandWaitsForRequests() {
@@ -36,6 +37,7 @@ import ViewModelKit
         #expect(recorder.values == [1, 2])
         recorder.request(.max(1))
         #expect(recorder.values == [1, 2, 3])
+        recorder.detach()  // streams that never end: subscriber and subscription hold each other
     }
 
     @Test func justAndOtherInnerPublishersInterleaveInArrivalOrder() {
@@ -48,6 +50,7 @@ import ViewModelKit
         other.send(100)
         outer.send(2)
         #expect(recorder.values == [1, 100, 2])
+        recorder.detach()  // streams that never end: subscriber and subscription hold each other
     }
 
     @Test func cancelStopsInlineDelivery() {

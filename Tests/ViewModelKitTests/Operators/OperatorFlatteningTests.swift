@@ -35,6 +35,7 @@ import ViewModelKit
         inners[2].send("c")
         #expect(recorder.events == [.subscription, .value("a"), .value("c")])
         #expect(log.entries == ["request max(1)", "request max(1)"])
+        recorder.detachIfRunning()
     }
 
     @Test func innerFailureEndsTheStreamAndCancelsTheRest() {
@@ -115,6 +116,7 @@ import ViewModelKit
         outer.send(x.logRequests(to: log).eraseToAnyPublisher())
         outer.send(Empty<Int, TestError>(completeImmediately: false).eraseToAnyPublisher())
         #expect(log.entries == ["request unlimited", "cancel"])
+        recorder.detachIfRunning()
     }
 
     @Test func innerFailureEndsTheStream() {
@@ -154,5 +156,6 @@ import ViewModelKit
         recorder.request(.max(1))
         y.send(4)
         #expect(recorder.events == [.subscription, .value(1), .value(2), .value(4)])
+        recorder.detachIfRunning()
     }
 }

@@ -12,6 +12,7 @@ import ViewModelKit
         subject.send(1)
         subject.send(5)
         #expect(recorder.values == ["2", "10"])
+        recorder.detach()  // streams that never end: subscriber and subscription hold each other
     }
 
     @Test func tryMapFusionsFailOnTheThrow() {
@@ -67,6 +68,7 @@ import ViewModelKit
         let tried: Publishers.TryCompactMap<PassthroughSubject<String, Never>, Int> = subject.tryCompactMap { Int($0) }
             .compactMap { $0 }
         _ = (mapped, tried)
+        recorder.detach()  // streams that never end: subscriber and subscription hold each other
     }
 
     @Test func dropFirstAfterDropFirstAddsTheCounts() {
@@ -77,6 +79,7 @@ import ViewModelKit
         fused.subscribe(recorder)
         for value in 1...5 { subject.send(value) }
         #expect(recorder.values == [4, 5])
+        recorder.detach()  // streams that never end: subscriber and subscription hold each other
     }
 
     @Test func mergeWithMoreGivesTheNextArity() {
@@ -107,5 +110,7 @@ import ViewModelKit
                 PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>,
                 PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>
             > = eight
+        recorder.detach()  // streams that never end: subscriber and subscription hold each other
+        eightRecorder.detach()
     }
 }

@@ -65,6 +65,7 @@ import ViewModelKit
         a.send(4)
         b.send(5)  // demand exhausted again: buffered
         #expect(recorder.events == [.subscription, .value(1), .value(2), .value(4)])
+        recorder.detachIfRunning()
     }
 
     @Test func mergeManyOfSequencesAndEmpty() {
@@ -114,5 +115,6 @@ import ViewModelKit
         a.send(1)
         a.send(2)
         #expect(recorder.values == [1, 10, 2])
+        recorder.detachIfRunning()
     }
 }

@@ -38,6 +38,7 @@ import ViewModelKit
         Empty<Int, Never>(completeImmediately: false).logRequests(to: log).replaceEmpty(with: 1).subscribe(demand)
         // As Combine: the subscriber's demand, then `.unlimited` once it is subscribed.
         #expect(log.entries == ["request max(3)", "request unlimited"])
+        demand.detach()  // a stream that never ends: its subscriber and subscription hold each other
     }
 
     @Test func replaceNilMapsOptionals() {
@@ -129,6 +130,7 @@ import ViewModelKit
             .subscribe(recorder)
         #expect(recorder.events == [.subscription, .value(1)])
         #expect(log.entries == ["request max(1)"])
+        recorder.detach()  // a stream that never ends: its subscriber and subscription hold each other
     }
 
     struct JSONCoder: TopLevelEncoder, TopLevelDecoder {

@@ -18,6 +18,8 @@ import ViewModelKit
         a.send(5)
         #expect(two.values == [3, 7])
         #expect(four.values == [1234, 5234])
+        two.detachIfRunning()
+        four.detachIfRunning()
     }
 
     @Test func zipWithTransform() {

@@ -148,6 +148,7 @@ import ViewModelKit
         second.send(2)
         #expect(recorder.events == [.subscription, .value(1), .value(2)])
         #expect(log.entries == ["request unlimited"])
+        recorder.detachIfRunning()
     }
 
     @Test func prefixFailureEndsTheStream() {
@@ -205,6 +206,7 @@ import ViewModelKit
         recorder.onValue = { value in if value == 2 { recorder.cancel() } }
         [1, 2, 3].publisher.subscribe(recorder)
         #expect(recorder.events == [.subscription, .value(1), .value(2)])
+        recorder.onValue = nil  // the closure holds the recorder
     }
 
     @Test func reentrantRequestsDoNotRecurse() {
@@ -213,6 +215,7 @@ import ViewModelKit
         (1...50_000).publisher.subscribe(recorder)
         #expect(recorder.values.count == 50_000)
         #expect(recorder.events.last == .finished)
+        recorder.onValue = nil  // the closure holds the recorder
     }
 }
 

@@ -118,6 +118,7 @@ import ViewModelKit
         #expect(times == [22])
         scheduler.advance(by: .nanoseconds(100))
         #expect(recorder.events == [.subscription, .value(3)])
+        recorder.detachIfRunning()
     }
 
     @Test func finishingBeforeTheDueTimeDropsThePendingValueAndSchedulesTheCompletion() {
@@ -177,6 +178,7 @@ import ViewModelKit
         subject.send(4)
         scheduler.advance(by: .nanoseconds(13))
         #expect(recorder.events == [.subscription, .value(3)])
+        recorder.detachIfRunning()
     }
 }
 
@@ -220,6 +222,7 @@ import ViewModelKit
         subject.send(2)
         scheduler.advance()
         #expect(recorder.values == [1, 2])
+        recorder.detachIfRunning()
     }
 
     @Test func aHeldValueIsDeliveredAtTheEndOfItsIntervalThenTheCompletion() {
@@ -273,6 +276,7 @@ import ViewModelKit
         subject.send(2)
         scheduler.advance(by: .nanoseconds(10))
         #expect(recorder.values == [1])
+        recorder.detachIfRunning()
     }
 }
 
@@ -317,6 +321,8 @@ import ViewModelKit
         scheduler.advance(by: .nanoseconds(5))
         #expect(recorder.events == [.subscription, .value(1), .value(2)])
         #expect(log.entries == ["request max(2)"])
+        recorder.detachIfRunning()
+        recorder.detachIfRunning()
     }
 }
 
@@ -381,5 +387,6 @@ import ViewModelKit
         subject.send(2)
         scheduler.advance()
         #expect(recorder.events == [.subscription, .value(1)])
+        recorder.detachIfRunning()
     }
 }

@@ -54,6 +54,9 @@ import ViewModelKit
         #expect(second.events == [.subscription, .value(1)])
         #expect(third.events == [.subscription, .value(3)])
         #expect(log.entries == ["request unlimited", "cancel", "request unlimited"])
+        first.detachIfRunning()
+        second.detachIfRunning()
+        third.detachIfRunning()
     }
 
     @Test func eachSubscriberKeepsItsOwnDemand() {
@@ -68,6 +71,8 @@ import ViewModelKit
         #expect(limited.values == [1])
         #expect(unlimited.values == [1, 2])
         #expect(shared == shared)
+        limited.detachIfRunning()
+        unlimited.detachIfRunning()
     }
 }
 
@@ -83,6 +88,7 @@ import ViewModelKit
         connection.cancel()
         subject.send(3)
         #expect(recorder.events == [.subscription, .value(2)])
+        recorder.detachIfRunning()
     }
 
     @Test func givenSubjectReceivesUpstreamCompletion() {
@@ -126,6 +132,8 @@ import ViewModelKit
         subject.send(4)
         #expect(first.values == [2, 3])
         #expect(second.values == [2])
+        first.detachIfRunning()
+        second.detachIfRunning()
     }
 
     @Test func completionReachesSubscribers() {
@@ -164,6 +172,7 @@ import ViewModelKit
         scheduler.advance(by: .nanoseconds(25))
         #expect(recorder.values.map(\.nanoseconds) == [35, 45])
         #expect(recorder.events.count == 3)  // subscription + 2 values, never a completion
+        recorder.detachIfRunning()
     }
 
     @Test func subscribersWithoutDemandMissTicks() {
@@ -175,5 +184,6 @@ import ViewModelKit
         recorder.request(.max(1))
         scheduler.advance(by: .nanoseconds(10))
         #expect(recorder.values.map(\.nanoseconds) == [10, 20, 40])
+        recorder.detachIfRunning()
     }
 }

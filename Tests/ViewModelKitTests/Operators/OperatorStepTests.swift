@@ -113,6 +113,7 @@ import ViewModelKit
         #expect(tested == [1, 2, 3])
         #expect(recorder.events == [.subscription, .value(3), .value(1)])
         #expect(upstream.log.entries == ["request max(2)"])
+        recorder.detach()  // a stream that never ends: its subscriber and subscription hold each other
     }
 
     @Test func tryDropWhileThrowCancelsAndFails() {

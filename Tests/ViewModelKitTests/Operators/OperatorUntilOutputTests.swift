@@ -94,6 +94,7 @@ import ViewModelKit
         #expect(late.events == [.subscription])
         scheduler.advance()
         #expect(log.entries == ["request max(4)"])
+        late.detach()  // a stream that never ends: its subscriber and subscription hold each other
     }
 
     @Test func dropIgnoresTheTriggersCompletionAfterItFired() {
@@ -106,5 +107,6 @@ import ViewModelKit
         upstream.send(5)
         #expect(recorder.events == [.subscription, .value(5)])
         #expect(trigger.log.entries == ["request max(1)", "cancel"])
+        recorder.detach()  // a stream that never ends: its subscriber and subscription hold each other
     }
 }

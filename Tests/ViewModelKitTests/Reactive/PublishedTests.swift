@@ -178,6 +178,7 @@ private final class NoPublished: ObservableObject {
         source.send(4)
         #expect(recorder.values == [0, 1, 2, 3])
         c.cancel()
+        recorder.detachIfRunning()
     }
 
     @Test func assignToPublishedLinkIsCancelledOnDeinit() {
@@ -190,6 +191,7 @@ private final class NoPublished: ObservableObject {
         // The assign subscription left the subject: only the probe remains.
         source.send(1)
         #expect(probe.values == [1])
+        probe.detachIfRunning()
     }
 
     @Test func projectedPublisherAfterSetsDeliversNewValues() {

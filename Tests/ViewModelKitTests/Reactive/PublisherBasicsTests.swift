@@ -168,6 +168,7 @@ import ViewModelKit
         token.cancel()
         upstream.send(2)
         #expect(recorder.events == [.subscription, .value(1)])
+        recorder.detachIfRunning()
     }
 
     @Test func subscribeSubjectForwardsCompletion() {

@@ -84,6 +84,14 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
         }
         held?.cancel()
     }
+
+    /// `detach()` for a stream still running at the test's end (no completion recorded); an
+    /// ended stream is left alone, so an operator that keeps its subscriber after the end still
+    /// shows as a leak under LeakSanitizer.
+    func detachIfRunning() {
+        let ended = events.contains { if case .completion = $0 { return true } else { return false } }
+        if !ended { detach() }
+    }
 }
 
 /// Builds expected event lists tersely: `.subscription`, `.value(1)`, `.finished`.

@@ -22,6 +22,7 @@ import ViewModelKit
         subject.subscribe(recorder)
         for i in 1...3 { subject.send(i) }
         #expect(recorder.values == [1, 2, 3])
+        recorder.detachIfRunning()
     }
 
     @Test func completionEndsStreamAndLateSubscribersGetItAtOnce() {
@@ -170,6 +171,7 @@ import ViewModelKit
         subject.value = 3
         #expect(subject.value == 3)
         #expect(recorder.values == [1, 2])
+        recorder.detachIfRunning()
     }
 
     // Point 2: stores first, then delivers.

@@ -23,6 +23,7 @@ import ViewModelKit
         b.send(20)
         #expect(rendered(recorder.events) == ["subscription", "value((1, 10))", "value((101, 20))"])
         #expect(sent == 102)
+        recorder.detach()  // streams that never end: subscriber and subscription hold each other
     }
 
     @Test func combineLatest3DoesNotLoopWhenEveryDeliverySendsAgain() {
@@ -37,6 +38,7 @@ import ViewModelKit
         c.send(1)
         c.send(2)
         #expect(rendered(recorder.events) == ["subscription", "value((1, 1, 1))", "value((1, 2, 2))"])
+        recorder.detach()  // streams that never end: subscriber and subscription hold each other
     }
 
     /// Zip pairs a re-entrant value like any other, in order, after the delivery that sent it.
@@ -50,5 +52,6 @@ import ViewModelKit
         b.send(10)
         b.send(20)
         #expect(rendered(recorder.events) == ["subscription", "value((1, 10))", "value((2, 20))"])
+        recorder.detach()  // streams that never end: subscriber and subscription hold each other
     }
 }

@@ -42,6 +42,7 @@ import ViewModelKit
         #expect(recorder.values == [2])
         token.cancel()
         #expect(log.entries == ["request unlimited", "cancel"])
+        recorder.detach()  // a stream that never ends: its subscriber and subscription hold each other
     }
 
     /// An upstream attached after a subscriber already asked is requested from at once.

@@ -14,6 +14,7 @@ import ViewModelKit
         subject.send(2)
         subject.send(3)
         scheduler.advance(by: .nanoseconds(30))
+        recorder.detach()  // a stream that never ends: its subscriber and subscription hold each other
         return recorder.values
     }
 
@@ -44,6 +45,7 @@ import ViewModelKit
         scheduler.advance(by: .nanoseconds(20))
         #expect(recorder.values == [1, 3])
         #expect(times == [0, 22])
+        recorder.detach()  // a stream that never ends: its subscriber and subscription hold each other
     }
 
     /// Combine's demand sequence: with `.max(2)`, 1 (5 and 6 dropped while 1 waits), then 2 one
@@ -65,6 +67,7 @@ import ViewModelKit
         scheduler.advance(by: .nanoseconds(30))
         #expect(recorder.values == [1, 2])
         #expect(times == [0, 10])
+        recorder.detach()  // a stream that never ends: its subscriber and subscription hold each other
     }
 
     /// Sent from inside the downstream on an immediate scheduler: each re-entrant value is
@@ -81,5 +84,6 @@ import ViewModelKit
         subject.throttle(for: .seconds(60), scheduler: ImmediateScheduler.shared, latest: true).subscribe(recorder)
         subject.send(0)
         #expect(recorder.values == [0, -1, -1, -1])
+        recorder.detach()  // a stream that never ends: its subscriber and subscription hold each other
     }
 }
