@@ -19,6 +19,9 @@ public final class CommandRunner {
     /// The sample feeds for `demo` when neither `--samples` nor `$PODCAST_WATCH_SAMPLES` is given
     /// (the executable passes the source tree's `SampleFeeds` folder).
     public let defaultSamplesDirectory: String?
+    /// Set by `run(_:)` for a `run` command line: how the daemon reads its options again at
+    /// SIGHUP (`nil` when there is no config file path at all, or for `execute` called alone).
+    var configReload: ConfigReload?
 
     /// A runner with explicit surroundings; defaults are the process's own.
     public init(
@@ -52,6 +55,11 @@ public final class CommandRunner {
             } catch {
                 console.err("podcast-watch: \(error.message)\n")
                 return .usage
+            }
+            if case .run = invocation.command {
+                configReload = ConfigReload(
+                    path: path, required: environment["PODCAST_WATCH_CONFIG"].map { !$0.isEmpty } ?? false,
+                    environment: environment, arguments: arguments, currentDirectory: currentDirectory)
             }
             if let config {
                 if case .run = invocation.command {

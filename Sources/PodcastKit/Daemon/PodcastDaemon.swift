@@ -91,8 +91,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     /// The view models the views observe.
     public let library: LibraryViewModel
-    /// The configuration given at creation.
-    public let configuration: Configuration
+    /// The configuration given at creation, with the changes a reload made
+    /// (`setIntervalOverride(_:)`).
+    public private(set) var configuration: Configuration
     /// Called for every event, after the store has committed it and after `library` has it.
     public var onEvent: ((FeedEvent) -> Void)?
     /// Called with warnings worth a line on stderr (store warnings, refused moves).
@@ -258,6 +259,29 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         // import of 20,000 feeds held the loop for minutes).
         library.upsert(contentsOf: added.map { snapshot($0, keeping: nil) })
         for record in added { startPolling(record, pollNow: true) }
+    }
+
+    /// A reload changed `run --interval` (the config file's `interval`): feeds without their own
+    /// interval take `seconds` (`nil`: the policy's default) from now on. Each such feed that
+    /// is enabled, idle and not backing off is rescheduled as a restart would schedule it
+    /// (`PollPolicy.initialDelay`: its stored next poll, but at most one new interval away), so
+    /// a shorter interval applies at once and a longer one from the next poll. Loop thread.
+    public func setIntervalOverride(_ seconds: Int?) {
+        guard configuration.intervalOverride != seconds else { return }
+        configuration.intervalOverride = seconds
+        guard isRunning, !configuration.once else { return }
+        let clock = now()
+        for id in slots.keys.sorted() {
+            let slot = slots[id]!
+            guard slot.record.enabled, slot.record.intervalSeconds == nil, !slot.isFetching,
+                !waitingSet.contains(id), !isBackingOff(slot.record), slot.record.nextPoll != nil
+            else { continue }
+            schedule(
+                id,
+                after: configuration.policy.initialDelay(
+                    nextPoll: slot.record.nextPoll?.timeIntervalSince1970, now: clock.timeIntervalSince1970,
+                    interval: interval(of: slot.record)))
+        }
     }
 
     /// SIGUSR1: polls every enabled feed now (feeds already being fetched are left alone).
