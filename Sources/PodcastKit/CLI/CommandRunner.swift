@@ -98,6 +98,8 @@ public final class CommandRunner {
             return withStore(stateOption, create: false) { store in try remove(store, id: id) }
         case .setEnabled(let key, let enabled):
             return withStore(stateOption, create: false) { store in try setEnabled(store, key, enabled) }
+        case .set(let key, let changes):
+            return withStore(stateOption, create: false) { store in try setFeed(store, key, changes) }
         case .list(let json):
             return withStore(stateOption, create: false) { store in try list(store, json: json) }
         case .importOPML(let path):
@@ -299,25 +301,31 @@ public final class CommandRunner {
 
     // The key as typed, then normalised like `add` (a path is relative to the current
     // directory); current URLs first, then URLs the feed had before a move. Never an id.
-    private func feed(_ store: FeedStore, url key: String) throws -> FeedRecord? {
+    func feed(_ store: FeedStore, url key: String) throws -> FeedRecord? {
         try store.feed(anyURL: key)
             ?? (try? FeedLocation.normalize(key, currentDirectory: currentDirectory, home: environment["HOME"]))
             .flatMap({ try store.feed(anyURL: $0) })
     }
 
-    private func setEnabled(_ store: FeedStore?, _ key: FeedSelector, _ enabled: Bool) throws -> ExitCode {
+    /// The feed `key` names (`enable`, `disable`, `set`), or `nil` after saying on stderr that
+    /// there is none.
+    func feed(_ store: FeedStore?, _ key: FeedSelector) throws -> FeedRecord? {
         let found: FeedRecord?
         switch key {
         case .id(let id): found = try store?.feed(id: id)
         case .url(let url): found = try store.flatMap { try feed($0, url: url) }
         }
-        guard let store, let feed = found else {
+        if found == nil {
             switch key {
             case .id(let id): console.err("podcast-watch: no feed #\(id) (see 'podcast-watch list')\n")
             case .url(let url): console.err("podcast-watch: not subscribed: \(url) (see 'podcast-watch list')\n")
             }
-            return .feedFailed
         }
+        return found
+    }
+
+    private func setEnabled(_ store: FeedStore?, _ key: FeedSelector, _ enabled: Bool) throws -> ExitCode {
+        guard let feed = try feed(store, key), let store else { return .feedFailed }
         let name =
             "feed #\(feed.id) \(TerminalText.line(feed.displayTitle)) <\(TerminalText.line(MaskedURL.string(feed.url)))>"
         if feed.enabled == enabled && (!enabled || feed.status != .gone) {

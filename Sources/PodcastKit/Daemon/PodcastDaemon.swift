@@ -232,7 +232,8 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     /// SIGHUP: re-reads the subscriptions. New feeds are polled at once, removed ones are
     /// dropped (an in-flight fetch is abandoned, nothing is written for it), changed ones take
-    /// their new URL, title and interval. Throws `StoreError`.
+    /// their new URL, title and interval (a changed interval reschedules the feed as
+    /// `setIntervalOverride(_:)` does). Throws `StoreError`.
     public func reload() throws {
         guard isRunning else { return }
         let feeds = try store.feeds()
@@ -245,6 +246,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                 added.append(record)
             } else {
                 let wasEnabled = slots[record.id]!.record.enabled
+                let oldInterval = slots[record.id]!.record.intervalSeconds
                 slots[record.id]!.record = record
                 trackOnce(record.id)
                 library.upsert(snapshot(record, keeping: library.podcast(id: record.id)))
@@ -252,6 +254,8 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                     slots[record.id]!.generation += 1
                 } else if !wasEnabled && record.enabled {
                     schedule(record.id, after: 0)
+                } else if oldInterval != record.intervalSeconds {
+                    rescheduleForNewInterval(record.id)  // `set --interval`
                 }
             }
         }
@@ -270,18 +274,20 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         guard configuration.intervalOverride != seconds else { return }
         configuration.intervalOverride = seconds
         guard isRunning, !configuration.once else { return }
-        let clock = now()
-        for id in slots.keys.sorted() {
-            let slot = slots[id]!
-            guard slot.record.enabled, slot.record.intervalSeconds == nil, !slot.isFetching,
-                !waitingSet.contains(id), !isBackingOff(slot.record), slot.record.nextPoll != nil
-            else { continue }
-            schedule(
-                id,
-                after: configuration.policy.initialDelay(
-                    nextPoll: slot.record.nextPoll?.timeIntervalSince1970, now: clock.timeIntervalSince1970,
-                    interval: interval(of: slot.record)))
-        }
+        for id in slots.keys.sorted() where slots[id]!.record.intervalSeconds == nil { rescheduleForNewInterval(id) }
+    }
+
+    // Feed `id`'s interval changed: an enabled, idle feed that is not backing off gets the next
+    // poll a restart would give it (its stored next poll, at most one interval away).
+    private func rescheduleForNewInterval(_ id: Int64) {
+        guard isRunning, !configuration.once, let slot = slots[id], slot.record.enabled, !slot.isFetching,
+            !waitingSet.contains(id), !isBackingOff(slot.record), let next = slot.record.nextPoll
+        else { return }
+        schedule(
+            id,
+            after: configuration.policy.initialDelay(
+                nextPoll: next.timeIntervalSince1970, now: now().timeIntervalSince1970,
+                interval: interval(of: slot.record)))
     }
 
     /// SIGUSR1: polls every enabled feed now (feeds already being fetched are left alone).

@@ -291,7 +291,8 @@ extension FeedStore {
             // episode. It is the same one when exactly one stored guid-less episode has this
             // title and date and its enclosure is gone from the feed: it takes the new key.
             // (A degraded parse may have lost the old item: it never relinks.)
-            if identity.kind == .enclosure, parsed.isWellFormed, let title = episode.title, EpisodeIdentity.nonBlank(title) != nil,
+            if identity.kind == .enclosure, parsed.isWellFormed, let title = episode.title,
+                EpisodeIdentity.nonBlank(title) != nil,
                 let published = episode.published
             {
                 movedWithoutGuid.reset()

@@ -92,7 +92,9 @@ import Testing
                 f.id, feed([guidless("One", url: "https://cdn2.example/one.mp3", day: 1, length: 5000)]), at: 60))
         #expect(second.newEpisodes.isEmpty)
         #expect(try store.episodeCount(feedID: f.id) == 1)
-        #expect(try store.database.scalarString("SELECT identity FROM episodes") == "enclosure:https://cdn2.example/one.mp3")
+        #expect(
+            try store.database.scalarString("SELECT identity FROM episodes") == "enclosure:https://cdn2.example/one.mp3"
+        )
         #expect(try store.database.scalarInt("SELECT id FROM episodes") == id)
         #expect(try store.database.scalarInt("SELECT enclosure_length FROM episodes") == 5000)
         // The next poll finds it by its new key: still one episode.
