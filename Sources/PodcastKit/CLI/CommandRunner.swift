@@ -355,7 +355,13 @@ public final class CommandRunner {
         let feeds = try store?.feeds() ?? []
         for feed in feeds {
             let episodes = try store?.episodeCount(feedID: feed.id) ?? 0
+            // Owed hook attempts: a hook failing now shows before it gives up.
+            let retries = try store?.pendingHookRetries(feedID: feed.id) ?? []
             if json {
+                // Present only when there is something to say (old scripts see the same keys).
+                var extra: [(String, OrderedJSON)] = []
+                if !retries.isEmpty { extra.append(("hook_retry", CommandRunner.hookRetryJSON(retries))) }
+                extra += store.flatMap { CommandRunner.downloadMembers($0, feedID: feed.id) } ?? []
                 try emit(
                     OrderedJSON.object(
                         [
@@ -366,7 +372,7 @@ public final class CommandRunner {
                             ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
                             ("episodes", .int(episodes)), ("new_episodes", .int(feed.newEpisodeCount)),
                             ("enabled", .bool(feed.enabled)), ("hook_error", .string(feed.hookError)),
-                        ] + (store.flatMap { CommandRunner.downloadMembers($0, feedID: feed.id) } ?? [])
+                        ] + extra
                     ).serialized + "\n")
             } else {
                 let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
@@ -383,6 +389,7 @@ public final class CommandRunner {
                 )
                 if let error = feed.lastError { try emit("    last error: \(TerminalText.line(error))\n") }
                 if let error = feed.hookError { try emit("    hook failing: \(TerminalText.line(error))\n") }
+                if let line = CommandRunner.hookRetryLine(retries) { try emit(line) }
                 if let store, let line = CommandRunner.downloadLine(store, feedID: feed.id) { try emit(line) }
             }
         }

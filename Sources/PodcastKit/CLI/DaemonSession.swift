@@ -447,7 +447,9 @@ final class DaemonSession {
                 let due = time.addingTimeInterval(delay)
                 persist(episode) {
                     try $0.saveHookRetry(
-                        PendingHookRetry(episodeID: $1, attempt: attempt + 1, due: due, lastError: how.description))
+                        PendingHookRetry(
+                            episodeID: $1, attempt: attempt + 1, due: due, lastError: how.description,
+                            attempts: attempts))
                 }
                 failure(how.description, attempt: attempt, retryAt: due, gaveUp: false)
             case .failed(let how, let tried):
@@ -467,7 +469,9 @@ final class DaemonSession {
                     "podcast-watch: warning: hook for \"\(name)\" was \(what) (attempt \(attempt) of \(attempts)); it runs again at the next start\n"
                 )
                 persist(episode) {
-                    try $0.saveHookRetry(PendingHookRetry(episodeID: $1, attempt: attempt, due: time, lastError: what))
+                    try $0.saveHookRetry(
+                        PendingHookRetry(
+                            episodeID: $1, attempt: attempt, due: time, lastError: what, attempts: attempts))
                 }
                 failure(what, attempt: attempt, retryAt: nil, gaveUp: false)
             }

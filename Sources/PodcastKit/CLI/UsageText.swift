@@ -173,7 +173,9 @@ public enum UsageText {
         List the subscriptions: title, URL, status, last check.
 
         A feed turned off says by whom ('disable' or 410 Gone) and how to resume
-        it; a feed whose hook failed after every retry shows 'hook failing'.
+        it; a feed whose hook failed after every retry shows 'hook failing', and
+        one whose hook failed and will be retried shows 'hook failing, retry 2/4
+        at TIME' (--json: hook_retry, only then).
 
           --json   one JSON object per line, keys in this order: id, url, title,
                    status, interval, last_check, last_success, last_error,
