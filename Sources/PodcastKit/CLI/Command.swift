@@ -40,6 +40,9 @@ public enum Command: Equatable, Sendable {
     /// `enable URL | --id N` (`enabled` true) and `disable URL | --id N`: turn polling of one
     /// feed on or off, keeping its episodes and history. `key` is a URL as `remove` takes it.
     case setEnabled(key: FeedSelector, enabled: Bool)
+    /// `set URL | --id N [--download | --no-download | --download-default] [--keep N|default]
+    /// [--interval S|default]`: changes one feed's own settings, keeping its history.
+    case set(key: FeedSelector, changes: FeedSettingsChange)
     /// `list [--json]`.
     case list(json: Bool)
     /// `import FILE.opml`.
@@ -64,6 +67,7 @@ public enum Command: Equatable, Sendable {
         case .add: return "add"
         case .remove, .removeID: return "remove"
         case .setEnabled(_, let enabled): return enabled ? "enable" : "disable"
+        case .set: return "set"
         case .list: return "list"
         case .importOPML: return "import"
         case .export: return "export"
@@ -160,4 +164,26 @@ public struct RunOptions: Equatable, Sendable {
         self.json = json
         self.firstSyncAnnounce = firstSyncAnnounce
     }
+}
+
+/// What `set` changes on one feed. Each field: `nil` leaves the setting as it is; `.some(nil)`
+/// returns it to `run`'s (`--download-default`, `--keep default`, `--interval default`);
+/// `.some(value)` sets the feed's own, as `add` would have.
+public struct FeedSettingsChange: Equatable, Sendable {
+    /// `--download` (true), `--no-download` (false), `--download-default` (nil).
+    public var download: Bool??
+    /// `--keep N`, or `--keep default` (nil).
+    public var keep: Int??
+    /// `--interval S` in seconds, or `--interval default` (nil).
+    public var intervalSeconds: Int??
+
+    /// A change; every field left out is left alone.
+    public init(download: Bool?? = nil, keep: Int?? = nil, intervalSeconds: Int?? = nil) {
+        self.download = download
+        self.keep = keep
+        self.intervalSeconds = intervalSeconds
+    }
+
+    /// Whether nothing is asked (a usage error for `set`).
+    public var isEmpty: Bool { download == nil && keep == nil && intervalSeconds == nil }
 }

@@ -70,7 +70,7 @@ public enum CommandLineParser {
 
     /// The command names, in the order the usage lists them.
     public static let commands = [
-        "add", "remove", "enable", "disable", "list", "import", "export", "run", "show", "demo", "downloads",
+        "add", "remove", "enable", "disable", "set", "list", "import", "export", "run", "show", "demo", "downloads",
     ]
 
     private static func parseCommand(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
@@ -129,6 +129,8 @@ public enum CommandLineParser {
                 return .setEnabled(key: .id(id), enabled: enabled)
             }
             return .setEnabled(key: .url(try exactlyOne(args.operands, what: "URL", command: name)), enabled: enabled)
+        case "set":
+            return try parseSet(tokens)
         case "list":
             let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
             try noOperands(args.operands, command: name)
@@ -222,6 +224,50 @@ public enum CommandLineParser {
         default:
             throw UsageError("unknown command '\(name)'")
         }
+    }
+
+    // `set URL | --id N` and what to change (see `FeedSettingsChange`).
+    private static func parseSet(_ tokens: [String]) throws(UsageError) -> Command {
+        let name = "set"
+        let args = try scan(
+            tokens, command: name, valued: ["--id", "--keep", "--interval"],
+            flags: ["--download", "--no-download", "--download-default"])
+        let key: FeedSelector
+        if let v = args.values["--id"] {
+            try noOperands(args.operands, command: name)
+            guard let id = Int64(v), id >= 1 else {
+                throw UsageError(
+                    "option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
+            }
+            key = .id(id)
+        } else {
+            key = .url(try exactlyOne(args.operands, what: "URL", command: name))
+        }
+        var change = FeedSettingsChange()
+        let download = ["--download", "--no-download", "--download-default"].filter(args.flags.contains)
+        if download.count > 1 {
+            throw UsageError(
+                "options \(download.map { "'\($0)'" }.joined(separator: " and ")) exclude each other", command: name)
+        }
+        switch download.first {
+        case "--download": change.download = .some(true)
+        case "--no-download": change.download = .some(false)
+        case "--download-default": change.download = .some(nil)
+        default: break
+        }
+        if let v = args.values["--keep"] {
+            change.keep = v == "default" ? .some(nil) : .some(try parseKeep(v, command: name))
+        }
+        if let v = args.values["--interval"] {
+            change.intervalSeconds =
+                v == "default" ? .some(nil) : .some(try parseInterval(v, option: "--interval", command: name))
+        }
+        guard !change.isEmpty else {
+            throw UsageError(
+                "'set' needs something to change: --download, --no-download, --download-default, --keep or --interval",
+                command: name)
+        }
+        return .set(key: key, changes: change)
     }
 
     // `run`'s download options (see `RunOptions`).

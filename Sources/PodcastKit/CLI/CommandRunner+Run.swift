@@ -11,16 +11,13 @@ extension CommandRunner {
         #else
         let crash: Int? = nil
         #endif
-        var options = options
-        if let log = options.hookLog, !log.hasPrefix("/") { options.hookLog = currentDirectory + "/" + log }
-        if let dir = options.downloadDirectory, !dir.hasPrefix("/") {
-            options.downloadDirectory = currentDirectory + "/" + dir
-        }
+        var options = ConfigReload.resolved(options, currentDirectory: currentDirectory)
         options.downloadFallbackDirectory = StateLocation.downloadDirectory(environment: environment)
         let stateDirectory = (store.database.path as NSString).deletingLastPathComponent
         return DaemonSession(
             store: store, options: options, console: console, crashAfterCommits: crash,
-            hookLogDefault: stateDirectory + "/" + CommandRunner.hookLogName, environment: environment
+            hookLogDefault: stateDirectory + "/" + CommandRunner.hookLogName, environment: environment,
+            configReload: configReload
         ).run()
     }
 

@@ -19,6 +19,9 @@ public final class CommandRunner {
     /// The sample feeds for `demo` when neither `--samples` nor `$PODCAST_WATCH_SAMPLES` is given
     /// (the executable passes the source tree's `SampleFeeds` folder).
     public let defaultSamplesDirectory: String?
+    /// Set by `run(_:)` for a `run` command line: how the daemon reads its options again at
+    /// SIGHUP (`nil` when there is no config file path at all, or for `execute` called alone).
+    var configReload: ConfigReload?
 
     /// A runner with explicit surroundings; defaults are the process's own.
     public init(
@@ -52,6 +55,11 @@ public final class CommandRunner {
             } catch {
                 console.err("podcast-watch: \(error.message)\n")
                 return .usage
+            }
+            if case .run = invocation.command {
+                configReload = ConfigReload(
+                    path: path, required: environment["PODCAST_WATCH_CONFIG"].map { !$0.isEmpty } ?? false,
+                    environment: environment, arguments: arguments, currentDirectory: currentDirectory)
             }
             if let config {
                 if case .run = invocation.command {
@@ -90,6 +98,8 @@ public final class CommandRunner {
             return withStore(stateOption, create: false) { store in try remove(store, id: id) }
         case .setEnabled(let key, let enabled):
             return withStore(stateOption, create: false) { store in try setEnabled(store, key, enabled) }
+        case .set(let key, let changes):
+            return withStore(stateOption, create: false) { store in try setFeed(store, key, changes) }
         case .list(let json):
             return withStore(stateOption, create: false) { store in try list(store, json: json) }
         case .importOPML(let path):
@@ -291,25 +301,31 @@ public final class CommandRunner {
 
     // The key as typed, then normalised like `add` (a path is relative to the current
     // directory); current URLs first, then URLs the feed had before a move. Never an id.
-    private func feed(_ store: FeedStore, url key: String) throws -> FeedRecord? {
+    func feed(_ store: FeedStore, url key: String) throws -> FeedRecord? {
         try store.feed(anyURL: key)
             ?? (try? FeedLocation.normalize(key, currentDirectory: currentDirectory, home: environment["HOME"]))
             .flatMap({ try store.feed(anyURL: $0) })
     }
 
-    private func setEnabled(_ store: FeedStore?, _ key: FeedSelector, _ enabled: Bool) throws -> ExitCode {
+    /// The feed `key` names (`enable`, `disable`, `set`), or `nil` after saying on stderr that
+    /// there is none.
+    func feed(_ store: FeedStore?, _ key: FeedSelector) throws -> FeedRecord? {
         let found: FeedRecord?
         switch key {
         case .id(let id): found = try store?.feed(id: id)
         case .url(let url): found = try store.flatMap { try feed($0, url: url) }
         }
-        guard let store, let feed = found else {
+        if found == nil {
             switch key {
             case .id(let id): console.err("podcast-watch: no feed #\(id) (see 'podcast-watch list')\n")
             case .url(let url): console.err("podcast-watch: not subscribed: \(url) (see 'podcast-watch list')\n")
             }
-            return .feedFailed
         }
+        return found
+    }
+
+    private func setEnabled(_ store: FeedStore?, _ key: FeedSelector, _ enabled: Bool) throws -> ExitCode {
+        guard let feed = try feed(store, key), let store else { return .feedFailed }
         let name =
             "feed #\(feed.id) \(TerminalText.line(feed.displayTitle)) <\(TerminalText.line(MaskedURL.string(feed.url)))>"
         if feed.enabled == enabled && (!enabled || feed.status != .gone) {
@@ -339,7 +355,13 @@ public final class CommandRunner {
         let feeds = try store?.feeds() ?? []
         for feed in feeds {
             let episodes = try store?.episodeCount(feedID: feed.id) ?? 0
+            // Owed hook attempts: a hook failing now shows before it gives up.
+            let retries = try store?.pendingHookRetries(feedID: feed.id) ?? []
             if json {
+                // Present only when there is something to say (old scripts see the same keys).
+                var extra: [(String, OrderedJSON)] = []
+                if !retries.isEmpty { extra.append(("hook_retry", CommandRunner.hookRetryJSON(retries))) }
+                extra += store.flatMap { CommandRunner.downloadMembers($0, feedID: feed.id) } ?? []
                 try emit(
                     OrderedJSON.object(
                         [
@@ -350,7 +372,7 @@ public final class CommandRunner {
                             ("last_success", .date(feed.lastSuccess)), ("last_error", .string(feed.lastError)),
                             ("episodes", .int(episodes)), ("new_episodes", .int(feed.newEpisodeCount)),
                             ("enabled", .bool(feed.enabled)), ("hook_error", .string(feed.hookError)),
-                        ] + (store.flatMap { CommandRunner.downloadMembers($0, feedID: feed.id) } ?? [])
+                        ] + extra
                     ).serialized + "\n")
             } else {
                 let checked = feed.lastCheck.map { "checked " + OrderedJSON.iso8601($0) } ?? "never checked"
@@ -367,6 +389,7 @@ public final class CommandRunner {
                 )
                 if let error = feed.lastError { try emit("    last error: \(TerminalText.line(error))\n") }
                 if let error = feed.hookError { try emit("    hook failing: \(TerminalText.line(error))\n") }
+                if let line = CommandRunner.hookRetryLine(retries) { try emit(line) }
                 if let store, let line = CommandRunner.downloadLine(store, feedID: feed.id) { try emit(line) }
             }
         }

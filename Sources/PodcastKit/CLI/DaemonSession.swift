@@ -13,7 +13,9 @@ import Glibc
 ///   written: every applied update is one committed transaction), then the loop ends after its
 ///   flush and the caller releases the store (closing the database). Exit status 0, except for
 ///   a `--once` pass not finished yet: 130 (SIGINT) or 143 (SIGTERM).
-/// - SIGHUP: reloads the subscriptions from the store. SIGUSR1: polls every feed now.
+/// - SIGHUP: reads the config file again (`ConfigReload`: what can change live is applied, the
+///   rest is named as needing a restart, a broken file is refused whole) and reloads the
+///   subscriptions from the store. SIGUSR1: polls every feed now.
 /// - SIGCHLD (and a 5 s timer as a safety net): reaps finished hooks.
 /// - `--once`: ends when every feed was polled and the hooks have finished; status 1 if a feed
 ///   failed, or a download's last attempt in this run failed (each failure is named on stderr).
@@ -23,7 +25,9 @@ import Glibc
 /// Threading: main thread only (it drives `EventLoop.main`).
 final class DaemonSession {
     private let store: FeedStore
-    private let options: RunOptions
+    // The options in force: a reload replaces those that apply live (`ConfigReload`).
+    private var options: RunOptions
+    private let configReload: ConfigReload?
     private let console: Console
     private let crashAfterCommits: Int?
     private let hookLogDefault: String?
@@ -47,11 +51,14 @@ final class DaemonSession {
     /// `hookLogDefault`: the hook log while the live table is on and `--hook-log` is not given
     /// (`hooks.log` in the state directory).
     /// `environment`: where `NOTIFY_SOCKET` and `WATCHDOG_USEC` come from (`ServiceNotifier`).
+    /// `configReload`: how SIGHUP reads the options again (`nil`: it reloads the subscriptions
+    /// only).
     init(
         store: FeedStore, options: RunOptions, console: Console, crashAfterCommits: Int? = nil,
         hookLogDefault: String? = nil,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], configReload: ConfigReload? = nil
     ) {
+        self.configReload = configReload
         self.hookLogDefault = hookLogDefault
         self.notifier = ServiceNotifier(environment: environment)
         self.store = store
@@ -88,10 +95,7 @@ final class DaemonSession {
         var hookLogFD: Int32 = -1
         defer { if hookLogFD >= 0 { close(hookLogFD) } }
         if let command = options.hook {
-            let policy = HookRunner.Policy(
-                retries: options.hookRetries, firstRetryDelay: HookRunner.Policy.daemonDefault.firstRetryDelay,
-                timeout: Double(options.hookTimeoutSeconds))
-            let runner = HookRunner(command: command, policy: policy)
+            let runner = HookRunner(command: command, policy: DaemonSession.hookPolicy(options))
             runner.after = { seconds, action in
                 hookTimerSerial += 1
                 let key = hookTimerSerial
@@ -205,6 +209,7 @@ final class DaemonSession {
             registrations.append(
                 try loop.onSignal(SIGHUP) { [weak daemon] in
                     notifier.reloading()
+                    if let daemon { self.reloadConfig(daemon: daemon, hooks: hooks, downloads: downloads) }
                     do { try daemon?.reload() } catch { console.err("podcast-watch: reload failed: \(error)\n") }
                     downloads?.reloadSettings()
                     notifier.ready(status: DaemonSession.status(daemon?.library.podcasts.count ?? 0))
@@ -409,7 +414,6 @@ final class DaemonSession {
         retries store: FeedStore? = nil, report: ((FeedEvent, Int64?) -> Void)? = nil,
         now: @escaping () -> Date = Date.init, finished: @escaping (HookRunner) -> Void
     ) {
-        let attempts = runner.policy.retries + 1
         // Best effort: a store that cannot be written costs the retry after a stop, not the run.
         func persist(_ episode: EpisodeAnnouncement, _ change: (FeedStore, Int64) throws -> Void) {
             guard let store, let id = episode.episodeID else { return }
@@ -419,7 +423,9 @@ final class DaemonSession {
                 console.err("podcast-watch: warning: cannot record the hook's retry in the state database: \(error)\n")
             }
         }
-        runner.onOutcome = { episode, outcome in
+        runner.onOutcome = { [weak runner] episode, outcome in
+            // Read at each outcome: a reload may have changed `hook-retries`.
+            let attempts = (runner?.policy.retries ?? 0) + 1
             // Feed text: neutralised before it reaches a terminal or the journal.
             let name = TerminalText.line(episode.title ?? episode.url ?? "?")
             let time = now()
@@ -441,7 +447,9 @@ final class DaemonSession {
                 let due = time.addingTimeInterval(delay)
                 persist(episode) {
                     try $0.saveHookRetry(
-                        PendingHookRetry(episodeID: $1, attempt: attempt + 1, due: due, lastError: how.description))
+                        PendingHookRetry(
+                            episodeID: $1, attempt: attempt + 1, due: due, lastError: how.description,
+                            attempts: attempts))
                 }
                 failure(how.description, attempt: attempt, retryAt: due, gaveUp: false)
             case .failed(let how, let tried):
@@ -461,7 +469,9 @@ final class DaemonSession {
                     "podcast-watch: warning: hook for \"\(name)\" was \(what) (attempt \(attempt) of \(attempts)); it runs again at the next start\n"
                 )
                 persist(episode) {
-                    try $0.saveHookRetry(PendingHookRetry(episodeID: $1, attempt: attempt, due: time, lastError: what))
+                    try $0.saveHookRetry(
+                        PendingHookRetry(
+                            episodeID: $1, attempt: attempt, due: time, lastError: what, attempts: attempts))
                 }
                 failure(what, attempt: attempt, retryAt: nil, gaveUp: false)
             }
@@ -555,6 +565,84 @@ final class DaemonSession {
         } catch {
             console.err("podcast-watch: warning: cannot read the hook retries still owed: \(error)\n")
         }
+    }
+
+    // SIGHUP: the config file again. A file that cannot be read or parsed is refused whole (the
+    // running options stay, and `run` goes on); otherwise what can change live is applied, and
+    // each key that needs a restart is named once per reload, keeping its running value.
+    private func reloadConfig(daemon: PodcastDaemon<LoopScheduler>, hooks: HookRunner?, downloads: DownloadQueue?) {
+        guard let configReload else { return }
+        let fresh: (options: RunOptions, stateDirectory: String?)
+        do {
+            fresh = try configReload.read()
+        } catch {
+            console.err(
+                "podcast-watch: config file not reloaded (the running configuration stays): \(error.message)\n")
+            return
+        }
+        var new = fresh.options
+        new.downloadFallbackDirectory = options.downloadFallbackDirectory
+        var changes = ConfigReload.changes(from: options, to: new)
+        let runningState = (store.database.path as NSString).deletingLastPathComponent
+        if let state = fresh.stateDirectory, state != runningState {
+            changes.insert(ConfigReload.Change(key: "state", live: false), at: 0)
+        }
+        // No queue was made at start (no download folder at all): it cannot appear live.
+        if downloads == nil, let i = changes.firstIndex(where: { $0.key == "download" }) { changes[i].live = false }
+        var applied = options
+        for change in changes where change.live {
+            switch change.key {
+            case "interval":
+                applied.intervalSeconds = new.intervalSeconds
+                daemon.setIntervalOverride(new.intervalSeconds)
+            case "first-sync-announce":
+                applied.firstSyncAnnounce = new.firstSyncAnnounce
+                store.firstSyncAnnounceLimit = new.firstSyncAnnounce
+            case "hook":
+                applied.hook = new.hook
+                if let command = new.hook { hooks?.command = command }
+            case "hook-timeout", "hook-retries":
+                applied.hookTimeoutSeconds = new.hookTimeoutSeconds
+                applied.hookRetries = new.hookRetries
+                if let hooks { hooks.policy = DaemonSession.hookPolicy(applied) }
+            case "hook-on":
+                applied.hookOn = new.hookOn
+                if let hooks {
+                    daemon.hooks = new.hookOn.contains(.newEpisode) ? hooks : nil
+                    if let downloads { DaemonSession.wireDownloadHooks(downloads, hooks: hooks, on: new.hookOn) }
+                }
+            case "download": applied.downloadDirectory = new.downloadDirectory
+            case "download-name": applied.downloadName = new.downloadName
+            case "download-jobs": applied.downloadJobs = new.downloadJobs
+            case "download-per-host": applied.downloadPerHost = new.downloadPerHost
+            case "download-rate": applied.downloadRate = new.downloadRate
+            case "keep": applied.keep = new.keep
+            default: break
+            }
+        }
+        if let downloads, let settings = DaemonSession.downloadSettings(applied), settings != downloads.settings {
+            downloads.update(settings: settings)
+        }
+        options = applied
+        for change in changes where !change.live {
+            console.err(
+                "podcast-watch: warning: config file: '\(change.key)' changed; it takes effect at the next restart (systemctl restart podcast-watch), until then the running value stays\n"
+            )
+        }
+        let live = changes.filter(\.live).map(\.key)
+        if !live.isEmpty {
+            console.err(
+                "podcast-watch: config reloaded from \(configReload.path): applied \(live.joined(separator: ", "))\n")
+        } else if changes.isEmpty && FileManager.default.fileExists(atPath: configReload.path) {
+            console.err("podcast-watch: config reloaded from \(configReload.path): nothing changed\n")
+        }
+    }
+
+    /// The hook runner's policy for `options` (`--hook-retries`, `--hook-timeout`).
+    static func hookPolicy(_ options: RunOptions) -> HookRunner.Policy {
+        HookRunner.Policy(
+            retries: options.hookRetries, firstRetryDelay: HookRunner.Policy.daemonDefault.firstRetryDelay,
+            timeout: Double(options.hookTimeoutSeconds))
     }
 
     /// The service manager's status line (`systemctl status`).

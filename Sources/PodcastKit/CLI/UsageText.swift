@@ -12,6 +12,7 @@ public enum UsageText {
         case "remove": return remove
         case "enable": return enableDisable(first: "enable", second: "disable")
         case "disable": return enableDisable(first: "disable", second: "enable")
+        case "set": return set
         case "list": return list
         case "import": return importOPML
         case "export": return export
@@ -44,6 +45,9 @@ public enum UsageText {
           remove URL | --id N                         unsubscribe
           enable URL | --id N                         poll a disabled feed again
           disable URL | --id N                        stop polling a feed, keep it
+          set URL | --id N [--download | --no-download | --download-default]
+              [--keep N|default] [--interval S|default]
+                                                      change one feed's settings
           list [--json]                               list the subscriptions
           import FILE.opml                            subscribe to the feeds of an OPML file
           export                                      print the subscriptions as OPML 2.0
@@ -99,6 +103,29 @@ public enum UsageText {
 
         """
 
+    static let set = """
+        Usage: podcast-watch set URL | --id N
+                   [--download | --no-download | --download-default]
+                   [--keep N|default] [--interval S|default]
+
+        Change one feed's own settings, keeping its episodes, downloads and
+        history (no need to remove and add it again). Give at least one option.
+        A running 'podcast-watch run' picks the change up on SIGHUP.
+
+          --download           download this feed's new episodes (as add --download)
+          --no-download        never download this feed's episodes
+          --download-default   follow run: download only with run --download DIR
+          --keep N             keep this feed's newest N downloaded files (1-100000)
+          --keep default       follow run's --keep (all files without it)
+          --interval S         poll this feed every S seconds (or 15m, 2h, 1d)
+          --interval default   follow run's --interval (else 3600 s)
+
+        URL is as 'remove' takes it; --id N is the number 'podcast-watch list'
+        shows. Prints the feed's settings after the change. Exit status 1 if no
+        such feed is subscribed, 2 for a bad or missing option.
+
+        """
+
     static let downloads = """
         Usage: podcast-watch downloads [--json]
 
@@ -146,7 +173,9 @@ public enum UsageText {
         List the subscriptions: title, URL, status, last check.
 
         A feed turned off says by whom ('disable' or 410 Gone) and how to resume
-        it; a feed whose hook failed after every retry shows 'hook failing'.
+        it; a feed whose hook failed after every retry shows 'hook failing', and
+        one whose hook failed and will be retried shows 'hook failing, retry 2/4
+        at TIME' (--json: hook_retry, only then).
 
           --json   one JSON object per line, keys in this order: id, url, title,
                    status, interval, last_check, last_success, last_error,

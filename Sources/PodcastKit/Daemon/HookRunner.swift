@@ -112,8 +112,9 @@ public final class HookRunner {
     /// killed: `run`'s default, well inside a service manager's stop timeout (30 s in our units).
     public static let shutdownGrace: Double = 5
 
-    /// The shell command line, as given to `--hook`.
-    public let command: String
+    /// The shell command line, as given to `--hook`. A reload may change it: attempts started
+    /// afterwards (new episodes, and retries still owed) run the new one; running ones go on.
+    public var command: String
     /// How many hooks may run at the same time.
     public let maxConcurrent: Int
     /// Called on the reaping thread when a hook ends (including spawn failures), with the
@@ -123,8 +124,9 @@ public final class HookRunner {
     /// announcement), or `.interrupted` for a hook killed at shutdown. Runs after
     /// `onTermination`.
     public var onOutcome: ((EpisodeAnnouncement, Outcome) -> Void)?
-    /// Retries and timeout.
-    public let policy: Policy
+    /// Retries and timeout. A reload may change it: a retry is decided, and a timeout armed,
+    /// with the policy in force when the attempt ends or starts.
+    public var policy: Policy
     /// Runs an action after a delay in seconds, on this runner's thread: the loop's timer in the
     /// daemon, a virtual clock in tests. Without it, no retry and no timeout happens.
     public var after: ((Double, @escaping () -> Void) -> Void)?
@@ -144,6 +146,7 @@ public final class HookRunner {
         var serial: Int
         var timedOut = false
         var killedAtShutdown = false
+        var timeout: Double?  // the policy's when it started (a reload may change the policy)
     }
     private var running: [pid_t: Running] = [:]
     private var queue: [(episode: EpisodeAnnouncement, issued: (() -> Void)?, attempt: Int)] = []
@@ -190,7 +193,7 @@ public final class HookRunner {
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid {
                 running[pid] = nil
-                let how = entry.timedOut ? Termination.timedOut(policy.timeout ?? 0) : HookRunner.termination(status)
+                let how = entry.timedOut ? Termination.timedOut(entry.timeout ?? 0) : HookRunner.termination(status)
                 finished.append((entry, how))
             } else if r < 0 && errno == ECHILD {
                 running[pid] = nil  // someone else reaped it; nothing to report but the slot
@@ -334,7 +337,7 @@ public final class HookRunner {
             case .success(let pid):
                 serials += 1
                 let serial = serials
-                running[pid] = Running(episode: episode, attempt: attempt, serial: serial)
+                running[pid] = Running(episode: episode, attempt: attempt, serial: serial, timeout: policy.timeout)
                 if let timeout = policy.timeout, let after {
                     after(timeout) { [weak self] in self?.expire(pid, serial: serial) }
                 }

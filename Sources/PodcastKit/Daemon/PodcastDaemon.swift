@@ -91,8 +91,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     /// The view models the views observe.
     public let library: LibraryViewModel
-    /// The configuration given at creation.
-    public let configuration: Configuration
+    /// The configuration given at creation, with the changes a reload made
+    /// (`setIntervalOverride(_:)`).
+    public private(set) var configuration: Configuration
     /// Called for every event, after the store has committed it and after `library` has it.
     public var onEvent: ((FeedEvent) -> Void)?
     /// Called with warnings worth a line on stderr (store warnings, refused moves).
@@ -231,7 +232,8 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     /// SIGHUP: re-reads the subscriptions. New feeds are polled at once, removed ones are
     /// dropped (an in-flight fetch is abandoned, nothing is written for it), changed ones take
-    /// their new URL, title and interval. Throws `StoreError`.
+    /// their new URL, title and interval (a changed interval reschedules the feed as
+    /// `setIntervalOverride(_:)` does). Throws `StoreError`.
     public func reload() throws {
         guard isRunning else { return }
         let feeds = try store.feeds()
@@ -244,6 +246,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                 added.append(record)
             } else {
                 let wasEnabled = slots[record.id]!.record.enabled
+                let oldInterval = slots[record.id]!.record.intervalSeconds
                 slots[record.id]!.record = record
                 trackOnce(record.id)
                 library.upsert(snapshot(record, keeping: library.podcast(id: record.id)))
@@ -251,6 +254,8 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                     slots[record.id]!.generation += 1
                 } else if !wasEnabled && record.enabled {
                     schedule(record.id, after: 0)
+                } else if oldInterval != record.intervalSeconds {
+                    rescheduleForNewInterval(record.id)  // `set --interval`
                 }
             }
         }
@@ -258,6 +263,31 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         // import of 20,000 feeds held the loop for minutes).
         library.upsert(contentsOf: added.map { snapshot($0, keeping: nil) })
         for record in added { startPolling(record, pollNow: true) }
+    }
+
+    /// A reload changed `run --interval` (the config file's `interval`): feeds without their own
+    /// interval take `seconds` (`nil`: the policy's default) from now on. Each such feed that
+    /// is enabled, idle and not backing off is rescheduled as a restart would schedule it
+    /// (`PollPolicy.initialDelay`: its stored next poll, but at most one new interval away), so
+    /// a shorter interval applies at once and a longer one from the next poll. Loop thread.
+    public func setIntervalOverride(_ seconds: Int?) {
+        guard configuration.intervalOverride != seconds else { return }
+        configuration.intervalOverride = seconds
+        guard isRunning, !configuration.once else { return }
+        for id in slots.keys.sorted() where slots[id]!.record.intervalSeconds == nil { rescheduleForNewInterval(id) }
+    }
+
+    // Feed `id`'s interval changed: an enabled, idle feed that is not backing off gets the next
+    // poll a restart would give it (its stored next poll, at most one interval away).
+    private func rescheduleForNewInterval(_ id: Int64) {
+        guard isRunning, !configuration.once, let slot = slots[id], slot.record.enabled, !slot.isFetching,
+            !waitingSet.contains(id), !isBackingOff(slot.record), let next = slot.record.nextPoll
+        else { return }
+        schedule(
+            id,
+            after: configuration.policy.initialDelay(
+                nextPoll: next.timeIntervalSince1970, now: now().timeIntervalSince1970,
+                interval: interval(of: slot.record)))
     }
 
     /// SIGUSR1: polls every enabled feed now (feeds already being fetched are left alone).

@@ -151,21 +151,24 @@ public struct DownloadLedger {
     }
 
     /// `record` pointed at its episode's current enclosure URL when the feed changed it (to
-    /// another http(s) URL): the store forgets the bytes, validators and size (another file's),
-    /// and the returned record has `fromZero` set, so the part is emptied. Unchanged: `record`.
+    /// another http(s) URL): the store forgets the bytes and validators (another resource's:
+    /// RFC 9110 compares entity tags only between representations of one resource, so no
+    /// `If-Range` can vouch for the old `.part` against the new URL) and takes the new
+    /// enclosure's `length` as the expected size until the server sends one; the returned record
+    /// has `fromZero` set, so the part is emptied. Unchanged: `record`.
     public func followEnclosure(_ record: DownloadRecord) throws -> DownloadRecord {
-        guard
-            let current = try database.scalarString(
-                "SELECT enclosure_url FROM episodes WHERE id = ?1", .integer(record.episodeID)),
-            current != record.url, case .http = FetchTarget(current)
+        let current = try database.prepare("SELECT enclosure_url, enclosure_length FROM episodes WHERE id = ?1")
+        try current.bind([.integer(record.episodeID)])
+        guard try current.step(), let url = current.string(0), url != record.url, case .http = FetchTarget(url)
         else { return record }
+        let length = current.int64(1).flatMap { $0 > 0 ? $0 : nil }
         try database.run(
-            "UPDATE downloads SET url = ?2, bytes = 0, total = NULL, etag = NULL, last_modified = NULL "
-                + "WHERE episode_id = ?1", .integer(record.episodeID), .text(current))
+            "UPDATE downloads SET url = ?2, bytes = 0, total = ?3, etag = NULL, last_modified = NULL "
+                + "WHERE episode_id = ?1", .integer(record.episodeID), .text(url), SQLValue(length))
         var moved = record
-        moved.url = current
+        moved.url = url
         moved.bytes = 0
-        moved.total = nil
+        moved.total = length
         moved.etag = nil
         moved.lastModified = nil
         moved.fromZero = true

@@ -16,8 +16,8 @@ import LoopScheduler
 ///
 /// Threading: loop thread only (the one `fetcher` and `deliver` use).
 public final class DownloadQueue {
-    /// The settings given at creation.
-    public let settings: DownloadSettings
+    /// The settings given at creation, or by the last `update(settings:)`.
+    public private(set) var settings: DownloadSettings
     /// What the views show.
     public let model: DownloadsViewModel
     /// Called for every download event, on the loop thread.
@@ -200,6 +200,21 @@ public final class DownloadQueue {
         for id in retryTimers.keys.sorted() where isForgotten(id) { retryTimers.removeValue(forKey: id)?.cancel() }
         admit()
         if busy && !isBusy { onIdle?() }
+    }
+
+    /// A reload changed `run`'s download options: downloads queued from now on use the new
+    /// directory, name template and `allFeeds`; the limits apply at once (a higher
+    /// `maxConcurrent` or `maxPerHost` starts waiting downloads now, a lower one lets those in
+    /// flight finish and starts no more until under it); the rate is shared anew among the
+    /// transfers in flight (0: each unlimited again); `keep` applies from the next completion.
+    /// A download already named keeps its path (its `.part` is there). Loop thread.
+    public func update(settings new: DownloadSettings) {
+        let old = settings
+        settings = new
+        if new.bytesPerSecond == 0 && old.bytesPerSecond > 0 {
+            for entry in active.values { entry.download.setRate(0) }
+        }
+        admit()
     }
 
     // Whether the store no longer has episode `id`'s download (a store error: keep it).

@@ -21,8 +21,8 @@ public enum JournalLines {
     }
 
     /// The syslog level of one of podcast-watch's stderr lines: warnings, skipped input and a
-    /// hook about to be retried 4; the hint of an empty `run` and the wait for running hooks at
-    /// shutdown 5; any other
+    /// hook about to be retried 4; the hint of an empty `run`, the wait for running hooks at
+    /// shutdown and a config reload's summary 5; any other
     /// `podcast-watch: ...` line (an error) 3; a continuation line (a usage text) 6.
     public static func level(of line: Substring) -> Int {
         let prefix = "podcast-watch: "
@@ -30,7 +30,11 @@ public enum JournalLines {
         let message = line.dropFirst(prefix.count)
         if message.hasPrefix("warning:") || message.hasPrefix("skipped ") { return 4 }
         if message.hasPrefix("hook "), message.contains("; retrying in ") { return 4 }
-        if message.hasPrefix("no subscriptions yet") || message.hasPrefix("stopping:") { return 5 }
+        if message.hasPrefix("no subscriptions yet") || message.hasPrefix("stopping:")
+            || message.hasPrefix("config reloaded")
+        {
+            return 5
+        }
         return 3
     }
 

@@ -12,6 +12,11 @@ extension FeedStore {
     ///   `EpisodeIdentity`). Episodes that dropped out of the feed stay. An identity seen twice in
     ///   one update is kept once, with a warning. An item whose enclosure (query ignored) is
     ///   already stored for the feed, where one of the two has no guid, is the same episode.
+    ///   A known episode whose primary enclosure changed gets its URL, type, length, key and
+    ///   enclosure list replaced together (not announced; a download follows it from zero). A
+    ///   guid-less item with a new enclosure is the stored guid-less episode with the same title
+    ///   and publication date, when there is exactly one and its enclosure is no longer listed:
+    ///   that episode takes the new enclosure as its identity (well-formed parses only).
     ///   A degraded parse (`isWellFormed == false`) inserts only items with a strong identity
     ///   (guid or enclosure), since a cut-short item could otherwise reappear under another key.
     /// - The first successful sync of a feed (no `lastSuccess` yet) announces only the newest
@@ -211,8 +216,27 @@ extension FeedStore {
         _ parsed: ParsedFeed, feedID: Int64, at: Date, warnings: inout [String]
     ) throws -> [(index: Int, episode: StoredEpisode)] {
         let known = try database.prepare("SELECT 1 FROM episodes WHERE feed_id = ?1 AND identity = ?2")
+        // The primary enclosure's URL, type, length, key and the enclosure list change together.
         let moveEnclosure = try database.prepare(
-            "UPDATE episodes SET enclosure_url = ?3 WHERE feed_id = ?1 AND identity = ?2 AND enclosure_url <> ?3")
+            """
+            UPDATE episodes SET enclosure_url = ?3, enclosure_type = ?4, enclosure_length = ?5, enclosure_key = ?6,
+                enclosures_json = ?7
+            WHERE feed_id = ?1 AND identity = ?2 AND (enclosure_url IS NOT ?3 OR enclosure_type IS NOT ?4
+                OR enclosure_length IS NOT ?5 OR enclosures_json IS NOT ?7)
+            """)
+        // A guid-less episode known by an enclosure the feed no longer lists, with this title and date.
+        let movedWithoutGuid = try database.prepare(
+            """
+            SELECT id, enclosure_key FROM episodes
+            WHERE feed_id = ?1 AND guid IS NULL AND identity LIKE 'enclosure:%' AND title = ?2 AND published = ?3
+            LIMIT 2
+            """)
+        let reidentify = try database.prepare(
+            """
+            UPDATE episodes SET identity = ?2, enclosure_url = ?3, enclosure_type = ?4, enclosure_length = ?5,
+                enclosure_key = ?6, enclosures_json = ?7
+            WHERE id = ?1
+            """)
         let sameMedia = try database.prepare(
             "SELECT 1 FROM episodes WHERE feed_id = ?1 AND enclosure_key = ?2 AND (guid IS NULL OR ?3 IS NULL) LIMIT 1")
         let insert = try database.prepare(
@@ -226,6 +250,19 @@ extension FeedStore {
 
         var seen = Set<String>()
         var result: [(index: Int, episode: StoredEpisode)] = []
+        // Every enclosure this document lists: a stored episode whose enclosure is still listed
+        // did not move (two items may share a title and a date).
+        let listed = Set(
+            parsed.episodes.compactMap { EpisodeIdentity.nonBlank($0.primaryEnclosure?.url) }.map(
+                EpisodeIdentity.enclosureKey))
+        func enclosureColumns(_ episode: Episode) -> [SQLValue] {
+            let primary = episode.primaryEnclosure
+            let json = (try? encoder.encode(episode.enclosures)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+            return [
+                SQLValue(primary?.url), SQLValue(primary?.mimeType), SQLValue(primary?.length),
+                SQLValue(EpisodeIdentity.nonBlank(primary?.url).map(EpisodeIdentity.enclosureKey)), .text(json),
+            ]
+        }
         for (index, episode) in parsed.episodes.enumerated() {
             let identity = EpisodeIdentity(episode)
             let label = "feed #\(feedID): item \(index + 1) (\(episode.title ?? "untitled"))"
@@ -241,14 +278,35 @@ extension FeedStore {
             try known.bind([.integer(feedID), .text(identity.key)])
             if try known.step() {
                 // A known episode (by guid) whose primary enclosure moved: downloads follow it.
-                if let url = EpisodeIdentity.nonBlank(episode.primaryEnclosure?.url),
+                if EpisodeIdentity.nonBlank(episode.primaryEnclosure?.url) != nil,
                     EpisodeIdentity.nonBlank(episode.guid) != nil
                 {
                     moveEnclosure.reset()
-                    try moveEnclosure.bind([.integer(feedID), .text(identity.key), .text(url)])
+                    try moveEnclosure.bind([.integer(feedID), .text(identity.key)] + enclosureColumns(episode))
                     _ = try moveEnclosure.step()
                 }
                 continue
+            }
+            // Without a guid the enclosure is the identity, so a moved file looks like a new
+            // episode. It is the same one when exactly one stored guid-less episode has this
+            // title and date and its enclosure is gone from the feed: it takes the new key.
+            // (A degraded parse may have lost the old item: it never relinks.)
+            if identity.kind == .enclosure, parsed.isWellFormed, let title = episode.title,
+                EpisodeIdentity.nonBlank(title) != nil,
+                let published = episode.published
+            {
+                movedWithoutGuid.reset()
+                try movedWithoutGuid.bind([.integer(feedID), .text(title), .date(published)])
+                var candidates: [(id: Int64, key: String?)] = []
+                while try movedWithoutGuid.step() {
+                    if let id = movedWithoutGuid.int64(0) { candidates.append((id, movedWithoutGuid.string(1))) }
+                }
+                if candidates.count == 1, let old = candidates.first, !listed.contains(old.key ?? "") {
+                    reidentify.reset()
+                    try reidentify.bind([.integer(old.id), .text(identity.key)] + enclosureColumns(episode))
+                    try reidentify.step()
+                    continue
+                }
             }
 
             let guid = EpisodeIdentity.nonBlank(episode.guid)

@@ -12,13 +12,17 @@ public struct PendingHookRetry: Equatable, Sendable {
     public var due: Date
     /// How the previous attempt ended ("exited with status 3"), for messages.
     public var lastError: String?
+    /// The attempt limit of the run that recorded it (`--hook-retries` + 1); `nil` when unknown
+    /// (recorded before the store kept it). For `list`'s "retry 2/4".
+    public var attempts: Int?
 
     /// A pending retry.
-    public init(episodeID: Int64, attempt: Int, due: Date, lastError: String?) {
+    public init(episodeID: Int64, attempt: Int, due: Date, lastError: String?, attempts: Int? = nil) {
         self.episodeID = episodeID
         self.attempt = attempt
         self.due = due
         self.lastError = lastError
+        self.attempts = attempts
     }
 }
 
@@ -28,13 +32,13 @@ extension FeedStore {
     public func saveHookRetry(_ retry: PendingHookRetry) throws {
         _ = try database.run(
             """
-            INSERT INTO hook_retries (episode_id, attempt, due, last_error)
-            SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM episodes WHERE id = ?1)
+            INSERT INTO hook_retries (episode_id, attempt, due, last_error, attempts)
+            SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM episodes WHERE id = ?1)
             ON CONFLICT (episode_id) DO UPDATE SET attempt = excluded.attempt, due = excluded.due,
-                last_error = excluded.last_error
+                last_error = excluded.last_error, attempts = excluded.attempts
             """,
             .integer(retry.episodeID), .integer(Int64(retry.attempt)), .real(retry.due.timeIntervalSince1970),
-            SQLValue(retry.lastError))
+            SQLValue(retry.lastError), SQLValue(retry.attempts.map { Int64(max(1, $0)) }))
     }
 
     /// Forgets the hook attempt owed to episode `episodeID` (it succeeded, or gave up).
@@ -45,18 +49,37 @@ extension FeedStore {
     /// Every owed hook attempt with its episode, soonest due first (then by episode id).
     public func pendingHookRetries() throws -> [(retry: PendingHookRetry, episode: StoredEpisode)] {
         let statement = try database.prepare(
-            "SELECT episode_id, attempt, due, last_error FROM hook_retries ORDER BY due, episode_id")
-        var retries: [PendingHookRetry] = []
-        while try statement.step() {
-            retries.append(
-                PendingHookRetry(
-                    episodeID: statement.int64(0) ?? 0, attempt: statement.int(1) ?? 1,
-                    due: statement.date(2) ?? Date(timeIntervalSince1970: 0), lastError: statement.string(3)))
-        }
+            "SELECT \(FeedStore.retryColumns) FROM hook_retries ORDER BY due, episode_id")
+        let retries = try FeedStore.readRetries(statement)
         return try retries.compactMap { retry in
             let rows = try database.prepare(
                 "SELECT \(FeedStore.episodeColumns) FROM episodes WHERE id = ?1", .integer(retry.episodeID))
             return try FeedStore.readEpisodes(rows).first.map { (retry, $0) }
         }
+    }
+
+    /// Feed `id`'s owed hook attempts (its episodes'), soonest due first: what `list` shows
+    /// while a hook is failing but not given up yet.
+    public func pendingHookRetries(feedID id: Int64) throws -> [PendingHookRetry] {
+        let statement = try database.prepare(
+            """
+            SELECT \(FeedStore.retryColumns) FROM hook_retries
+            WHERE episode_id IN (SELECT id FROM episodes WHERE feed_id = ?1) ORDER BY due, episode_id
+            """, .integer(id))
+        return try FeedStore.readRetries(statement)
+    }
+
+    private static let retryColumns = "episode_id, attempt, due, last_error, attempts"
+
+    private static func readRetries(_ statement: Statement) throws -> [PendingHookRetry] {
+        var retries: [PendingHookRetry] = []
+        while try statement.step() {
+            retries.append(
+                PendingHookRetry(
+                    episodeID: statement.int64(0) ?? 0, attempt: statement.int(1) ?? 1,
+                    due: statement.date(2) ?? Date(timeIntervalSince1970: 0), lastError: statement.string(3),
+                    attempts: statement.int(4)))
+        }
+        return retries
     }
 }

@@ -131,5 +131,10 @@ enum StoreSchema {
         );
         CREATE INDEX downloads_feed_done ON downloads(feed_id, finished) WHERE state = 'done';
         """,
+        // The attempt limit in force when a hook retry was recorded (`run --hook-retries` + 1),
+        // so `list` can say "retry 2/4" (NULL for rows written before). An added column only.
+        """
+        ALTER TABLE hook_retries ADD COLUMN attempts INTEGER CHECK (attempts IS NULL OR attempts >= 1);
+        """,
     ]
 }

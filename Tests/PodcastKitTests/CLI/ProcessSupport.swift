@@ -22,9 +22,10 @@ struct BinaryRun {
     }
 
     /// Runs `podcast-watch arguments…`; gives up (status -1) after 20 s.
-    static func run(_ arguments: [String], stdout: Stdout = .collected, currentDirectory: String? = nil) throws
-        -> BinaryRun
-    {
+    static func run(
+        _ arguments: [String], stdout: Stdout = .collected, currentDirectory: String? = nil,
+        environment: [String: String] = [:]
+    ) throws -> BinaryRun {
         let binary = try binary()
         let process = Process()
         let errPipe = Pipe()
@@ -47,6 +48,9 @@ struct BinaryRun {
             // `>&-`: the shell closes fd 1, then execs the binary.
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "exec \"$0\" \"$@\" >&-", binary] + arguments
+        }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         process.standardError = errPipe

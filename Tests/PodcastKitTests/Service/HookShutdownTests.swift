@@ -172,7 +172,8 @@ import Glibc
         var pending = try store.pendingHookRetries()
         #expect(
             pending.map(\.retry) == [
-                PendingHookRetry(episodeID: stored.id, attempt: 2, due: t0 + 15, lastError: "exited with status 1")
+                PendingHookRetry(
+                    episodeID: stored.id, attempt: 2, due: t0 + 15, lastError: "exited with status 1", attempts: 4)
             ])
         #expect(pending.map(\.episode.guid) == ["g"])
 
@@ -182,7 +183,7 @@ import Glibc
             pending.map(\.retry) == [
                 PendingHookRetry(
                     episodeID: stored.id, attempt: 2, due: t0,
-                    lastError: "still running at shutdown; killed after the 5 s grace")
+                    lastError: "still running at shutdown; killed after the 5 s grace", attempts: 4)
             ])
         // Killed at a second signal: no grace was waited, and the message says so.
         runner.onOutcome?(e, .interrupted(.signalled(SIGKILL), attempt: 2, grace: nil))

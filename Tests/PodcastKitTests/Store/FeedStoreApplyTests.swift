@@ -48,6 +48,108 @@ import Testing
         #expect(try store.episodeCount(feedID: f.id) == 1)
     }
 
+    /// The moved enclosure's type, length, key and list move with its URL: before, only the URL
+    /// did, and a download of it expected the old file's length.
+    @Test func enclosureMoveUpdatesTypeLengthAndKeyTogether() throws {
+        let dir = TemporaryDirectory()
+        let (store, f) = try makeStore(dir)
+        _ = try store.apply(update: fetched(f.id, feed([episode(1, day: 1)])))
+        var moved = episode(1, day: 1)
+        moved.enclosures = [Enclosure(url: "https://cdn2.example/1.m4a?x=1", length: 2345, mimeType: "audio/mp4")]
+        _ = try store.apply(update: fetched(f.id, feed([moved]), at: 60))
+        let row = try store.database.prepare(
+            "SELECT enclosure_url, enclosure_type, enclosure_length, enclosure_key, enclosures_json FROM episodes")
+        #expect(try row.step())
+        #expect(row.string(0) == "https://cdn2.example/1.m4a?x=1")
+        #expect(row.string(1) == "audio/mp4")
+        #expect(row.int64(2) == 2345)
+        #expect(row.string(3) == "https://cdn2.example/1.m4a")
+        #expect(row.string(4)?.contains("cdn2.example") == true)
+        #expect(row.string(4)?.contains("cdn.example/") == false)
+        // The same URL with a corrected length is stored too.
+        moved.enclosures[0].length = 2400
+        _ = try store.apply(update: fetched(f.id, feed([moved]), at: 120))
+        #expect(try store.database.scalarInt("SELECT enclosure_length FROM episodes") == 2400)
+    }
+
+    func guidless(_ title: String, url: String, day: Int, length: Int64 = 1000) -> Episode {
+        Episode(
+            title: title, published: t0.addingTimeInterval(Double(day) * 86_400),
+            enclosures: [Enclosure(url: url, length: length, mimeType: "audio/mpeg")])
+    }
+
+    /// Without a guid the enclosure is the identity (podcastparser would take the link, which
+    /// many feeds set to the show's home page for every item). A moved file with the same title
+    /// and date, whose old enclosure is gone from the feed, is the same episode: no new one,
+    /// nothing announced, and its identity follows the new file.
+    @Test func guidlessEpisodeWhoseFileMovedKeepsItsIdentity() throws {
+        let dir = TemporaryDirectory()
+        let (store, f) = try makeStore(dir)
+        _ = try store.apply(update: fetched(f.id, feed([guidless("One", url: "https://cdn.example/1.mp3", day: 1)])))
+        let id = try #require(try store.database.scalarInt("SELECT id FROM episodes"))
+        let second = try store.apply(
+            update: fetched(
+                f.id, feed([guidless("One", url: "https://cdn2.example/one.mp3", day: 1, length: 5000)]), at: 60))
+        #expect(second.newEpisodes.isEmpty)
+        #expect(try store.episodeCount(feedID: f.id) == 1)
+        #expect(
+            try store.database.scalarString("SELECT identity FROM episodes") == "enclosure:https://cdn2.example/one.mp3"
+        )
+        #expect(try store.database.scalarInt("SELECT id FROM episodes") == id)
+        #expect(try store.database.scalarInt("SELECT enclosure_length FROM episodes") == 5000)
+        // The next poll finds it by its new key: still one episode.
+        _ = try store.apply(
+            update: fetched(
+                f.id, feed([guidless("One", url: "https://cdn2.example/one.mp3", day: 1, length: 5000)]), at: 120))
+        #expect(try store.episodeCount(feedID: f.id) == 1)
+    }
+
+    /// What stays a new episode: another title or date, or an old file still listed beside the
+    /// new one (two parts published together under one title).
+    @Test func guidlessNewFileIsNewWhenTitleDateOrOldFileSaySo() throws {
+        let dir = TemporaryDirectory()
+        let (store, f) = try makeStore(dir)
+        _ = try store.apply(update: fetched(f.id, feed([guidless("One", url: "https://cdn.example/1.mp3", day: 1)])))
+        let renamed = try store.apply(
+            update: fetched(f.id, feed([guidless("Two", url: "https://cdn.example/2.mp3", day: 1)]), at: 60))
+        #expect(renamed.newEpisodes.count == 1)
+        let redated = try store.apply(
+            update: fetched(f.id, feed([guidless("One", url: "https://cdn.example/3.mp3", day: 2)]), at: 120))
+        #expect(redated.newEpisodes.count == 1)
+        let both = try store.apply(
+            update: fetched(
+                f.id,
+                feed([
+                    guidless("One", url: "https://cdn.example/1.mp3", day: 1),
+                    guidless("One", url: "https://cdn.example/1b.mp3", day: 1),
+                ]), at: 180))
+        #expect(both.newEpisodes.map(\.enclosure?.url) == ["https://cdn.example/1b.mp3"])
+        #expect(try store.episodeCount(feedID: f.id) == 4)
+    }
+
+    /// A download of a moved enclosure starts from zero at the new URL and expects the new
+    /// enclosure's length (the old `.part` is another resource's bytes: no Range, no If-Range).
+    @Test func downloadFollowsTheMoveWithTheNewLength() throws {
+        let dir = TemporaryDirectory()
+        let (store, f) = try makeStore(dir)
+        _ = try store.apply(update: fetched(f.id, feed([episode(1, day: 1)])))
+        let id = try #require(try store.database.scalarInt("SELECT id FROM episodes"))
+        let ledger = DownloadLedger(store: store)
+        try ledger.enqueue(
+            episodeID: id, feedID: f.id, url: "https://cdn.example/1.mp3?src=rss", total: 1000, queued: t0,
+            candidate: { dir.file("\($0).mp3") })
+        try ledger.noteResponse(episodeID: id, etag: "\"old\"", lastModified: nil, total: 1000)
+        let record = try #require(try ledger.record(episodeID: id))
+        var moved = episode(1, day: 1)
+        moved.enclosures = [Enclosure(url: "https://cdn2.example/1.mp3", length: 7777, mimeType: "audio/mpeg")]
+        _ = try store.apply(update: fetched(f.id, feed([moved]), at: 60))
+        let followed = try ledger.followEnclosure(record)
+        #expect(followed.url == "https://cdn2.example/1.mp3")
+        #expect(followed.total == 7777)
+        #expect(followed.bytes == 0 && followed.etag == nil && followed.lastModified == nil && followed.fromZero)
+        #expect(try ledger.record(episodeID: id)?.total == 7777)
+    }
+
     @Test func firstSyncAnnouncesNewestThreeThenEveryNewOne() throws {
         let dir = TemporaryDirectory()
         let (store, f) = try makeStore(dir)
