@@ -212,7 +212,7 @@ private final class NoControl: WebControl {
     func pollFeed(id: Int64) -> Bool { false }
     func pollAll() {}
     func importOPML(_ data: Data) throws -> WebImportSummary { WebImportSummary() }
-    func exportOPML() throws -> String { "" }
+    func exportOPML(revealingCredentials: Bool) throws -> String { "" }
 }
 
 /// A blocking HTTP/1.1 client keeping one connection open.

@@ -159,10 +159,12 @@ struct WebAPI {
         }
     }
 
-    /// `GET /export.opml`: the subscriptions as an OPML download.
-    func exportOPML() -> HTTPResponse {
+    /// `GET /export.opml`: the subscriptions as an OPML download; feed URLs masked as `list`
+    /// shows them unless `revealingCredentials` (the request carried the configured token).
+    func exportOPML(revealingCredentials: Bool) -> HTTPResponse {
         do {
-            var response = HTTPResponse.text(try control.exportOPML(), type: "text/x-opml; charset=utf-8")
+            var response = HTTPResponse.text(
+                try control.exportOPML(revealingCredentials: revealingCredentials), type: "text/x-opml; charset=utf-8")
             response.headers.append(("Content-Disposition", "attachment; filename=\"podcast-watch.opml\""))
             return response
         } catch {

@@ -50,23 +50,30 @@ public struct WebAccess: Sendable {
     /// `nil` when `request` may be served, else the error to answer (401 no or wrong token,
     /// 421 a non-loopback `Host` without a token).
     public func refusal(_ request: HTTPRequest) -> HTTPResponse? {
-        guard let token else {
+        guard token != nil else {
             guard let host = request.header("host"), WebAccess.isLoopbackHost(host) else {
                 return .jsonError(421, "this server answers only to a loopback Host (localhost, 127.0.0.1, [::1])")
             }
             return nil
         }
-        let bearer = request.header("authorization").flatMap { value -> String? in
-            let lower = value.lowercased()
-            return lower.hasPrefix("bearer ") ? String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
-        }
-        if let given = bearer ?? request.cookie(WebAccess.cookieName), WebAccess.constantTimeEqual(given, token) {
-            return nil
-        }
+        if carriesToken(request) { return nil }
         var refusal = HTTPResponse.jsonError(
             401, "a token is required: send 'Authorization: Bearer TOKEN', or open /?token=TOKEN once in the browser")
         refusal.headers.append(("WWW-Authenticate", "Bearer realm=\"podcast-watch\""))
         return refusal
+    }
+
+    /// Whether a token is configured and `request` carries it (bearer header or cookie,
+    /// compared in constant time). Only such a request gets the stored feed URLs with their
+    /// credentials (`/export.opml`); on a server without a token it is always `false`.
+    public func carriesToken(_ request: HTTPRequest) -> Bool {
+        guard let token else { return false }
+        let bearer = request.header("authorization").flatMap { value -> String? in
+            let lower = value.lowercased()
+            return lower.hasPrefix("bearer ") ? String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
+        }
+        guard let given = bearer ?? request.cookie(WebAccess.cookieName) else { return false }
+        return WebAccess.constantTimeEqual(given, token)
     }
 
     /// For `GET /?token=T`: the redirect that sets the cookie when `T` is the token, else `nil`.

@@ -21,8 +21,10 @@ public protocol WebControl: AnyObject {
     /// outlines are skipped); returns what happened. Throws `OPMLError` when nothing could be read,
     /// `WebControlError.tooManyOutlines` (nothing imported) above `WebImportSummary.maxOutlines`.
     func importOPML(_ data: Data) throws -> WebImportSummary
-    /// The subscriptions as an OPML document (`export`).
-    func exportOPML() throws -> String
+    /// The subscriptions as an OPML document (`export`'s). With `revealingCredentials` false
+    /// every feed URL is masked as `list` shows it (`MaskedURL`); true writes the stored URLs,
+    /// credentials included, so a backup round-trips (the router decides: see `WebRouter`).
+    func exportOPML(revealingCredentials: Bool) throws -> String
 }
 
 /// What an OPML import did.
@@ -138,11 +140,19 @@ public final class DaemonWebControl<S: Scheduler>: WebControl where S.SchedulerT
         return summary
     }
 
-    /// See `WebControl.exportOPML()`.
-    public func exportOPML() throws -> String {
-        OPML.export(
+    /// See `WebControl.exportOPML(revealingCredentials:)`.
+    public func exportOPML(revealingCredentials: Bool) throws -> String {
+        var masked = 0
+        let document = OPML.export(
             try store.feeds().map {
-                OPMLOutline(url: $0.url, title: $0.title ?? $0.feedTitle, interval: $0.intervalSeconds)
+                let url = revealingCredentials ? $0.url : MaskedURL.string($0.url)
+                if url != $0.url { masked += 1 }
+                return OPMLOutline(url: url, title: $0.title ?? $0.feedTitle, interval: $0.intervalSeconds)
             })
+        guard masked > 0, let declarationEnd = document.firstIndex(of: "\n") else { return document }
+        // Said in the file itself, so a masked backup is not mistaken for a full one.
+        let note =
+            "<!-- \(masked) feed URL(s) have their credentials masked (***): send the web token, or use `podcast-watch export`, for the full URLs -->\n"
+        return String(document[...declarationEnd]) + note + String(document[document.index(after: declarationEnd)...])
     }
 }

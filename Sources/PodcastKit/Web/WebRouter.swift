@@ -11,7 +11,7 @@ import Foundation
 /// | GET | `/` | the dashboard (`DashboardPage`) |
 /// | GET | `/events` | Server-Sent Events (`SSEHub`) |
 /// | GET | `/static/app.js`, `/static/app.css` | `WebAssets` |
-/// | GET | `/export.opml` | the subscriptions as OPML |
+/// | GET | `/export.opml` | the subscriptions as OPML (credentials masked unless the token was sent) |
 /// | GET | `/metrics` | `WebMetrics` |
 /// | GET, POST | `/api/feeds` | list; subscribe (JSON `{"url": ..., "title": ...}`) |
 /// | GET, DELETE | `/api/feeds/ID` | one feed; unsubscribe |
@@ -117,7 +117,9 @@ public final class WebRouter {
             Route(method: "GET", pattern: ["static", "app.css"]) { _, _ in
                 self.asset(WebAssets.style, type: "text/css; charset=utf-8")
             },
-            Route(method: "GET", pattern: ["export.opml"]) { _, _ in api.exportOPML() },
+            Route(method: "GET", pattern: ["export.opml"]) { request, _ in
+                api.exportOPML(revealingCredentials: self.access.carriesToken(request))
+            },
             Route(method: "GET", pattern: ["metrics"]) { _, _ in
                 .text(self.metrics.render(), type: WebMetrics.contentType)
             },
