@@ -8,6 +8,9 @@ import Foundation
 ///   sets it `HttpOnly; SameSite=Strict` and redirects to `/`, so the token leaves the address
 ///   bar). Compared in constant time. Without a token (loopback), the `Host` header must name a
 ///   loopback host, so a DNS-rebinding page cannot reach the API through the user's browser.
+/// - **Reverse proxy.** With a public origin (`--http-public-origin`), its host is accepted as
+///   `Host` beside the loopback ones, and its exact origin as `Origin` on state changes (a proxy
+///   that rewrites `Host` to the upstream address leaves `Origin` naming the public site).
 /// - **CSRF.** GET and HEAD change nothing. A state change needs DELETE, or POST with either a
 ///   JSON body (`Content-Type: application/json`: a cross-site form cannot send it without a
 ///   CORS preflight, which is never granted) or, for the page's own forms, the `csrf` field
@@ -18,13 +21,16 @@ public struct WebAccess: Sendable {
     public let token: String?
     /// The secret the page's forms carry in their `csrf` field.
     public let csrfSecret: String
+    /// The origin browsers use through a reverse proxy, if any (`--http-public-origin`).
+    public let publicOrigin: HTTPPublicOrigin?
     /// The cookie name carrying the token.
     public static let cookieName = "pw_token"
 
     /// Access rules; `csrfSecret` defaults to a fresh random one.
-    public init(token: String?, csrfSecret: String = WebAccess.randomSecret()) {
+    public init(token: String?, csrfSecret: String = WebAccess.randomSecret(), publicOrigin: HTTPPublicOrigin? = nil) {
         self.token = token
         self.csrfSecret = csrfSecret
+        self.publicOrigin = publicOrigin
     }
 
     /// 32 random bytes as 64 hex digits (`SystemRandomNumberGenerator`: getrandom(2)).
@@ -48,11 +54,15 @@ public struct WebAccess: Sendable {
     }
 
     /// `nil` when `request` may be served, else the error to answer (401 no or wrong token,
-    /// 421 a non-loopback `Host` without a token).
+    /// 421 without a token a `Host` that is neither loopback nor the public origin's).
     public func refusal(_ request: HTTPRequest) -> HTTPResponse? {
         guard token != nil else {
-            guard let host = request.header("host"), WebAccess.isLoopbackHost(host) else {
-                return .jsonError(421, "this server answers only to a loopback Host (localhost, 127.0.0.1, [::1])")
+            guard let host = request.header("host"),
+                WebAccess.isLoopbackHost(host) || publicOrigin?.matchesHost(host) == true
+            else {
+                let also = publicOrigin.map { " or \($0.host)" } ?? ""
+                return .jsonError(
+                    421, "this server answers only to a loopback Host (localhost, 127.0.0.1, [::1])\(also)")
             }
             return nil
         }
@@ -95,7 +105,8 @@ public struct WebAccess: Sendable {
         if let origin = request.header("origin") {
             // `scheme://host[:port]`; "null" (a sandboxed or privacy-sensitive context) has none.
             let host = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init)
-            if host == nil || host?.lowercased() != request.header("host")?.lowercased() {
+            let sameHost = host != nil && host?.lowercased() == request.header("host")?.lowercased()
+            if !sameHost && publicOrigin?.matchesOrigin(origin) != true {
                 return .jsonError(403, "cross-origin request refused (Origin \(origin))")
             }
         }
