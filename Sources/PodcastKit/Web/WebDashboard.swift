@@ -40,6 +40,7 @@ public final class WebDashboard {
             data: data, control: DaemonWebControl(store: store, daemon: daemon), access: access, metrics: metrics,
             hub: hub)
         let server = try HTTPServer(loop: loop, limits: limits) { router.reply($0) }
+        server.errorHeaders = [("Cache-Control", "no-store")] + WebRouter.securityHeaders
         try server.bind(address: address.host, port: address.port)
         metrics.podcasts = { [weak view] in view?.library.snapshots ?? [] }
         metrics.sseClients = { [weak hub] in hub?.clientCount ?? 0 }
