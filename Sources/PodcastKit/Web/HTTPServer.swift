@@ -159,6 +159,7 @@ public final class HTTPServer {
         let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
         var headers: [String: String] = [:]
         var headerCount = 0
+        var framing: [String: Int] = [:]  // content-length, transfer-encoding and host: how many
         // As evhttp counts them: the request line and each header line with its CRLF.
         var headerBytes = method.utf8.count + 1 + target.utf8.count + 11
         if let list = evhttp_request_get_input_headers(request) {
@@ -170,9 +171,18 @@ public final class HTTPServer {
                     let text = String(cString: value)
                     headerBytes += name.utf8.count + 2 + text.utf8.count + 2
                     if headers[name] == nil { headers[name] = text }
+                    if HTTPServer.framingHeaders.contains(name) { framing[name, default: 0] += 1 }
                 }
                 item = entry.pointee.next.tqe_next
             }
+        }
+        if let problem = HTTPServer.framingProblem(framing, headers) {
+            // The body's end is uncertain (evhttp used the first length): nothing more is read
+            // from this connection, so no smuggled request behind it is served.
+            var response = HTTPResponse.jsonError(400, problem)
+            response.headers += errorHeaders + [("Connection", "close")]
+            send(response, to: request, method: method)
+            return
         }
         guard headerCount <= limits.maxHeaders else {
             sendError(431, "more than \(limits.maxHeaders) request headers", to: request, method: method)
@@ -239,6 +249,30 @@ public final class HTTPServer {
         EVHTTP_REQ_DELETE.rawValue: "DELETE", EVHTTP_REQ_PUT.rawValue: "PUT", EVHTTP_REQ_OPTIONS.rawValue: "OPTIONS",
         EVHTTP_REQ_TRACE.rawValue: "TRACE", EVHTTP_REQ_CONNECT.rawValue: "CONNECT", EVHTTP_REQ_PATCH.rawValue: "PATCH",
     ]
+
+    private static let framingHeaders: Set<String> = ["content-length", "transfer-encoding", "host"]
+
+    /// Why a request's framing or `Host` is ambiguous (RFC 9112 §6.3, §3.2), `nil` when it is
+    /// not: two `Content-Length` headers (evhttp would read the first, a proxy might have used
+    /// the other), a length that is not plain digits, `Content-Length` with `Transfer-Encoding`,
+    /// a `Transfer-Encoding` other than one `chunked`, or more than one `Host`.
+    static func framingProblem(_ counts: [String: Int], _ headers: [String: String]) -> String? {
+        if counts["host", default: 0] > 1 { return "more than one Host header" }
+        if counts["content-length", default: 0] > 1 { return "more than one Content-Length header" }
+        if counts["transfer-encoding", default: 0] > 1 { return "more than one Transfer-Encoding header" }
+        if let length = headers["content-length"] {
+            if headers["transfer-encoding"] != nil { return "both Content-Length and Transfer-Encoding" }
+            guard !length.isEmpty, length.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                return "Content-Length must be a number of bytes"
+            }
+        }
+        if let coding = headers["transfer-encoding"],
+            coding.trimmingCharacters(in: .whitespaces).lowercased() != "chunked"
+        {
+            return "Transfer-Encoding must be chunked (alone)"
+        }
+        return nil
+    }
 
     /// An error this server answers itself: JSON, with `errorHeaders`.
     private func sendError(_ status: Int, _ message: String, to request: OpaquePointer, method: String) {

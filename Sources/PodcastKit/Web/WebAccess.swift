@@ -39,18 +39,23 @@ public struct WebAccess: Sendable {
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &rng)) }.joined()
     }
 
-    /// Whether `host` (a `Host` header) names this machine's loopback: `localhost`,
-    /// `127.0.0.0/8` or `[::1]`, with any port.
+    /// Whether `host` (a `Host` header) names this machine's loopback, spelled as a browser
+    /// spells the URLs we print: exactly `localhost` (any case), a dotted-quad `127.x.y.z` in
+    /// canonical form (no leading zeros, each part 0...255) or `[::1]`, each with an optional
+    /// `:port` (1–5 digits, at most 65535). Everything else is refused: `localhost.evil`,
+    /// `a.localhost`, `localhost.` (a trailing dot: nothing we print has one), `127.1`,
+    /// `0x7f.0.0.1`, `127.0.0.01`, `[0:0:0:0:0:0:0:1]`, an empty or non-numeric port. Short or
+    /// odd spellings resolve to loopback too, but no browser sends them for the URLs we print,
+    /// and a narrow set is one a reader can check.
     public static func isLoopbackHost(_ host: String) -> Bool {
-        var name = host.lowercased()
-        if name.hasPrefix("[") {
-            guard let end = name.firstIndex(of: "]") else { return false }
-            return name[name.index(after: name.startIndex)..<end] == "::1"
-        }
-        if let colon = name.lastIndex(of: ":") { name = String(name[..<colon]) }
-        if name == "localhost" || name.hasSuffix(".localhost") { return true }
+        guard let (name, _) = HTTPPublicOrigin.splitHost(host) else { return false }
+        if name == "localhost" || name == "[::1]" { return true }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { part in
+                (1...3).contains(part.count) && part.allSatisfy { $0.isASCII && $0.isNumber }
+                    && (part == "0" || part.first != "0") && UInt8(part) != nil
+            }
     }
 
     /// `nil` when `request` may be served, else the error to answer (401 no or wrong token,

@@ -91,3 +91,84 @@ final class HTTPServerErrorTests: XCTestCase {
         XCTAssertEqual(harness.onLoop { harness.server.requestCount }, 0)
     }
 }
+
+/// Requests whose body framing or `Host` is ambiguous are refused with `400` and the
+/// connection closed, so nothing smuggled behind them is served (RFC 9112 §6.3, §3.2).
+final class HTTPFramingTests: XCTestCase {
+    /// `message`: our JSON error's; `nil` when evhttp refuses the request itself (its page,
+    /// `Connection: close`, the handler never called).
+    private func refused(_ head: String, _ message: String?, file: StaticString = #filePath, line: UInt = #line) throws {
+        let harness = try ServerHarness(limits: HTTPLimits(), handler: HTTPServerLimitTests.echo)
+        defer { harness.stop() }
+        harness.onLoop {
+            harness.server.errorHeaders = [HTTPServerErrorTests.marker]
+            return 0
+        }
+        // Keep-alive, with a second request behind the first: it must never be answered.
+        let smuggled = "GET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n"
+        guard let socket = TestSocket(port: harness.port, timeout: 5) else { return XCTFail("no connection") }
+        socket.send(head + smuggled)
+        let response = socket.readToEnd()
+        XCTAssertTrue(response.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), response, file: file, line: line)
+        XCTAssertTrue(response.contains("\r\nConnection: close\r\n"), response, file: file, line: line)
+        XCTAssertFalse(response.contains("smuggled"), response, file: file, line: line)
+        guard let message else {
+            XCTAssertTrue(response.hasSuffix("<H1>Bad Request</H1>\n</BODY></HTML>\n"), response, file: file, line: line)
+            XCTAssertEqual(harness.onLoop { harness.server.requestCount }, 0, file: file, line: line)
+            return
+        }
+        XCTAssertTrue(response.contains("\r\nX-Test-Security: on\r\n"), response, file: file, line: line)
+        XCTAssertTrue(
+            response.hasSuffix("{\"error\":{\"status\":400,\"message\":\"\(message)\"}}\n"), response, file: file,
+            line: line)
+        XCTAssertEqual(harness.onLoop { harness.server.requestCount }, 1, file: file, line: line)
+    }
+
+    func testTwoContentLengthsAreRefused() throws {
+        try refused(
+            "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nContent-Length: 5\r\n\r\n",
+            "more than one Content-Length header")
+        try refused(
+            "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n",
+            "more than one Content-Length header")
+        try refused("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: +0\r\n\r\n", "Content-Length must be a number of bytes")
+    }
+
+    /// evhttp 2.1.12 itself refuses a length with a chunked body and a repeated
+    /// `Transfer-Encoding` (400, closed); the checks in `HTTPServer` stay for a libevent that
+    /// would let them through, and are tested directly.
+    func testContentLengthWithTransferEncodingIsRefused() throws {
+        try refused(
+            "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", nil)
+        try refused(
+            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", nil)
+        try refused(
+            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+            "Transfer-Encoding must be chunked (alone)")
+        XCTAssertEqual(
+            HTTPServer.framingProblem(["transfer-encoding": 2], ["transfer-encoding": "chunked"]),
+            "more than one Transfer-Encoding header")
+        XCTAssertEqual(
+            HTTPServer.framingProblem(
+                ["content-length": 1, "transfer-encoding": 1],
+                ["content-length": "5", "transfer-encoding": "chunked"]),
+            "both Content-Length and Transfer-Encoding")
+        XCTAssertNil(HTTPServer.framingProblem(["transfer-encoding": 1], ["transfer-encoding": " Chunked"]))
+    }
+
+    func testTwoHostsAreRefused() throws {
+        try refused("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n", "more than one Host header")
+    }
+
+    /// One chunked body and one plain length still work, on the same keep-alive connection.
+    func testOrdinaryFramingStillWorks() throws {
+        let harness = try ServerHarness(limits: HTTPLimits(), handler: HTTPServerLimitTests.echo)
+        defer { harness.stop() }
+        let response = TestSocket.request(
+            port: harness.port,
+            "POST /a HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: Chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+                + "POST /b HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nConnection: close\r\n\r\nxy")
+        XCTAssertTrue(response.contains("POST /a - 3\n"), response)
+        XCTAssertTrue(response.hasSuffix("POST /b - 2\n"), response)
+    }
+}
