@@ -211,7 +211,7 @@ private final class NoControl: WebControl {
     func removeFeed(id: Int64) throws {}
     func pollFeed(id: Int64) -> Bool { false }
     func pollAll() {}
-    func importOPML(_ data: Data) throws -> WebImportSummary { WebImportSummary() }
+    func importOutlines(_ outlines: [OPMLOutline]) throws -> WebImportSummary { WebImportSummary() }
     func exportOPML(revealingCredentials: Bool) throws -> String { "" }
 }
 

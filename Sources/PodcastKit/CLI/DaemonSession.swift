@@ -323,7 +323,8 @@ final class DaemonSession {
             do {
                 web = try WebDashboard(
                     loop: loop, scheduler: scheduler, store: store, daemon: daemon, address: address,
-                    token: options.httpToken, publicOrigin: options.httpPublicOrigin, metrics: webMetrics)
+                    token: options.httpToken, publicOrigin: options.httpPublicOrigin, metrics: webMetrics,
+                    offLoop: workers)
                 console.err(
                     DaemonSession.dashboardBanner(
                         web!, tokenGiven: options.httpToken != nil, stderrIsTerminal: isatty(2) == 1,

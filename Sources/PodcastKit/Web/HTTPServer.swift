@@ -14,6 +14,10 @@ public enum HTTPReply {
     /// Send `head` (status and headers; its body is ignored) with chunked encoding and keep the
     /// connection open; `start` gets the stream at once.
     case stream(head: HTTPResponse, start: (HTTPStream) -> Void)
+    /// Answer later: `start` gets a `respond` function to call once, on the loop's thread, with
+    /// the response (work done off the loop in between, as the web OPML import's parse). If the
+    /// server is closed first, `respond` does nothing.
+    case deferred(start: (_ respond: @escaping (HTTPResponse) -> Void) -> Void)
 }
 
 /// An HTTP server on an `EventLoop`'s base: libevent's `evhttp` (HTTP/1.1, keep-alive,
@@ -63,6 +67,7 @@ public final class HTTPServer {
     private var http: OpaquePointer?
     private let guardian: HTTPConnectionGuard
     private var streams: [ObjectIdentifier: HTTPStream] = [:]
+    private var deferred: [ObjectIdentifier: DeferredReply] = [:]
     private var sweeper: EventRegistration?
 
     /// A server on `loop` (not listening until `bind`). Throws `HTTPServerError.setupFailed` if
@@ -136,6 +141,9 @@ public final class HTTPServer {
         self.http = nil
         for stream in streams.values { stream.detach() }
         streams.removeAll()
+        // evhttp_free frees the requests still waiting for their answer: forget them first.
+        for reply in deferred.values { reply.request = nil }
+        deferred.removeAll()
         evhttp_free(http)
         guardian.releaseAll()
     }
@@ -220,6 +228,19 @@ public final class HTTPServer {
         switch reply {
         case .response(let response):
             send(response, to: request, method: method)
+        case .deferred(let start):
+            // evhttp keeps a request the user has not answered (a connection that fails in
+            // between detaches it; our reply then frees it), so it is valid until we answer.
+            let pending = DeferredReply(request: request, method: method)
+            let key = ObjectIdentifier(pending)
+            deferred[key] = pending
+            start { [weak self] response in
+                guard let self, let request = pending.request else { return }
+                pending.request = nil
+                self.deferred[key] = nil
+                event_base_update_cache_time(self.loop.base)
+                self.send(response, to: request, method: pending.method)
+            }
         case .stream(let head, let start):
             guard streams.count < limits.maxStreams, let connection else {
                 sendError(503, "too many event streams (at most \(limits.maxStreams))", to: request, method: method)
@@ -311,6 +332,18 @@ public final class HTTPServer {
     static func timeval(_ seconds: Double) -> Glibc.timeval {
         let whole = seconds.rounded(.down)
         return Glibc.timeval(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1_000_000))
+    }
+}
+
+/// A request answered later (`HTTPReply.deferred`); `request` is cleared once answered or when
+/// the server closes.
+private final class DeferredReply {
+    var request: OpaquePointer?
+    let method: String
+
+    init(request: OpaquePointer, method: String) {
+        self.request = request
+        self.method = method
     }
 }
 

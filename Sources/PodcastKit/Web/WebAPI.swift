@@ -138,24 +138,39 @@ struct WebAPI {
     }
 
     /// `POST /api/import` with `{"opml": "<opml ...>"}`: `{"added": N, "existing": N, "skipped": N}`.
-    func importOPML(_ request: HTTPRequest) -> HTTPResponse {
+    /// The body is decoded and parsed on `offLoop` (`WebImport`); the subscriptions are made
+    /// back on the loop.
+    func importOPML(_ request: HTTPRequest, _ offLoop: OffLoopExecutor) -> HTTPReply {
         guard request.contentType == "application/json" else {
-            return .jsonError(415, "send the OPML as JSON: {\"opml\": \"<opml>...</opml>\"}")
+            return .response(.jsonError(415, "send the OPML as JSON: {\"opml\": \"<opml>...</opml>\"}"))
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
-            let text = object["opml"] as? String
-        else {
-            return .jsonError(400, "\"opml\" (a string) is required")
+        let body = request.body
+        let control = self.control
+        return .deferred { respond in
+            WebImport.run(on: offLoop, { WebImport.outlines(jsonBody: body) }) { parsed in
+                respond(WebAPI.imported(parsed, control))
+            }
         }
-        do {
-            let summary = try control.importOPML(Data(text.utf8))
-            return .json(
-                .object([
-                    ("added", .int(summary.added)), ("existing", .int(summary.existing)),
-                    ("skipped", .int(summary.skipped)),
-                ]))
-        } catch {
-            return WebAPI.failure(error)
+    }
+
+    /// The answer to an import once parsed: the summary, or the error for `parsed`'s failure.
+    static func imported(_ parsed: Result<[OPMLOutline], WebImport.Failure>, _ control: WebControl) -> HTTPResponse {
+        switch parsed {
+        case .failure(.notJSON): return .jsonError(400, "\"opml\" (a string) is required")
+        case .failure(.notOPML(let error)): return failure(error)
+        case .failure(.tooManyOutlines(let count)):
+            return failure(WebControlError.tooManyOutlines(count: count, cap: WebImportSummary.maxOutlines))
+        case .success(let outlines):
+            do {
+                let summary = try control.importOutlines(outlines)
+                return .json(
+                    .object([
+                        ("added", .int(summary.added)), ("existing", .int(summary.existing)),
+                        ("skipped", .int(summary.skipped)),
+                    ]))
+            } catch {
+                return failure(error)
+            }
         }
     }
 

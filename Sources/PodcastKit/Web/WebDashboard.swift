@@ -23,12 +23,14 @@ public final class WebDashboard {
 
     private var heartbeat: EventRegistration?
 
-    /// Starts serving on `address`. `token`: required from clients (`nil`: none on loopback; a
+    /// Starts serving on `address`; uploaded OPML files are parsed on `offLoop` (the daemon's
+    /// worker pool). `token`: required from clients (`nil`: none on loopback; a
     /// random one is made for any other address, and for a `publicOrigin` that is not loopback:
     /// a reverse proxy's clients are not this machine's users). Throws `HTTPServerError` (bind failed).
     public init<S: Scheduler>(
         loop: EventLoop, scheduler: LoopScheduler, store: FeedStore, daemon: PodcastDaemon<S>, address: HTTPAddress,
-        token: String?, publicOrigin: HTTPPublicOrigin? = nil, metrics: WebMetrics, limits: HTTPLimits = HTTPLimits()
+        token: String?, publicOrigin: HTTPPublicOrigin? = nil, metrics: WebMetrics, limits: HTTPLimits = HTTPLimits(),
+        offLoop: OffLoopExecutor = InlineExecutor()
     ) throws where S.SchedulerTimeType == MonotonicInstant {
         let required = WebDashboard.requiresToken(address: address, publicOrigin: publicOrigin)
         let access = WebAccess(
@@ -38,7 +40,7 @@ public final class WebDashboard {
         let view = WebView(data: data, hub: hub, scheduler: scheduler, metrics: metrics)
         let router = WebRouter(
             data: data, control: DaemonWebControl(store: store, daemon: daemon), access: access, metrics: metrics,
-            hub: hub)
+            hub: hub, offLoop: offLoop)
         let server = try HTTPServer(loop: loop, limits: limits) { router.reply($0) }
         server.errorHeaders = [("Cache-Control", "no-store")] + WebRouter.securityHeaders
         try server.bind(address: address.host, port: address.port)
