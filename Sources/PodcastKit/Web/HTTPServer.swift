@@ -203,7 +203,9 @@ public final class HTTPServer {
             return
         }
         guard HTTPServer.servedMethods.contains(method) else {
-            sendError(501, "method \(method) is not implemented here; use GET, HEAD, POST or DELETE", to: request, method: method)
+            sendError(
+                501, "method \(method) is not implemented here; use GET, HEAD, POST or DELETE", to: request,
+                method: method)
             return
         }
         var body: [UInt8] = []

@@ -39,7 +39,9 @@ public enum WebImport {
         switch Result(catching: { () throws(OPMLError) -> [OPMLOutline] in try OPML.parse(data: data) }) {
         case .success(let all): outlines = all
         case .failure(let error):
-            guard case .malformed(_, let recovered) = error, !recovered.isEmpty else { return .failure(.notOPML(error)) }
+            guard case .malformed(_, let recovered) = error, !recovered.isEmpty else {
+                return .failure(.notOPML(error))
+            }
             outlines = recovered
         }
         guard outlines.count <= WebImportSummary.maxOutlines else {

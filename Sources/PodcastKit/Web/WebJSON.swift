@@ -32,7 +32,8 @@ public enum WebJSON {
             ("id", .int(e.id)), ("feed_id", .int(e.feedID)), ("title", .string(shown(e.title))),
             ("published", WebJSON.date(e.published)), ("first_seen", WebJSON.date(e.firstSeen)),
             ("guid", .string(e.guid.map(MaskedURL.string))),
-            ("link", .string(e.link.map(MaskedURL.string))), ("url", .string(e.enclosure.map { MaskedURL.string($0.url) })),
+            ("link", .string(e.link.map(MaskedURL.string))),
+            ("url", .string(e.enclosure.map { MaskedURL.string($0.url) })),
             ("mime_type", .string(e.enclosure?.mimeType)), ("length", .int(e.enclosure?.length)),
             ("duration", .number(e.duration)), ("description", .string(shown(e.description))),
         ])

@@ -155,12 +155,15 @@ public final class WebRouter {
             Route(method: "POST", pattern: ["api", "feeds", "*", "poll"]) { _, id in api.poll(id) },
             Route(method: "POST", pattern: ["api", "poll"]) { _, _ in api.pollAll() },
             Route(method: "GET", pattern: ["api", "episodes"]) { request, _ in api.episodes(request) },
-            Route(method: "POST", pattern: ["api", "import"], reply: { request, _ in api.importOPML(request, self.offLoop) }),
+            Route(
+                method: "POST", pattern: ["api", "import"],
+                reply: { request, _ in api.importOPML(request, self.offLoop) }),
             Route(method: "POST", pattern: ["feeds"]) { request, _ in forms.add(request) },
             Route(method: "POST", pattern: ["feeds", "*", "poll"]) { _, id in forms.poll(id) },
             Route(method: "POST", pattern: ["feeds", "*", "remove"]) { _, id in forms.remove(id) },
             Route(method: "POST", pattern: ["poll"]) { _, _ in forms.pollAll() },
-            Route(method: "POST", pattern: ["import"], reply: { request, _ in forms.importOPML(request, self.offLoop) }),
+            Route(
+                method: "POST", pattern: ["import"], reply: { request, _ in forms.importOPML(request, self.offLoop) }),
         ]
     }
 

@@ -19,10 +19,14 @@ final class HTTPServerErrorTests: XCTestCase {
     }
 
     /// Status line, then whether our header and JSON error are there.
-    private func assertOurs(_ response: String, _ status: Int, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertOurs(
+        _ response: String, _ status: Int, _ message: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertTrue(response.hasPrefix("HTTP/1.1 \(status) "), response, file: file, line: line)
         XCTAssertTrue(response.contains("\r\nX-Test-Security: on\r\n"), response, file: file, line: line)
-        XCTAssertTrue(response.contains("\r\nContent-Type: application/json; charset=utf-8\r\n"), response, file: file, line: line)
+        XCTAssertTrue(
+            response.contains("\r\nContent-Type: application/json; charset=utf-8\r\n"), response, file: file, line: line
+        )
         XCTAssertTrue(
             response.hasSuffix("\r\n\r\n{\"error\":{\"status\":\(status),\"message\":\"\(message)\"}}\n"), response,
             file: file, line: line)
@@ -97,7 +101,8 @@ final class HTTPServerErrorTests: XCTestCase {
 final class HTTPFramingTests: XCTestCase {
     /// `message`: our JSON error's; `nil` when evhttp refuses the request itself (its page,
     /// `Connection: close`, the handler never called).
-    private func refused(_ head: String, _ message: String?, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func refused(_ head: String, _ message: String?, file: StaticString = #filePath, line: UInt = #line) throws
+    {
         let harness = try ServerHarness(limits: HTTPLimits(), handler: HTTPServerLimitTests.echo)
         defer { harness.stop() }
         harness.onLoop {
@@ -113,7 +118,8 @@ final class HTTPFramingTests: XCTestCase {
         XCTAssertTrue(response.contains("\r\nConnection: close\r\n"), response, file: file, line: line)
         XCTAssertFalse(response.contains("smuggled"), response, file: file, line: line)
         guard let message else {
-            XCTAssertTrue(response.hasSuffix("<H1>Bad Request</H1>\n</BODY></HTML>\n"), response, file: file, line: line)
+            XCTAssertTrue(
+                response.hasSuffix("<H1>Bad Request</H1>\n</BODY></HTML>\n"), response, file: file, line: line)
             XCTAssertEqual(harness.onLoop { harness.server.requestCount }, 0, file: file, line: line)
             return
         }
@@ -131,7 +137,8 @@ final class HTTPFramingTests: XCTestCase {
         try refused(
             "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n",
             "more than one Content-Length header")
-        try refused("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: +0\r\n\r\n", "Content-Length must be a number of bytes")
+        try refused(
+            "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: +0\r\n\r\n", "Content-Length must be a number of bytes")
     }
 
     /// evhttp 2.1.12 itself refuses a length with a chunked body and a repeated
@@ -141,7 +148,8 @@ final class HTTPFramingTests: XCTestCase {
         try refused(
             "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", nil)
         try refused(
-            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", nil)
+            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            nil)
         try refused(
             "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
             "Transfer-Encoding must be chunked (alone)")

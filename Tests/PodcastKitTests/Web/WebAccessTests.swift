@@ -94,7 +94,9 @@ final class WebAccessTests: XCTestCase {
         XCTAssertFalse(WebAccess.isLoopbackHost("[::2]:8080"))
         XCTAssertFalse(WebAccess.isLoopbackHost("127.0.0.1.nip.io"))
         XCTAssertFalse(WebAccess.isLoopbackHost("10.0.0.1:8080"))
-        for good in ["localhost", "LocalHost:8080", "127.0.0.1", "127.255.0.9:65535", "[::1]", "[::1]:80", "127.0.0.1:0"] {
+        for good in [
+            "localhost", "LocalHost:8080", "127.0.0.1", "127.255.0.9:65535", "[::1]", "[::1]:80", "127.0.0.1:0",
+        ] {
             XCTAssertTrue(WebAccess.isLoopbackHost(good), good)
         }
         for bad in [

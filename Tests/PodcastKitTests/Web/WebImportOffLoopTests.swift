@@ -7,7 +7,8 @@ import XCTest
 /// job until the test finishes it): the request handler returns at once, with nothing parsed
 /// or subscribed, and the answer goes out when the worker's result is back on the loop.
 final class WebImportOffLoopTests: XCTestCase {
-    static let opml = #"{"opml":"<opml version=\"2.0\"><body><outline xmlUrl=\"http://h/c\"/><outline xmlUrl=\"http://h/a\"/><outline xmlUrl=\"file:///etc/passwd\"/></body></opml>"}"#
+    static let opml =
+        #"{"opml":"<opml version=\"2.0\"><body><outline xmlUrl=\"http://h/c\"/><outline xmlUrl=\"http://h/a\"/><outline xmlUrl=\"file:///etc/passwd\"/></body></opml>"}"#
 
     func testTheAPIImportAnswersOnceTheWorkerIsDone() throws {
         let web = try WebFixture()

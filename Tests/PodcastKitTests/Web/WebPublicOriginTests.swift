@@ -9,7 +9,9 @@ final class WebPublicOriginTests: XCTestCase {
     private func origin(_ text: String) throws -> HTTPPublicOrigin { try HTTPPublicOrigin.parse(text) }
 
     func testParsingAcceptsOriginsOnly() throws {
-        XCTAssertEqual(try origin("https://pods.example.net"), HTTPPublicOrigin(scheme: "https", host: "pods.example.net", port: nil))
+        XCTAssertEqual(
+            try origin("https://pods.example.net"),
+            HTTPPublicOrigin(scheme: "https", host: "pods.example.net", port: nil))
         let mixed = try origin("HTTPS://Pods.Example.NET:8443/")
         XCTAssertEqual(mixed, HTTPPublicOrigin(scheme: "https", host: "pods.example.net", port: 8443))
         XCTAssertEqual(mixed.description, "https://pods.example.net:8443")
@@ -71,7 +73,8 @@ final class WebPublicOriginTests: XCTestCase {
     func testATokenIsRequiredBehindAPublicOriginOffLoopback() throws {
         let loopback = HTTPAddress(host: "127.0.0.1", port: 8080)
         XCTAssertFalse(WebDashboard.requiresToken(address: loopback, publicOrigin: nil))
-        XCTAssertTrue(WebDashboard.requiresToken(address: loopback, publicOrigin: try origin("https://pods.example.net")))
+        XCTAssertTrue(
+            WebDashboard.requiresToken(address: loopback, publicOrigin: try origin("https://pods.example.net")))
         XCTAssertFalse(WebDashboard.requiresToken(address: loopback, publicOrigin: try origin("http://localhost:9000")))
         XCTAssertTrue(WebDashboard.requiresToken(address: HTTPAddress(host: "0.0.0.0", port: 1), publicOrigin: nil))
     }
@@ -90,7 +93,8 @@ final class WebPublicOriginTests: XCTestCase {
         XCTAssertEqual(added.status, 201, added.text)
         for other in ["http://pods.example.net", "https://pods.example.net:8443", "https://evil.example", "null"] {
             let refused = web.send(
-                "POST", "/api/feeds", headers: headers.merging(["Origin": other]) { $1 }, body: #"{"url":"http://h/d"}"#)
+                "POST", "/api/feeds", headers: headers.merging(["Origin": other]) { $1 }, body: #"{"url":"http://h/d"}"#
+            )
             XCTAssertEqual(refused.status, 403, other)
         }
         XCTAssertEqual(try web.store.feeds().map(\.url), ["http://h/a", "http://h/b", "http://h/c"])
