@@ -100,9 +100,10 @@ final class WebPublicOriginTests: XCTestCase {
         XCTAssertEqual(try web.store.feeds().map(\.url), ["http://h/a", "http://h/b", "http://h/c"])
     }
 
-    /// A proxy on this machine for this machine (`http://localhost:9000`) forwarding `Host`:
-    /// no token, and that Host is accepted beside the loopback ones.
-    func testALoopbackProxyForwardingHostIsAccepted() throws {
+    /// The access rule alone: without a token, the public origin's Host is accepted beside the
+    /// loopback ones (with its port or none), and its Origin on state changes. (`WebDashboard`
+    /// never runs a non-loopback public origin without a token: see the test above.)
+    func testWithoutATokenThePublicHostIsAcceptedBesideLoopback() throws {
         let web = try WebFixture()
         web.access = WebAccess(token: nil, csrfSecret: "s3cret", publicOrigin: try origin("http://dash.internal:9000"))
         XCTAssertEqual(web.send("GET", "/api/feeds", headers: ["Host": "dash.internal:9000"]).status, 200)
