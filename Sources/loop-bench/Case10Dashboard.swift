@@ -211,8 +211,8 @@ private final class NoControl: WebControl {
     func removeFeed(id: Int64) throws {}
     func pollFeed(id: Int64) -> Bool { false }
     func pollAll() {}
-    func importOPML(_ data: Data) throws -> WebImportSummary { WebImportSummary() }
-    func exportOPML() throws -> String { "" }
+    func importOutlines(_ outlines: [OPMLOutline]) throws -> WebImportSummary { WebImportSummary() }
+    func exportOPML(revealingCredentials: Bool) throws -> String { "" }
 }
 
 /// A blocking HTTP/1.1 client keeping one connection open.

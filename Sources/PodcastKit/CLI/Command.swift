@@ -120,6 +120,9 @@ public struct RunOptions: Equatable, Sendable {
     /// `--http-token TOKEN`: the token web clients must send; without it, one is generated for
     /// an address other than loopback.
     public var httpToken: String?
+    /// `--http-public-origin URL`: the origin a reverse proxy serves the dashboard at; its
+    /// `Host` and `Origin` are accepted, and a token is required unless it is loopback.
+    public var httpPublicOrigin: HTTPPublicOrigin?
 
     /// `--download DIR`: download every feed's new episodes into DIR (feeds set
     /// `--no-download` excepted). Without it, only feeds set with `add --download` download,

@@ -149,7 +149,7 @@ public enum CommandLineParser {
                     "--interval", "--hook", "--first-sync-announce", "--hook-retries", "--hook-timeout", "--hook-log",
                     "--download", "--download-name", "--download-jobs", "--download-per-host", "--download-rate",
                     "--keep", "--hook-on",
-                    "--http", "--http-token",
+                    "--http", "--http-token", "--http-public-origin",
                 ],
                 flags: ["--once", "--json", "--force"])
             try noOperands(args.operands, command: name)
@@ -200,6 +200,12 @@ public enum CommandLineParser {
                     throw UsageError("option '--http-token' only applies with '--http'", command: name)
                 }
                 options.httpToken = v
+            }
+            if let v = args.values["--http-public-origin"] {
+                options.httpPublicOrigin = try HTTPPublicOrigin.parse(v, command: name)
+                guard options.http != nil else {
+                    throw UsageError("option '--http-public-origin' only applies with '--http'", command: name)
+                }
             }
             if options.hook == nil,
                 let given = ["--hook-retries", "--hook-timeout", "--hook-log", "--hook-on"].first(where: {

@@ -328,7 +328,8 @@ final class DaemonSession {
             do {
                 web = try WebDashboard(
                     loop: loop, scheduler: scheduler, store: store, daemon: daemon, address: address,
-                    token: options.httpToken, metrics: webMetrics)
+                    token: options.httpToken, publicOrigin: options.httpPublicOrigin, metrics: webMetrics,
+                    offLoop: workers)
                 console.err(
                     DaemonSession.dashboardBanner(
                         web!, tokenGiven: options.httpToken != nil, stderrIsTerminal: isatty(2) == 1,
@@ -487,10 +488,11 @@ final class DaemonSession {
     static func dashboardBanner(
         _ web: WebDashboard, tokenGiven: Bool, stderrIsTerminal: Bool, tokenFile: String
     ) -> String {
-        let base = "http://\(web.address)/"
+        let base = web.url
         guard let token = web.access.token else { return web.banner }
         if tokenGiven {
-            return "podcast-watch: dashboard at \(base) (token required: the one --http-token or http-token gives)\n"
+            return
+                "podcast-watch: dashboard at \(base)\(web.listeningNote) (token required: the one --http-token or http-token gives)\n"
         }
         if stderrIsTerminal { return web.banner }
         let fd = open(tokenFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -501,10 +503,10 @@ final class DaemonSession {
         if fd >= 0 { close(fd) }
         guard written else {
             return
-                "podcast-watch: dashboard at \(base) (token required; cannot write it to \(tokenFile): \(reason); set http-token)\n"
+                "podcast-watch: dashboard at \(base)\(web.listeningNote) (token required; cannot write it to \(tokenFile): \(reason); set http-token)\n"
         }
         return
-            "podcast-watch: dashboard at \(base) (token required; it is in \(tokenFile): open \(base)?token=TOKEN once, or send 'Authorization: Bearer TOKEN')\n"
+            "podcast-watch: dashboard at \(base)\(web.listeningNote) (token required; it is in \(tokenFile): open \(base)?token=TOKEN once, or send 'Authorization: Bearer TOKEN')\n"
     }
 
     // download_failed on stderr as a warning (neutralised by `Console.err`: titles and error

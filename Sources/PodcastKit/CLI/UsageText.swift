@@ -212,7 +212,8 @@ public enum UsageText {
                                  [--download DIR] [--download-name TEMPLATE]
                                  [--download-jobs N] [--download-per-host N]
                                  [--download-rate RATE] [--keep N]
-                                 [--http [ADDR:]PORT [--http-token TOKEN]]
+                                 [--http [ADDR:]PORT [--http-token TOKEN]
+                                  [--http-public-origin URL]]
 
         Poll every subscribed feed and report new episodes. On a terminal: a live
         table of the feeds and the newest episodes. Otherwise (or with --json): one
@@ -278,6 +279,10 @@ public enum UsageText {
                                      'Authorization: Bearer'); without it one is
                                      generated for a non-loopback address and
                                      printed once on stderr
+          --http-public-origin URL   the scheme://host[:port] a reverse proxy
+                                     serves the dashboard at (its Host and Origin
+                                     are accepted; a token is required unless it
+                                     is loopback)
           --first-sync-announce N    on a feed's first sync, announce only the
                                      newest N episodes (default 3); the rest are
                                      stored silently. Later polls announce every
@@ -289,11 +294,12 @@ public enum UsageText {
         CRLF), '#' starts a comment line; keys: state, interval, hook, hook-timeout,
         hook-retries, hook-log, first-sync-announce, hook-on, download,
         download-name, download-jobs, download-per-host, download-rate, keep,
-        http, http-token (values as for the options). Every command that uses the
-        state reads it, so 'state' applies to add, list, remove... too. In state,
-        hook-log and download, ~/ and $NAME or ${NAME} are expanded; a relative
-        path is relative to the config file's folder. Options given here win. An
-        unknown key or a bad value is exit status 2 naming the line.
+        http, http-token, http-public-origin (values as for the options). Every
+        command that uses the state reads it, so 'state' applies to add, list,
+        remove... too. In state, hook-log and download, ~/ and $NAME or ${NAME}
+        are expanded; a relative path is relative to the config file's folder.
+        Options given here win. An unknown key or a bad value is exit status 2
+        naming the line.
 
         Under systemd (Type=notify): READY=1 once polling began, RELOADING=1 and
         READY=1 around SIGHUP, STOPPING=1 on shutdown, WATCHDOG=1 when

@@ -32,7 +32,7 @@ public struct RunConfig: Equatable, Sendable {
     public static let keys = [
         "state", "interval", "hook", "hook-timeout", "hook-retries", "hook-log", "first-sync-announce",
         "download", "download-name", "download-jobs", "download-per-host", "download-rate", "keep", "hook-on",
-        "http", "http-token",
+        "http", "http-token", "http-public-origin",
     ]
 
     /// The keys whose value is a path, expanded and resolved as described above.

@@ -125,7 +125,8 @@ public enum DashboardPage {
         var html =
             "<li><span class=\"podcast\">\(HTMLEscape.text(e.podcastTitle ?? MaskedURL.string(e.feedURL)))</span> "
         let title = HTMLEscape.text(e.title ?? "(untitled)")
-        if let href = HTMLEscape.link(e.link ?? e.url) {
+        // Masked as everywhere else: a link with credentials in it would hand them to any reader.
+        if let href = HTMLEscape.link((e.link ?? e.url).map(MaskedURL.string)) {
             html += "<a href=\"\(href)\" rel=\"noopener noreferrer nofollow\">\(title)</a>"
         } else {
             html += "<span class=\"episode\">\(title)</span>"

@@ -8,13 +8,13 @@ public struct HTTPLimits: Sendable, Equatable {
     public var maxConnections: Int
     /// Most event-stream (SSE) clients at once; more get `503`. Default 64.
     public var maxStreams: Int
-    /// Most bytes of request line plus headers (libevent `evhttp_set_max_headers_size`); more
-    /// gets `400` and the connection is closed. Default 8 KiB.
+    /// Most bytes of request line plus headers; more gets `431` from `HTTPServer`, or, beyond
+    /// `evhttpHeaderBytes`, libevent's own `400` and the connection is closed. Default 8 KiB.
     public var maxHeaderBytes: Int
     /// Most request headers; more gets `431`. Default 64.
     public var maxHeaders: Int
-    /// Most body bytes (libevent `evhttp_set_max_body_size`); more gets `413`. Default 2 MiB
-    /// (an OPML import).
+    /// Most body bytes; more gets `413` from `HTTPServer`, or, beyond `evhttpBodyBytes`,
+    /// libevent's own `413` without the body being read. Default 2 MiB (an OPML import).
     public var maxBodyBytes: Int
     /// Seconds a connection that is not an event stream may take from being opened, or from its
     /// last request, to send the next complete request; also libevent's read/write timeout for
@@ -27,6 +27,14 @@ public struct HTTPLimits: Sendable, Equatable {
     /// Event streams whose unsent bytes exceed this are not written to until they drain (the
     /// SSE hub then sends them the latest state instead of a queue). Default 64 KiB.
     public var streamBufferBytes: Int
+
+    /// The header limit given to libevent (`evhttp_set_max_headers_size`): 4 × `maxHeaderBytes`,
+    /// so that headers a little over ours reach `HTTPServer` and get its JSON `431`.
+    public var evhttpHeaderBytes: Int { maxHeaderBytes * 4 }
+    /// The body limit given to libevent (`evhttp_set_max_body_size`): 2 × `maxBodyBytes` (at
+    /// least 64 KiB more), so that a body a little over ours (an OPML file a bit too large) gets
+    /// `HTTPServer`'s JSON `413`; larger ones are refused by libevent before they are read.
+    public var evhttpBodyBytes: Int { max(maxBodyBytes * 2, maxBodyBytes + 64 * 1024) }
 
     /// The limits; defaults as documented on each property.
     public init(

@@ -14,6 +14,10 @@ public enum HTTPReply {
     /// Send `head` (status and headers; its body is ignored) with chunked encoding and keep the
     /// connection open; `start` gets the stream at once.
     case stream(head: HTTPResponse, start: (HTTPStream) -> Void)
+    /// Answer later: `start` gets a `respond` function to call once, on the loop's thread, with
+    /// the response (work done off the loop in between, as the web OPML import's parse). If the
+    /// server is closed first, `respond` does nothing.
+    case deferred(start: (_ respond: @escaping (HTTPResponse) -> Void) -> Void)
 }
 
 /// An HTTP server on an `EventLoop`'s base: libevent's `evhttp` (HTTP/1.1, keep-alive,
@@ -22,10 +26,16 @@ public enum HTTPReply {
 /// fetches and timers, so a handler must be quick (the web handlers read the in-memory view
 /// models and make indexed SQLite queries).
 ///
-/// Errors the handler never sees: evhttp answers `400` to a malformed request or one whose
-/// headers exceed `maxHeaderBytes`, `413` to a body over `maxBodyBytes`, `501` to a method
-/// other than GET, HEAD, POST and DELETE; this server answers `431` to more than `maxHeaders`
-/// headers and `503` to an event stream over `maxStreams`.
+/// Errors the handler never sees, answered here as JSON (`HTTPResponse.jsonError`) with
+/// `errorHeaders`: `431` to more than `maxHeaders` headers or more than `maxHeaderBytes` of
+/// them, `413` to a body over `maxBodyBytes`, `501` to a method other than GET, HEAD, POST and
+/// DELETE, `503` to an event stream over `maxStreams`. libevent 2.1 has no error callback
+/// (`evhttp_set_errorcb` is 2.2's), so evhttp is given every method it knows and looser size
+/// limits (`HTTPLimits.evhttpHeaderBytes`, `evhttpBodyBytes`) and the real limits are checked
+/// here, so that we answer first. evhttp still answers itself, with its own small HTML page
+/// (no request text in it) and `Connection: close`, what never reaches a handler: a malformed
+/// request line or header line, an unknown method token, a bad `Content-Length` or chunk,
+/// headers or a body beyond those looser limits (`400`/`413`).
 ///
 /// Threading: create, use and release it on the loop's thread; `close()` before the loop is
 /// shut down.
@@ -37,6 +47,11 @@ public final class HTTPServer {
     public let limits: HTTPLimits
     /// Answers each request (on the loop's thread).
     public var handler: (HTTPRequest) -> HTTPReply
+    /// Headers added to the errors this server answers itself (the web dashboard sets its
+    /// security headers here, so those errors carry them as the handler's answers do).
+    public var errorHeaders: [(String, String)] = []
+    /// The methods handed to `handler`; any other method evhttp parses gets `501` here.
+    public static let servedMethods: Set<String> = ["GET", "HEAD", "POST", "DELETE"]
     /// The port bound by `bind` (useful after binding port 0), 0 before.
     public private(set) var port: UInt16 = 0
     /// Requests handled so far (including those answered with an error here).
@@ -52,6 +67,7 @@ public final class HTTPServer {
     private var http: OpaquePointer?
     private let guardian: HTTPConnectionGuard
     private var streams: [ObjectIdentifier: HTTPStream] = [:]
+    private var deferred: [ObjectIdentifier: DeferredReply] = [:]
     private var sweeper: EventRegistration?
 
     /// A server on `loop` (not listening until `bind`). Throws `HTTPServerError.setupFailed` if
@@ -65,15 +81,13 @@ public final class HTTPServer {
         self.guardian = HTTPConnectionGuard(limits: limits)
         guard let http = evhttp_new(loop.base) else { throw HTTPServerError.setupFailed("evhttp_new failed") }
         self.http = http
-        evhttp_set_max_headers_size(http, limits.maxHeaderBytes)
-        evhttp_set_max_body_size(http, limits.maxBodyBytes)
+        // Looser than ours: requests between the two get our JSON answer rather than evhttp's page.
+        evhttp_set_max_headers_size(http, limits.evhttpHeaderBytes)
+        evhttp_set_max_body_size(http, limits.evhttpBodyBytes)
         var timeout = HTTPServer.timeval(limits.requestTimeout)
         evhttp_set_timeout_tv(http, &timeout)
-        evhttp_set_allowed_methods(
-            http,
-            UInt16(
-                EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_HEAD.rawValue | EVHTTP_REQ_POST.rawValue
-                    | EVHTTP_REQ_DELETE.rawValue))
+        // Every method evhttp knows reaches `serve`, which answers the unserved ones itself.
+        evhttp_set_allowed_methods(http, UInt16(HTTPServer.methodNames.keys.reduce(0) { $0 | $1 }))
         let context = Unmanaged.passUnretained(self).toOpaque()
         evhttp_set_bevcb(
             http,
@@ -127,6 +141,9 @@ public final class HTTPServer {
         self.http = nil
         for stream in streams.values { stream.detach() }
         streams.removeAll()
+        // evhttp_free frees the requests still waiting for their answer: forget them first.
+        for reply in deferred.values { reply.request = nil }
+        deferred.removeAll()
         evhttp_free(http)
         guardian.releaseAll()
     }
@@ -145,40 +162,66 @@ public final class HTTPServer {
                 bufferevent_getfd(bev), Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         }
 
+        let command = evhttp_request_get_command(request)
+        let method = HTTPServer.methodNames[command.rawValue] ?? "OTHER"
+        let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
         var headers: [String: String] = [:]
         var headerCount = 0
+        var framing: [String: Int] = [:]  // content-length, transfer-encoding and host: how many
+        // As evhttp counts them: the request line and each header line with its CRLF.
+        var headerBytes = method.utf8.count + 1 + target.utf8.count + 11
         if let list = evhttp_request_get_input_headers(request) {
             var item = list.pointee.tqh_first
             while let entry = item {
                 headerCount += 1
                 if let key = entry.pointee.key, let value = entry.pointee.value {
                     let name = String(cString: key).lowercased()
-                    if headers[name] == nil { headers[name] = String(cString: value) }
+                    let text = String(cString: value)
+                    headerBytes += name.utf8.count + 2 + text.utf8.count + 2
+                    if headers[name] == nil { headers[name] = text }
+                    if HTTPServer.framingHeaders.contains(name) { framing[name, default: 0] += 1 }
                 }
                 item = entry.pointee.next.tqe_next
             }
         }
+        if let problem = HTTPServer.framingProblem(framing, headers) {
+            // The body's end is uncertain (evhttp used the first length): nothing more is read
+            // from this connection, so no smuggled request behind it is served.
+            var response = HTTPResponse.jsonError(400, problem)
+            response.headers += errorHeaders + [("Connection", "close")]
+            send(response, to: request, method: method)
+            return
+        }
         guard headerCount <= limits.maxHeaders else {
-            send(.jsonError(431, "more than \(limits.maxHeaders) request headers"), to: request, method: "GET")
+            sendError(431, "more than \(limits.maxHeaders) request headers", to: request, method: method)
+            return
+        }
+        guard headerBytes <= limits.maxHeaderBytes else {
+            sendError(
+                431, "the request line and headers are \(headerBytes) bytes, more than \(limits.maxHeaderBytes)",
+                to: request, method: method)
+            return
+        }
+        guard HTTPServer.servedMethods.contains(method) else {
+            sendError(
+                501, "method \(method) is not implemented here; use GET, HEAD, POST or DELETE", to: request,
+                method: method)
             return
         }
         var body: [UInt8] = []
         if let input = evhttp_request_get_input_buffer(request) {
             let length = evbuffer_get_length(input)
+            guard length <= limits.maxBodyBytes else {
+                sendError(
+                    413, "the request body is \(length) bytes, more than \(limits.maxBodyBytes)", to: request,
+                    method: method)
+                return
+            }
             if length > 0 {
                 body = [UInt8](repeating: 0, count: length)
                 _ = body.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, length) }
             }
         }
-        let method: String
-        switch evhttp_request_get_command(request) {
-        case EVHTTP_REQ_GET: method = "GET"
-        case EVHTTP_REQ_HEAD: method = "HEAD"
-        case EVHTTP_REQ_POST: method = "POST"
-        case EVHTTP_REQ_DELETE: method = "DELETE"
-        default: method = "OTHER"
-        }
-        let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
         let parsed = HTTPRequest(method: method, target: target, headers: headers, body: body)
         let reply = handler(parsed)
         // libevent caches the time at the start of an iteration: after a slow handler, evhttp's
@@ -187,11 +230,22 @@ public final class HTTPServer {
         switch reply {
         case .response(let response):
             send(response, to: request, method: method)
+        case .deferred(let start):
+            // evhttp keeps a request the user has not answered (a connection that fails in
+            // between detaches it; our reply then frees it), so it is valid until we answer.
+            let pending = DeferredReply(request: request, method: method)
+            let key = ObjectIdentifier(pending)
+            deferred[key] = pending
+            start { [weak self] response in
+                guard let self, let request = pending.request else { return }
+                pending.request = nil
+                self.deferred[key] = nil
+                event_base_update_cache_time(self.loop.base)
+                self.send(response, to: request, method: pending.method)
+            }
         case .stream(let head, let start):
             guard streams.count < limits.maxStreams, let connection else {
-                send(
-                    .jsonError(503, "too many event streams (at most \(limits.maxStreams))"), to: request,
-                    method: method)
+                sendError(503, "too many event streams (at most \(limits.maxStreams))", to: request, method: method)
                 return
             }
             guardian.noteStream(bev)
@@ -210,6 +264,44 @@ public final class HTTPServer {
                 }, Unmanaged.passUnretained(stream).toOpaque())
             start(stream)
         }
+    }
+
+    /// evhttp's method bits and their names.
+    static let methodNames: [UInt32: String] = [
+        EVHTTP_REQ_GET.rawValue: "GET", EVHTTP_REQ_HEAD.rawValue: "HEAD", EVHTTP_REQ_POST.rawValue: "POST",
+        EVHTTP_REQ_DELETE.rawValue: "DELETE", EVHTTP_REQ_PUT.rawValue: "PUT", EVHTTP_REQ_OPTIONS.rawValue: "OPTIONS",
+        EVHTTP_REQ_TRACE.rawValue: "TRACE", EVHTTP_REQ_CONNECT.rawValue: "CONNECT", EVHTTP_REQ_PATCH.rawValue: "PATCH",
+    ]
+
+    private static let framingHeaders: Set<String> = ["content-length", "transfer-encoding", "host"]
+
+    /// Why a request's framing or `Host` is ambiguous (RFC 9112 §6.3, §3.2), `nil` when it is
+    /// not: two `Content-Length` headers (evhttp would read the first, a proxy might have used
+    /// the other), a length that is not plain digits, `Content-Length` with `Transfer-Encoding`,
+    /// a `Transfer-Encoding` other than one `chunked`, or more than one `Host`.
+    static func framingProblem(_ counts: [String: Int], _ headers: [String: String]) -> String? {
+        if counts["host", default: 0] > 1 { return "more than one Host header" }
+        if counts["content-length", default: 0] > 1 { return "more than one Content-Length header" }
+        if counts["transfer-encoding", default: 0] > 1 { return "more than one Transfer-Encoding header" }
+        if let length = headers["content-length"] {
+            if headers["transfer-encoding"] != nil { return "both Content-Length and Transfer-Encoding" }
+            guard !length.isEmpty, length.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                return "Content-Length must be a number of bytes"
+            }
+        }
+        if let coding = headers["transfer-encoding"],
+            coding.trimmingCharacters(in: .whitespaces).lowercased() != "chunked"
+        {
+            return "Transfer-Encoding must be chunked (alone)"
+        }
+        return nil
+    }
+
+    /// An error this server answers itself: JSON, with `errorHeaders`.
+    private func sendError(_ status: Int, _ message: String, to request: OpaquePointer, method: String) {
+        var response = HTTPResponse.jsonError(status, message)
+        response.headers += errorHeaders
+        send(response, to: request, method: method)
     }
 
     private func addHeaders(_ response: HTTPResponse, to request: OpaquePointer) {
@@ -242,6 +334,18 @@ public final class HTTPServer {
     static func timeval(_ seconds: Double) -> Glibc.timeval {
         let whole = seconds.rounded(.down)
         return Glibc.timeval(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1_000_000))
+    }
+}
+
+/// A request answered later (`HTTPReply.deferred`); `request` is cleared once answered or when
+/// the server closes.
+private final class DeferredReply {
+    var request: OpaquePointer?
+    let method: String
+
+    init(request: OpaquePointer, method: String) {
+        self.request = request
+        self.method = method
     }
 }
 

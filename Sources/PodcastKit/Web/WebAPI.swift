@@ -138,31 +138,48 @@ struct WebAPI {
     }
 
     /// `POST /api/import` with `{"opml": "<opml ...>"}`: `{"added": N, "existing": N, "skipped": N}`.
-    func importOPML(_ request: HTTPRequest) -> HTTPResponse {
+    /// The body is decoded and parsed on `offLoop` (`WebImport`); the subscriptions are made
+    /// back on the loop.
+    func importOPML(_ request: HTTPRequest, _ offLoop: OffLoopExecutor) -> HTTPReply {
         guard request.contentType == "application/json" else {
-            return .jsonError(415, "send the OPML as JSON: {\"opml\": \"<opml>...</opml>\"}")
+            return .response(.jsonError(415, "send the OPML as JSON: {\"opml\": \"<opml>...</opml>\"}"))
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
-            let text = object["opml"] as? String
-        else {
-            return .jsonError(400, "\"opml\" (a string) is required")
-        }
-        do {
-            let summary = try control.importOPML(Data(text.utf8))
-            return .json(
-                .object([
-                    ("added", .int(summary.added)), ("existing", .int(summary.existing)),
-                    ("skipped", .int(summary.skipped)),
-                ]))
-        } catch {
-            return WebAPI.failure(error)
+        let body = request.body
+        let control = self.control
+        return .deferred { respond in
+            WebImport.run(on: offLoop, { WebImport.outlines(jsonBody: body) }) { parsed in
+                respond(WebAPI.imported(parsed, control))
+            }
         }
     }
 
-    /// `GET /export.opml`: the subscriptions as an OPML download.
-    func exportOPML() -> HTTPResponse {
+    /// The answer to an import once parsed: the summary, or the error for `parsed`'s failure.
+    static func imported(_ parsed: Result<[OPMLOutline], WebImport.Failure>, _ control: WebControl) -> HTTPResponse {
+        switch parsed {
+        case .failure(.notJSON): return .jsonError(400, "\"opml\" (a string) is required")
+        case .failure(.notOPML(let error)): return failure(error)
+        case .failure(.tooManyOutlines(let count)):
+            return failure(WebControlError.tooManyOutlines(count: count, cap: WebImportSummary.maxOutlines))
+        case .success(let outlines):
+            do {
+                let summary = try control.importOutlines(outlines)
+                return .json(
+                    .object([
+                        ("added", .int(summary.added)), ("existing", .int(summary.existing)),
+                        ("skipped", .int(summary.skipped)),
+                    ]))
+            } catch {
+                return failure(error)
+            }
+        }
+    }
+
+    /// `GET /export.opml`: the subscriptions as an OPML download; feed URLs masked as `list`
+    /// shows them unless `revealingCredentials` (the request carried the configured token).
+    func exportOPML(revealingCredentials: Bool) -> HTTPResponse {
         do {
-            var response = HTTPResponse.text(try control.exportOPML(), type: "text/x-opml; charset=utf-8")
+            var response = HTTPResponse.text(
+                try control.exportOPML(revealingCredentials: revealingCredentials), type: "text/x-opml; charset=utf-8")
             response.headers.append(("Content-Disposition", "attachment; filename=\"podcast-watch.opml\""))
             return response
         } catch {

@@ -8,6 +8,9 @@ import Foundation
 ///   sets it `HttpOnly; SameSite=Strict` and redirects to `/`, so the token leaves the address
 ///   bar). Compared in constant time. Without a token (loopback), the `Host` header must name a
 ///   loopback host, so a DNS-rebinding page cannot reach the API through the user's browser.
+/// - **Reverse proxy.** With a public origin (`--http-public-origin`), its host is accepted as
+///   `Host` beside the loopback ones, and its exact origin as `Origin` on state changes (a proxy
+///   that rewrites `Host` to the upstream address leaves `Origin` naming the public site).
 /// - **CSRF.** GET and HEAD change nothing. A state change needs DELETE, or POST with either a
 ///   JSON body (`Content-Type: application/json`: a cross-site form cannot send it without a
 ///   CORS preflight, which is never granted) or, for the page's own forms, the `csrf` field
@@ -18,13 +21,16 @@ public struct WebAccess: Sendable {
     public let token: String?
     /// The secret the page's forms carry in their `csrf` field.
     public let csrfSecret: String
+    /// The origin browsers use through a reverse proxy, if any (`--http-public-origin`).
+    public let publicOrigin: HTTPPublicOrigin?
     /// The cookie name carrying the token.
     public static let cookieName = "pw_token"
 
     /// Access rules; `csrfSecret` defaults to a fresh random one.
-    public init(token: String?, csrfSecret: String = WebAccess.randomSecret()) {
+    public init(token: String?, csrfSecret: String = WebAccess.randomSecret(), publicOrigin: HTTPPublicOrigin? = nil) {
         self.token = token
         self.csrfSecret = csrfSecret
+        self.publicOrigin = publicOrigin
     }
 
     /// 32 random bytes as 64 hex digits (`SystemRandomNumberGenerator`: getrandom(2)).
@@ -33,40 +39,56 @@ public struct WebAccess: Sendable {
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &rng)) }.joined()
     }
 
-    /// Whether `host` (a `Host` header) names this machine's loopback: `localhost`,
-    /// `127.0.0.0/8` or `[::1]`, with any port.
+    /// Whether `host` (a `Host` header) names this machine's loopback, spelled as a browser
+    /// spells the URLs we print: exactly `localhost` (any case), a dotted-quad `127.x.y.z` in
+    /// canonical form (no leading zeros, each part 0...255) or `[::1]`, each with an optional
+    /// `:port` (1–5 digits, at most 65535). Everything else is refused: `localhost.evil`,
+    /// `a.localhost`, `localhost.` (a trailing dot: nothing we print has one), `127.1`,
+    /// `0x7f.0.0.1`, `127.0.0.01`, `[0:0:0:0:0:0:0:1]`, an empty or non-numeric port. Short or
+    /// odd spellings resolve to loopback too, but no browser sends them for the URLs we print,
+    /// and a narrow set is one a reader can check.
     public static func isLoopbackHost(_ host: String) -> Bool {
-        var name = host.lowercased()
-        if name.hasPrefix("[") {
-            guard let end = name.firstIndex(of: "]") else { return false }
-            return name[name.index(after: name.startIndex)..<end] == "::1"
-        }
-        if let colon = name.lastIndex(of: ":") { name = String(name[..<colon]) }
-        if name == "localhost" || name.hasSuffix(".localhost") { return true }
+        guard let (name, _) = HTTPPublicOrigin.splitHost(host) else { return false }
+        if name == "localhost" || name == "[::1]" { return true }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { part in
+                (1...3).contains(part.count) && part.allSatisfy { $0.isASCII && $0.isNumber }
+                    && (part == "0" || part.first != "0") && UInt8(part) != nil
+            }
     }
 
     /// `nil` when `request` may be served, else the error to answer (401 no or wrong token,
-    /// 421 a non-loopback `Host` without a token).
+    /// 421 without a token a `Host` that is neither loopback nor the public origin's).
     public func refusal(_ request: HTTPRequest) -> HTTPResponse? {
-        guard let token else {
-            guard let host = request.header("host"), WebAccess.isLoopbackHost(host) else {
-                return .jsonError(421, "this server answers only to a loopback Host (localhost, 127.0.0.1, [::1])")
+        guard token != nil else {
+            guard let host = request.header("host"),
+                WebAccess.isLoopbackHost(host) || publicOrigin?.matchesHost(host) == true
+            else {
+                let also = publicOrigin.map { " or \($0.host)" } ?? ""
+                return .jsonError(
+                    421, "this server answers only to a loopback Host (localhost, 127.0.0.1, [::1])\(also)")
             }
             return nil
         }
-        let bearer = request.header("authorization").flatMap { value -> String? in
-            let lower = value.lowercased()
-            return lower.hasPrefix("bearer ") ? String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
-        }
-        if let given = bearer ?? request.cookie(WebAccess.cookieName), WebAccess.constantTimeEqual(given, token) {
-            return nil
-        }
+        if carriesToken(request) { return nil }
         var refusal = HTTPResponse.jsonError(
             401, "a token is required: send 'Authorization: Bearer TOKEN', or open /?token=TOKEN once in the browser")
         refusal.headers.append(("WWW-Authenticate", "Bearer realm=\"podcast-watch\""))
         return refusal
+    }
+
+    /// Whether a token is configured and `request` carries it (bearer header or cookie,
+    /// compared in constant time). Only such a request gets the stored feed URLs with their
+    /// credentials (`/export.opml`); on a server without a token it is always `false`.
+    public func carriesToken(_ request: HTTPRequest) -> Bool {
+        guard let token else { return false }
+        let bearer = request.header("authorization").flatMap { value -> String? in
+            let lower = value.lowercased()
+            return lower.hasPrefix("bearer ") ? String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
+        }
+        guard let given = bearer ?? request.cookie(WebAccess.cookieName) else { return false }
+        return WebAccess.constantTimeEqual(given, token)
     }
 
     /// For `GET /?token=T`: the redirect that sets the cookie when `T` is the token, else `nil`.
@@ -88,7 +110,8 @@ public struct WebAccess: Sendable {
         if let origin = request.header("origin") {
             // `scheme://host[:port]`; "null" (a sandboxed or privacy-sensitive context) has none.
             let host = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init)
-            if host == nil || host?.lowercased() != request.header("host")?.lowercased() {
+            let sameHost = host != nil && host?.lowercased() == request.header("host")?.lowercased()
+            if !sameHost && publicOrigin?.matchesOrigin(origin) != true {
                 return .jsonError(403, "cross-origin request refused (Origin \(origin))")
             }
         }

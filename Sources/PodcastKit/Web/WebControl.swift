@@ -17,12 +17,14 @@ public protocol WebControl: AnyObject {
     func pollFeed(id: Int64) -> Bool
     /// Polls every enabled feed now (as SIGUSR1).
     func pollAll()
-    /// Subscribes to the `http(s)` feeds of an OPML document (`import`'s rules; local file
-    /// outlines are skipped); returns what happened. Throws `OPMLError` when nothing could be read,
-    /// `WebControlError.tooManyOutlines` (nothing imported) above `WebImportSummary.maxOutlines`.
-    func importOPML(_ data: Data) throws -> WebImportSummary
-    /// The subscriptions as an OPML document (`export`).
-    func exportOPML() throws -> String
+    /// Subscribes to the `http(s)` feeds among `outlines` (parsed off the loop by `WebImport`,
+    /// at most `WebImportSummary.maxOutlines`; `import`'s rules, local file outlines skipped);
+    /// returns what happened. Throws `StoreError` when the daemon cannot re-read the store.
+    func importOutlines(_ outlines: [OPMLOutline]) throws -> WebImportSummary
+    /// The subscriptions as an OPML document (`export`'s). With `revealingCredentials` false
+    /// every feed URL is masked as `list` shows it (`MaskedURL`); true writes the stored URLs,
+    /// credentials included, so a backup round-trips (the router decides: see `WebRouter`).
+    func exportOPML(revealingCredentials: Bool) throws -> String
 }
 
 /// What an OPML import did.
@@ -103,19 +105,8 @@ public final class DaemonWebControl<S: Scheduler>: WebControl where S.SchedulerT
     /// See `WebControl.pollAll()`.
     public func pollAll() { daemon.pollAllNow() }
 
-    /// See `WebControl.importOPML(_:)`.
-    public func importOPML(_ data: Data) throws -> WebImportSummary {
-        let outlines: [OPMLOutline]
-        switch Result(catching: { () throws(OPMLError) -> [OPMLOutline] in try OPML.parse(data: data) }) {
-        case .success(let all): outlines = all
-        case .failure(let error):
-            // A broken file imports what could be recovered, as `import` does.
-            guard case .malformed(_, let recovered) = error, !recovered.isEmpty else { throw error }
-            outlines = recovered
-        }
-        guard outlines.count <= WebImportSummary.maxOutlines else {
-            throw WebControlError.tooManyOutlines(count: outlines.count, cap: WebImportSummary.maxOutlines)
-        }
+    /// See `WebControl.importOutlines(_:)`.
+    public func importOutlines(_ outlines: [OPMLOutline]) throws -> WebImportSummary {
         var summary = WebImportSummary()
         for outline in outlines {
             let lower = outline.url.lowercased()
@@ -138,11 +129,19 @@ public final class DaemonWebControl<S: Scheduler>: WebControl where S.SchedulerT
         return summary
     }
 
-    /// See `WebControl.exportOPML()`.
-    public func exportOPML() throws -> String {
-        OPML.export(
+    /// See `WebControl.exportOPML(revealingCredentials:)`.
+    public func exportOPML(revealingCredentials: Bool) throws -> String {
+        var masked = 0
+        let document = OPML.export(
             try store.feeds().map {
-                OPMLOutline(url: $0.url, title: $0.title ?? $0.feedTitle, interval: $0.intervalSeconds)
+                let url = revealingCredentials ? $0.url : MaskedURL.string($0.url)
+                if url != $0.url { masked += 1 }
+                return OPMLOutline(url: url, title: $0.title ?? $0.feedTitle, interval: $0.intervalSeconds)
             })
+        guard masked > 0, let declarationEnd = document.firstIndex(of: "\n") else { return document }
+        // Said in the file itself, so a masked backup is not mistaken for a full one.
+        let note =
+            "<!-- \(masked) feed URL(s) have their credentials masked (***): send the web token, or use `podcast-watch export`, for the full URLs -->\n"
+        return String(document[...declarationEnd]) + note + String(document[document.index(after: declarationEnd)...])
     }
 }

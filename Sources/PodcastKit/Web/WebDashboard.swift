@@ -23,20 +23,26 @@ public final class WebDashboard {
 
     private var heartbeat: EventRegistration?
 
-    /// Starts serving on `address`. `token`: required from clients (`nil`: none on loopback; a
-    /// random one is made for any other address). Throws `HTTPServerError` (bind failed).
+    /// Starts serving on `address`; uploaded OPML files are parsed on `offLoop` (the daemon's
+    /// worker pool). `token`: required from clients (`nil`: none on loopback; a
+    /// random one is made for any other address, and for a `publicOrigin` that is not loopback:
+    /// a reverse proxy's clients are not this machine's users). Throws `HTTPServerError` (bind failed).
     public init<S: Scheduler>(
         loop: EventLoop, scheduler: LoopScheduler, store: FeedStore, daemon: PodcastDaemon<S>, address: HTTPAddress,
-        token: String?, metrics: WebMetrics, limits: HTTPLimits = HTTPLimits()
+        token: String?, publicOrigin: HTTPPublicOrigin? = nil, metrics: WebMetrics, limits: HTTPLimits = HTTPLimits(),
+        offLoop: OffLoopExecutor = InlineExecutor()
     ) throws where S.SchedulerTimeType == MonotonicInstant {
-        let access = WebAccess(token: token ?? (address.isLoopback ? nil : WebAccess.randomSecret()))
+        let required = WebDashboard.requiresToken(address: address, publicOrigin: publicOrigin)
+        let access = WebAccess(
+            token: token ?? (required ? WebAccess.randomSecret() : nil), publicOrigin: publicOrigin)
         let data = WebLibraryData(library: daemon.library, store: store)
         let hub = SSEHub(snapshot: { "{}" })
         let view = WebView(data: data, hub: hub, scheduler: scheduler, metrics: metrics)
         let router = WebRouter(
             data: data, control: DaemonWebControl(store: store, daemon: daemon), access: access, metrics: metrics,
-            hub: hub)
+            hub: hub, offLoop: offLoop)
         let server = try HTTPServer(loop: loop, limits: limits) { router.reply($0) }
+        server.errorHeaders = [("Cache-Control", "no-store")] + WebRouter.securityHeaders
         try server.bind(address: address.host, port: address.port)
         metrics.podcasts = { [weak view] in view?.library.snapshots ?? [] }
         metrics.sseClients = { [weak hub] in hub?.clientCount ?? 0 }
@@ -56,11 +62,25 @@ public final class WebDashboard {
     /// The line printed once at start: the URL, and with a token the URL that logs a browser
     /// in (the only place the generated token is shown).
     public var banner: String {
-        let base = "http://\(address)/"
-        guard let token = access.token else { return "podcast-watch: dashboard at \(base)\n" }
+        let base = url
+        guard let token = access.token else { return "podcast-watch: dashboard at \(base)\(listeningNote)\n" }
         return
-            "podcast-watch: dashboard at \(base) (token required; open \(base)?token=\(token) once, or send 'Authorization: Bearer \(token)')\n"
+            "podcast-watch: dashboard at \(base)\(listeningNote) (token required; open \(base)?token=\(token) once, or send 'Authorization: Bearer \(token)')\n"
     }
+
+    /// Whether clients must send a token: on an address other than loopback, and behind a
+    /// public origin that is not loopback (the proxy's clients all arrive from loopback).
+    public static func requiresToken(address: HTTPAddress, publicOrigin: HTTPPublicOrigin?) -> Bool {
+        !address.isLoopback || publicOrigin?.isLoopback == false
+    }
+
+    /// The dashboard's URL as users open it: the public origin's when there is one, else
+    /// `http://ADDRESS/`.
+    public var url: String { access.publicOrigin.map { "\($0)/" } ?? "http://\(address)/" }
+
+    /// With a public origin, where the proxy must send requests (` via http://127.0.0.1:8080/`);
+    /// empty without one.
+    public var listeningNote: String { access.publicOrigin == nil ? "" : " via http://\(address)/" }
 
     /// Stops serving: event streams end, connections close. Idempotent.
     public func close() {

@@ -42,15 +42,27 @@ struct WebFormActions {
         return .seeOther("/?done=polled-all")
     }
 
-    func importOPML(_ request: HTTPRequest) -> HTTPResponse {
-        guard let file = request.multipartFields["opml"], !file.isEmpty else { return .seeOther("/?done=error-nofile") }
+    /// The file is parsed on `offLoop` (`WebImport`); the subscriptions are made on the loop.
+    func importOPML(_ request: HTTPRequest, _ offLoop: OffLoopExecutor) -> HTTPReply {
+        guard let file = request.multipartFields["opml"], !file.isEmpty else {
+            return .response(.seeOther("/?done=error-nofile"))
+        }
+        let control = self.control
+        return .deferred { respond in
+            WebImport.run(on: offLoop, { WebImport.outlines(Data(file)) }) { parsed in
+                respond(WebFormActions.imported(parsed, control))
+            }
+        }
+    }
+
+    static func imported(_ parsed: Result<[OPMLOutline], WebImport.Failure>, _ control: WebControl) -> HTTPResponse {
         let summary: WebImportSummary
-        do {
-            summary = try control.importOPML(Data(file))
-        } catch WebControlError.tooManyOutlines {
-            return .seeOther("/?done=error-opml-size")
-        } catch {
-            return .seeOther("/?done=error-opml")
+        switch parsed {
+        case .failure(.tooManyOutlines): return .seeOther("/?done=error-opml-size")
+        case .failure: return .seeOther("/?done=error-opml")
+        case .success(let outlines):
+            guard let done = try? control.importOutlines(outlines) else { return .seeOther("/?done=error-opml") }
+            summary = done
         }
         return .seeOther(
             "/?done=imported&added=\(summary.added)&existing=\(summary.existing)&skipped=\(summary.skipped)")

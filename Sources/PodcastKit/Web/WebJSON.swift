@@ -6,7 +6,8 @@ import Glibc
 
 /// The JSON shapes of the web API and the event stream (one place, so `/api/feeds`, the SSE
 /// events and the README agree). Keys are snake_case, as in the daemon's JSON lines; dates are
-/// ISO 8601 UTC with milliseconds (`WebJSON.iso8601`); URLs have their credentials masked (`MaskedURL`);
+/// ISO 8601 UTC with milliseconds (`WebJSON.iso8601`); every URL (feed, enclosure, link, and a
+/// guid that is a URL) has its credentials masked as `list` masks them (`MaskedURL`);
 /// bidi overrides and isolates in feed or server text are U+FFFD (`shown`), since the page
 /// renders these strings (control characters are JSON-escaped and never reach the page).
 public enum WebJSON {
@@ -30,8 +31,9 @@ public enum WebJSON {
         .object([
             ("id", .int(e.id)), ("feed_id", .int(e.feedID)), ("title", .string(shown(e.title))),
             ("published", WebJSON.date(e.published)), ("first_seen", WebJSON.date(e.firstSeen)),
-            ("guid", .string(e.guid)),
-            ("link", .string(e.link)), ("url", .string(e.enclosure.map { MaskedURL.string($0.url) })),
+            ("guid", .string(e.guid.map(MaskedURL.string))),
+            ("link", .string(e.link.map(MaskedURL.string))),
+            ("url", .string(e.enclosure.map { MaskedURL.string($0.url) })),
             ("mime_type", .string(e.enclosure?.mimeType)), ("length", .int(e.enclosure?.length)),
             ("duration", .number(e.duration)), ("description", .string(shown(e.description))),
         ])
@@ -44,7 +46,7 @@ public enum WebJSON {
             ("feed_id", .int(a.feedID)), ("podcast_title", .string(shown(a.podcastTitle))),
             ("title", .string(shown(a.title))),
             ("published", WebJSON.date(a.published)), ("time", WebJSON.date(a.time)),
-            ("url", .string(a.url.map(MaskedURL.string))), ("link", .string(a.link)),
+            ("url", .string(a.url.map(MaskedURL.string))), ("link", .string(a.link.map(MaskedURL.string))),
         ])
     }
 

@@ -11,7 +11,7 @@ import Foundation
 /// | GET | `/` | the dashboard (`DashboardPage`) |
 /// | GET | `/events` | Server-Sent Events (`SSEHub`) |
 /// | GET | `/static/app.js`, `/static/app.css` | `WebAssets` |
-/// | GET | `/export.opml` | the subscriptions as OPML |
+/// | GET | `/export.opml` | the subscriptions as OPML (credentials masked unless the token was sent) |
 /// | GET | `/metrics` | `WebMetrics` |
 /// | GET, POST | `/api/feeds` | list; subscribe (JSON `{"url": ..., "title": ...}`) |
 /// | GET, DELETE | `/api/feeds/ID` | one feed; unsubscribe |
@@ -32,14 +32,21 @@ public final class WebRouter {
     public let metrics: WebMetrics
     /// Where `/events` clients go (nil: `/events` is `404`).
     public let hub: SSEHub?
+    /// Where an uploaded OPML is parsed (`WebImport`): the daemon's worker pool, so the loop
+    /// never parses a file a client sent.
+    public let offLoop: OffLoopExecutor
 
-    /// A router.
-    public init(data: WebLibraryData, control: WebControl, access: WebAccess, metrics: WebMetrics, hub: SSEHub?) {
+    /// A router; `offLoop` defaults to running the parse in place (tests, benchmarks).
+    public init(
+        data: WebLibraryData, control: WebControl, access: WebAccess, metrics: WebMetrics, hub: SSEHub?,
+        offLoop: OffLoopExecutor = InlineExecutor()
+    ) {
         self.data = data
         self.control = control
         self.access = access
         self.metrics = metrics
         self.hub = hub
+        self.offLoop = offLoop
     }
 
     /// Content-Security-Policy of every response: only our own script, style and connections;
@@ -73,17 +80,23 @@ public final class WebRouter {
             head.headers += WebRouter.securityHeaders
             return .stream(head: head, start: { hub.add($0) })
         }
-        return .response(finish(route(request)))
+        switch route(request) {
+        case .response(let response): return .response(finish(response))
+        case .deferred(let start): return .deferred { respond in start { respond(self.finish($0)) } }
+        case .stream(let head, let start): return .stream(head: head, start: start)
+        }
     }
 
-    /// The response for a non-streaming request, before the security headers.
-    func route(_ request: HTTPRequest) -> HTTPResponse {
+    /// The reply for a non-streaming request, before the security headers.
+    func route(_ request: HTTPRequest) -> HTTPReply {
         let method = request.method == "HEAD" ? "GET" : request.method
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let api = WebAPI(data: data, control: control, metrics: metrics)
         let forms = WebFormActions(control: control)
         // State changes: POST/DELETE only, and past the CSRF check.
-        if method == "POST" || method == "DELETE", let refusal = access.csrfRefusal(request) { return refusal }
+        if method == "POST" || method == "DELETE", let refusal = access.csrfRefusal(request) {
+            return .response(refusal)
+        }
         for route in routes(api: api, forms: forms) {
             guard let capture = WebRouter.match(segments, route.pattern) else { continue }
             if route.method == method { return route.handle(request, capture) }
@@ -95,15 +108,27 @@ public final class WebRouter {
                 request.path == "/events"
                 ? ["GET", "HEAD"]
                 : WebRouter.methodOrder.filter { allowed.contains($0) || ($0 == "HEAD" && allowed.contains("GET")) }
-            return methodNotAllowed(list)
+            return .response(methodNotAllowed(list))
         }
-        return .jsonError(404, "no such page: \(request.path)")
+        return .response(.jsonError(404, "no such page: \(request.path)"))
     }
 
     private struct Route {
         let method: String
         let pattern: [String]  // "*" matches one segment, handed to `handle`
-        let handle: (HTTPRequest, String) -> HTTPResponse
+        let handle: (HTTPRequest, String) -> HTTPReply
+
+        init(method: String, pattern: [String], _ handle: @escaping (HTTPRequest, String) -> HTTPResponse) {
+            self.method = method
+            self.pattern = pattern
+            self.handle = { .response(handle($0, $1)) }
+        }
+
+        init(method: String, pattern: [String], reply: @escaping (HTTPRequest, String) -> HTTPReply) {
+            self.method = method
+            self.pattern = pattern
+            self.handle = reply
+        }
     }
 
     private static let methodOrder = ["GET", "HEAD", "POST", "DELETE"]
@@ -117,7 +142,9 @@ public final class WebRouter {
             Route(method: "GET", pattern: ["static", "app.css"]) { _, _ in
                 self.asset(WebAssets.style, type: "text/css; charset=utf-8")
             },
-            Route(method: "GET", pattern: ["export.opml"]) { _, _ in api.exportOPML() },
+            Route(method: "GET", pattern: ["export.opml"]) { request, _ in
+                api.exportOPML(revealingCredentials: self.access.carriesToken(request))
+            },
             Route(method: "GET", pattern: ["metrics"]) { _, _ in
                 .text(self.metrics.render(), type: WebMetrics.contentType)
             },
@@ -128,12 +155,15 @@ public final class WebRouter {
             Route(method: "POST", pattern: ["api", "feeds", "*", "poll"]) { _, id in api.poll(id) },
             Route(method: "POST", pattern: ["api", "poll"]) { _, _ in api.pollAll() },
             Route(method: "GET", pattern: ["api", "episodes"]) { request, _ in api.episodes(request) },
-            Route(method: "POST", pattern: ["api", "import"]) { request, _ in api.importOPML(request) },
+            Route(
+                method: "POST", pattern: ["api", "import"],
+                reply: { request, _ in api.importOPML(request, self.offLoop) }),
             Route(method: "POST", pattern: ["feeds"]) { request, _ in forms.add(request) },
             Route(method: "POST", pattern: ["feeds", "*", "poll"]) { _, id in forms.poll(id) },
             Route(method: "POST", pattern: ["feeds", "*", "remove"]) { _, id in forms.remove(id) },
             Route(method: "POST", pattern: ["poll"]) { _, _ in forms.pollAll() },
-            Route(method: "POST", pattern: ["import"]) { request, _ in forms.importOPML(request) },
+            Route(
+                method: "POST", pattern: ["import"], reply: { request, _ in forms.importOPML(request, self.offLoop) }),
         ]
     }
 

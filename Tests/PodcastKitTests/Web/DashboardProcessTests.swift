@@ -25,6 +25,13 @@ extension DaemonProcessTests {
         let metrics = TestSocket.request(
             port: port, "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         XCTAssertTrue(metrics.contains("podcast_watch_polls_total{outcome=\"fetched\"} 1\n"), metrics)
+        // An error the server answers before the router still carries the dashboard's headers.
+        let put = TestSocket.request(
+            port: port, "PUT /api/feeds HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        XCTAssertTrue(put.hasPrefix("HTTP/1.1 501 "), put)
+        XCTAssertTrue(put.contains("\r\nContent-Security-Policy: \(WebRouter.contentSecurityPolicy)\r\n"), put)
+        XCTAssertTrue(put.contains("\r\nX-Frame-Options: DENY\r\n"), put)
+        XCTAssertTrue(put.contains("\r\nCache-Control: no-store\r\n"), put)
         child.signal(SIGTERM)
         XCTAssertEqual(child.finish(), 0)
     }

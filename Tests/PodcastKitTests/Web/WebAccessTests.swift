@@ -94,6 +94,19 @@ final class WebAccessTests: XCTestCase {
         XCTAssertFalse(WebAccess.isLoopbackHost("[::2]:8080"))
         XCTAssertFalse(WebAccess.isLoopbackHost("127.0.0.1.nip.io"))
         XCTAssertFalse(WebAccess.isLoopbackHost("10.0.0.1:8080"))
+        for good in [
+            "localhost", "LocalHost:8080", "127.0.0.1", "127.255.0.9:65535", "[::1]", "[::1]:80", "127.0.0.1:0",
+        ] {
+            XCTAssertTrue(WebAccess.isLoopbackHost(good), good)
+        }
+        for bad in [
+            "localhost.evil", "localhost.evil:80", "a.localhost", "localhost.", "127.0.0.1.", "127.1", "0x7f.1",
+            "0x7f.0.0.1", "127.0.0.01", "127.000.0.1", "127.0.0.256", "127.0.0.1:", "127.0.0.1:99999",
+            "127.0.0.1:8080:80", "127.0.0.1:+80", "[::1]x", "[::1]:", "[0:0:0:0:0:0:0:1]", "[::ffff:127.0.0.1]",
+            "::1", "", ":8080", "localhost:８０",
+        ] {
+            XCTAssertFalse(WebAccess.isLoopbackHost(bad), bad)
+        }
         XCTAssertTrue(WebAccess.constantTimeEqual("abc", "abc"))
         XCTAssertFalse(WebAccess.constantTimeEqual("abc", "abcd"))
         XCTAssertFalse(WebAccess.constantTimeEqual("", "a"))

@@ -1,0 +1,122 @@
+import Foundation
+import XCTest
+
+@testable import PodcastKit
+
+/// `--http-public-origin`: behind a reverse proxy the public `Host` and `Origin` are accepted,
+/// the setting is validated strictly, and a token is still required off loopback.
+final class WebPublicOriginTests: XCTestCase {
+    private func origin(_ text: String) throws -> HTTPPublicOrigin { try HTTPPublicOrigin.parse(text) }
+
+    func testParsingAcceptsOriginsOnly() throws {
+        XCTAssertEqual(
+            try origin("https://pods.example.net"),
+            HTTPPublicOrigin(scheme: "https", host: "pods.example.net", port: nil))
+        let mixed = try origin("HTTPS://Pods.Example.NET:8443/")
+        XCTAssertEqual(mixed, HTTPPublicOrigin(scheme: "https", host: "pods.example.net", port: 8443))
+        XCTAssertEqual(mixed.description, "https://pods.example.net:8443")
+        XCTAssertEqual(try origin("https://pods.example.net:443").description, "https://pods.example.net")
+        XCTAssertEqual(try origin("http://[2001:DB8::1]:9000").host, "[2001:db8::1]")
+        XCTAssertEqual(try origin("http://192.0.2.7").effectivePort, 80)
+        XCTAssertTrue(try origin("http://localhost:9000").isLoopback)
+        XCTAssertFalse(try origin("https://pods.example.net").isLoopback)
+        let refusals: [(String, String)] = [
+            ("pods.example.net", "no scheme"),
+            ("ftp://pods.example.net", "the scheme must be http or https"),
+            ("https://me:pw@pods.example.net", "no user or password: the token does that"),
+            ("https://pods.example.net/podcasts", "no path: the dashboard is served at the root"),
+            ("https://pods.example.net?x=1", "no query or fragment"),
+            ("https://pods.example.net#top", "no query or fragment"),
+            ("https://", "the host must be a DNS name or an IPv4 address, without a trailing dot"),
+            ("https://pods.example.net.", "the host must be a DNS name or an IPv4 address, without a trailing dot"),
+            ("https://-pods.example.net", "the host must be a DNS name or an IPv4 address, without a trailing dot"),
+            ("https://pods_1.example.net", "the host must be a DNS name or an IPv4 address, without a trailing dot"),
+            ("https://256.1.1.1", "the host must be a DNS name or an IPv4 address, without a trailing dot"),
+            ("https://bücher.example", "write an internationalised name in its xn-- form"),
+            ("https://pods.example.net:0", "the port must be a number from 1 to 65535"),
+            ("https://pods.example.net:65536", "the port must be a number from 1 to 65535"),
+            ("https://pods.example.net:", "the port must be a number from 1 to 65535"),
+            ("https://[::1", "an IPv6 address needs its closing ]"),
+            ("https://[zz]", "not an IPv6 address in brackets"),
+        ]
+        for (text, why) in refusals {
+            XCTAssertThrowsError(try origin(text), text) { error in
+                XCTAssertEqual(
+                    (error as? UsageError)?.message,
+                    "option '--http-public-origin' needs scheme://host[:port] such as https://pods.example.net (\(why)), not '\(text)'"
+                )
+            }
+        }
+    }
+
+    func testTheOptionAndTheConfigKey() throws {
+        let invocation = try CommandLineParser.parse([
+            "run", "--http", "8080", "--http-public-origin", "https://pods.example.net",
+        ])
+        guard case .run(let options) = invocation.command else { return XCTFail("not run") }
+        XCTAssertEqual(options.httpPublicOrigin?.description, "https://pods.example.net")
+        XCTAssertThrowsError(try CommandLineParser.parse(["run", "--http-public-origin", "https://pods.example.net"])) {
+            XCTAssertEqual(
+                ($0 as? UsageError)?.message, "option '--http-public-origin' only applies with '--http'")
+        }
+        let config = try RunConfig.parse("http = 8080\nhttp-public-origin = https://pods.example.net\n", path: "/c")
+        XCTAssertEqual(
+            config.runTokens, ["--http", "8080", "--http-public-origin", "https://pods.example.net"])
+        XCTAssertThrowsError(try RunConfig.parse("http-public-origin = https://pods.example.net/x\n", path: "/c")) {
+            XCTAssertEqual(
+                ($0 as? UsageError)?.message,
+                "/c:1: bad value for 'http-public-origin': option '--http-public-origin' needs scheme://host[:port] such as https://pods.example.net (no path: the dashboard is served at the root), not 'https://pods.example.net/x'"
+            )
+        }
+    }
+
+    func testATokenIsRequiredBehindAPublicOriginOffLoopback() throws {
+        let loopback = HTTPAddress(host: "127.0.0.1", port: 8080)
+        XCTAssertFalse(WebDashboard.requiresToken(address: loopback, publicOrigin: nil))
+        XCTAssertTrue(
+            WebDashboard.requiresToken(address: loopback, publicOrigin: try origin("https://pods.example.net")))
+        XCTAssertFalse(WebDashboard.requiresToken(address: loopback, publicOrigin: try origin("http://localhost:9000")))
+        XCTAssertTrue(WebDashboard.requiresToken(address: HTTPAddress(host: "0.0.0.0", port: 1), publicOrigin: nil))
+    }
+
+    /// nginx's default `proxy_set_header Host $proxy_host`: Host is the upstream address, the
+    /// browser's Origin the public site. With the token, the page's own state changes work.
+    func testAProxyRewritingHostKeepsThePagesOriginUsable() throws {
+        let web = try WebFixture(token: "tok-0123456789abcdef")
+        web.access = WebAccess(
+            token: "tok-0123456789abcdef", csrfSecret: "s3cret", publicOrigin: try origin("https://pods.example.net"))
+        let headers = [
+            "Authorization": "Bearer tok-0123456789abcdef", "Content-Type": "application/json",
+            "Origin": "https://pods.example.net",
+        ]
+        let added = web.send("POST", "/api/feeds", headers: headers, body: #"{"url":"http://h/c"}"#)
+        XCTAssertEqual(added.status, 201, added.text)
+        for other in ["http://pods.example.net", "https://pods.example.net:8443", "https://evil.example", "null"] {
+            let refused = web.send(
+                "POST", "/api/feeds", headers: headers.merging(["Origin": other]) { $1 }, body: #"{"url":"http://h/d"}"#
+            )
+            XCTAssertEqual(refused.status, 403, other)
+        }
+        XCTAssertEqual(try web.store.feeds().map(\.url), ["http://h/a", "http://h/b", "http://h/c"])
+    }
+
+    /// The access rule alone: without a token, the public origin's Host is accepted beside the
+    /// loopback ones (with its port or none), and its Origin on state changes. (`WebDashboard`
+    /// never runs a non-loopback public origin without a token: see the test above.)
+    func testWithoutATokenThePublicHostIsAcceptedBesideLoopback() throws {
+        let web = try WebFixture()
+        web.access = WebAccess(token: nil, csrfSecret: "s3cret", publicOrigin: try origin("http://dash.internal:9000"))
+        XCTAssertEqual(web.send("GET", "/api/feeds", headers: ["Host": "dash.internal:9000"]).status, 200)
+        XCTAssertEqual(web.send("GET", "/api/feeds", headers: ["Host": "DASH.internal"]).status, 200)
+        XCTAssertEqual(web.send("GET", "/api/feeds", headers: ["Host": "dash.internal:9001"]).status, 421)
+        XCTAssertEqual(web.send("GET", "/api/feeds", headers: ["Host": "dash.internal.evil.example"]).status, 421)
+        let refused = web.send("GET", "/api/feeds", headers: ["Host": "evil.example"])
+        XCTAssertEqual(jsonObject(refused.text)["error"].map { "\($0)" }?.contains("or dash.internal"), true)
+        let posted = web.send(
+            "POST", "/api/feeds",
+            headers: [
+                "Host": "127.0.0.1:8080", "Content-Type": "application/json", "Origin": "http://dash.internal:9000",
+            ], body: #"{"url":"http://h/c"}"#)
+        XCTAssertEqual(posted.status, 201, posted.text)
+    }
+}
