@@ -8,8 +8,8 @@ import Foundation
 /// Keys that apply live: `interval`, `first-sync-announce`, `hook` (a changed command; adding
 /// or removing the hook altogether needs a restart), `hook-timeout`, `hook-retries`, `hook-on`,
 /// `download`, `download-name`, `download-jobs`, `download-per-host`, `download-rate`, `keep`.
-/// Keys that need a restart: `state` (the open database and its lock), `http` and `http-token`
-/// (the listening socket), `hook-log` (the open file hooks write to), and `hook` or `download`
+/// Keys that need a restart: `state` (the open database and its lock), `http`, `http-token`
+/// and `http-public-origin` (the listening socket and its access rules), `hook-log` (the open file hooks write to), and `hook` or `download`
 /// going from absent to present or back (the hook runner and the download queue are made at
 /// start).
 ///
@@ -86,6 +86,7 @@ struct ConfigReload {
         note("hook-on", old.hookOn != new.hookOn)
         note("http", old.http != new.http, live: false)
         note("http-token", old.httpToken != new.httpToken, live: false)
+        note("http-public-origin", old.httpPublicOrigin != new.httpPublicOrigin, live: false)
         return out
     }
 }

@@ -64,6 +64,11 @@ import Testing
         // Adding or removing the hook altogether needs a restart (the runner is made at start).
         #expect(try changes("run", "--interval", "60", "--http", "8080") == [.init(key: "hook", live: false)])
         #expect(try changes("run", "--hook", "a", "--interval", "60", "--http", "8080").isEmpty)
+        // The public origin is one of the listener's access rules, read at start.
+        #expect(
+            try changes(
+                "run", "--hook", "a", "--interval", "60", "--http", "8080", "--http-public-origin",
+                "https://pods.example.net") == [.init(key: "http-public-origin", live: false)])
     }
 
     func runOptions(_ args: String...) -> RunOptions? { runOptions(args) }
