@@ -43,11 +43,15 @@ final class CurlTransfer {
         case decoded
     }
 
+    /// Where the easy handle comes from and goes back to.
+    private let pool: EasyHandlePool
+
     init?(
         id: Int, request: FetchRequest, sink: FetchBodySink? = nil, stream: StreamOptions = StreamOptions(),
-        completion: @escaping (FetchResult) -> Void
+        pool: EasyHandlePool, completion: @escaping (FetchResult) -> Void
     ) {
-        guard let easy = curl_easy_init() else { return nil }
+        guard let easy = pool.take() else { return nil }
+        self.pool = pool
         self.sink = sink
         self.stream = stream
         self.id = id
@@ -62,7 +66,8 @@ final class CurlTransfer {
     }
 
     deinit {
-        curl_easy_cleanup(easy)
+        // The fetcher removed it from the multi handle before letting it go.
+        pool.give(easy)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
