@@ -136,7 +136,11 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     }
     private var inFlight: [Int64: InFlight] = [:]
     // What `start()` does with a feed once every slot is made.
-    private enum Start { case now, at(Date?), skip }
+    private enum Start {
+        case now
+        case at(Date?)
+        case skip
+    }
     // Counters kept in step with the slots, so a poll and a completion cost O(1) rather than a
     // scan of every feed (O(N²) per cycle over thousands of feeds).
     private var fetching = 0  // slots with isFetching
