@@ -212,7 +212,7 @@ final class DaemonSession {
                     if let daemon { self.reloadConfig(daemon: daemon, hooks: hooks, downloads: downloads) }
                     do { try daemon?.reload() } catch { console.err("podcast-watch: reload failed: \(error)\n") }
                     downloads?.reloadSettings()
-                    notifier.ready(status: DaemonSession.status(daemon?.library.podcasts.count ?? 0))
+                    notifier.ready(status: DaemonSession.status(daemon?.library.count ?? 0))
                 })
             // Petted from the loop, so a loop stuck for WATCHDOG_USEC gets the service restarted.
             if let interval = notifier.watchdogInterval {
@@ -243,12 +243,12 @@ final class DaemonSession {
         // Hook attempts a previous run still owed (a retry waiting, a hook killed at shutdown).
         if let hooks { resumeHookRetries(hooks) }
         // Polling has begun (the first due feeds are being fetched): the service is up.
-        notifier.ready(status: DaemonSession.status(daemon.library.podcasts.count))
+        notifier.ready(status: DaemonSession.status(daemon.library.count))
         // Without the live table (a service, a pipe, --json) nothing else would say why nothing
         // happens. `run` keeps running, and a SIGHUP after `add` picks the feeds up; `--once`
         // ends with status 0 (nothing failed), but says so: a cron job pointed at the wrong
         // state directory must not look like a quiet success.
-        if daemon.library.podcasts.isEmpty && (options.once || options.json || !console.isTerminal) {
+        if daemon.library.count == 0 && (options.once || options.json || !console.isTerminal) {
             console.err(DaemonSession.emptyHint(once: options.once, service: notifier.isActive, pid: getpid()))
         }
         // The view: a live table on a terminal, JSON lines otherwise.

@@ -129,23 +129,25 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     private let now: () -> Date
     private var random: () -> UInt64
 
-    private struct Slot {
-        var record: FeedRecord
-        var generation = 0  // bumps make pending timers stale
-        var fetchSerial = 0
+    private var slots: [Int64: PollSlot] = [:]
+    // The tokens of the polls in flight (at most `maxConcurrentFetches`), not one per feed.
+    private struct InFlight {
         var fetch: Cancellable?
         var parse: Cancellable?  // the parse of the fetched body, on `offLoop`
-        var isFetching = false  // fetching or parsing: the poll is in flight
-        var fetchHost: String?  // the host counted for the poll in flight
-        var polledOnce = false
     }
-    private var slots: [Int64: Slot] = [:]
+    private var inFlight: [Int64: InFlight] = [:]
+    // What `start()` does with a feed once every slot is made.
+    private enum Start {
+        case now
+        case at(Date?)
+        case skip
+    }
     // Counters kept in step with the slots, so a poll and a completion cost O(1) rather than a
     // scan of every feed (O(N²) per cycle over thousands of feeds).
     private var fetching = 0  // slots with isFetching
-    private var hostFetching: [String: Int] = [:]  // slots with isFetching, per fetchHost
-    // Due but over their host's limit: per host, in order (entries also in `waitingSet`).
-    private var hostWaiting: [String: FeedQueue] = [:]
+    // Per host: polls in flight, and due feeds over the host's limit, in order (entries also in
+    // `waitingSet`).
+    private var hosts = HostTable()
     private var unpolled = Set<Int64>()  // enabled slots not polled once yet (`once` mode's end)
     // Due but over the concurrency limit, in order: a queue read from `waitingHead`, with
     // `waitingSet` for membership. An id dropped while queued leaves a stale entry, skipped.
@@ -194,25 +196,54 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     /// next poll time. Disabled feeds are shown but not polled. Throws `StoreError`.
     public func start() throws {
         guard !isRunning else { return }
-        let feeds = try store.feeds()
         let pending = try store.pendingAnnouncements()
-        let byID = Dictionary(feeds.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let recent = try store.recentEpisodes(limit: library.newestCapacity).compactMap { e in
-            byID[e.feedID].map { PodcastDaemon.announcement(e, feed: $0, time: e.firstSeen) }
-        }
-        isRunning = true
-        for record in feeds { register(record, publish: false) }
-        library.upsert(contentsOf: feeds.map { snapshot($0, keeping: nil) })  // one list change
-        library.loadNewest(recent)  // what the store knows from earlier runs; announces nothing
-        redeliver(pending, feeds: feeds)
-        for record in feeds {
+        let recentEpisodes = try store.recentEpisodes(limit: library.newestCapacity)
+        // The feeds are read row by row into slots and library rows: an array of every
+        // `FeedRecord` (about 500 B each) was the start's peak at 100,000 feeds.
+        var rows: [Podcast] = []
+        var starts: [(id: Int64, start: Start)] = []
+        try store.forEachFeed { record in
+            register(record, publish: false)
+            var row = snapshot(record, keeping: nil)
+            row.url = slots[record.id]!.url  // one copy of the URL for the slot and the row
+            rows.append(row)
+            guard record.enabled else { return }
             if configuration.once && !configuration.onceIgnoresBackoff && isBackingOff(record) {
-                // Counted as done for this pass: its backoff says not yet (see `onceIgnoresBackoff`).
-                slots[record.id]?.polledOnce = true
-                unpolled.remove(record.id)
-                continue
+                starts.append((record.id, .skip))
+            } else {
+                starts.append((record.id, configuration.once ? .now : .at(record.nextPoll)))
             }
-            startPolling(record, pollNow: configuration.once)
+        }
+        var records: [Int64: FeedRecord] = [:]  // the few feeds with recent or pending episodes
+        func record(_ id: Int64) throws -> FeedRecord? {
+            if let known = records[id] { return known }
+            let found = try store.feed(id: id)
+            records[id] = found
+            return found
+        }
+        let recent = try recentEpisodes.compactMap { e in
+            try record(e.feedID).map { PodcastDaemon.announcement(e, feed: $0, time: e.firstSeen) }
+        }
+        let pendingFeeds = try pending.compactMap { try record($0.feedID) }
+        isRunning = true
+        library.upsert(contentsOf: rows)  // one list change
+        rows = []
+        library.loadNewest(recent)  // what the store knows from earlier runs; announces nothing
+        redeliver(pending, feeds: pendingFeeds)
+        for (id, start) in starts {
+            switch start {
+            case .skip:
+                // Counted as done for this pass: its backoff says not yet (see `onceIgnoresBackoff`).
+                slots[id]?.polledOnce = true
+                unpolled.remove(id)
+            case .now:
+                poll(id)
+            case .at(let nextPoll):
+                let delay = configuration.policy.initialDelay(
+                    nextPoll: nextPoll?.timeIntervalSince1970, now: now().timeIntervalSince1970,
+                    interval: interval(seconds: slots[id].flatMap { $0.intervalSeconds.map(Int.init) }))
+                if delay <= 0 { poll(id) } else { schedule(id, after: delay) }
+            }
         }
         finishOnceIfDone()
     }
@@ -245,16 +276,16 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                 register(record, publish: false)
                 added.append(record)
             } else {
-                let wasEnabled = slots[record.id]!.record.enabled
-                let oldInterval = slots[record.id]!.record.intervalSeconds
-                slots[record.id]!.record = record
+                let wasEnabled = slots[record.id]!.enabled
+                let oldInterval = slots[record.id]!.intervalSeconds
+                slots[record.id]!.take(record, hosts: &hosts)
                 trackOnce(record.id)
                 library.upsert(snapshot(record, keeping: library.podcast(id: record.id)))
                 if wasEnabled && !record.enabled {
-                    slots[record.id]!.generation += 1
+                    slots[record.id]!.generation &+= 1
                 } else if !wasEnabled && record.enabled {
                     schedule(record.id, after: 0)
-                } else if oldInterval != record.intervalSeconds {
+                } else if oldInterval != slots[record.id]!.intervalSeconds {
                     rescheduleForNewInterval(record.id)  // `set --interval`
                 }
             }
@@ -274,27 +305,29 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         guard configuration.intervalOverride != seconds else { return }
         configuration.intervalOverride = seconds
         guard isRunning, !configuration.once else { return }
-        for id in slots.keys.sorted() where slots[id]!.record.intervalSeconds == nil { rescheduleForNewInterval(id) }
+        for id in slots.keys.sorted() where slots[id]!.intervalSeconds == nil { rescheduleForNewInterval(id) }
     }
 
     // Feed `id`'s interval changed: an enabled, idle feed that is not backing off gets the next
-    // poll a restart would give it (its stored next poll, at most one interval away).
+    // poll a restart would give it (its next poll, at most one interval away). The next poll is
+    // the library row's (the stored one, or the one this run scheduled): the slot keeps none.
     private func rescheduleForNewInterval(_ id: Int64) {
-        guard isRunning, !configuration.once, let slot = slots[id], slot.record.enabled, !slot.isFetching,
-            !waitingSet.contains(id), !isBackingOff(slot.record), let next = slot.record.nextPoll
+        guard isRunning, !configuration.once, let slot = slots[id], slot.enabled, !slot.isFetching,
+            !waitingSet.contains(id), let next = library.podcast(id: id)?.nextPoll
         else { return }
+        if slot.failureCount > 0 && next > now() { return }  // backing off (failures, Retry-After)
         schedule(
             id,
             after: configuration.policy.initialDelay(
                 nextPoll: next.timeIntervalSince1970, now: now().timeIntervalSince1970,
-                interval: interval(of: slot.record)))
+                interval: interval(seconds: slot.intervalSeconds.map(Int.init))))
     }
 
     /// SIGUSR1: polls every enabled feed now (feeds already being fetched are left alone).
     public func pollAllNow() {
         guard isRunning else { return }
-        for id in slots.keys.sorted() where slots[id]!.record.enabled && !slots[id]!.isFetching {
-            slots[id]!.generation += 1
+        for id in slots.keys.sorted() where slots[id]!.enabled && !slots[id]!.isFetching {
+            slots[id]!.generation &+= 1
             poll(id)
         }
     }
@@ -303,9 +336,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     /// is disabled; a feed already being fetched is left alone (`true`).
     @discardableResult
     public func pollNow(id: Int64) -> Bool {
-        guard isRunning, let slot = slots[id], slot.record.enabled else { return false }
+        guard isRunning, let slot = slots[id], slot.enabled else { return false }
         guard !slot.isFetching else { return true }
-        slots[id]!.generation += 1
+        slots[id]!.generation &+= 1
         poll(id)
         return true
     }
@@ -319,18 +352,17 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         waiting.removeAll()
         waitingHead = 0
         waitingSet.removeAll()
-        hostWaiting.removeAll()
-        hostFetching.removeAll()
+        hosts.resetCounters()
         fetching = 0
         for id in slots.keys {
-            slots[id]!.generation += 1
-            slots[id]!.fetchSerial += 1
+            slots[id]!.generation &+= 1
+            slots[id]!.fetchSerial &+= 1
             slots[id]!.isFetching = false
-            let tokens = [slots[id]!.fetch, slots[id]!.parse]
-            slots[id]!.fetch = nil
-            slots[id]!.parse = nil
-            for token in tokens { token?.cancel() }
+            slots[id]!.fetchHost = HostTable.none
         }
+        let tokens = inFlight.values.flatMap { [$0.fetch, $0.parse] }
+        inFlight.removeAll()
+        for token in tokens { token?.cancel() }
         hooks?.dropQueued()
     }
 
@@ -338,14 +370,15 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     private func register(_ record: FeedRecord, publish: Bool = true) {
         if let old = slots[record.id], old.isFetching { release(old) }
-        slots[record.id] = Slot(record: record)
+        slots[record.id] = PollSlot(record, hosts: &hosts)
+        inFlight[record.id] = nil
         trackOnce(record.id)
         if publish { library.upsert(snapshot(record, keeping: nil)) }
     }
 
     // Keeps `unpolled` in step with slot `id` (call after its record or `polledOnce` changed).
     private func trackOnce(_ id: Int64) {
-        if let slot = slots[id], slot.record.enabled, !slot.polledOnce {
+        if let slot = slots[id], slot.enabled, !slot.polledOnce {
             unpolled.insert(id)
         } else {
             unpolled.remove(id)
@@ -369,8 +402,9 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         if slot.isFetching { release(slot) }
         waitingSet.remove(id)
         unpolled.remove(id)
-        slot.fetch?.cancel()
-        slot.parse?.cancel()
+        let tokens = inFlight.removeValue(forKey: id)
+        tokens?.fetch?.cancel()
+        tokens?.parse?.cancel()
         library.remove(id: id)
         if slot.isFetching { startHostWaiting(slot.fetchHost) }
         startWaiting()
@@ -379,7 +413,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     private func schedule(_ id: Int64, after delay: Double) {
         guard slots[id] != nil else { return }
         let seconds = PollPolicy.clampedDelay(delay)  // never a timer for 292 years
-        slots[id]!.generation += 1
+        slots[id]!.generation &+= 1
         let generation = slots[id]!.generation
         library.update(id: id) { $0.nextPoll = self.now().addingTimeInterval(seconds) }
         scheduler.schedule(after: scheduler.now.advanced(by: .seconds(seconds))) { [weak self] in
@@ -389,10 +423,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     }
 
     private func poll(_ id: Int64) {
-        guard isRunning, let slot = slots[id], slot.record.enabled, !slot.isFetching else { return }
-        let host = PodcastDaemon.hostKey(slot.record.url)
-        if let host, hostFetching[host, default: 0] >= configuration.maxFetchesPerHost {
-            if waitingSet.insert(id).inserted { hostWaiting[host, default: FeedQueue()].append(id) }
+        guard isRunning, let slot = slots[id], slot.enabled, !slot.isFetching else { return }
+        let host = slot.host
+        if host != HostTable.none && hosts.inFlight[Int(host)] >= configuration.maxFetchesPerHost {
+            if waitingSet.insert(id).inserted { hosts.waiting[Int(host)].append(id) }
             library.update(id: id) { $0.status = .waiting }
             return
         }
@@ -401,15 +435,15 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             library.update(id: id) { $0.status = .waiting }
             return
         }
-        slots[id]!.fetchSerial += 1
+        slots[id]!.fetchSerial &+= 1
         slots[id]!.isFetching = true
         slots[id]!.fetchHost = host
         fetching += 1
-        if let host { hostFetching[host, default: 0] += 1 }
+        if host != HostTable.none { hosts.inFlight[Int(host)] += 1 }
         let serial = slots[id]!.fetchSerial
         library.update(id: id) { $0.status = .polling }
         let request = FetchRequest(
-            url: slot.record.url, etag: slot.record.etag, lastModified: slot.record.lastModified,
+            url: slot.url, etag: slot.etag, lastModified: slot.lastModified,
             limits: configuration.limits)
         let token = fetcher.fetch(request) { [weak self] result in
             self?.complete(id, serial: serial, result)
@@ -417,39 +451,30 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         // The completion may already have run (a synchronous fetcher): keep the token only if
         // this fetch is still the one in flight.
         if slots[id]?.isFetching == true, slots[id]?.fetchSerial == serial {
-            slots[id]!.fetch = token
+            inFlight[id, default: InFlight()].fetch = token
         }
     }
 
     // A poll ended (or was dropped): its host's next waiting feed first, then the global queue.
-    private func release(_ slot: Slot) {
+    private func release(_ slot: PollSlot) {
         fetching -= 1
-        guard let host = slot.fetchHost else { return }
-        let left = hostFetching[host, default: 1] - 1
-        hostFetching[host] = left > 0 ? left : nil
+        guard slot.fetchHost != HostTable.none else { return }
+        hosts.inFlight[Int(slot.fetchHost)] = max(0, hosts.inFlight[Int(slot.fetchHost)] - 1)
     }
 
-    private func startHostWaiting(_ host: String?) {
-        guard let host else { return }
-        // In place: a copy of the queue taken out of the dictionary made every pop O(N).
-        while isRunning, hostFetching[host, default: 0] < configuration.maxFetchesPerHost,
-            let id = hostWaiting[host]?.popFirst()
+    private func startHostWaiting(_ host: Int32) {
+        guard host != HostTable.none else { return }
+        // In place: a copy of the queue taken out of a dictionary made every pop O(N).
+        while isRunning, hosts.inFlight[Int(host)] < configuration.maxFetchesPerHost,
+            let id = hosts.waiting[Int(host)].popFirst()
         {
-            if hostWaiting[host]?.isEmpty == true { hostWaiting[host] = nil }
             guard waitingSet.remove(id) != nil else { continue }  // dropped while queued
             poll(id)  // over the global limit it moves to the global queue
         }
     }
 
     /// The per-host key of a feed URL: lower-cased host and port (`nil` for a local file).
-    static func hostKey(_ url: String) -> String? {
-        guard case .http = FetchTarget(url), let components = URLComponents(string: url),
-            let host = components.host?.lowercased(), !host.isEmpty
-        else {
-            return nil
-        }
-        return components.port.map { "\(host):\($0)" } ?? host
-    }
+    static func hostKey(_ url: String) -> String? { HostTable.key(url) }
 
     private func startWaiting() {
         while isRunning, waitingHead < waiting.count, fetching < configuration.maxConcurrentFetches {
@@ -467,7 +492,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     // A fetch ended: a body to parse goes to the off-loop executor (the slot stays busy until
     // its result is back, or its budget ran out); anything else is finished at once.
-    private func complete(_ id: Int64, serial: Int, _ result: FetchResult) {
+    private func complete(_ id: Int64, serial: UInt32, _ result: FetchResult) {
         guard isRunning, let slot = slots[id], slot.isFetching, slot.fetchSerial == serial else { return }
         guard case .success(let response) = result, !response.isNotModified else {
             finish(id, serial: serial, result, parsed: nil)
@@ -505,18 +530,17 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             })
         // An inline executor has finished already: keep the token only while the parse runs.
         if slots[id]?.isFetching == true, slots[id]?.fetchSerial == serial {
-            slots[id]!.parse = token
+            inFlight[id, default: InFlight()].parse = token
         }
     }
 
     // Applies a finished poll: `parsed` is the parse of a 2xx body (nil for a 304 or a failure).
-    private func finish(_ id: Int64, serial: Int, _ result: FetchResult, parsed: Result<ParsedFeed, Error>?) {
+    private func finish(_ id: Int64, serial: UInt32, _ result: FetchResult, parsed: Result<ParsedFeed, Error>?) {
         guard isRunning, let slot = slots[id], slot.isFetching, slot.fetchSerial == serial else { return }
         release(slot)
         slots[id]!.isFetching = false
-        slots[id]!.fetchHost = nil
-        slots[id]!.fetch = nil
-        slots[id]!.parse = nil
+        slots[id]!.fetchHost = HostTable.none
+        inFlight[id] = nil
         let checkedAt = now()
 
         var outcome: FeedUpdate.Outcome
@@ -525,7 +549,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         switch result {
         case .success(let response):
             redirect = response.permanentRedirect
-            if response.isNotModified && slot.record.etag == nil && slot.record.lastModified == nil {
+            if response.isNotModified && slot.etag == nil && slot.lastModified == nil {
                 // Nothing was asked conditionally: a 304 cannot mean "unchanged", and taking it
                 // as a sync would spend the first-sync limit without storing anything.
                 redirect = nil
@@ -568,8 +592,8 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
         var rng = ClosureRandom(source: random)
         let decision = configuration.policy.decide(
-            after: pollOutcome, previousFailures: slot.record.failureCount,
-            interval: interval(of: slot.record), using: &rng)
+            after: pollOutcome, previousFailures: Int(slot.failureCount),
+            interval: interval(seconds: slot.intervalSeconds.map(Int.init)), using: &rng)
         let nextPoll = decision.delay.map { checkedAt.addingTimeInterval($0) }
         let update = FeedUpdate(
             feedID: id, outcome: outcome, permanentRedirect: redirect,
@@ -585,7 +609,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         }
         completedPolls += 1
         onCommitted?(applied)
-        slots[id]!.record = applied.feed
+        slots[id]!.take(applied.feed, hosts: &hosts)
         slots[id]!.polledOnce = true
         unpolled.remove(id)
         // Warnings: a malformed document (stored what was recovered, nothing deleted, validators
@@ -616,12 +640,14 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         warnings += applied.warnings.map { ($0, $0) }
         let previous = reportedWarnings[id] ?? []
         // A 304 or a failure changes nothing.
-        if case .fetched = outcome { reportedWarnings[id] = Set(warnings.map(\.key)) }
+        // Only feeds with warnings get an entry (an empty set per feed cost a slot of the table).
+        if case .fetched = outcome { reportedWarnings[id] = warnings.isEmpty ? nil : Set(warnings.map(\.key)) }
         warnings.removeAll { previous.contains($0.key) }
         for warning in warnings { onWarning?("\(applied.feed.label): \(warning.message)") }
 
         // The library first, so a view updated in this iteration sees the same state as the events.
         var view = snapshot(applied.feed, keeping: library.podcast(id: id))
+        view.url = slots[id]!.url  // one copy of the URL for the slot and the row
         view.lastCheck = checkedAt
         view.nextPoll = nextPoll
         view.status = Podcast.Status(decision.health)
@@ -720,7 +746,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     // Announcements a killed run committed but never confirmed: issued again, before any poll.
     private func redeliver(_ pending: [StoredEpisode], feeds: [FeedRecord]) {
-        let byID = Dictionary(uniqueKeysWithValues: feeds.map { ($0.id, $0) })
+        let byID = Dictionary(feeds.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         batchingConfirmations = true
         for episode in pending {
             guard let feed = byID[episode.feedID] else { continue }
@@ -773,7 +799,11 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
 
     // Seconds; nil for the policy's default.
     private func interval(of record: FeedRecord) -> Double? {
-        (record.intervalSeconds ?? configuration.intervalOverride).map(Double.init)
+        interval(seconds: record.intervalSeconds)
+    }
+
+    private func interval(seconds: Int?) -> Double? {
+        (seconds ?? configuration.intervalOverride).map(Double.init)
     }
 
     private func snapshot(_ record: FeedRecord, keeping old: Podcast?) -> Podcast {
@@ -781,8 +811,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         // for a feed never polled, so a restart does not hide a failing feed.
         var status: Podcast.Status = old?.status ?? (record.lastCheck == nil ? .waiting : Podcast.Status(record.health))
         if !record.enabled { status = .disabled }
+        var title = record.title ?? record.feedTitle
+        if let old, old.title == title { title = old.title }  // keep the stored copy
         var podcast = Podcast(
-            id: record.id, url: record.url, title: record.title ?? record.feedTitle, status: status,
+            id: record.id, url: record.url, title: title, status: status,
             lastCheck: record.lastCheck, nextPoll: old?.nextPoll ?? record.nextPoll, newCount: old?.newCount ?? 0,
             lastError: record.lastError)
         podcast.hookError = record.hookError
@@ -795,7 +827,6 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     public func noteHookOutcome(feedID id: Int64, error: String?) {
         try? store.setHookError(error, id: id)
         guard slots[id] != nil, var podcast = library.podcast(id: id), podcast.hookError != error else { return }
-        slots[id]!.record.hookError = error
         podcast.hookError = error
         library.upsert(podcast)
     }

@@ -25,6 +25,7 @@ public final class HTTPFetcher {
     private var fileFetches: [Int: Cancellable] = [:]
     private var nextID = 0
     private let fileReader: OffLoopExecutor?
+    private let handles = EasyHandlePool()
 
     /// A fetcher bound to `loop`: its sockets and timer are `loop` registrations. Local files
     /// are read on `fileReader` (a `WorkerPool` delivering to `loop`), or, without one, on the
@@ -114,7 +115,7 @@ public final class HTTPFetcher {
             }
             return FetchToken { [weak self] in self?.fileFetches[id] = nil }
         }
-        guard let transfer = CurlTransfer(id: id, request: request, completion: completion) else {
+        guard let transfer = CurlTransfer(id: id, request: request, pool: handles, completion: completion) else {
             let error = FetchError(kind: .network, url: request.url, message: "curl_easy_init failed")
             fileFetches[id] = driver.timer(milliseconds: 0) { [weak self] in
                 self?.fileFetches[id] = nil
@@ -157,7 +158,7 @@ public final class HTTPFetcher {
         }
         guard
             let transfer = CurlTransfer(
-                id: id, request: request, sink: sink, stream: options, completion: completion)
+                id: id, request: request, sink: sink, stream: options, pool: handles, completion: completion)
         else {
             return refuse(FetchError(kind: .network, url: request.url, message: "curl_easy_init failed"))
         }

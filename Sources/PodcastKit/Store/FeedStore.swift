@@ -117,6 +117,15 @@ public final class FeedStore {
         return result
     }
 
+    /// Calls `body` with every feed, in subscription order (by id), one row at a time: what
+    /// `feeds()` returns without holding every record at once (the daemon's start at 100,000
+    /// feeds). `body` must not write to the store; an error it throws ends the read and is
+    /// rethrown.
+    public func forEachFeed(_ body: (FeedRecord) throws -> Void) throws {
+        let statement = try database.prepare("SELECT \(FeedStore.feedColumns) FROM feeds ORDER BY id")
+        while try statement.step() { try body(FeedStore.readFeed(statement)) }
+    }
+
     /// Enabled feeds whose `nextPoll` is unset or not after `date`, soonest first (unset first),
     /// then by id: what the poller should fetch now.
     public func dueFeeds(at date: Date) throws -> [FeedRecord] {

@@ -1,12 +1,17 @@
 import Foundation
 import ViewModelKit
 
-/// The library of subscribed feeds as the views see it: one `Observable<Podcast>` per feed, the
-/// newest episodes, the totals, and a journal of recent events (for the JSON-lines view).
+/// The library of subscribed feeds as the views see it: one plain `Podcast` row per feed (in id
+/// order), the newest episodes, the totals, and a journal of recent events (for the JSON-lines
+/// view).
 ///
-/// It is an `ObservableObject` whose `objectWillChange` also fires when any feed's
-/// `Observable<Podcast>` changes, so an observer that declares `@ViewModel var library` is
-/// updated for every change, once per loop iteration.
+/// It is an `ObservableObject` whose `objectWillChange` fires for every change, a feed's row
+/// included, so an observer that declares `@ViewModel var library` is updated once per loop
+/// iteration however many feeds changed. A view that follows one feed asks for
+/// `observable(id:)`: that `Observable<Podcast>` is made on demand, shared while someone holds
+/// it, and forgotten when nobody does. Rows are values, not reactive objects, so a library of
+/// 100,000 feeds costs about the rows themselves (an `Observable`, a subject and a relay per
+/// feed cost about 1.5 KB each; docs/DESIGN-NOTES.md, "A daemon at 100,000 feeds").
 ///
 /// Threading: mutate and read on the daemon's loop thread only.
 public final class LibraryViewModel: ObservableObject {
@@ -18,8 +23,9 @@ public final class LibraryViewModel: ObservableObject {
         public var event: FeedEvent
     }
 
-    /// The feeds, in subscription order (by id). Each one changes on its own.
-    @Published public private(set) var podcasts: [Observable<Podcast>] = []
+    /// The subscribed feeds' ids, in display order (ascending). Set, and published, only when a
+    /// feed is added or removed, never when a feed's row changes (`objectWillChange` says that).
+    @Published public private(set) var feedIDs: [Int64] = []
     /// New episodes announced since start, newest publication date first (unknown dates after
     /// known ones; ties: latest announcement first), at most `newestCapacity`.
     @Published public private(set) var newestEpisodes: [EpisodeAnnouncement] = []
@@ -49,8 +55,16 @@ public final class LibraryViewModel: ObservableObject {
     /// How many events `journal` keeps (older ones are dropped).
     public let journalCapacity: Int
 
-    private var subjects: [Int64: CurrentValueSubject<Podcast, Never>] = [:]
-    private var relays: [Int64: AnyCancellable] = [:]
+    // The rows, parallel to `feedIDs` (same order): plain values, changed in place.
+    private var rows: [Podcast] = []
+    // The `Observable`s handed out by `observable(id:)`, held weakly: an entry whose observable
+    // is gone is dropped when its feed changes next, or by `pruneWatchers`.
+    private struct Watcher {
+        weak var observable: Observable<Podcast>?
+        let subject: PassthroughSubject<Podcast, Never>
+    }
+    private var watchers: [Int64: Watcher] = [:]
+    private var watcherPruneThreshold = 64
     private var nextSequence = 1
     // The journal is journalStorage[journalStart...]: dropping the oldest entry moves the start,
     // and the storage is compacted once the dropped prefix reaches the capacity (amortised O(1)
@@ -64,63 +78,139 @@ public final class LibraryViewModel: ObservableObject {
         self.journalCapacity = max(1, journalCapacity)
     }
 
-    /// The current snapshots, in display order.
-    public var snapshots: [Podcast] { podcasts.map(\.value) }
+    /// The current rows, in display order (by id). O(1): the library's own storage, shared
+    /// until the next change (hold it briefly, or that change copies every row).
+    public var snapshots: [Podcast] { rows }
 
-    /// The snapshot of feed `id`, if subscribed.
-    public func podcast(id: Int64) -> Podcast? { subjects[id]?.value }
+    /// How many feeds the library holds.
+    public var count: Int { rows.count }
+
+    /// The snapshot of feed `id`, if subscribed. O(log N).
+    public func podcast(id: Int64) -> Podcast? { index(of: id).map { rows[$0] } }
+
+    /// An `Observable` of feed `id`'s row: it starts at the current row and follows every change
+    /// to it (one `objectWillChange` each); after the feed is removed it keeps its last value.
+    /// Made on demand and shared: asking again while one is held returns the same object; when
+    /// nobody holds it the library forgets it. `nil` when the feed is not subscribed.
+    public func observable(id: Int64) -> Observable<Podcast>? {
+        if let existing = watchers[id]?.observable { return existing }
+        guard let index = index(of: id) else { return nil }
+        let subject = PassthroughSubject<Podcast, Never>()
+        let observable = Observable(initialValue: rows[index], subject)
+        if watchers.count >= watcherPruneThreshold { pruneWatchers() }
+        watchers[id] = Watcher(observable: observable, subject: subject)
+        return observable
+    }
 
     /// Adds feed `podcast.id`, or replaces its snapshot when it is already there (an equal
     /// snapshot changes nothing and notifies nobody).
     public func upsert(_ podcast: Podcast) {
-        if let subject = subjects[podcast.id] {
-            if subject.value != podcast { subject.send(podcast) }
+        if let index = index(of: podcast.id) {
+            replace(at: index, with: podcast)
             return
         }
-        let subject = CurrentValueSubject<Podcast, Never>(podcast)
-        let observable = subject.asObservable()
-        subjects[podcast.id] = subject
-        relays[podcast.id] = observable.objectWillChange.sink { [weak self] _ in self?.objectWillChange.send() }
-        var list = podcasts
-        let index = list.firstIndex { $0.value.id > podcast.id } ?? list.endIndex
-        list.insert(observable, at: index)
-        podcasts = list
+        let position = insertionPoint(of: podcast.id)
+        var ids = feedIDs
+        ids.insert(podcast.id, at: position)
+        feedIDs = ids  // will-change, then the list
+        rows.insert(podcast, at: position)
     }
 
-    /// Adds or replaces several feeds, as `upsert(_:)` does for each, but changes `podcasts` at
-    /// most once (adding N feeds one by one copies the list N times).
+    /// Adds or replaces several feeds, as `upsert(_:)` does for each, but changes `feedIDs` at
+    /// most once (adding N feeds one by one copies the list N times). O(N + M log M).
     public func upsert(contentsOf snapshots: [Podcast]) {
-        var added: [Observable<Podcast>] = []
+        var added: [Podcast] = []
         for podcast in snapshots {
-            if let subject = subjects[podcast.id] {
-                if subject.value != podcast { subject.send(podcast) }
-                continue
+            if let index = index(of: podcast.id) {
+                replace(at: index, with: podcast)
+            } else {
+                added.append(podcast)
             }
-            let subject = CurrentValueSubject<Podcast, Never>(podcast)
-            let observable = subject.asObservable()
-            subjects[podcast.id] = subject
-            relays[podcast.id] = observable.objectWillChange.sink { [weak self] _ in self?.objectWillChange.send() }
-            added.append(observable)
         }
         guard !added.isEmpty else { return }
-        var list = podcasts
-        list.append(contentsOf: added)
-        list.sort { $0.value.id < $1.value.id }
-        podcasts = list
+        // Stable by id; a feed given twice keeps its last snapshot.
+        let order = added.indices.sorted { (added[$0].id, $0) < (added[$1].id, $1) }
+        var fresh: [Podcast] = []
+        fresh.reserveCapacity(order.count)
+        for i in order {
+            if let last = fresh.last, last.id == added[i].id {
+                fresh[fresh.count - 1] = added[i]
+            } else {
+                fresh.append(added[i])
+            }
+        }
+        // Merge two id-ordered lists.
+        var merged: [Podcast] = []
+        merged.reserveCapacity(rows.count + fresh.count)
+        var i = 0
+        var j = 0
+        while i < rows.count || j < fresh.count {
+            if j == fresh.count || (i < rows.count && rows[i].id < fresh[j].id) {
+                merged.append(rows[i])
+                i += 1
+            } else {
+                merged.append(fresh[j])
+                j += 1
+            }
+        }
+        feedIDs = merged.map(\.id)  // will-change, then the list
+        rows = merged
     }
 
-    /// Changes feed `id`'s snapshot in place; nothing happens if it is not in the library.
+    /// Changes feed `id`'s snapshot in place; nothing happens if it is not in the library (or
+    /// the change leaves the row equal). O(log N), no copy of the list.
     public func update(id: Int64, _ change: (inout Podcast) -> Void) {
-        guard var value = subjects[id]?.value else { return }
+        guard let index = index(of: id) else { return }
+        var value = rows[index]
         change(&value)
-        upsert(value)
+        replace(at: index, with: value)
     }
 
     /// Removes feed `id` (unsubscribed).
     public func remove(id: Int64) {
-        guard subjects.removeValue(forKey: id) != nil else { return }
-        relays.removeValue(forKey: id)?.cancel()
-        podcasts = podcasts.filter { $0.value.id != id }
+        guard let index = index(of: id) else { return }
+        var ids = feedIDs
+        ids.remove(at: index)
+        feedIDs = ids
+        rows.remove(at: index)
+        watchers[id] = nil
+    }
+
+    // Sends will-change, stores the row, then tells the feed's observable, if one is held.
+    private func replace(at index: Int, with podcast: Podcast) {
+        guard rows[index] != podcast else { return }
+        objectWillChange.send()
+        rows[index] = podcast
+        if let watcher = watchers[podcast.id] {
+            if watcher.observable == nil {
+                watchers[podcast.id] = nil
+            } else {
+                watcher.subject.send(podcast)
+            }
+        }
+    }
+
+    // Drops the entries whose observable is gone; amortised O(1) per `observable(id:)`.
+    private func pruneWatchers() {
+        watchers = watchers.filter { $0.value.observable != nil }
+        watcherPruneThreshold = max(64, watchers.count * 2)
+    }
+
+    // The position of `id` in `feedIDs` (binary search).
+    private func index(of id: Int64) -> Int? {
+        let position = insertionPoint(of: id)
+        return position < feedIDs.count && feedIDs[position] == id ? position : nil
+    }
+
+    // The first position whose id is not below `id`.
+    private func insertionPoint(of id: Int64) -> Int {
+        var low = 0
+        var high = feedIDs.count
+        while low < high {
+            let mid = (low + high) / 2
+            if feedIDs[mid] < id { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 
     /// Fills `newestEpisodes` with episodes known from before this run (newest first, as the

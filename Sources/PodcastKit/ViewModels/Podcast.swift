@@ -1,7 +1,7 @@
 import Foundation
 
-/// A snapshot of one subscribed feed as the views show it. Each feed's current snapshot is an
-/// `Observable<Podcast>` in `LibraryViewModel`.
+/// A snapshot of one subscribed feed as the views show it: a row of `LibraryViewModel`
+/// (`observable(id:)` gives an `Observable<Podcast>` of one feed on demand).
 public struct Podcast: Equatable, Sendable, Identifiable {
     /// Where a feed is in its poll cycle.
     public enum Status: String, Sendable, Equatable {

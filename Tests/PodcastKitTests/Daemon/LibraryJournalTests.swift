@@ -45,7 +45,7 @@ import Testing
         let library = LibraryViewModel()
         library.upsert(Podcast(id: 5, url: "e"))
         var lists: [[Int64]] = []
-        let token = library.$podcasts.sink { lists.append($0.map(\.value.id)) }
+        let token = library.$feedIDs.sink { lists.append($0) }
         library.upsert(contentsOf: [
             Podcast(id: 3, url: "c"), Podcast(id: 9, url: "i"), Podcast(id: 5, url: "e2"), Podcast(id: 1, url: "a"),
         ])

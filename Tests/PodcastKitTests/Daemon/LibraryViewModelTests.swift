@@ -60,6 +60,38 @@ import Testing
         #expect(view.updateCount == 3)
     }
 
+    /// A feed's `Observable` is made on demand, shared while held, follows that feed's row only
+    /// (one will-change per change, none for an equal row), keeps its last value after the feed
+    /// is removed, and is forgotten once nobody holds it: the library keeps no per-feed object.
+    @Test func observableOfOneFeedIsMadeOnDemandAndForgottenWhenReleased() {
+        let library = LibraryViewModel()
+        library.upsert(contentsOf: [Podcast(id: 1, url: "a"), Podcast(id: 2, url: "b")])
+        #expect(library.observable(id: 3) == nil)
+        var first = library.observable(id: 1)
+        #expect(first === library.observable(id: 1))
+        var changes = 0
+        let token = first?.objectWillChange.sink { _ in changes += 1 }
+        library.update(id: 1) { $0.status = .ok }
+        library.update(id: 2) { $0.status = .ok }  // another feed
+        library.upsert(Podcast(id: 1, url: "a", status: .ok))  // equal row
+        #expect(changes == 1)
+        #expect(first?.value.status == .ok)
+        library.update(id: 1) { $0.title = "One" }
+        #expect(changes == 2)
+        #expect(first?.title == "One")
+        token?.cancel()
+        weak let released = first
+        first = nil
+        #expect(released == nil)  // the library did not keep it
+        let second = library.observable(id: 1)
+        #expect(second?.value.title == "One")  // a new one starts at the current row
+        library.remove(id: 1)
+        #expect(second?.value.title == "One")
+        #expect(library.observable(id: 1) == nil)
+        #expect(library.feedIDs == [2])
+        #expect(library.count == 1)
+    }
+
     @Test func jsonLinesViewWritesEachEventOnce() {
         let library = LibraryViewModel()
         var written: [String] = []

@@ -184,7 +184,7 @@ final class WebAPITests: XCTestCase {
     func testAnImportAddsItsFeedsToTheLibraryInOneListChange() throws {
         let web = try WebFixture()
         var lists: [Int] = []
-        let token = web.daemon.library.$podcasts.sink { lists.append($0.count) }
+        let token = web.daemon.library.$feedIDs.sink { lists.append($0.count) }
         defer { token.cancel() }
         let outlines = (0..<50).map { #"<outline xmlUrl=\"http://many/\#($0)\"/>"# }.joined()
         let imported = web.json(

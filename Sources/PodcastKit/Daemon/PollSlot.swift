@@ -1,0 +1,106 @@
+import Foundation
+
+/// What the poller keeps of one feed between polls: only what polling reads (the URL, the
+/// validators, the interval, the failure count, whether it is enabled) and its own bookkeeping.
+/// The whole `FeedRecord` (titles, link, image, dates, errors) is read from the store when a
+/// poll is applied and handed to the library's row; keeping it here as well cost 0.5–1.1 KB per
+/// feed at 100,000 feeds (docs/DESIGN-NOTES.md, "A daemon at 100,000 feeds").
+///
+/// Strings are kept, not replaced, when a record brings equal ones, so the slot and the
+/// library's row share one copy of the URL and no poll reallocates the validators. The host is
+/// a number from `HostTable`, not a string per feed. Tokens of a poll in flight live in the
+/// daemon's in-flight table, not here: at most `maxConcurrentFetches` of them exist.
+struct PollSlot {
+    /// The feed's current URL (`FeedRecord.url`).
+    private(set) var url: String
+    /// `FeedRecord.etag`.
+    private(set) var etag: String?
+    /// `FeedRecord.lastModified`.
+    private(set) var lastModified: String?
+    /// `FeedRecord.intervalSeconds` (at most `PollPolicy.maximumIntervalSeconds`).
+    private(set) var intervalSeconds: Int32?
+    /// `FeedRecord.failureCount`, capped at `Int32.max`.
+    private(set) var failureCount: Int32
+    /// `FeedRecord.enabled`.
+    private(set) var enabled: Bool
+    /// The host of `url` in the daemon's `HostTable`; `HostTable.none` for a local file.
+    private(set) var host: Int32
+    /// Bumped to make pending timers stale (wraps).
+    var generation: UInt32 = 0
+    /// Bumped per fetch, so a late completion of an abandoned one is ignored (wraps).
+    var fetchSerial: UInt32 = 0
+    /// The host counted for the poll in flight (`HostTable.none` when none or a local file).
+    var fetchHost: Int32 = HostTable.none
+    /// Fetching or parsing: the poll is in flight.
+    var isFetching = false
+    /// Polled once in this run (`once` mode's end).
+    var polledOnce = false
+
+    /// The slot of `record`; `hosts` interns its host.
+    init(_ record: FeedRecord, hosts: inout HostTable) {
+        url = record.url
+        host = hosts.intern(url)
+        failureCount = 0
+        enabled = true
+        take(record, hosts: &hosts)
+    }
+
+    /// Takes what polling reads from `record` (a fresh read of the same feed), keeping the
+    /// strings it already holds when they are equal.
+    mutating func take(_ record: FeedRecord, hosts: inout HostTable) {
+        if record.url != url {
+            url = record.url
+            host = hosts.intern(url)
+        }
+        if record.etag != etag { etag = record.etag }
+        if record.lastModified != lastModified { lastModified = record.lastModified }
+        intervalSeconds = record.intervalSeconds.map { Int32(clamping: $0) }
+        failureCount = Int32(clamping: max(0, record.failureCount))
+        enabled = record.enabled
+    }
+}
+
+/// Hosts (lower-cased host and port, `PodcastDaemon.hostKey`) numbered in the order first seen,
+/// with the per-host counters the poller keeps: polls in flight and the queue of due feeds
+/// waiting for a free place. Arrays indexed by number, so a poll costs no string hashing and a
+/// feed no host string. Hosts are never forgotten (their number is a few bytes).
+struct HostTable {
+    /// The number of "no host" (a local file).
+    static let none: Int32 = -1
+
+    private var numbers: [String: Int32] = [:]
+    /// Polls in flight per host.
+    var inFlight: [Int] = []
+    /// Due feeds over their host's limit, in order (the daemon's `waitingSet` says which are
+    /// still wanted).
+    var waiting: [FeedQueue] = []
+
+    /// The number of `url`'s host, `none` for a local file or a URL without a host.
+    mutating func intern(_ url: String) -> Int32 {
+        guard let key = HostTable.key(url) else { return HostTable.none }
+        if let number = numbers[key] { return number }
+        let number = Int32(inFlight.count)
+        numbers[key] = number
+        inFlight.append(0)
+        waiting.append(FeedQueue())
+        return number
+    }
+
+    /// The per-host key of a feed URL: lower-cased host and port (`nil` for a local file).
+    static func key(_ url: String) -> String? {
+        guard case .http = FetchTarget(url), let components = URLComponents(string: url),
+            let host = components.host?.lowercased(), !host.isEmpty
+        else {
+            return nil
+        }
+        return components.port.map { "\(host):\($0)" } ?? host
+    }
+
+    /// Forgets the counters and queues (the daemon stopped); the numbers stay.
+    mutating func resetCounters() {
+        for i in inFlight.indices {
+            inFlight[i] = 0
+            waiting[i] = FeedQueue()
+        }
+    }
+}
