@@ -69,13 +69,20 @@ public final class FeedStore {
     // MARK: Subscriptions
 
     /// Subscribes to `url` (normalised by `FeedLocation.normalize`), with an optional user title and poll interval in
-    /// seconds (`nil`: the default, stored as NULL; clamped to 1 s ... `PollPolicy.maximumIntervalSeconds`). `added` is the subscription time. Throws `.invalidURL`, or `.alreadySubscribed`
+    /// seconds (`nil`: the default, stored as NULL; clamped to 1 s ... `PollPolicy.maximumIntervalSeconds`). `added` is the subscription time. Throws `.invalidURL` (also for a URL whose credentials are masked, `MaskedURL.isMasked`), or `.alreadySubscribed`
     /// when the normalized URL is already a feed.
     @discardableResult
     public func add(url: String, title: String? = nil, intervalSeconds: Int? = nil, added: Date = Date()) throws
         -> FeedRecord
     {
         let normalized = try FeedStore.canonicalURL(url)
+        if MaskedURL.isMasked(url) || MaskedURL.isMasked(normalized) {
+            throw StoreError.invalidURL(
+                url,
+                reason:
+                    "its credentials are masked (`***`, copied from masked output such as a dashboard export without the token); `podcast-watch export` writes the real URLs"
+            )
+        }
         if let existing = try feed(url: normalized) {
             throw StoreError.alreadySubscribed(url: normalized, id: existing.id)
         }

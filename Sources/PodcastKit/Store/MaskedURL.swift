@@ -18,4 +18,18 @@ public enum MaskedURL {
         let masked = userinfo.firstIndex(of: ":").map { userinfo[..<$0] + ":***" } ?? "***"
         return String(url[..<authorityStart]) + masked + String(url[at...])
     }
+
+    /// Whether `url`'s userinfo is what `string(_:)` writes in place of a secret (a password
+    /// `***`, or a lone `***` token): a URL copied from masked output (a dashboard export without
+    /// the token, `list`), which would only ever fail to authenticate. Subscribing refuses it.
+    public static func isMasked(_ url: String) -> Bool {
+        guard let schemeEnd = url.range(of: "://") else { return false }
+        let authorityStart = schemeEnd.upperBound
+        let authorityEnd =
+            url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
+        guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@") else { return false }
+        let userinfo = url[authorityStart..<at]
+        let secret = userinfo.firstIndex(of: ":").map { userinfo[userinfo.index(after: $0)...] } ?? userinfo
+        return secret == "***" || secret == "%2A%2A%2A" || secret == "%2a%2a%2a"
+    }
 }

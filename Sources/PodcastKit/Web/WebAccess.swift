@@ -5,7 +5,7 @@ import Foundation
 /// - **Token.** On an address other than loopback a token is required (`--http-token`, else a
 ///   random one printed once). A request carries it as `Authorization: Bearer TOKEN` or as the
 ///   `pw_token` cookie; a browser gets the cookie by opening `/?token=TOKEN` once (the answer
-///   sets it `HttpOnly; SameSite=Strict` and redirects to `/`, so the token leaves the address
+///   sets it `HttpOnly; SameSite=Strict`, and `Secure` when the public origin is https, and redirects to `/`, so the token leaves the address
 ///   bar). Compared in constant time. Without a token (loopback), the `Host` header must name a
 ///   loopback host, so a DNS-rebinding page cannot reach the API through the user's browser.
 /// - **Reverse proxy.** With a public origin (`--http-public-origin`), its host is accepted as
@@ -92,13 +92,16 @@ public struct WebAccess: Sendable {
     }
 
     /// For `GET /?token=T`: the redirect that sets the cookie when `T` is the token, else `nil`.
+    /// The cookie is `Secure` when the public origin (`--http-public-origin`) is https.
     public func login(_ request: HTTPRequest) -> HTTPResponse? {
         guard let token, let given = request.query["token"], WebAccess.constantTimeEqual(given, token) else {
             return nil
         }
         var response = HTTPResponse.seeOther("/")
+        // Behind an https proxy the browser must never send the token over plain http.
+        let secure = publicOrigin?.scheme == "https" ? "; Secure" : ""
         response.headers.append(
-            ("Set-Cookie", "\(WebAccess.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"))
+            ("Set-Cookie", "\(WebAccess.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict\(secure)"))
         return response
     }
 

@@ -44,6 +44,36 @@ import Testing
         #expect(run(dir.path, "remove", "--id", "1").1 == "Unsubscribed from \(Self.masked) (\(Self.masked))\n")
     }
 
+    /// A masked URL (from a dashboard export without the token, or copied from `list`) would
+    /// subscribe to a feed that can never authenticate: `add` and `import` refuse it and say why.
+    @Test func maskedURLsAreNotSubscribed() throws {
+        #expect(MaskedURL.isMasked(Self.masked))
+        #expect(MaskedURL.isMasked("https://***@h/f"))
+        #expect(MaskedURL.isMasked("https://alice:%2A%2A%2A@h/f"))
+        #expect(!MaskedURL.isMasked(Self.secret))
+        #expect(!MaskedURL.isMasked("https://h/f?u=a:***@b"))  // not userinfo
+        #expect(!MaskedURL.isMasked("https://alice:****@h/f"))
+        let dir = TemporaryDirectory("masked")
+        let reason =
+            "its credentials are masked (`***`, copied from masked output such as a dashboard export without the token); `podcast-watch export` writes the real URLs"
+        let (code, _, err) = run(dir.path, "add", Self.masked)
+        #expect(code != .success)
+        #expect(err.contains(reason), "\(err)")
+        let opml = dir.file("masked.opml")
+        try """
+        <?xml version="1.0"?><opml version="2.0"><body>
+        <outline type="rss" text="Private" xmlUrl="\(Self.masked)"/>
+        <outline type="rss" text="Open" xmlUrl="https://feeds.example/open.xml"/>
+        </body></opml>
+        """.write(toFile: opml, atomically: true, encoding: .utf8)
+        let imported = run(dir.path, "import", opml)
+        #expect(imported.0 == .success)
+        #expect(imported.1 == "Imported 1 feed from \(opml) (0 already subscribed, 1 skipped)\n")
+        #expect(imported.2 == "podcast-watch: skipped outline \"Private\" (xmlUrl \(Self.masked)): \(reason)\n")
+        let store = try FeedStore(path: dir.file(StateLocation.databaseName))
+        #expect(try store.feeds().map(\.url) == ["https://feeds.example/open.xml"])
+    }
+
     @Test func runEventsHookAndTableMask() {
         let t = Date(timeIntervalSince1970: 0)
         let e = EpisodeAnnouncement(time: t, feedURL: Self.secret, podcastTitle: nil, title: "E", guid: "g", url: nil)

@@ -100,6 +100,25 @@ final class WebPublicOriginTests: XCTestCase {
         XCTAssertEqual(try web.store.feeds().map(\.url), ["http://h/a", "http://h/b", "http://h/c"])
     }
 
+    /// Behind an https proxy the token cookie is `Secure` (never sent over plain http); with an
+    /// http public origin, or none, it cannot be (the browser would drop it).
+    func testTheTokenCookieIsSecureBehindAnHTTPSOrigin() throws {
+        let token = "tok-0123456789abcdef"
+        let cookie = { (origin: HTTPPublicOrigin?) -> String? in
+            let web = try WebFixture(token: token)
+            web.access = WebAccess(token: token, csrfSecret: "s3cret", publicOrigin: origin)
+            let login = web.send("GET", "/?token=\(token)", headers: ["Host": origin?.host ?? "127.0.0.1"])
+            XCTAssertEqual(login.status, 303)
+            return login.header("Set-Cookie")
+        }
+        XCTAssertEqual(
+            try cookie(try origin("https://pods.example.net")),
+            "pw_token=\(token); Path=/; HttpOnly; SameSite=Strict; Secure")
+        XCTAssertEqual(
+            try cookie(try origin("http://dash.internal:9000")), "pw_token=\(token); Path=/; HttpOnly; SameSite=Strict")
+        XCTAssertEqual(try cookie(nil), "pw_token=\(token); Path=/; HttpOnly; SameSite=Strict")
+    }
+
     /// The access rule alone: without a token, the public origin's Host is accepted beside the
     /// loopback ones (with its port or none), and its Origin on state changes. (`WebDashboard`
     /// never runs a non-loopback public origin without a token: see the test above.)
