@@ -26,11 +26,11 @@ enum DashboardBench {
             { fanOut(feeds: feeds, clients: clients, iterations: iterations, web: false) })
         return [
             Row(
-                name: "10 GET /api/feeds (\(feeds) feeds)", unit: "requests/s", better: .higher, value: ours,
+                name: "11 GET /api/feeds (\(feeds) feeds)", unit: "requests/s", better: .higher, value: ours,
                 baselineName: "bare evhttp handler, fixed body", baseline: bare,
                 note: "\(requests) requests on one keep-alive connection; \(api.bodyBytes) bytes per answer"),
             Row(
-                name: "10 SSE fan-out per client per iteration", unit: "ns/client", better: .lower, value: fan,
+                name: "11 SSE fan-out per client per iteration", unit: "ns/client", better: .lower, value: fan,
                 baselineName: "send(2) of the same event", baseline: floor,
                 note: "\(clients) event streams, \(iterations) iterations each changing one of \(feeds) feeds"),
         ]
