@@ -35,7 +35,9 @@ public enum HTTPReply {
 /// here, so that we answer first. evhttp still answers itself, with its own small HTML page
 /// (no request text in it) and `Connection: close`, what never reaches a handler: a malformed
 /// request line or header line, an unknown method token, a bad `Content-Length` or chunk,
-/// headers or a body beyond those looser limits (`400`/`413`).
+/// headers or a body beyond those looser limits (`400`/`413`). A HEAD or TRACE request that
+/// announces a body (which evhttp would not read, but parse as the next request) is refused
+/// here with `400` and `Connection: close` (`unreadBodyProblem`).
 ///
 /// Threading: create, use and release it on the loop's thread; `close()` before the loop is
 /// shut down.
@@ -184,7 +186,9 @@ public final class HTTPServer {
                 item = entry.pointee.next.tqe_next
             }
         }
-        if let problem = HTTPServer.framingProblem(framing, headers) {
+        if let problem = HTTPServer.framingProblem(framing, headers)
+            ?? HTTPServer.unreadBodyProblem(method: method, headers)
+        {
             // The body's end is uncertain (evhttp used the first length): nothing more is read
             // from this connection, so no smuggled request behind it is served.
             var response = HTTPResponse.jsonError(400, problem)
@@ -293,6 +297,24 @@ public final class HTTPServer {
             coding.trimmingCharacters(in: .whitespaces).lowercased() != "chunked"
         {
             return "Transfer-Encoding must be chunked (alone)"
+        }
+        return nil
+    }
+
+    /// The methods evhttp 2.1.12 reads no body for (`evhttp_method_may_have_body`: HEAD and
+    /// TRACE); it reads GET, DELETE, POST, PUT, PATCH, OPTIONS and CONNECT bodies.
+    static let bodylessMethods: Set<String> = ["HEAD", "TRACE"]
+
+    /// Why a request announces a body evhttp will not read, `nil` when it does not: on a
+    /// `bodylessMethods` request, a `Content-Length` other than 0 or any `Transfer-Encoding`.
+    /// evhttp would leave such a body on the connection and parse it as the next request (a
+    /// proxy in front sees one request: request smuggling), so it is refused and the connection
+    /// closed.
+    static func unreadBodyProblem(method: String, _ headers: [String: String]) -> String? {
+        guard bodylessMethods.contains(method) else { return nil }
+        let length = headers["content-length"].map { $0.trimmingCharacters(in: .whitespaces) }
+        if headers["transfer-encoding"] != nil || (length != nil && length?.allSatisfy({ $0 == "0" }) != true) {
+            return "a \(method) request cannot have a body"
         }
         return nil
     }
