@@ -169,6 +169,7 @@ public final class HTTPServer {
         let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
         var headers: [String: String] = [:]
         var headerCount = 0
+        var badHeaderName = false
         var framing: [String: Int] = [:]  // content-length, transfer-encoding and host: how many
         // As evhttp counts them: the request line and each header line with its CRLF.
         var headerBytes = method.utf8.count + 1 + target.utf8.count + 11
@@ -177,6 +178,7 @@ public final class HTTPServer {
             while let entry = item {
                 headerCount += 1
                 if let key = entry.pointee.key, let value = entry.pointee.value {
+                    if !HTTPServer.isToken(key) { badHeaderName = true }
                     let name = String(cString: key).lowercased()
                     let text = String(cString: value)
                     headerBytes += name.utf8.count + 2 + text.utf8.count + 2
@@ -186,7 +188,8 @@ public final class HTTPServer {
                 item = entry.pointee.next.tqe_next
             }
         }
-        if let problem = HTTPServer.framingProblem(framing, headers)
+        if let problem = (badHeaderName ? HTTPServer.badHeaderNameProblem : nil)
+            ?? HTTPServer.framingProblem(framing, headers)
             ?? HTTPServer.unreadBodyProblem(method: method, headers)
         {
             // The body's end is uncertain (evhttp used the first length): nothing more is read
@@ -299,6 +302,32 @@ public final class HTTPServer {
             return "Transfer-Encoding must be chunked (alone)"
         }
         return nil
+    }
+
+    /// Why a request with a header name that is not an RFC 9110 token is refused. evhttp keeps
+    /// the whitespace before the colon in the name (`Transfer-Encoding : chunked`), so such a
+    /// header would escape the framing checks while a proxy may have honoured it; RFC 9112 §5.1
+    /// says a server must reject it with 400.
+    static let badHeaderNameProblem =
+        "a header name contains whitespace or a character not allowed in a token (RFC 9110 §5.6.2)"
+
+    /// Whether the C string `name` is a non-empty RFC 9110 token (`tchar`s only).
+    static func isToken(_ name: UnsafePointer<CChar>) -> Bool {
+        var pointer = name
+        guard pointer.pointee != 0 else { return false }
+        while pointer.pointee != 0 {
+            let byte = UInt8(bitPattern: pointer.pointee)
+            guard byte < 128, tokenBytes[Int(byte)] else { return false }
+            pointer += 1
+        }
+        return true
+    }
+
+    /// `tchar` (RFC 9110 §5.6.2): letters, digits and ``!#$%&'*+-.^_`|~``, indexed by byte.
+    private static let tokenBytes: [Bool] = (0..<128).map { byte in
+        let scalar = Unicode.Scalar(UInt8(byte))
+        return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
     }
 
     /// The methods evhttp 2.1.12 reads no body for (`evhttp_method_may_have_body`: HEAD and

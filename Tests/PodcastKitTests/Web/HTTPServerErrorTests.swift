@@ -127,7 +127,8 @@ final class HTTPFramingTests: XCTestCase {
         let json = "{\"error\":{\"status\":400,\"message\":\"\(message)\"}}\n"
         if head.hasPrefix("HEAD ") {
             // The length of the JSON error, no body.
-            XCTAssertTrue(response.contains("\r\nContent-Length: \(json.utf8.count)\r\n"), response, file: file, line: line)
+            XCTAssertTrue(
+                response.contains("\r\nContent-Length: \(json.utf8.count)\r\n"), response, file: file, line: line)
             XCTAssertTrue(response.hasSuffix("\r\n\r\n"), response, file: file, line: line)
         } else {
             XCTAssertTrue(response.hasSuffix(json), response, file: file, line: line)
@@ -203,6 +204,21 @@ final class HTTPFramingTests: XCTestCase {
         XCTAssertTrue(response.contains("DELETE /b - \(inner.utf8.count)\n"), response)
         XCTAssertTrue(response.hasSuffix("GET /c - 0\n"), response)
         XCTAssertEqual(harness.onLoop { harness.server.requestCount }, 3)
+    }
+
+    /// `Transfer-Encoding : chunked` (space before the colon) was stored by evhttp under the
+    /// name "transfer-encoding " and slipped past the Content-Length + Transfer-Encoding rule.
+    func testHeaderNameThatIsNotATokenIsRefused() throws {
+        let message = HTTPServer.badHeaderNameProblem
+        try refused(
+            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding : chunked\r\nContent-Length: 2\r\n\r\n0\r\n\r\n",
+            message)
+        try refused("GET / HTTP/1.1\r\nHost: t\r\nX\tY: 1\r\n\r\n", message)
+        try refused("GET / HTTP/1.1\r\nHost: t\r\nX(Y): 1\r\n\r\n", message)
+        XCTAssertTrue(HTTPServer.isToken("X-Forwarded-For!#$%&'*+.^_`|~09"))
+        XCTAssertFalse(HTTPServer.isToken(""))
+        XCTAssertFalse(HTTPServer.isToken("Host "))
+        XCTAssertFalse(HTTPServer.isToken("Hö"))
     }
 
     func testTwoHostsAreRefused() throws {
