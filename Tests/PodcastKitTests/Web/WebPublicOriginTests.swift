@@ -138,4 +138,43 @@ final class WebPublicOriginTests: XCTestCase {
             ], body: #"{"url":"http://h/c"}"#)
         XCTAssertEqual(posted.status, 201, posted.text)
     }
+
+    /// The Origin is compared whole (scheme, host, effective port), not as host[:port] text
+    /// against Host: an http page of the public name, or an https page on the server's own
+    /// address, is another origin.
+    func testOriginSchemeAndPortAreCompared() throws {
+        let proxied = WebAccess(token: nil, csrfSecret: "s", publicOrigin: try origin("https://pods.example.net"))
+        XCTAssertFalse(proxied.originAllowed("http://pods.example.net", host: "pods.example.net"))
+        XCTAssertFalse(proxied.originAllowed("https://pods.example.net:8443", host: "pods.example.net"))
+        XCTAssertTrue(proxied.originAllowed("https://pods.example.net", host: "pods.example.net"))
+        XCTAssertTrue(proxied.originAllowed("https://PODS.example.net:443", host: "127.0.0.1:8080"))
+        XCTAssertTrue(proxied.originAllowed("http://127.0.0.1:8080", host: "127.0.0.1:8080"))
+        XCTAssertFalse(proxied.originAllowed("https://127.0.0.1:8080", host: "127.0.0.1:8080"))
+        let direct = WebAccess(token: nil, csrfSecret: "s", publicOrigin: nil)
+        XCTAssertFalse(direct.originAllowed("https://127.0.0.1:18080", host: "127.0.0.1:18080"))
+        XCTAssertFalse(direct.originAllowed("http://127.0.0.1:18081", host: "127.0.0.1:18080"))
+        XCTAssertFalse(direct.originAllowed("http://127.0.0.1", host: "127.0.0.1:18080"))
+        XCTAssertFalse(direct.originAllowed("null", host: "127.0.0.1:18080"))
+        XCTAssertTrue(direct.originAllowed("http://127.0.0.1:18080", host: "127.0.0.1:18080"))
+        XCTAssertTrue(direct.originAllowed("http://localhost", host: "LOCALHOST:80"))
+        XCTAssertTrue(direct.originAllowed("http://[::1]:18080", host: "[::1]:18080"))
+
+        let web = try WebFixture()
+        web.access = proxied
+        let json = ["Host": "pods.example.net", "Content-Type": "application/json"]
+        let downgraded = web.send(
+            "POST", "/api/feeds", headers: json.merging(["Origin": "http://pods.example.net"]) { $1 },
+            body: #"{"url":"http://h/a"}"#)
+        XCTAssertEqual(downgraded.status, 403, downgraded.text)
+        XCTAssertEqual(
+            jsonObject(downgraded.text)["error"].map { "\($0)" }?.contains("cross-origin request refused"), true)
+        web.access = direct
+        let tls = web.send(
+            "POST", "/api/feeds",
+            headers: [
+                "Host": "127.0.0.1:18080", "Content-Type": "application/json", "Origin": "https://127.0.0.1:18080",
+            ],
+            body: #"{"url":"http://h/b"}"#)
+        XCTAssertEqual(tls.status, 403, tls.text)
+    }
 }
