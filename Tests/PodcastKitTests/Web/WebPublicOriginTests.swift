@@ -18,6 +18,8 @@ final class WebPublicOriginTests: XCTestCase {
         XCTAssertEqual(try origin("https://pods.example.net:443").description, "https://pods.example.net")
         XCTAssertEqual(try origin("http://[2001:DB8::1]:9000").host, "[2001:db8::1]")
         XCTAssertEqual(try origin("http://192.0.2.7").effectivePort, 80)
+        XCTAssertEqual(try origin("http://[0:0:0:0:0:0:0:1]").description, "http://[::1]")
+        XCTAssertEqual(try origin("https://1x.example.net").host, "1x.example.net")
         XCTAssertTrue(try origin("http://localhost:9000").isLoopback)
         XCTAssertFalse(try origin("https://pods.example.net").isLoopback)
         let refusals: [(String, String)] = [
@@ -38,6 +40,19 @@ final class WebPublicOriginTests: XCTestCase {
             ("https://pods.example.net:", "the port must be a number from 1 to 65535"),
             ("https://[::1", "an IPv6 address needs its closing ]"),
             ("https://[zz]", "not an IPv6 address in brackets"),
+            ("https://[:]", "not an IPv6 address in brackets"),
+            ("https://[1::2::3]", "not an IPv6 address in brackets"),
+            ("https://[::]", "the unspecified address :: is not an origin"),
+            ("https://[0:0:0:0:0:0:0:0]:8443", "the unspecified address :: is not an origin"),
+            ("https://0.0.0.0", "the unspecified address 0.0.0.0 is not an origin"),
+            ("https://0x7f.0.0.1", "a host ending in a number must be an IPv4 address written a.b.c.d in decimal"),
+            ("https://1e2.3.4.5", "a host ending in a number must be an IPv4 address written a.b.c.d in decimal"),
+            ("https://127.0.0.01", "a host ending in a number must be an IPv4 address written a.b.c.d in decimal"),
+            (
+                "https://pods.example.0x1",
+                "a host ending in a number must be an IPv4 address written a.b.c.d in decimal"
+            ),
+            ("https://2130706433", "the host must be a DNS name or an IPv4 address, without a trailing dot"),
         ]
         for (text, why) in refusals {
             XCTAssertThrowsError(try origin(text), text) { error in
