@@ -38,6 +38,7 @@ final class HTTPServerErrorTests: XCTestCase {
         for method in ["PUT", "PATCH", "OPTIONS", "TRACE"] {
             let response = TestSocket.request(
                 port: harness.port, "\(method) /api/feeds HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            XCTAssertTrue(response.hasPrefix("HTTP/1.1 501 Not Implemented\r\n"), response)
             assertOurs(response, 501, "method \(method) is not implemented here; use GET, HEAD, POST or DELETE")
         }
         XCTAssertEqual(harness.onLoop { harness.server.requestCount }, 4)
@@ -80,6 +81,14 @@ final class HTTPServerErrorTests: XCTestCase {
             (
                 "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: <script>\r\nConnection: close\r\n\r\n", "bad length",
                 "400 Bad Request"
+            ),
+            (
+                "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n<script>\r\n0\r\n\r\n",
+                "malformed chunk size", "413 Request Entity Too Large"
+            ),
+            (
+                "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3;x=<script>\r\nabc\r\n0\r\n\r\n",
+                "chunk extension", "413 Request Entity Too Large"
             ),
             (
                 "POST / HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Length: \(HTTPLimits(maxBodyBytes: 100).evhttpBodyBytes + 1)\r\n\r\n",
