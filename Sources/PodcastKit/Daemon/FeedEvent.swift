@@ -98,7 +98,8 @@ public enum FeedEvent: Equatable, Sendable {
             members += [
                 ("feed_url", .string(MaskedURL.string(e.episode.feedURL))),
                 ("podcast_title", .string(e.episode.podcastTitle)), ("episode_title", .string(e.episode.title)),
-                ("episode_guid", .string(e.episode.guid.map(MaskedURL.string))), ("error", .string(e.error)), ("attempt", .int(e.attempt)),
+                ("episode_guid", .string(e.episode.guid.map(MaskedURL.string))), ("error", .string(e.error)),
+                ("attempt", .int(e.attempt)),
                 ("attempts", .int(e.attempts)), ("retry_at", .date(e.retryAt)), ("gave_up", .bool(e.gaveUp)),
             ]
         case .download(let e):

@@ -97,7 +97,8 @@ import Testing
     @Test func episodeURLsAreMaskedOnOutputNotForTheHook() {
         let t = Date(timeIntervalSince1970: 0)
         var e = EpisodeAnnouncement(
-            time: t, feedURL: Self.secret, podcastTitle: "P", title: nil, guid: "https://alice:s3cret@feeds.example/e/1",
+            time: t, feedURL: Self.secret, podcastTitle: "P", title: nil,
+            guid: "https://alice:s3cret@feeds.example/e/1",
             url: "https://TOK@cdn.example/1.mp3")
         e.link = "https://alice:s3cret@feeds.example/e/1.html"
         #expect(
@@ -105,7 +106,8 @@ import Testing
                 == "{\"event\":\"new_episode\",\"time\":\"1970-01-01T00:00:00Z\",\"feed_url\":\"\(Self.masked)\",\"podcast_title\":\"P\",\"episode_title\":null,\"episode_guid\":\"https://alice:***@feeds.example/e/1\",\"episode_url\":\"https://***@cdn.example/1.mp3\",\"episode_link\":\"https://alice:***@feeds.example/e/1.html\",\"published\":null,\"duration\":null,\"mime_type\":null,\"length\":null}\n"
         )
         let failed = FeedEvent.hookFailed(
-            HookFailureReport(time: t, episode: e, error: "exit 1", attempt: 1, attempts: 1, retryAt: nil, gaveUp: true))
+            HookFailureReport(time: t, episode: e, error: "exit 1", attempt: 1, attempts: 1, retryAt: nil, gaveUp: true)
+        )
         #expect(failed.jsonLine.contains("\"episode_guid\":\"https://alice:***@feeds.example/e/1\""))
         #expect(!failed.jsonLine.contains("s3cret"))
         let frame = TerminalRenderer(width: 120, ansi: false).render(podcasts: [], newest: [e], totalNew: 1)
