@@ -197,9 +197,9 @@ final class HTTPFramingTests: XCTestCase {
         XCTAssertNil(HTTPServer.unreadBodyProblem(method: "GET", ["content-length": "5"]))
     }
 
-    /// GET and DELETE bodies are read by evhttp 2.1.12 (and ignored by our handlers): the
+    /// GET, DELETE, OPTIONS, PUT, PATCH and CONNECT bodies are read by evhttp 2.1.12: the
     /// "request" inside one is never served, and the connection stays usable.
-    func testBodyOnGetAndDeleteIsReadNotSmuggled() throws {
+    func testBodyOnOtherMethodsIsReadNotSmuggled() throws {
         let harness = try ServerHarness(limits: HTTPLimits(), handler: HTTPServerLimitTests.echo)
         defer { harness.stop() }
         let inner = "GET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n"
@@ -213,6 +213,16 @@ final class HTTPFramingTests: XCTestCase {
         XCTAssertTrue(response.contains("DELETE /b - \(inner.utf8.count)\n"), response)
         XCTAssertTrue(response.hasSuffix("GET /c - 0\n"), response)
         XCTAssertEqual(harness.onLoop { harness.server.requestCount }, 3)
+        // The methods we answer 501 read their bodies too: nothing behind them is served.
+        for method in ["OPTIONS", "PUT", "PATCH", "CONNECT"] {
+            let refused = TestSocket.request(
+                port: harness.port,
+                "\(method) /a HTTP/1.1\r\nHost: t\r\nContent-Length: \(inner.utf8.count)\r\n\r\n\(inner)"
+                    + "GET /c HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            XCTAssertTrue(refused.hasPrefix("HTTP/1.1 501 Not Implemented\r\n"), refused)
+            XCTAssertFalse(refused.contains("smuggled"), refused)
+            XCTAssertTrue(refused.hasSuffix("GET /c - 0\n"), refused)
+        }
     }
 
     /// `Transfer-Encoding : chunked` (space before the colon) was stored by evhttp under the
