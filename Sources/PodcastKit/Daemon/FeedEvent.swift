@@ -65,8 +65,9 @@ public enum FeedEvent: Equatable, Sendable {
         case .newEpisode(let e):
             members += [
                 ("feed_url", .string(MaskedURL.string(e.feedURL))), ("podcast_title", .string(e.podcastTitle)),
-                ("episode_title", .string(e.title)), ("episode_guid", .string(e.guid)),
-                ("episode_url", .string(e.url)), ("episode_link", .string(e.link)),
+                ("episode_title", .string(e.title)), ("episode_guid", .string(e.guid.map(MaskedURL.string))),
+                ("episode_url", .string(e.url.map(MaskedURL.string))),
+                ("episode_link", .string(e.link.map(MaskedURL.string))),
                 ("published", .date(e.published)), ("duration", .number(e.duration)),
                 ("mime_type", .string(e.mimeType)), ("length", .int(e.length)),
             ]
@@ -97,7 +98,8 @@ public enum FeedEvent: Equatable, Sendable {
             members += [
                 ("feed_url", .string(MaskedURL.string(e.episode.feedURL))),
                 ("podcast_title", .string(e.episode.podcastTitle)), ("episode_title", .string(e.episode.title)),
-                ("episode_guid", .string(e.episode.guid)), ("error", .string(e.error)), ("attempt", .int(e.attempt)),
+                ("episode_guid", .string(e.episode.guid.map(MaskedURL.string))), ("error", .string(e.error)),
+                ("attempt", .int(e.attempt)),
                 ("attempts", .int(e.attempts)), ("retry_at", .date(e.retryAt)), ("gave_up", .bool(e.gaveUp)),
             ]
         case .download(let e):

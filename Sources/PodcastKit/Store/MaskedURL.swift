@@ -2,7 +2,9 @@
 /// (`https://alice:s3cret@host/feed` shows as `https://alice:***@host/feed`, a bare token
 /// `https://TOKEN@host/` as `https://***@host/`). The store keeps the real URL for fetching, and
 /// `export` writes it so that a backup round-trips; every other output (`add`, `list`, `show`,
-/// `run`'s table, JSON lines and stderr, the hook's `FEED_URL`) shows it masked.
+/// `run`'s table, JSON lines and stderr, the hook's `FEED_URL`) shows it masked. Episode URLs
+/// (guid, enclosure, link) are masked likewise on output; the hook's `EPISODE_URL`,
+/// `EPISODE_GUID` and `EPISODE_LINK` stay real so that it can download the enclosure.
 ///
 /// Pure; any thread.
 public enum MaskedURL {

@@ -83,7 +83,7 @@ public struct TerminalRenderer: Sendable {
             let date = e.published.map(day) ?? "????-??-??"
             return "  "
                 + fit(
-                    "\(date)  \(e.podcastTitle ?? MaskedURL.string(e.feedURL)): \(e.title ?? e.guid ?? e.url ?? "untitled")",
+                    "\(date)  \(e.podcastTitle ?? MaskedURL.string(e.feedURL)): \(e.title ?? (e.guid ?? e.url).map(MaskedURL.string) ?? "untitled")",
                     width - 2)
         }
         let fixed = top.count + 2  // + the blank line and "Newest episodes"

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `run --http-public-origin URL`: the origin browsers use when the dashboard is reached
 /// through a reverse proxy (`https://pods.example.net`), as RFC 6454 defines an origin:
 /// scheme, host and port, nothing else. `WebAccess` then accepts that `Host` beside the
@@ -51,11 +55,11 @@ public struct HTTPPublicOrigin: Equatable, Sendable, CustomStringConvertible {
         var portText: Substring?
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { throw bad("an IPv6 address needs its closing ]") }
-            host = authority[...close]
             let inner = authority[authority.index(after: authority.startIndex)..<close]
-            guard inner.contains(":"), inner.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
-                throw bad("not an IPv6 address in brackets")
-            }
+            guard let canonical = canonicalIPv6(inner) else { throw bad("not an IPv6 address in brackets") }
+            guard canonical != "::" else { throw bad("the unspecified address :: is not an origin") }
+            // As a browser serializes it in `Origin`: lower case, zeros compressed.
+            host = Substring("[" + canonical + "]")
             let rest = authority[authority.index(after: close)...]
             if !rest.isEmpty {
                 guard rest.hasPrefix(":") else { throw bad("only :port may follow the address") }
@@ -70,6 +74,15 @@ public struct HTTPPublicOrigin: Equatable, Sendable, CustomStringConvertible {
             }
             guard isHostName(host) else {
                 throw bad("the host must be a DNS name or an IPv4 address, without a trailing dot")
+            }
+            // A browser's URL parser (WHATWG) reads a host whose last label is a number (decimal,
+            // 0x hex, octal) as an IPv4 address: 0x7f.0.0.1 is 127.0.0.1 to it, so only the
+            // canonical dotted quad is accepted for such a host.
+            if let last = host.split(separator: ".").last, let first = last.first, first.isNumber {
+                guard isDottedQuad(host) else {
+                    throw bad("a host ending in a number must be an IPv4 address written a.b.c.d in decimal")
+                }
+                guard host != "0.0.0.0" else { throw bad("the unspecified address 0.0.0.0 is not an origin") }
             }
         }
         var port: UInt16?
@@ -121,6 +134,26 @@ public struct HTTPPublicOrigin: Equatable, Sendable, CustomStringConvertible {
             let port = UInt16(portText)
         else { return nil }
         return (String(name), port)
+    }
+
+    /// `text` as inet_ntop writes an IPv6 address (RFC 5952 form), `nil` unless inet_pton
+    /// reads it as one.
+    static func canonicalIPv6(_ text: Substring) -> String? {
+        var address = in6_addr()
+        guard inet_pton(AF_INET6, String(text), &address) == 1 else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Four decimal labels 0–255 without leading zeros (`127.0.0.1`, not `127.0.0.01`).
+    static func isDottedQuad(_ name: Substring) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4
+            && parts.allSatisfy { part in
+                (1...3).contains(part.count) && part.allSatisfy { $0.isASCII && $0.isNumber }
+                    && (part == "0" || part.first != "0") && UInt8(part) != nil
+            }
     }
 
     /// RFC 1123 host name: dot-separated labels of 1–63 letters, digits or hyphens, not

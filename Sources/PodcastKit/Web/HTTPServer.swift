@@ -35,7 +35,9 @@ public enum HTTPReply {
 /// here, so that we answer first. evhttp still answers itself, with its own small HTML page
 /// (no request text in it) and `Connection: close`, what never reaches a handler: a malformed
 /// request line or header line, an unknown method token, a bad `Content-Length` or chunk,
-/// headers or a body beyond those looser limits (`400`/`413`).
+/// headers or a body beyond those looser limits (`400`/`413`). A HEAD or TRACE request that
+/// announces a body (which evhttp would not read, but parse as the next request) is refused
+/// here with `400` and `Connection: close` (`unreadBodyProblem`).
 ///
 /// Threading: create, use and release it on the loop's thread; `close()` before the loop is
 /// shut down.
@@ -167,6 +169,7 @@ public final class HTTPServer {
         let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
         var headers: [String: String] = [:]
         var headerCount = 0
+        var badHeaderName = false
         var framing: [String: Int] = [:]  // content-length, transfer-encoding and host: how many
         // As evhttp counts them: the request line and each header line with its CRLF.
         var headerBytes = method.utf8.count + 1 + target.utf8.count + 11
@@ -175,6 +178,7 @@ public final class HTTPServer {
             while let entry = item {
                 headerCount += 1
                 if let key = entry.pointee.key, let value = entry.pointee.value {
+                    if !HTTPServer.isToken(key) { badHeaderName = true }
                     let name = String(cString: key).lowercased()
                     let text = String(cString: value)
                     headerBytes += name.utf8.count + 2 + text.utf8.count + 2
@@ -184,7 +188,10 @@ public final class HTTPServer {
                 item = entry.pointee.next.tqe_next
             }
         }
-        if let problem = HTTPServer.framingProblem(framing, headers) {
+        if let problem = (badHeaderName ? HTTPServer.badHeaderNameProblem : nil)
+            ?? HTTPServer.framingProblem(framing, headers)
+            ?? HTTPServer.unreadBodyProblem(method: method, headers)
+        {
             // The body's end is uncertain (evhttp used the first length): nothing more is read
             // from this connection, so no smuggled request behind it is served.
             var response = HTTPResponse.jsonError(400, problem)
@@ -293,6 +300,50 @@ public final class HTTPServer {
             coding.trimmingCharacters(in: .whitespaces).lowercased() != "chunked"
         {
             return "Transfer-Encoding must be chunked (alone)"
+        }
+        return nil
+    }
+
+    /// Why a request with a header name that is not an RFC 9110 token is refused. evhttp keeps
+    /// the whitespace before the colon in the name (`Transfer-Encoding : chunked`), so such a
+    /// header would escape the framing checks while a proxy may have honoured it; RFC 9112 §5.1
+    /// says a server must reject it with 400.
+    static let badHeaderNameProblem =
+        "a header name contains whitespace or a character not allowed in a token (RFC 9110 §5.6.2)"
+
+    /// Whether the C string `name` is a non-empty RFC 9110 token (`tchar`s only).
+    static func isToken(_ name: UnsafePointer<CChar>) -> Bool {
+        var pointer = name
+        guard pointer.pointee != 0 else { return false }
+        while pointer.pointee != 0 {
+            let byte = UInt8(bitPattern: pointer.pointee)
+            guard byte < 128, tokenBytes[Int(byte)] else { return false }
+            pointer += 1
+        }
+        return true
+    }
+
+    /// `tchar` (RFC 9110 §5.6.2): letters, digits and ``!#$%&'*+-.^_`|~``, indexed by byte.
+    private static let tokenBytes: [Bool] = (0..<128).map { byte in
+        let scalar = Unicode.Scalar(UInt8(byte))
+        return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
+    }
+
+    /// The methods evhttp 2.1.12 reads no body for (`evhttp_method_may_have_body`: HEAD and
+    /// TRACE); it reads GET, DELETE, POST, PUT, PATCH, OPTIONS and CONNECT bodies.
+    static let bodylessMethods: Set<String> = ["HEAD", "TRACE"]
+
+    /// Why a request announces a body evhttp will not read, `nil` when it does not: on a
+    /// `bodylessMethods` request, a `Content-Length` other than 0 or any `Transfer-Encoding`.
+    /// evhttp would leave such a body on the connection and parse it as the next request (a
+    /// proxy in front sees one request: request smuggling), so it is refused and the connection
+    /// closed.
+    static func unreadBodyProblem(method: String, _ headers: [String: String]) -> String? {
+        guard bodylessMethods.contains(method) else { return nil }
+        let length = headers["content-length"].map { $0.trimmingCharacters(in: .whitespaces) }
+        if headers["transfer-encoding"] != nil || (length != nil && length?.allSatisfy({ $0 == "0" }) != true) {
+            return "a \(method) request cannot have a body"
         }
         return nil
     }

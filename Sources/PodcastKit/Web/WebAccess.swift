@@ -110,13 +110,8 @@ public struct WebAccess: Sendable {
         if let site = request.header("sec-fetch-site"), site != "same-origin", site != "none" {
             return .jsonError(403, "cross-site request refused")
         }
-        if let origin = request.header("origin") {
-            // `scheme://host[:port]`; "null" (a sandboxed or privacy-sensitive context) has none.
-            let host = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init)
-            let sameHost = host != nil && host?.lowercased() == request.header("host")?.lowercased()
-            if !sameHost && publicOrigin?.matchesOrigin(origin) != true {
-                return .jsonError(403, "cross-origin request refused (Origin \(origin))")
-            }
+        if let origin = request.header("origin"), !originAllowed(origin, host: request.header("host")) {
+            return .jsonError(403, "cross-origin request refused (Origin \(origin))")
         }
         // Neither a DELETE nor a JSON body can come from another site without a CORS preflight.
         if request.method == "DELETE" || request.contentType == "application/json" { return nil }
@@ -124,6 +119,22 @@ public struct WebAccess: Sendable {
             request.formFields["csrf"] ?? request.multipartFields["csrf"].map { String(decoding: $0, as: UTF8.self) }
         if let given, WebAccess.constantTimeEqual(given, csrfSecret) { return nil }
         return .jsonError(403, "missing or wrong CSRF token (send JSON, or the page's form)")
+    }
+
+    /// Whether `origin` (an `Origin` header: `scheme://host[:port]`, or "null" from a sandboxed
+    /// context, never allowed) is the dashboard's own origin, compared as RFC 6454 does: scheme,
+    /// host and effective port. Allowed: the public origin exactly, and the origin this server
+    /// itself serves, `http://` + `host` (it speaks plain HTTP), but behind a public origin only
+    /// for a loopback `host` (a direct visit), since there a proxy forwards the public name over
+    /// plain HTTP and `http://` + that name is not the public origin.
+    func originAllowed(_ origin: String, host: String?) -> Bool {
+        guard !origin.hasSuffix("/"), let given = try? HTTPPublicOrigin.parse(origin, command: nil) else {
+            return false
+        }
+        if let publicOrigin, publicOrigin.matchesOrigin(origin) { return true }
+        guard let host, let (name, port) = HTTPPublicOrigin.splitHost(host) else { return false }
+        if publicOrigin != nil && !WebAccess.isLoopbackHost(host) { return false }
+        return given.scheme == "http" && given.host == name && given.effectivePort == (port ?? 80)
     }
 
     /// Compares without an early exit, so the time taken does not tell how much matched.

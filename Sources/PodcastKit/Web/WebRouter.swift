@@ -106,7 +106,7 @@ public final class WebRouter {
         if request.path == "/events" || !allowed.isEmpty {
             let list =
                 request.path == "/events"
-                ? ["GET", "HEAD"]
+                ? ["GET"]  // as `reply` answers a HEAD on the stream: no HEAD for an event stream
                 : WebRouter.methodOrder.filter { allowed.contains($0) || ($0 == "HEAD" && allowed.contains("GET")) }
             return .response(methodNotAllowed(list))
         }

@@ -91,6 +91,37 @@ import Testing
         #expect(!frame.contains("s3cret"))
     }
 
+    /// Episode URLs (a guid that is a URL, the enclosure, the link) carry the feed's
+    /// credentials when the host needs them: masked in JSON lines and the table; the hook gets
+    /// the real enclosure URL (it runs as the user and must be able to download it).
+    @Test func episodeURLsAreMaskedOnOutputNotForTheHook() {
+        let t = Date(timeIntervalSince1970: 0)
+        var e = EpisodeAnnouncement(
+            time: t, feedURL: Self.secret, podcastTitle: "P", title: nil,
+            guid: "https://alice:s3cret@feeds.example/e/1",
+            url: "https://TOK@cdn.example/1.mp3")
+        e.link = "https://alice:s3cret@feeds.example/e/1.html"
+        #expect(
+            FeedEvent.newEpisode(e).jsonLine
+                == "{\"event\":\"new_episode\",\"time\":\"1970-01-01T00:00:00Z\",\"feed_url\":\"\(Self.masked)\",\"podcast_title\":\"P\",\"episode_title\":null,\"episode_guid\":\"https://alice:***@feeds.example/e/1\",\"episode_url\":\"https://***@cdn.example/1.mp3\",\"episode_link\":\"https://alice:***@feeds.example/e/1.html\",\"published\":null,\"duration\":null,\"mime_type\":null,\"length\":null}\n"
+        )
+        let failed = FeedEvent.hookFailed(
+            HookFailureReport(time: t, episode: e, error: "exit 1", attempt: 1, attempts: 1, retryAt: nil, gaveUp: true)
+        )
+        #expect(failed.jsonLine.contains("\"episode_guid\":\"https://alice:***@feeds.example/e/1\""))
+        #expect(!failed.jsonLine.contains("s3cret"))
+        let frame = TerminalRenderer(width: 120, ansi: false).render(podcasts: [], newest: [e], totalNew: 1)
+        #expect(frame.contains("????-??-??  P: https://alice:***@feeds.example/e/1\n"), "\(frame)")
+        #expect(!frame.contains("s3cret"))
+        var noGuid = e
+        noGuid.guid = nil
+        let second = TerminalRenderer(width: 120, ansi: false).render(podcasts: [], newest: [noGuid], totalNew: 1)
+        #expect(second.contains("????-??-??  P: https://***@cdn.example/1.mp3\n"), "\(second)")
+        let environment = HookRunner.environment(for: e)
+        #expect(environment.first { $0.0 == "EPISODE_URL" }?.1 == "https://TOK@cdn.example/1.mp3")
+        #expect(environment.first { $0.0 == "FEED_URL" }?.1 == Self.masked)
+    }
+
     @Test func showMasks() {
         let parsed = ParsedFeed(format: .rss, channel: Channel(title: "T"))
         let response = FetchResponse(

@@ -38,6 +38,7 @@ final class HTTPServerErrorTests: XCTestCase {
         for method in ["PUT", "PATCH", "OPTIONS", "TRACE"] {
             let response = TestSocket.request(
                 port: harness.port, "\(method) /api/feeds HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            XCTAssertTrue(response.hasPrefix("HTTP/1.1 501 Not Implemented\r\n"), response)
             assertOurs(response, 501, "method \(method) is not implemented here; use GET, HEAD, POST or DELETE")
         }
         XCTAssertEqual(harness.onLoop { harness.server.requestCount }, 4)
@@ -82,6 +83,14 @@ final class HTTPServerErrorTests: XCTestCase {
                 "400 Bad Request"
             ),
             (
+                "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n<script>\r\n0\r\n\r\n",
+                "malformed chunk size", "413 Request Entity Too Large"
+            ),
+            (
+                "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3;x=<script>\r\nabc\r\n0\r\n\r\n",
+                "chunk extension", "413 Request Entity Too Large"
+            ),
+            (
                 "POST / HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Length: \(HTTPLimits(maxBodyBytes: 100).evhttpBodyBytes + 1)\r\n\r\n",
                 "body beyond evhttp's limit", "413 Request Entity Too Large"
             ),
@@ -124,9 +133,15 @@ final class HTTPFramingTests: XCTestCase {
             return
         }
         XCTAssertTrue(response.contains("\r\nX-Test-Security: on\r\n"), response, file: file, line: line)
-        XCTAssertTrue(
-            response.hasSuffix("{\"error\":{\"status\":400,\"message\":\"\(message)\"}}\n"), response, file: file,
-            line: line)
+        let json = "{\"error\":{\"status\":400,\"message\":\"\(message)\"}}\n"
+        if head.hasPrefix("HEAD ") {
+            // The length of the JSON error, no body.
+            XCTAssertTrue(
+                response.contains("\r\nContent-Length: \(json.utf8.count)\r\n"), response, file: file, line: line)
+            XCTAssertTrue(response.hasSuffix("\r\n\r\n"), response, file: file, line: line)
+        } else {
+            XCTAssertTrue(response.hasSuffix(json), response, file: file, line: line)
+        }
         XCTAssertEqual(harness.onLoop { harness.server.requestCount }, 1, file: file, line: line)
     }
 
@@ -162,6 +177,67 @@ final class HTTPFramingTests: XCTestCase {
                 ["content-length": "5", "transfer-encoding": "chunked"]),
             "both Content-Length and Transfer-Encoding")
         XCTAssertNil(HTTPServer.framingProblem(["transfer-encoding": 1], ["transfer-encoding": " Chunked"]))
+    }
+
+    /// evhttp 2.1.12 reads no body for HEAD (`evhttp_method_may_have_body`): a length or a
+    /// chunked coding on one would leave the body to be parsed as the next request. Refused,
+    /// closed, so the request behind it (the "body") is never answered.
+    func testBodyOnAMethodEvhttpReadsNoBodyForIsRefused() throws {
+        let smuggledCount = "GET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n".utf8.count
+        try refused(
+            "HEAD /a HTTP/1.1\r\nHost: t\r\nContent-Length: \(smuggledCount)\r\n\r\n",
+            "a HEAD request cannot have a body")
+        try refused(
+            "HEAD /a HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n",
+            "a HEAD request cannot have a body")
+        try refused(
+            "TRACE /a HTTP/1.1\r\nHost: t\r\nContent-Length: \(smuggledCount)\r\n\r\n",
+            "a TRACE request cannot have a body")
+        XCTAssertNil(HTTPServer.unreadBodyProblem(method: "HEAD", ["content-length": "0"]))
+        XCTAssertNil(HTTPServer.unreadBodyProblem(method: "GET", ["content-length": "5"]))
+    }
+
+    /// GET, DELETE, OPTIONS, PUT, PATCH and CONNECT bodies are read by evhttp 2.1.12: the
+    /// "request" inside one is never served, and the connection stays usable.
+    func testBodyOnOtherMethodsIsReadNotSmuggled() throws {
+        let harness = try ServerHarness(limits: HTTPLimits(), handler: HTTPServerLimitTests.echo)
+        defer { harness.stop() }
+        let inner = "GET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n"
+        let response = TestSocket.request(
+            port: harness.port,
+            "GET /a HTTP/1.1\r\nHost: t\r\nContent-Length: \(inner.utf8.count)\r\n\r\n\(inner)"
+                + "DELETE /b HTTP/1.1\r\nHost: t\r\nContent-Length: \(inner.utf8.count)\r\n\r\n\(inner)"
+                + "GET /c HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        XCTAssertFalse(response.contains("smuggled"), response)
+        XCTAssertTrue(response.contains("GET /a - \(inner.utf8.count)\n"), response)
+        XCTAssertTrue(response.contains("DELETE /b - \(inner.utf8.count)\n"), response)
+        XCTAssertTrue(response.hasSuffix("GET /c - 0\n"), response)
+        XCTAssertEqual(harness.onLoop { harness.server.requestCount }, 3)
+        // The methods we answer 501 read their bodies too: nothing behind them is served.
+        for method in ["OPTIONS", "PUT", "PATCH", "CONNECT"] {
+            let refused = TestSocket.request(
+                port: harness.port,
+                "\(method) /a HTTP/1.1\r\nHost: t\r\nContent-Length: \(inner.utf8.count)\r\n\r\n\(inner)"
+                    + "GET /c HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            XCTAssertTrue(refused.hasPrefix("HTTP/1.1 501 Not Implemented\r\n"), refused)
+            XCTAssertFalse(refused.contains("smuggled"), refused)
+            XCTAssertTrue(refused.hasSuffix("GET /c - 0\n"), refused)
+        }
+    }
+
+    /// `Transfer-Encoding : chunked` (space before the colon) was stored by evhttp under the
+    /// name "transfer-encoding " and slipped past the Content-Length + Transfer-Encoding rule.
+    func testHeaderNameThatIsNotATokenIsRefused() throws {
+        let message = HTTPServer.badHeaderNameProblem
+        try refused(
+            "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding : chunked\r\nContent-Length: 2\r\n\r\n0\r\n\r\n",
+            message)
+        try refused("GET / HTTP/1.1\r\nHost: t\r\nX\tY: 1\r\n\r\n", message)
+        try refused("GET / HTTP/1.1\r\nHost: t\r\nX(Y): 1\r\n\r\n", message)
+        XCTAssertTrue(HTTPServer.isToken("X-Forwarded-For!#$%&'*+.^_`|~09"))
+        XCTAssertFalse(HTTPServer.isToken(""))
+        XCTAssertFalse(HTTPServer.isToken("Host "))
+        XCTAssertFalse(HTTPServer.isToken("Hö"))
     }
 
     func testTwoHostsAreRefused() throws {

@@ -45,6 +45,24 @@ final class WebAPITests: XCTestCase {
             web.send("GET", "/nope").text, #"{"error":{"status":404,"message":"no such page: /nope"}}"# + "\n")
     }
 
+    /// Whoever answers it (the router's stream branch, or `route` without a hub), `/events`
+    /// allows GET only: no HEAD for an event stream.
+    func testEventsAllowsGetOnly() throws {
+        let web = try WebFixture()
+        for method in ["HEAD", "DELETE"] {
+            let response = web.send(method, "/events")
+            XCTAssertEqual(response.status, 405, method)
+            XCTAssertEqual(response.header("Allow"), "GET", method)
+        }
+        // Every status the server sends has its reason phrase.
+        for (status, reason) in [
+            (413, "Content Too Large"), (421, "Misdirected Request"), (431, "Request Header Fields Too Large"),
+            (501, "Not Implemented"), (503, "Service Unavailable"),
+        ] {
+            XCTAssertEqual(HTTPResponse.reason(status), reason)
+        }
+    }
+
     func testEpisodesArePagedNewestFirstAndFilteredBySince() throws {
         let web = try WebFixture()
         let first = web.send("GET", "/api/episodes?limit=1")

@@ -18,6 +18,8 @@ final class WebPublicOriginTests: XCTestCase {
         XCTAssertEqual(try origin("https://pods.example.net:443").description, "https://pods.example.net")
         XCTAssertEqual(try origin("http://[2001:DB8::1]:9000").host, "[2001:db8::1]")
         XCTAssertEqual(try origin("http://192.0.2.7").effectivePort, 80)
+        XCTAssertEqual(try origin("http://[0:0:0:0:0:0:0:1]").description, "http://[::1]")
+        XCTAssertEqual(try origin("https://1x.example.net").host, "1x.example.net")
         XCTAssertTrue(try origin("http://localhost:9000").isLoopback)
         XCTAssertFalse(try origin("https://pods.example.net").isLoopback)
         let refusals: [(String, String)] = [
@@ -38,6 +40,19 @@ final class WebPublicOriginTests: XCTestCase {
             ("https://pods.example.net:", "the port must be a number from 1 to 65535"),
             ("https://[::1", "an IPv6 address needs its closing ]"),
             ("https://[zz]", "not an IPv6 address in brackets"),
+            ("https://[:]", "not an IPv6 address in brackets"),
+            ("https://[1::2::3]", "not an IPv6 address in brackets"),
+            ("https://[::]", "the unspecified address :: is not an origin"),
+            ("https://[0:0:0:0:0:0:0:0]:8443", "the unspecified address :: is not an origin"),
+            ("https://0.0.0.0", "the unspecified address 0.0.0.0 is not an origin"),
+            ("https://0x7f.0.0.1", "a host ending in a number must be an IPv4 address written a.b.c.d in decimal"),
+            ("https://1e2.3.4.5", "a host ending in a number must be an IPv4 address written a.b.c.d in decimal"),
+            ("https://127.0.0.01", "a host ending in a number must be an IPv4 address written a.b.c.d in decimal"),
+            (
+                "https://pods.example.0x1",
+                "a host ending in a number must be an IPv4 address written a.b.c.d in decimal"
+            ),
+            ("https://2130706433", "the host must be a DNS name or an IPv4 address, without a trailing dot"),
         ]
         for (text, why) in refusals {
             XCTAssertThrowsError(try origin(text), text) { error in
@@ -137,5 +152,44 @@ final class WebPublicOriginTests: XCTestCase {
                 "Host": "127.0.0.1:8080", "Content-Type": "application/json", "Origin": "http://dash.internal:9000",
             ], body: #"{"url":"http://h/c"}"#)
         XCTAssertEqual(posted.status, 201, posted.text)
+    }
+
+    /// The Origin is compared whole (scheme, host, effective port), not as host[:port] text
+    /// against Host: an http page of the public name, or an https page on the server's own
+    /// address, is another origin.
+    func testOriginSchemeAndPortAreCompared() throws {
+        let proxied = WebAccess(token: nil, csrfSecret: "s", publicOrigin: try origin("https://pods.example.net"))
+        XCTAssertFalse(proxied.originAllowed("http://pods.example.net", host: "pods.example.net"))
+        XCTAssertFalse(proxied.originAllowed("https://pods.example.net:8443", host: "pods.example.net"))
+        XCTAssertTrue(proxied.originAllowed("https://pods.example.net", host: "pods.example.net"))
+        XCTAssertTrue(proxied.originAllowed("https://PODS.example.net:443", host: "127.0.0.1:8080"))
+        XCTAssertTrue(proxied.originAllowed("http://127.0.0.1:8080", host: "127.0.0.1:8080"))
+        XCTAssertFalse(proxied.originAllowed("https://127.0.0.1:8080", host: "127.0.0.1:8080"))
+        let direct = WebAccess(token: nil, csrfSecret: "s", publicOrigin: nil)
+        XCTAssertFalse(direct.originAllowed("https://127.0.0.1:18080", host: "127.0.0.1:18080"))
+        XCTAssertFalse(direct.originAllowed("http://127.0.0.1:18081", host: "127.0.0.1:18080"))
+        XCTAssertFalse(direct.originAllowed("http://127.0.0.1", host: "127.0.0.1:18080"))
+        XCTAssertFalse(direct.originAllowed("null", host: "127.0.0.1:18080"))
+        XCTAssertTrue(direct.originAllowed("http://127.0.0.1:18080", host: "127.0.0.1:18080"))
+        XCTAssertTrue(direct.originAllowed("http://localhost", host: "LOCALHOST:80"))
+        XCTAssertTrue(direct.originAllowed("http://[::1]:18080", host: "[::1]:18080"))
+
+        let web = try WebFixture()
+        web.access = proxied
+        let json = ["Host": "pods.example.net", "Content-Type": "application/json"]
+        let downgraded = web.send(
+            "POST", "/api/feeds", headers: json.merging(["Origin": "http://pods.example.net"]) { $1 },
+            body: #"{"url":"http://h/a"}"#)
+        XCTAssertEqual(downgraded.status, 403, downgraded.text)
+        XCTAssertEqual(
+            jsonObject(downgraded.text)["error"].map { "\($0)" }?.contains("cross-origin request refused"), true)
+        web.access = direct
+        let tls = web.send(
+            "POST", "/api/feeds",
+            headers: [
+                "Host": "127.0.0.1:18080", "Content-Type": "application/json", "Origin": "https://127.0.0.1:18080",
+            ],
+            body: #"{"url":"http://h/b"}"#)
+        XCTAssertEqual(tls.status, 403, tls.text)
     }
 }
