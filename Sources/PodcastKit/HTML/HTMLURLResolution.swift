@@ -63,6 +63,20 @@ enum HTMLURLResolution {
     /// A quick pre-scan (memchr for `=`) that rules out most show notes without tokenising them:
     /// true when some `name = value` has a URL attribute name and a value without a scheme. It
     /// may say yes for text that only looks like an attribute; the tokeniser then decides.
+    /// Whether `name` (ASCII letters, any case) is one of `urlAttributes`, compared on the bytes:
+    /// this runs at every `=` of every show note, so it builds no string and hashes nothing.
+    static func isURLAttribute(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        for candidate in urlAttributeBytes where candidate.count == name.count {
+            var i = 0
+            while i < name.count, name[i] | 0x20 == candidate[i] { i += 1 }
+            if i == name.count { return true }
+        }
+        return false
+    }
+
+    /// `urlAttributes` as lower-case bytes, for `isURLAttribute`.
+    static let urlAttributeBytes: [[UInt8]] = urlAttributes.map { Array($0.utf8) }
+
     static func mayHoldRelativeURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         let n = bytes.count
@@ -75,9 +89,7 @@ enum HTMLURLResolution {
             while end > 0, HTMLTokenizer.isSpace(bytes[end - 1]) { end -= 1 }
             var start = end
             while start > 0, HTMLTokenizer.isLetter(bytes[start - 1]), end - start < 10 { start -= 1 }
-            guard end - start >= 3,
-                urlAttributes.contains(String(decoding: bytes[start..<end].map { $0 | 0x20 }, as: UTF8.self))
-            else { continue }
+            guard end - start >= 3, isURLAttribute(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { continue }
             // The value after it: relative unless it starts with a scheme (or is a bare fragment).
             var v = equals + 1
             while v < n,

@@ -21,6 +21,21 @@ struct ShowNotesHTMLTests {
         #expect(feed.episodes[1].descriptionHTML == "<a href=\"http://feeds.example.org/about\">about</a>")
     }
 
+    /// The pre-scan's attribute-name check, on bytes: the six URL attributes in any case, and
+    /// nothing shorter, longer or merely prefixed.
+    @Test func urlAttributeNamesOnBytes() {
+        func check(_ name: String) -> Bool {
+            Array(name.utf8).withUnsafeBufferPointer { HTMLURLResolution.isURLAttribute($0) }
+        }
+        for name in ["href", "HREF", "Src", "poster", "cite", "LongDesc", "background"] {
+            #expect(check(name), "\(name)")
+        }
+        for name in ["hre", "hrefs", "srcset", "data", "action", "backgroun", "alt", ""] {
+            #expect(!check(name), "\(name)")
+        }
+        #expect(HTMLURLResolution.urlAttributeBytes.count == HTMLURLResolution.urlAttributes.count)
+    }
+
     @Test func atomHTMLContentUnderItsOwnXMLBase() throws {
         let xml = """
             <feed xmlns="http://www.w3.org/2005/Atom"><title>A</title><entry><id>x</id>
