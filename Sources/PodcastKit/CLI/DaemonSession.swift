@@ -586,7 +586,7 @@ final class DaemonSession {
         new.downloadFallbackDirectory = options.downloadFallbackDirectory
         var changes = ConfigReload.changes(from: options, to: new)
         let runningState = (store.database.path as NSString).deletingLastPathComponent
-        if let state = fresh.stateDirectory, state != runningState {
+        if let state = fresh.stateDirectory, !ConfigReload.sameStateDirectory(state, runningState) {
             changes.insert(ConfigReload.Change(key: "state", live: false), at: 0)
         }
         // No queue was made at start (no download folder at all): it cannot appear live.

@@ -51,6 +51,25 @@ struct ConfigReload {
         return (options, state)
     }
 
+    /// Whether a reloaded `state` directory names the running one: the same directory when both
+    /// exist (`st_dev`/`st_ino`, so a symlink or `./` spelling is no change), else the same path
+    /// once standardised (`.` and `..` folded, trailing slashes removed). Paths are absolute.
+    static func sameStateDirectory(_ configured: String, _ running: String) -> Bool {
+        var a = stat()
+        var b = stat()
+        if stat(configured, &a) == 0, stat(running, &b) == 0 {
+            return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+        }
+        return normalisedPath(configured) == normalisedPath(running)
+    }
+
+    /// `path` standardised (`.`/`..` folded) without trailing slashes (`/` stays `/`).
+    static func normalisedPath(_ path: String) -> String {
+        var s = (path as NSString).standardizingPath
+        while s.count > 1 && s.hasSuffix("/") { s.removeLast() }
+        return s
+    }
+
     /// `options` with relative `hook-log` and `download` paths (from the command line) made
     /// absolute against `currentDirectory`, as `run` does at start.
     static func resolved(_ options: RunOptions, currentDirectory: String) -> RunOptions {

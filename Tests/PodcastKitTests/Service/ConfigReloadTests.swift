@@ -32,6 +32,25 @@ import Testing
     }
 
     /// A file that fails to parse is refused with its line; nothing of it is taken.
+    /// `state = ./state`, `state/` or a symlink to the running folder is the same directory: no
+    /// "state changed" warning at every SIGHUP. Another folder (existing or not) is a change.
+    @Test func theSameStateDirectorySpelledDifferentlyIsNoChange() throws {
+        let dir = TemporaryDirectory()
+        let running = dir.path + "/state"
+        try FileManager.default.createDirectory(atPath: running, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/link", withDestinationPath: running)
+        #expect(ConfigReload.sameStateDirectory(dir.path + "/./state", running))
+        #expect(ConfigReload.sameStateDirectory(dir.path + "/state/", running))
+        #expect(ConfigReload.sameStateDirectory(dir.path + "/link", running))
+        #expect(!ConfigReload.sameStateDirectory(dir.path, running))
+        #expect(ConfigReload.sameStateDirectory(dir.path + "/gone/../gone2/", dir.path + "/gone2"))
+        #expect(!ConfigReload.sameStateDirectory(dir.path + "/gone3", dir.path + "/gone2"))
+        // Through a real read: `state = ./state/` in the file.
+        try "state = ./state/\n".write(toFile: dir.file("config"), atomically: true, encoding: .utf8)
+        let fresh = try reload(dir).read()
+        #expect(ConfigReload.sameStateDirectory(try #require(fresh.stateDirectory), running))
+    }
+
     @Test func aBrokenFileIsRefusedWithItsLine() throws {
         let dir = TemporaryDirectory("reload-broken")
         try "interval = 5m\ninterval = 6m\n".write(toFile: dir.file("config"), atomically: true, encoding: .utf8)
