@@ -431,10 +431,12 @@ final class DaemonSession {
             let name = TerminalText.line(episode.title ?? episode.url ?? "?")
             let time = now()
             func failure(_ error: String, attempt: Int, retryAt: Date?, gaveUp: Bool) {
+                // An attempt begun under a higher limit than a reload left: never "attempt 3 of 1".
                 report?(
                     .hookFailed(
                         HookFailureReport(
-                            time: time, episode: episode, error: error, attempt: attempt, attempts: attempts,
+                            time: time, episode: episode, error: error, attempt: attempt,
+                            attempts: max(attempts, attempt),
                             retryAt: retryAt, gaveUp: gaveUp)), episode.feedID)
             }
             switch outcome {
@@ -462,6 +464,13 @@ final class DaemonSession {
                 }
                 persist(episode) { try $0.clearHookRetry(episodeID: $1) }
                 failure(how.description, attempt: tried, retryAt: nil, gaveUp: true)
+            case .gaveUp(let lastError, let tried):
+                console.err(
+                    "podcast-watch: hook \(lastError) for \"\(name)\"; gave up after \(tried) attempt\(tried == 1 ? "" : "s") (hook-retries is now \(attempts - 1))\n"
+                )
+                if let id = episode.feedID { record?(id, "\(lastError) for \"\(name)\" (\(tried) attempts)") }
+                persist(episode) { try $0.clearHookRetry(episodeID: $1) }
+                failure(lastError, attempt: tried, retryAt: nil, gaveUp: true)
             case .interrupted(_, let attempt, let grace):
                 let what =
                     grace.map { "still running at shutdown; killed after the \(HookRunner.Policy.format($0)) s grace" }
@@ -562,7 +571,7 @@ final class DaemonSession {
                 guard let feed = try store.feed(id: episode.feedID) else { continue }
                 hooks.resume(
                     EpisodeAnnouncement(stored: episode, feed: feed, time: episode.firstSeen), attempt: retry.attempt,
-                    after: delay)
+                    after: delay, lastError: retry.lastError)
             }
         } catch {
             console.err("podcast-watch: warning: cannot read the hook retries still owed: \(error)\n")
@@ -606,7 +615,14 @@ final class DaemonSession {
             case "hook-timeout", "hook-retries":
                 applied.hookTimeoutSeconds = new.hookTimeoutSeconds
                 applied.hookRetries = new.hookRetries
-                if let hooks { hooks.policy = DaemonSession.hookPolicy(applied) }
+                if let hooks {
+                    hooks.policy = DaemonSession.hookPolicy(applied)  // gives up owed attempts beyond it
+                    do {
+                        try store.setHookRetryLimit(applied.hookRetries + 1)
+                    } catch {
+                        console.err("podcast-watch: warning: cannot record the new hook retry limit: \(error)\n")
+                    }
+                }
             case "hook-on":
                 applied.hookOn = new.hookOn
                 if let hooks {
