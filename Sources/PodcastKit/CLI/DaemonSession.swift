@@ -208,6 +208,11 @@ final class DaemonSession {
             let notifier = self.notifier
             registrations.append(
                 try loop.onSignal(SIGHUP) { [weak daemon] in
+                    // Stopping (a hook's grace): a config applied now would only confuse the stop.
+                    if self.stoppedBySignal {
+                        console.err("podcast-watch: stopping: SIGHUP ignored (no reload while stopping)\n")
+                        return
+                    }
                     notifier.reloading()
                     if let daemon { self.reloadConfig(daemon: daemon, hooks: hooks, downloads: downloads) }
                     do { try daemon?.reload() } catch { console.err("podcast-watch: reload failed: \(error)\n") }
@@ -647,13 +652,17 @@ final class DaemonSession {
                 "podcast-watch: warning: config file: '\(change.key)' changed; it takes effect at the next restart (systemctl restart podcast-watch), until then the running value stays\n"
             )
         }
-        let live = changes.filter(\.live).map(\.key)
-        if !live.isEmpty {
-            console.err(
-                "podcast-watch: config reloaded from \(configReload.path): applied \(live.joined(separator: ", "))\n")
-        } else if changes.isEmpty && FileManager.default.fileExists(atPath: configReload.path) {
-            console.err("podcast-watch: config reloaded from \(configReload.path): nothing changed\n")
-        }
+        // Hook keys taken while no hook runs: kept for a hook added at a restart, but said so.
+        let hookKeys: Set<String> = ["hook-on", "hook-timeout", "hook-retries"]
+        let taken = changes.filter(\.live).map(\.key)
+        let inert = hooks == nil ? taken.filter(hookKeys.contains) : []
+        var info = stat()
+        let noFile =
+            stat(configReload.path, &info) != 0 || (info.st_mode & S_IFMT) == S_IFCHR
+        let line = ConfigReload.summary(
+            path: configReload.path, live: taken.filter { !inert.contains($0) }, inert: inert,
+            restart: changes.filter { !$0.live }.map(\.key), noFile: noFile)
+        console.err("podcast-watch: \(line)\n")
     }
 
     /// The hook runner's policy for `options` (`--hook-retries`, `--hook-timeout`).

@@ -63,6 +63,25 @@ struct ConfigReload {
         return normalisedPath(configured) == normalisedPath(running)
     }
 
+    /// The reload's summary line (without the program prefix and newline): what was applied
+    /// (`live`), what was taken but does nothing (`inert`: hook keys without a hook), what waits
+    /// for a restart (`restart`, also warned about one by one); with no file at `path` (absent,
+    /// or a device such as `/dev/null`) and nothing changed, that only the feed list was reloaded.
+    static func summary(path: String, live: [String], inert: [String], restart: [String], noFile: Bool) -> String {
+        func list(_ keys: [String]) -> String { keys.joined(separator: ", ") }
+        let inertNote = inert.isEmpty ? nil : "\(list(inert)) \(inert.count == 1 ? "has" : "have") no effect without a hook"
+        let restartNote = restart.isEmpty ? nil : "restart needed for \(list(restart))"
+        if !live.isEmpty {
+            return "config reloaded from \(path): applied \(list(live))" + (inertNote.map { "; " + $0 } ?? "")
+        }
+        let notes = [inertNote, restartNote].compactMap { $0 }
+        if !notes.isEmpty {
+            return "config reloaded from \(path): nothing applied (\(notes.joined(separator: "; ")))"
+        }
+        if noFile { return "config reloaded: no config file (\(path)); feed list reloaded" }
+        return "config reloaded from \(path): nothing changed"
+    }
+
     /// `path` standardised (`.`/`..` folded) without trailing slashes (`/` stays `/`).
     static func normalisedPath(_ path: String) -> String {
         var s = (path as NSString).standardizingPath

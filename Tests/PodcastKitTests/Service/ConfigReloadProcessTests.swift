@@ -77,6 +77,12 @@ final class ConfigReloadProcessTests: XCTestCase {
         let nothing = "podcast-watch: config reloaded from \(config): nothing changed\n"
         XCTAssertTrue(child.wait { child.stderr.contains(nothing) }, child.stderr)
         XCTAssertFalse(child.stderr.contains("'state' changed"), child.stderr)
+        // Only a key that needs a restart changed: still a summary line.
+        try "state = ./state/\nhook = echo \"$EPISODE_GUID\" >> '\(log)'\nhttp = 0\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
+        child.signal(SIGHUP)
+        let restartOnly = "podcast-watch: config reloaded from \(config): nothing applied (restart needed for http)\n"
+        XCTAssertTrue(child.wait { child.stderr.contains(restartOnly) }, child.stderr)
         child.signal(SIGTERM)
         XCTAssertEqual(child.finish(), 0)
     }

@@ -51,6 +51,32 @@ import Testing
         #expect(ConfigReload.sameStateDirectory(try #require(fresh.stateDirectory), running))
     }
 
+    /// The summary line after every SIGHUP: restart-only changes still get one, hook keys without
+    /// a hook are not "applied", and no config file says only the feed list was reloaded.
+    @Test func theSummaryLineSaysWhatHappened() {
+        let f = "/etc/podcast-watch/config"
+        #expect(
+            ConfigReload.summary(path: f, live: [], inert: [], restart: ["http"], noFile: false)
+                == "config reloaded from /etc/podcast-watch/config: nothing applied (restart needed for http)")
+        #expect(
+            ConfigReload.summary(path: f, live: [], inert: ["hook-on"], restart: ["http", "state"], noFile: false)
+                == "config reloaded from /etc/podcast-watch/config: nothing applied (hook-on has no effect without a hook; restart needed for http, state)"
+        )
+        #expect(
+            ConfigReload.summary(path: f, live: ["interval"], inert: ["hook-on", "hook-retries"], restart: [], noFile: false)
+                == "config reloaded from /etc/podcast-watch/config: applied interval; hook-on, hook-retries have no effect without a hook"
+        )
+        #expect(
+            ConfigReload.summary(path: f, live: ["hook"], inert: [], restart: ["http"], noFile: false)
+                == "config reloaded from /etc/podcast-watch/config: applied hook")
+        #expect(
+            ConfigReload.summary(path: "/dev/null", live: [], inert: [], restart: [], noFile: true)
+                == "config reloaded: no config file (/dev/null); feed list reloaded")
+        #expect(
+            ConfigReload.summary(path: f, live: [], inert: [], restart: [], noFile: false)
+                == "config reloaded from /etc/podcast-watch/config: nothing changed")
+    }
+
     @Test func aBrokenFileIsRefusedWithItsLine() throws {
         let dir = TemporaryDirectory("reload-broken")
         try "interval = 5m\ninterval = 6m\n".write(toFile: dir.file("config"), atomically: true, encoding: .utf8)
@@ -158,7 +184,8 @@ import Testing
         }
         #expect(timers.map(\.0) == [15])
         runner.command = "echo new >> \(log)"
-        runner.policy = HookRunner.Policy(retries: 0, firstRetryDelay: 15, timeout: 30)
+        // (Same retries: an owed attempt beyond a lowered limit is given up, see HookRetryTests.)
+        runner.policy = HookRunner.Policy(retries: 1, firstRetryDelay: 15, timeout: 30)
         timers.removeFirst().1()  // the retry owed
         #expect(timers.map(\.0) == [30])  // the new timeout was armed
         while runner.runningCount > 0 && Date() < deadline {
