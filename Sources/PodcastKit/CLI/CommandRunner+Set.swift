@@ -19,7 +19,8 @@ extension CommandRunner {
         }
         // A never-polled feed has no title yet: its URL once, not twice.
         let url = "<\(TerminalText.line(MaskedURL.string(feed.url)))>"
-        let name = feed.knownTitle.map { "feed #\(feed.id) \(TerminalText.line($0)) \(url)" } ?? "feed #\(feed.id) \(url)"
+        let name =
+            feed.knownTitle.map { "feed #\(feed.id) \(TerminalText.line($0)) \(url)" } ?? "feed #\(feed.id) \(url)"
         console.out(
             "Updated \(name): \(CommandRunner.describe(settings)), \(CommandRunner.describeInterval(interval)); a running 'podcast-watch run' picks this up on SIGHUP\n"
         )

@@ -69,7 +69,8 @@ struct ConfigReload {
     /// or a device such as `/dev/null`) and nothing changed, that only the feed list was reloaded.
     static func summary(path: String, live: [String], inert: [String], restart: [String], noFile: Bool) -> String {
         func list(_ keys: [String]) -> String { keys.joined(separator: ", ") }
-        let inertNote = inert.isEmpty ? nil : "\(list(inert)) \(inert.count == 1 ? "has" : "have") no effect without a hook"
+        let inertNote =
+            inert.isEmpty ? nil : "\(list(inert)) \(inert.count == 1 ? "has" : "have") no effect without a hook"
         let restartNote = restart.isEmpty ? nil : "restart needed for \(list(restart))"
         if !live.isEmpty {
             return "config reloaded from \(path): applied \(list(live))" + (inertNote.map { "; " + $0 } ?? "")

@@ -63,7 +63,8 @@ import Testing
                 == "config reloaded from /etc/podcast-watch/config: nothing applied (hook-on has no effect without a hook; restart needed for http, state)"
         )
         #expect(
-            ConfigReload.summary(path: f, live: ["interval"], inert: ["hook-on", "hook-retries"], restart: [], noFile: false)
+            ConfigReload.summary(
+                path: f, live: ["interval"], inert: ["hook-on", "hook-retries"], restart: [], noFile: false)
                 == "config reloaded from /etc/podcast-watch/config: applied interval; hook-on, hook-retries have no effect without a hook"
         )
         #expect(

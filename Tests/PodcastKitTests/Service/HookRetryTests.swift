@@ -211,7 +211,10 @@ final class ManualClock {
             report: { event, _ in if case .hookFailed(let r) = event { reports.append(r) } }, finished: { _ in })
         var outcomes: [HookRunner.Outcome] = []
         let report = runner.onOutcome
-        runner.onOutcome = { outcomes.append($1); report?($0, $1) }
+        runner.onOutcome = {
+            outcomes.append($1)
+            report?($0, $1)
+        }
         runner.run(for: episode())
         settle(runner)
         clock.advance(by: 15)
@@ -227,7 +230,10 @@ final class ManualClock {
         #expect(outcomes.count == 3)
         #expect(reports.map { [$0.attempt, $0.attempts] } == [[1, 4], [2, 4], [2, 2]])
         #expect(reports.map(\.gaveUp) == [false, false, true])
-        #expect(errors.err.hasSuffix("podcast-watch: hook exited with status 1 for \"T\"; gave up after 2 attempts (hook-retries is now 0)\n"))
+        #expect(
+            errors.err.hasSuffix(
+                "podcast-watch: hook exited with status 1 for \"T\"; gave up after 2 attempts (hook-retries is now 0)\n"
+            ))
         // A resumed attempt beyond the limit (owed by a run with a higher one) is given up too.
         runner.resume(episode(), attempt: 4, after: 0, lastError: "exited with status 9")
         #expect(outcomes.last == .gaveUp(lastError: "exited with status 9", attempts: 3))

@@ -86,7 +86,8 @@ import Testing
         #expect(run("set", "--id", "1", "--interval", "36h").1.contains(", every 36 h; "))
         #expect(run("set", "--id", "1", "--interval", "90").1.contains(", every 90 s; "))
         try store.database.run("UPDATE feeds SET feed_title = 'Show' WHERE id = 1")
-        #expect(run("set", "--id", "1", "--interval", "default").1.hasPrefix("Updated feed #1 Show <http://a.example/f>: "))
+        #expect(
+            run("set", "--id", "1", "--interval", "default").1.hasPrefix("Updated feed #1 Show <http://a.example/f>: "))
         #expect(try store.feed(id: 1)?.intervalSeconds == nil)
         #expect(run("list", "--json").1.contains("\"interval\":null"))
     }

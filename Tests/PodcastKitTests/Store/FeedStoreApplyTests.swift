@@ -114,13 +114,15 @@ import Testing
         let s2 = guidless("Bonus", url: "https://cdn.example/s2.mp3", day: 1)
         _ = try store.apply(update: fetched(f.id, feed([s1, s2])))
         let s1ID = try #require(
-            try store.database.scalarInt("SELECT id FROM episodes WHERE identity = 'enclosure:https://cdn.example/s1.mp3'"))
+            try store.database.scalarInt(
+                "SELECT id FROM episodes WHERE identity = 'enclosure:https://cdn.example/s1.mp3'"))
         let s3 = guidless("Bonus", url: "https://cdn.example/s3.mp3", day: 1)
         let second = try store.apply(update: fetched(f.id, feed([s3, s2]), at: 60))
         #expect(second.newEpisodes.isEmpty)
         #expect(try store.episodeCount(feedID: f.id) == 2)
         #expect(
-            try store.database.scalarInt("SELECT id FROM episodes WHERE identity = 'enclosure:https://cdn.example/s3.mp3'")
+            try store.database.scalarInt(
+                "SELECT id FROM episodes WHERE identity = 'enclosure:https://cdn.example/s3.mp3'")
                 == s1ID)
     }
 
