@@ -110,7 +110,7 @@ public enum CommandLineParser {
             if let v = args.values["--id"] {
                 // An id only with --id, so a file named "1" is never read as feed #1.
                 try noOperands(args.operands, command: name)
-                guard let id = Int64(v), id >= 1 else {
+                guard let id = wholeNumber(v).map(Int64.init), id >= 1 else {
                     throw UsageError(
                         "option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
                 }
@@ -122,7 +122,7 @@ public enum CommandLineParser {
             let enabled = name == "enable"
             if let v = args.values["--id"] {
                 try noOperands(args.operands, command: name)
-                guard let id = Int64(v), id >= 1 else {
+                guard let id = wholeNumber(v).map(Int64.init), id >= 1 else {
                     throw UsageError(
                         "option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
                 }
@@ -168,14 +168,14 @@ public enum CommandLineParser {
                 options.hook = hook
             }
             if let v = args.values["--first-sync-announce"] {
-                guard let n = Int(v), n >= 0 else {
+                guard let n = wholeNumber(v), n >= 0 else {
                     throw UsageError(
                         "option '--first-sync-announce' needs a whole number >= 0, not '\(v)'", command: name)
                 }
                 options.firstSyncAnnounce = n
             }
             if let v = args.values["--hook-retries"] {
-                guard let n = Int(v), (0...10).contains(n) else {
+                guard let n = wholeNumber(v), (0...10).contains(n) else {
                     throw UsageError(
                         "option '--hook-retries' needs a whole number from 0 to 10, not '\(v)'", command: name)
                 }
@@ -241,7 +241,7 @@ public enum CommandLineParser {
         let key: FeedSelector
         if let v = args.values["--id"] {
             try noOperands(args.operands, command: name)
-            guard let id = Int64(v), id >= 1 else {
+            guard let id = wholeNumber(v).map(Int64.init), id >= 1 else {
                 throw UsageError(
                     "option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
             }
@@ -290,14 +290,14 @@ public enum CommandLineParser {
             options.downloadName = v
         }
         if let v = values["--download-jobs"] {
-            guard let n = Int(v), (1...64).contains(n) else {
+            guard let n = wholeNumber(v), (1...64).contains(n) else {
                 throw UsageError(
                     "option '--download-jobs' needs a whole number from 1 to 64, not '\(v)'", command: name)
             }
             options.downloadJobs = n
         }
         if let v = values["--download-per-host"] {
-            guard let n = Int(v), (1...16).contains(n) else {
+            guard let n = wholeNumber(v), (1...16).contains(n) else {
                 throw UsageError(
                     "option '--download-per-host' needs a whole number from 1 to 16, not '\(v)'", command: name)
             }
@@ -341,8 +341,15 @@ public enum CommandLineParser {
         return n * unit
     }
 
+    /// `v` as a whole number written with ASCII digits only: no sign (`+5`, `-0`), no spaces,
+    /// as the durations and byte rates are read. `nil` otherwise, or past `Int.max`.
+    static func wholeNumber(_ v: String) -> Int? {
+        guard !v.isEmpty, v.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int(v)
+    }
+
     private static func parseKeep(_ v: String, command: String) throws(UsageError) -> Int {
-        guard let n = Int(v), n >= 1, n <= 100_000 else {
+        guard let n = wholeNumber(v), n >= 1, n <= 100_000 else {
             throw UsageError(
                 "option '--keep' needs a whole number of files from 1 to 100000, not '\(v)'", command: command)
         }

@@ -17,8 +17,10 @@ extension CommandRunner {
             try ledger.setSettings(settings, feedID: feed.id)
             if interval != feed.intervalSeconds { try store.setInterval(seconds: interval, id: feed.id) }
         }
+        // A never-polled feed has no title yet: its URL once, not twice.
+        let url = "<\(TerminalText.line(MaskedURL.string(feed.url)))>"
         let name =
-            "feed #\(feed.id) \(TerminalText.line(feed.displayTitle)) <\(TerminalText.line(MaskedURL.string(feed.url)))>"
+            feed.knownTitle.map { "feed #\(feed.id) \(TerminalText.line($0)) \(url)" } ?? "feed #\(feed.id) \(url)"
         console.out(
             "Updated \(name): \(CommandRunner.describe(settings)), \(CommandRunner.describeInterval(interval)); a running 'podcast-watch run' picks this up on SIGHUP\n"
         )

@@ -398,8 +398,17 @@ public final class CommandRunner {
         return .success
     }
 
-    // "every 600 s", or "default interval" (run --interval, else 3600 s) for a feed without one.
+    // "every 10 min", or "default interval" (run --interval, else 1 h) for a feed without one.
     static func describeInterval(_ seconds: Int?) -> String {
-        seconds.map { "every \($0) s" } ?? "default interval"
+        seconds.map { "every " + formatInterval($0) } ?? "default interval"
+    }
+
+    /// Whole seconds in the largest unit `--interval` takes that divides them exactly:
+    /// `30 d`, `36 h`, `15 min`, `90 s`.
+    static func formatInterval(_ seconds: Int) -> String {
+        for (size, unit) in [(86_400, "d"), (3600, "h"), (60, "min")] where seconds > 0 && seconds % size == 0 {
+            return "\(seconds / size) \(unit)"
+        }
+        return "\(seconds) s"
     }
 }

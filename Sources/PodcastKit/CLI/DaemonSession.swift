@@ -208,6 +208,11 @@ final class DaemonSession {
             let notifier = self.notifier
             registrations.append(
                 try loop.onSignal(SIGHUP) { [weak daemon] in
+                    // Stopping (a hook's grace): a config applied now would only confuse the stop.
+                    if self.stoppedBySignal {
+                        console.err("podcast-watch: stopping: SIGHUP ignored (no reload while stopping)\n")
+                        return
+                    }
                     notifier.reloading()
                     if let daemon { self.reloadConfig(daemon: daemon, hooks: hooks, downloads: downloads) }
                     do { try daemon?.reload() } catch { console.err("podcast-watch: reload failed: \(error)\n") }
@@ -431,10 +436,12 @@ final class DaemonSession {
             let name = TerminalText.line(episode.title ?? episode.url ?? "?")
             let time = now()
             func failure(_ error: String, attempt: Int, retryAt: Date?, gaveUp: Bool) {
+                // An attempt begun under a higher limit than a reload left: never "attempt 3 of 1".
                 report?(
                     .hookFailed(
                         HookFailureReport(
-                            time: time, episode: episode, error: error, attempt: attempt, attempts: attempts,
+                            time: time, episode: episode, error: error, attempt: attempt,
+                            attempts: max(attempts, attempt),
                             retryAt: retryAt, gaveUp: gaveUp)), episode.feedID)
             }
             switch outcome {
@@ -462,6 +469,13 @@ final class DaemonSession {
                 }
                 persist(episode) { try $0.clearHookRetry(episodeID: $1) }
                 failure(how.description, attempt: tried, retryAt: nil, gaveUp: true)
+            case .gaveUp(let lastError, let tried):
+                console.err(
+                    "podcast-watch: hook \(lastError) for \"\(name)\"; gave up after \(tried) attempt\(tried == 1 ? "" : "s") (hook-retries is now \(attempts - 1))\n"
+                )
+                if let id = episode.feedID { record?(id, "\(lastError) for \"\(name)\" (\(tried) attempts)") }
+                persist(episode) { try $0.clearHookRetry(episodeID: $1) }
+                failure(lastError, attempt: tried, retryAt: nil, gaveUp: true)
             case .interrupted(_, let attempt, let grace):
                 let what =
                     grace.map { "still running at shutdown; killed after the \(HookRunner.Policy.format($0)) s grace" }
@@ -562,7 +576,7 @@ final class DaemonSession {
                 guard let feed = try store.feed(id: episode.feedID) else { continue }
                 hooks.resume(
                     EpisodeAnnouncement(stored: episode, feed: feed, time: episode.firstSeen), attempt: retry.attempt,
-                    after: delay)
+                    after: delay, lastError: retry.lastError)
             }
         } catch {
             console.err("podcast-watch: warning: cannot read the hook retries still owed: \(error)\n")
@@ -586,7 +600,7 @@ final class DaemonSession {
         new.downloadFallbackDirectory = options.downloadFallbackDirectory
         var changes = ConfigReload.changes(from: options, to: new)
         let runningState = (store.database.path as NSString).deletingLastPathComponent
-        if let state = fresh.stateDirectory, state != runningState {
+        if let state = fresh.stateDirectory, !ConfigReload.sameStateDirectory(state, runningState) {
             changes.insert(ConfigReload.Change(key: "state", live: false), at: 0)
         }
         // No queue was made at start (no download folder at all): it cannot appear live.
@@ -606,7 +620,14 @@ final class DaemonSession {
             case "hook-timeout", "hook-retries":
                 applied.hookTimeoutSeconds = new.hookTimeoutSeconds
                 applied.hookRetries = new.hookRetries
-                if let hooks { hooks.policy = DaemonSession.hookPolicy(applied) }
+                if let hooks {
+                    hooks.policy = DaemonSession.hookPolicy(applied)  // gives up owed attempts beyond it
+                    do {
+                        try store.setHookRetryLimit(applied.hookRetries + 1)
+                    } catch {
+                        console.err("podcast-watch: warning: cannot record the new hook retry limit: \(error)\n")
+                    }
+                }
             case "hook-on":
                 applied.hookOn = new.hookOn
                 if let hooks {
@@ -631,13 +652,17 @@ final class DaemonSession {
                 "podcast-watch: warning: config file: '\(change.key)' changed; it takes effect at the next restart (systemctl restart podcast-watch), until then the running value stays\n"
             )
         }
-        let live = changes.filter(\.live).map(\.key)
-        if !live.isEmpty {
-            console.err(
-                "podcast-watch: config reloaded from \(configReload.path): applied \(live.joined(separator: ", "))\n")
-        } else if changes.isEmpty && FileManager.default.fileExists(atPath: configReload.path) {
-            console.err("podcast-watch: config reloaded from \(configReload.path): nothing changed\n")
-        }
+        // Hook keys taken while no hook runs: kept for a hook added at a restart, but said so.
+        let hookKeys: Set<String> = ["hook-on", "hook-timeout", "hook-retries"]
+        let taken = changes.filter(\.live).map(\.key)
+        let inert = hooks == nil ? taken.filter(hookKeys.contains) : []
+        var info = stat()
+        let noFile =
+            stat(configReload.path, &info) != 0 || (info.st_mode & S_IFMT) == S_IFCHR
+        let line = ConfigReload.summary(
+            path: configReload.path, live: taken.filter { !inert.contains($0) }, inert: inert,
+            restart: changes.filter { !$0.live }.map(\.key), noFile: noFile)
+        console.err("podcast-watch: \(line)\n")
     }
 
     /// The hook runner's policy for `options` (`--hook-retries`, `--hook-timeout`).

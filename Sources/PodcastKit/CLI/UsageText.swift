@@ -67,8 +67,8 @@ public enum UsageText {
 
         Exit status:
           0   success
-          1   a feed failed (run --once, show, demo), remove found no such feed,
-              or add found it already subscribed
+          1   a feed failed (run --once, show, demo), remove or set found no such
+              feed, or add found it already subscribed
           2   usage error (unknown command or option, bad value, an option given
               twice, a mistake in the config file)
           3   state directory or database error

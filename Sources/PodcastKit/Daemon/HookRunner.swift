@@ -106,6 +106,10 @@ public final class HookRunner {
         /// seconds it was given first; `nil` when it was killed without waiting (a second
         /// SIGTERM, or a shutdown with no grace).
         case interrupted(Termination, attempt: Int, grace: Double? = HookRunner.shutdownGrace)
+        /// An owed attempt beyond a lowered `policy.retries` (a reload, or a start with a lower
+        /// limit than the run that owed it) was given up without running: `attempts` were made,
+        /// the last one ended as `lastError` says. Final, like `.failed`.
+        case gaveUp(lastError: String, attempts: Int)
     }
 
     /// Seconds a hook still running at shutdown is given to finish before its process group is
@@ -125,8 +129,11 @@ public final class HookRunner {
     /// `onTermination`.
     public var onOutcome: ((EpisodeAnnouncement, Outcome) -> Void)?
     /// Retries and timeout. A reload may change it: a retry is decided, and a timeout armed,
-    /// with the policy in force when the attempt ends or starts.
-    public var policy: Policy
+    /// with the policy in force when the attempt ends or starts; a retry waiting whose attempt
+    /// is beyond the new limit is given up at once (`.gaveUp` through `onOutcome`).
+    public var policy: Policy {
+        didSet { giveUpBeyondLimit() }
+    }
     /// Runs an action after a delay in seconds, on this runner's thread: the loop's timer in the
     /// daemon, a virtual clock in tests. Without it, no retry and no timeout happens.
     public var after: ((Double, @escaping () -> Void) -> Void)?
@@ -151,7 +158,9 @@ public final class HookRunner {
     private var running: [pid_t: Running] = [:]
     private var queue: [(episode: EpisodeAnnouncement, issued: (() -> Void)?, attempt: Int)] = []
     private var serials = 0
-    private var retriesWaiting = 0
+    // Retries waiting out their delay, by token: the attempt owed and how the last one ended.
+    private var waiting: [Int: (episode: EpisodeAnnouncement, attempt: Int, lastError: String)] = [:]
+    private var waitingTokens = 0
     private var stopped = false
     private var shutdownCompletion: (() -> Void)?
     private var killedAtShutdown = false
@@ -173,7 +182,7 @@ public final class HookRunner {
     /// Hooks waiting for a free slot.
     public var queuedCount: Int { queue.count }
     /// Failed hooks waiting out their retry delay.
-    public var retryingCount: Int { retriesWaiting }
+    public var retryingCount: Int { waiting.count }
 
     /// Starts the hook for `episode`, or queues it when `maxConcurrent` are running. `issued`
     /// runs once the hook was handed to the system: spawned, or reported as `.spawnFailed` (it
@@ -254,22 +263,50 @@ public final class HookRunner {
     /// Schedules attempt `attempt` of `episode`'s hook after `delay` seconds (0: now): a retry
     /// owed from an earlier run, read back from the store at start. It counts as waiting for a
     /// retry (`retryingCount`) until it is queued; `issued` is not involved (the announcement
-    /// was delivered then). Ignored after shutdown began.
-    public func resume(_ episode: EpisodeAnnouncement, attempt: Int, after delay: Double) {
+    /// was delivered then). Ignored after shutdown began. An attempt beyond `policy.retries + 1`
+    /// (the limit was lowered since) is given up at once: `.gaveUp` with `lastError`.
+    public func resume(_ episode: EpisodeAnnouncement, attempt: Int, after delay: Double, lastError: String? = nil) {
         guard !stopped else { return }
         let attempt = max(1, attempt)
+        let lastError = lastError ?? "failed"
+        if attempt > policy.retries + 1 {
+            onOutcome?(episode, .gaveUp(lastError: lastError, attempts: attempt - 1))
+            return
+        }
         guard delay > 0, let after else {
             queue.append((episode, nil, attempt))
             startQueued()
             return
         }
-        retriesWaiting += 1
+        wait(episode, attempt: attempt, lastError: lastError, delay: delay, after: after)
+    }
+
+    // Holds attempt `attempt` until `delay` has passed, then queues it (unless given up or
+    // stopped meanwhile).
+    private func wait(
+        _ episode: EpisodeAnnouncement, attempt: Int, lastError: String, delay: Double,
+        after: (Double, @escaping () -> Void) -> Void
+    ) {
+        waitingTokens += 1
+        let token = waitingTokens
+        waiting[token] = (episode, attempt, lastError)
         after(delay) { [weak self] in
-            guard let self else { return }
-            self.retriesWaiting -= 1
+            guard let self, self.waiting.removeValue(forKey: token) != nil else { return }
             guard !self.stopped else { return }
             self.queue.append((episode, nil, attempt))
             self.startQueued()
+        }
+    }
+
+    // The retries waiting for an attempt the policy no longer allows: given up now, in the
+    // order they were scheduled.
+    private func giveUpBeyondLimit() {
+        guard !stopped else { return }  // owed to the next start, which applies its own limit
+        let limit = policy.retries + 1
+        for token in waiting.keys.sorted() {
+            guard let owed = waiting[token], owed.attempt > limit else { continue }
+            waiting[token] = nil
+            onOutcome?(owed.episode, .gaveUp(lastError: owed.lastError, attempts: owed.attempt - 1))
         }
     }
 
@@ -281,7 +318,7 @@ public final class HookRunner {
     public func dropQueued() -> Int {
         stopped = true
         defer { queue.removeAll() }
-        return queue.count + retriesWaiting
+        return queue.count + waiting.count
     }
 
     // Reports one attempt's end and decides what follows it.
@@ -296,15 +333,8 @@ public final class HookRunner {
                 onOutcome?(episode, .retrying(how, attempt: attempt, delay: delay))
                 return
             }
-            retriesWaiting += 1
             onOutcome?(episode, .retrying(how, attempt: attempt, delay: delay))
-            after(delay) { [weak self] in
-                guard let self else { return }
-                self.retriesWaiting -= 1
-                guard !self.stopped else { return }
-                self.queue.append((episode, nil, attempt + 1))
-                self.startQueued()
-            }
+            wait(episode, attempt: attempt + 1, lastError: how.description, delay: delay, after: after)
         } else {
             onOutcome?(episode, .failed(how, attempts: attempt))
         }

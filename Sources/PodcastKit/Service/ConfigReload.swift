@@ -51,6 +51,45 @@ struct ConfigReload {
         return (options, state)
     }
 
+    /// Whether a reloaded `state` directory names the running one: the same directory when both
+    /// exist (`st_dev`/`st_ino`, so a symlink or `./` spelling is no change), else the same path
+    /// once standardised (`.` and `..` folded, trailing slashes removed). Paths are absolute.
+    static func sameStateDirectory(_ configured: String, _ running: String) -> Bool {
+        var a = stat()
+        var b = stat()
+        if stat(configured, &a) == 0, stat(running, &b) == 0 {
+            return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+        }
+        return normalisedPath(configured) == normalisedPath(running)
+    }
+
+    /// The reload's summary line (without the program prefix and newline): what was applied
+    /// (`live`), what was taken but does nothing (`inert`: hook keys without a hook), what waits
+    /// for a restart (`restart`, also warned about one by one); with no file at `path` (absent,
+    /// or a device such as `/dev/null`) and nothing changed, that only the feed list was reloaded.
+    static func summary(path: String, live: [String], inert: [String], restart: [String], noFile: Bool) -> String {
+        func list(_ keys: [String]) -> String { keys.joined(separator: ", ") }
+        let inertNote =
+            inert.isEmpty ? nil : "\(list(inert)) \(inert.count == 1 ? "has" : "have") no effect without a hook"
+        let restartNote = restart.isEmpty ? nil : "restart needed for \(list(restart))"
+        if !live.isEmpty {
+            return "config reloaded from \(path): applied \(list(live))" + (inertNote.map { "; " + $0 } ?? "")
+        }
+        let notes = [inertNote, restartNote].compactMap { $0 }
+        if !notes.isEmpty {
+            return "config reloaded from \(path): nothing applied (\(notes.joined(separator: "; ")))"
+        }
+        if noFile { return "config reloaded: no config file (\(path)); feed list reloaded" }
+        return "config reloaded from \(path): nothing changed"
+    }
+
+    /// `path` standardised (`.`/`..` folded) without trailing slashes (`/` stays `/`).
+    static func normalisedPath(_ path: String) -> String {
+        var s = (path as NSString).standardizingPath
+        while s.count > 1 && s.hasSuffix("/") { s.removeLast() }
+        return s
+    }
+
     /// `options` with relative `hook-log` and `download` paths (from the command line) made
     /// absolute against `currentDirectory`, as `run` does at start.
     static func resolved(_ options: RunOptions, currentDirectory: String) -> RunOptions {

@@ -289,7 +289,8 @@ extension FeedStore {
             }
             // Without a guid the enclosure is the identity, so a moved file looks like a new
             // episode. It is the same one when exactly one stored guid-less episode has this
-            // title and date and its enclosure is gone from the feed: it takes the new key.
+            // title and date whose enclosure is gone from the feed: it takes the new key. Stored
+            // siblings the feed still lists are not candidates (filter first, then count).
             // (A degraded parse may have lost the old item: it never relinks.)
             if identity.kind == .enclosure, parsed.isWellFormed, let title = episode.title,
                 EpisodeIdentity.nonBlank(title) != nil,
@@ -301,7 +302,8 @@ extension FeedStore {
                 while try movedWithoutGuid.step() {
                     if let id = movedWithoutGuid.int64(0) { candidates.append((id, movedWithoutGuid.string(1))) }
                 }
-                if candidates.count == 1, let old = candidates.first, !listed.contains(old.key ?? "") {
+                candidates.removeAll { listed.contains($0.key ?? "") }
+                if candidates.count == 1, let old = candidates.first {
                     reidentify.reset()
                     try reidentify.bind([.integer(old.id), .text(identity.key)] + enclosureColumns(episode))
                     try reidentify.step()

@@ -41,6 +41,12 @@ extension FeedStore {
             SQLValue(retry.lastError), SQLValue(retry.attempts.map { Int64(max(1, $0)) }))
     }
 
+    /// Sets the attempt limit every owed attempt is shown with (`list`'s "retry 2/4") to
+    /// `attempts`, after a reload changed `hook-retries`. Throws `StoreError`.
+    public func setHookRetryLimit(_ attempts: Int) throws {
+        _ = try database.run("UPDATE hook_retries SET attempts = ?1", .integer(Int64(max(1, attempts))))
+    }
+
     /// Forgets the hook attempt owed to episode `episodeID` (it succeeded, or gave up).
     public func clearHookRetry(episodeID: Int64) throws {
         _ = try database.run("DELETE FROM hook_retries WHERE episode_id = ?1", .integer(episodeID))

@@ -51,7 +51,7 @@ func temporaryDirectory() -> String {
     @Test func subscribeListRemove() {
         #expect(
             run("--state", state, "add", "show.xml", "--title", "Local", "--interval", "10m")
-                == (.success, "Subscribed to file://\(feeds)/show.xml (feed #1, every 600 s)\n", ""))
+                == (.success, "Subscribed to file://\(feeds)/show.xml (feed #1, every 10 min)\n", ""))
         #expect(
             run("--state", state, "add", "http://Example.com/f")
                 == (.success, "Subscribed to http://example.com/f (feed #2, default interval)\n", ""))
@@ -102,7 +102,7 @@ func temporaryDirectory() -> String {
         }
         #expect(
             run("--state", state, "add", "HTTPS://Example.com:443/rss#top", "--interval", "1h")
-                == (.success, "Subscribed to https://example.com/rss (feed #2, every 3600 s)\n", ""))
+                == (.success, "Subscribed to https://example.com/rss (feed #2, every 1 h)\n", ""))
         #expect(run("--state", state, "add", "https://example.com/rss").0 == .feedFailed)
         #expect(
             run("--state", state, "remove", "file://\(feeds)/x.xml") == (
@@ -267,7 +267,7 @@ func temporaryDirectory() -> String {
     @Test func generalHelpMatchesTheREADME() {
         let help = UsageText.general
         #expect(help.contains("add URL [--title T] [--interval SECONDS|15m|2h|1d]"))
-        #expect(help.contains("remove found no such feed,\n      or add found it already subscribed"))
+        #expect(help.contains("remove or set found no such\n      feed, or add found it already subscribed"))
         #expect(help.contains("5   output error") && help.contains("6   run or demo: another podcast-watch run"))
     }
 

@@ -56,6 +56,9 @@ final class ExitStatusDocumentationTests: XCTestCase {
         let cases = [
             Case(name: "list", arguments: ["--state", state, "list"], status: .success),
             Case(
+                name: "set of no such feed", arguments: ["--state", state, "set", "--id", "99", "--download"],
+                status: .feedFailed),
+            Case(
                 name: "run --once, a feed failed", arguments: ["--state", failingState, "run", "--once"],
                 status: .feedFailed),
             Case(name: "show of a document that is not a feed", arguments: ["show", html], status: .feedFailed),

@@ -116,4 +116,30 @@ import Testing
                 == "{\"episode_id\":1,\"feed_id\":1,\"podcast_title\":\"Show\",\"episode_title\":\"Ep \\u001b[2J one\",\"url\":\"http://user:***@h.example/e.mp3\",\"path\":\"/m/Show/e1.mp3\",\"state\":\"failed\",\"bytes\":1000000,\"total\":2000000,\"attempts\":1,\"error\":\"HTTP 503\",\"next_retry\":\"2023-11-14T22:14:20Z\",\"queued\":\"2023-11-14T22:13:20Z\",\"finished\":null,\"seconds\":null}\n"
         )
     }
+
+    /// A stored count ahead of the `.part` file (SIGKILL during a slow download: 167,936 bytes
+    /// stored, 0 on disk) shows what the file holds, which is where the resume starts.
+    @Test func downloadsShowsNoMoreThanThePartFileHolds() throws {
+        let state = temporaryDirectory()
+        let store = try FeedStore(path: state + "/" + StateLocation.databaseName)
+        let feed = try store.add(url: "http://h.example/a.xml", title: "Show")
+        try store.database.run(
+            "INSERT INTO episodes (feed_id, identity, title, first_seen) VALUES (?1, 'x', 'Ep', 0)", .integer(feed.id))
+        let ledger = DownloadLedger(store: store)
+        try ledger.enqueue(
+            episodeID: 1, feedID: feed.id, url: "http://h.example/e.mp3", total: 1_000_000,
+            queued: Date(timeIntervalSince1970: 1_700_000_000), candidate: { state + "/e\($0).mp3" })
+        try ledger.markDownloading(episodeID: 1, bytes: 0)
+        try ledger.noteBytes(episodeID: 1, bytes: 167_936)
+        _ = FileManager.default.createFile(atPath: state + "/e1.mp3.part", contents: Data(count: 4096))
+        func listed() -> String {
+            let captured = CapturedConsole()
+            _ = CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"])
+                .run(["--state", state, "downloads", "--json"])
+            return captured.out
+        }
+        #expect(listed().contains("\"state\":\"downloading\",\"bytes\":4096,\"total\":1000000"), "\(listed())")
+        _ = FileManager.default.createFile(atPath: state + "/e1.mp3.part", contents: Data())
+        #expect(listed().contains("\"bytes\":0,"))
+    }
 }

@@ -54,4 +54,36 @@ final class ConfigReloadProcessTests: XCTestCase {
         child.signal(SIGTERM)
         XCTAssertEqual(child.finish(), 0)
     }
+
+    /// `state = ./state/` names the running state folder: a SIGHUP with the file unchanged says
+    /// "nothing changed" and no "'state' changed" warning (before, every reload warned).
+    func testSIGHUPWithARelativeStateWithTrailingSlashChangesNothing() throws {
+        guard let binary = DaemonProcessTests.binary else {
+            throw XCTSkip("podcast-watch binary not built next to the tests")
+        }
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let dir = TemporaryDirectory("config-reload-state")
+        let config = dir.file("config")
+        let log = dir.file("hook.log")
+        server.route("/f", .ok(DaemonProcessTests.rss(["a"])))
+        try "state = ./state/\nhook = echo \"$EPISODE_GUID\" >> '\(log)'\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
+        let environment = ["PODCAST_WATCH_CONFIG": config]
+        XCTAssertEqual(try BinaryRun.run(["add", server.url("/f")], environment: environment).status, 0)
+        let child = try DaemonProcessTests.Child(binary, ["run", "--json"], environment: environment)
+        XCTAssertTrue(child.wait { FileManager.default.fileExists(atPath: log) })
+        child.signal(SIGHUP)
+        let nothing = "podcast-watch: config reloaded from \(config): nothing changed\n"
+        XCTAssertTrue(child.wait { child.stderr.contains(nothing) }, child.stderr)
+        XCTAssertFalse(child.stderr.contains("'state' changed"), child.stderr)
+        // Only a key that needs a restart changed: still a summary line.
+        try "state = ./state/\nhook = echo \"$EPISODE_GUID\" >> '\(log)'\nhttp = 0\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
+        child.signal(SIGHUP)
+        let restartOnly = "podcast-watch: config reloaded from \(config): nothing applied (restart needed for http)\n"
+        XCTAssertTrue(child.wait { child.stderr.contains(restartOnly) }, child.stderr)
+        child.signal(SIGTERM)
+        XCTAssertEqual(child.finish(), 0)
+    }
 }

@@ -32,6 +32,52 @@ import Testing
     }
 
     /// A file that fails to parse is refused with its line; nothing of it is taken.
+    /// `state = ./state`, `state/` or a symlink to the running folder is the same directory: no
+    /// "state changed" warning at every SIGHUP. Another folder (existing or not) is a change.
+    @Test func theSameStateDirectorySpelledDifferentlyIsNoChange() throws {
+        let dir = TemporaryDirectory()
+        let running = dir.path + "/state"
+        try FileManager.default.createDirectory(atPath: running, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/link", withDestinationPath: running)
+        #expect(ConfigReload.sameStateDirectory(dir.path + "/./state", running))
+        #expect(ConfigReload.sameStateDirectory(dir.path + "/state/", running))
+        #expect(ConfigReload.sameStateDirectory(dir.path + "/link", running))
+        #expect(!ConfigReload.sameStateDirectory(dir.path, running))
+        #expect(ConfigReload.sameStateDirectory(dir.path + "/gone/../gone2/", dir.path + "/gone2"))
+        #expect(!ConfigReload.sameStateDirectory(dir.path + "/gone3", dir.path + "/gone2"))
+        // Through a real read: `state = ./state/` in the file.
+        try "state = ./state/\n".write(toFile: dir.file("config"), atomically: true, encoding: .utf8)
+        let fresh = try reload(dir).read()
+        #expect(ConfigReload.sameStateDirectory(try #require(fresh.stateDirectory), running))
+    }
+
+    /// The summary line after every SIGHUP: restart-only changes still get one, hook keys without
+    /// a hook are not "applied", and no config file says only the feed list was reloaded.
+    @Test func theSummaryLineSaysWhatHappened() {
+        let f = "/etc/podcast-watch/config"
+        #expect(
+            ConfigReload.summary(path: f, live: [], inert: [], restart: ["http"], noFile: false)
+                == "config reloaded from /etc/podcast-watch/config: nothing applied (restart needed for http)")
+        #expect(
+            ConfigReload.summary(path: f, live: [], inert: ["hook-on"], restart: ["http", "state"], noFile: false)
+                == "config reloaded from /etc/podcast-watch/config: nothing applied (hook-on has no effect without a hook; restart needed for http, state)"
+        )
+        #expect(
+            ConfigReload.summary(
+                path: f, live: ["interval"], inert: ["hook-on", "hook-retries"], restart: [], noFile: false)
+                == "config reloaded from /etc/podcast-watch/config: applied interval; hook-on, hook-retries have no effect without a hook"
+        )
+        #expect(
+            ConfigReload.summary(path: f, live: ["hook"], inert: [], restart: ["http"], noFile: false)
+                == "config reloaded from /etc/podcast-watch/config: applied hook")
+        #expect(
+            ConfigReload.summary(path: "/dev/null", live: [], inert: [], restart: [], noFile: true)
+                == "config reloaded: no config file (/dev/null); feed list reloaded")
+        #expect(
+            ConfigReload.summary(path: f, live: [], inert: [], restart: [], noFile: false)
+                == "config reloaded from /etc/podcast-watch/config: nothing changed")
+    }
+
     @Test func aBrokenFileIsRefusedWithItsLine() throws {
         let dir = TemporaryDirectory("reload-broken")
         try "interval = 5m\ninterval = 6m\n".write(toFile: dir.file("config"), atomically: true, encoding: .utf8)
@@ -139,7 +185,8 @@ import Testing
         }
         #expect(timers.map(\.0) == [15])
         runner.command = "echo new >> \(log)"
-        runner.policy = HookRunner.Policy(retries: 0, firstRetryDelay: 15, timeout: 30)
+        // (Same retries: an owed attempt beyond a lowered limit is given up, see HookRetryTests.)
+        runner.policy = HookRunner.Policy(retries: 1, firstRetryDelay: 15, timeout: 30)
         timers.removeFirst().1()  // the retry owed
         #expect(timers.map(\.0) == [30])  // the new timeout was armed
         while runner.runningCount > 0 && Date() < deadline {

@@ -128,7 +128,7 @@ import Glibc
         settle(runner)
         #expect(outcomes.last == .failed(.exited(1), attempts: 4))
         // Overdue: at once.
-        let now = HookRunner(command: "true")
+        let now = HookRunner(command: "true", policy: .init(retries: 1))  // attempt 2 within the limit
         var done: [HookRunner.Outcome] = []
         now.onOutcome = { done.append($1) }
         now.resume(episode(), attempt: 2, after: 0)

@@ -45,7 +45,12 @@ import Testing
             run("list", "--json").1.hasSuffix(
                 "\"hook_error\":null,\"hook_retry\":{\"attempt\":2,\"attempts\":4,\"due\":\"2027-01-15T08:00:00Z\",\"error\":\"exited with status 1\",\"pending\":2}}\n"
             ))
+        // A reload set hook-retries to 2: the limit shown follows it (3 attempts).
+        try store.setHookRetryLimit(3)
+        #expect(run("list").1.contains("    hook failing, retry 2/3 at 2027-01-15T08:00:00Z: exited with status 1"))
         try store.clearHookRetry(episodeID: ids[0])
+        try store.saveHookRetry(
+            PendingHookRetry(episodeID: ids[1], attempt: 3, due: due + 60, lastError: "killed by signal 9"))
         #expect(run("list").1.hasSuffix("    hook failing, retry 3 at 2027-01-15T08:01:00Z: killed by signal 9\n"))
         try store.clearHookRetry(episodeID: ids[1])
         #expect(!run("list").1.contains("hook failing"))

@@ -41,6 +41,9 @@ import Testing
             ["set", "--download"],  // no feed
             ["set", "--id", "1", "http://a/f", "--download"],
             ["set", "--id", "1", "--download=yes"],
+            ["set", "--id", "1", "--keep", "+5"],  // no sign, as --interval and every number option
+            ["set", "--id", "+1", "--download"],
+            ["run", "--hook-retries", "+2"],
         ] {
             #expect(throws: UsageError.self, "\(bad)") { try CommandLineParser.parse(bad) }
         }
@@ -63,7 +66,7 @@ import Testing
             run("set", "--id", "1", "--download", "--keep", "5", "--interval", "15m")
                 == (
                     .success,
-                    "Updated feed #1 http://a.example/f <http://a.example/f>: download on, keep 5, every 900 s; a running 'podcast-watch run' picks this up on SIGHUP\n",
+                    "Updated feed #1 <http://a.example/f>: download on, keep 5, every 15 min; a running 'podcast-watch run' picks this up on SIGHUP\n",
                     ""
                 ))
         #expect(try DownloadLedger(store: store).settings(feedID: 1) == .init(download: true, keep: 5))
@@ -72,13 +75,19 @@ import Testing
         // Only what is given changes; `default` returns a setting to run's.
         #expect(
             run("set", "http://a.example/f", "--keep", "default").1
-                == "Updated feed #1 http://a.example/f <http://a.example/f>: download on, keep as run says, every 900 s; a running 'podcast-watch run' picks this up on SIGHUP\n"
+                == "Updated feed #1 <http://a.example/f>: download on, keep as run says, every 15 min; a running 'podcast-watch run' picks this up on SIGHUP\n"
         )
         #expect(
             run("set", "--id", "1", "--download-default", "--interval", "default").1
-                == "Updated feed #1 http://a.example/f <http://a.example/f>: download as run says, keep as run says, default interval; a running 'podcast-watch run' picks this up on SIGHUP\n"
+                == "Updated feed #1 <http://a.example/f>: download as run says, keep as run says, default interval; a running 'podcast-watch run' picks this up on SIGHUP\n"
         )
         #expect(try DownloadLedger(store: store).settings(feedID: 1) == .init())
+        #expect(run("set", "--id", "1", "--interval", "30d").1.contains(", every 30 d; "))
+        #expect(run("set", "--id", "1", "--interval", "36h").1.contains(", every 36 h; "))
+        #expect(run("set", "--id", "1", "--interval", "90").1.contains(", every 90 s; "))
+        try store.database.run("UPDATE feeds SET feed_title = 'Show' WHERE id = 1")
+        #expect(
+            run("set", "--id", "1", "--interval", "default").1.hasPrefix("Updated feed #1 Show <http://a.example/f>: "))
         #expect(try store.feed(id: 1)?.intervalSeconds == nil)
         #expect(run("list", "--json").1.contains("\"interval\":null"))
     }

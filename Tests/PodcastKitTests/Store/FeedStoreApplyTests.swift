@@ -104,6 +104,28 @@ import Testing
         #expect(try store.episodeCount(feedID: f.id) == 1)
     }
 
+    /// Two guid-less items share a title and date (s1, s2); s1 moves to s3 while s2 stays. s1 is
+    /// the only stored candidate whose file the feed no longer lists, so it moved: no new
+    /// episode, s1's row takes s3's key. (Before, any second candidate blocked the relink.)
+    @Test func guidlessMoveWithASiblingOfTheSameTitleAndDateRelinks() throws {
+        let dir = TemporaryDirectory()
+        let (store, f) = try makeStore(dir)
+        let s1 = guidless("Bonus", url: "https://cdn.example/s1.mp3", day: 1)
+        let s2 = guidless("Bonus", url: "https://cdn.example/s2.mp3", day: 1)
+        _ = try store.apply(update: fetched(f.id, feed([s1, s2])))
+        let s1ID = try #require(
+            try store.database.scalarInt(
+                "SELECT id FROM episodes WHERE identity = 'enclosure:https://cdn.example/s1.mp3'"))
+        let s3 = guidless("Bonus", url: "https://cdn.example/s3.mp3", day: 1)
+        let second = try store.apply(update: fetched(f.id, feed([s3, s2]), at: 60))
+        #expect(second.newEpisodes.isEmpty)
+        #expect(try store.episodeCount(feedID: f.id) == 2)
+        #expect(
+            try store.database.scalarInt(
+                "SELECT id FROM episodes WHERE identity = 'enclosure:https://cdn.example/s3.mp3'")
+                == s1ID)
+    }
+
     /// What stays a new episode: another title or date, or an old file still listed beside the
     /// new one (two parts published together under one title).
     @Test func guidlessNewFileIsNewWhenTitleDateOrOldFileSaySo() throws {
