@@ -18,6 +18,17 @@ final class CapturedConsole: Sendable {
     }
 }
 
+/// Runs `podcast-watch --state STATE ARGS...` in process, in `state` as the current directory
+/// and with a `HOME` that does not exist: the exit code, stdout and stderr.
+func runCommand(state: String, _ args: [String]) -> (ExitCode, String, String) {
+    let captured = CapturedConsole()
+    let code = CommandRunner(
+        console: captured.console(), environment: ["HOME": "/nonexistent-home"], currentDirectory: state
+    )
+    .run(["--state", state] + args)
+    return (code, captured.out, captured.err)
+}
+
 func temporaryDirectory() -> String {
     let dir = NSTemporaryDirectory() + "pw-test-\(UUID().uuidString)"
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

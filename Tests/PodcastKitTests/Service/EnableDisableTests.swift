@@ -7,14 +7,7 @@ import Testing
 @Suite struct EnableDisableTests {
     let state = temporaryDirectory()
 
-    func run(_ args: String...) -> (ExitCode, String, String) {
-        let captured = CapturedConsole()
-        let code = CommandRunner(
-            console: captured.console(), environment: ["HOME": "/nonexistent-home"], currentDirectory: state
-        )
-        .run(["--state", state] + args)
-        return (code, captured.out, captured.err)
-    }
+    func run(_ args: String...) -> (ExitCode, String, String) { runCommand(state: state, args) }
 
     @Test func parsesURLAndID() throws {
         #expect(

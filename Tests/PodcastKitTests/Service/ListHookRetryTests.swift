@@ -9,14 +9,7 @@ import Testing
 @Suite struct ListHookRetryTests {
     let state = temporaryDirectory()
 
-    func run(_ args: String...) -> (ExitCode, String, String) {
-        let captured = CapturedConsole()
-        let code = CommandRunner(
-            console: captured.console(), environment: ["HOME": "/nonexistent-home"], currentDirectory: state
-        )
-        .run(["--state", state] + args)
-        return (code, captured.out, captured.err)
-    }
+    func run(_ args: String...) -> (ExitCode, String, String) { runCommand(state: state, args) }
 
     @Test func pendingRetriesShowInListAndListJSON() throws {
         #expect(run("add", "http://a.example/f").0 == .success)
