@@ -331,13 +331,14 @@ final class DaemonSession {
         var web: WebDashboard?
         if let address = options.http, let webMetrics {
             do {
-                web = try WebDashboard(
+                let dashboard = try WebDashboard(
                     loop: loop, scheduler: scheduler, store: store, daemon: daemon, address: address,
                     token: options.httpToken, publicOrigin: options.httpPublicOrigin, metrics: webMetrics,
                     offLoop: workers)
+                web = dashboard
                 console.err(
                     DaemonSession.dashboardBanner(
-                        web!, tokenGiven: options.httpToken != nil, stderrIsTerminal: isatty(2) == 1,
+                        dashboard, tokenGiven: options.httpToken != nil, stderrIsTerminal: isatty(2) == 1,
                         tokenFile: (store.database.path as NSString).deletingLastPathComponent + "/http-token"))
             } catch {
                 console.err("podcast-watch: cannot serve the dashboard: \(error)\n")

@@ -193,10 +193,11 @@ struct DocumentDecoder {
         // position cost more than the rest of the declaration).
         let keyword: StaticString = "encoding"
         let length = keyword.utf8CodeUnitCount
+        guard let base = bytes.baseAddress else { return nil }
         var i = 0
         while true {
             guard i + length <= end else { return nil }
-            if bytes[i] == UInt8(ascii: "e"), memcmp(bytes.baseAddress! + i, keyword.utf8Start, length) == 0 { break }
+            if bytes[i] == UInt8(ascii: "e"), memcmp(base + i, keyword.utf8Start, length) == 0 { break }
             i += 1
         }
         i += length
