@@ -22,13 +22,19 @@ extension Publishers {
             self.b = b
         }
 
+        /// The typed storage of the combination (inputs' values kept unboxed).
+        @usableFromInline typealias Rule = CombineLatestRule<Slots2<LatestSlot<A.Output>, LatestSlot<B.Output>>>
+
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
+        ///
+        /// Inlinable, so that a client specialises the value path for its own types
+        /// (docs/DESIGN-NOTES.md, "Inlinable hot paths"). The inputs get `receive(subscriber:)`
+        /// rather than `subscribe(_:)`, as in `Publishers.Map`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombiningCore<S, CombineLatestRule>(downstream: subscriber, count: 2) {
-                ($0[0] as! A.Output, $0[1] as! B.Output)
-            }
-            a.subscribe(core.child(0))
-            b.subscribe(core.child(1))
+            let core = CombiningCore<S, Rule>(downstream: subscriber)
+            a.receive(subscriber: core.child(0))
+            b.receive(subscriber: core.child(1))
         }
     }
 }
@@ -61,14 +67,20 @@ extension Publishers {
             self.c = c
         }
 
+        /// The typed storage of the combination (inputs' values kept unboxed).
+        @usableFromInline typealias Rule = CombineLatestRule<Slots3<LatestSlot<A.Output>, LatestSlot<B.Output>, LatestSlot<C.Output>>>
+
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
+        ///
+        /// Inlinable, so that a client specialises the value path for its own types
+        /// (docs/DESIGN-NOTES.md, "Inlinable hot paths"). The inputs get `receive(subscriber:)`
+        /// rather than `subscribe(_:)`, as in `Publishers.Map`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombiningCore<S, CombineLatestRule>(downstream: subscriber, count: 3) {
-                ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output)
-            }
-            a.subscribe(core.child(0))
-            b.subscribe(core.child(1))
-            c.subscribe(core.child(2))
+            let core = CombiningCore<S, Rule>(downstream: subscriber)
+            a.receive(subscriber: core.child(0))
+            b.receive(subscriber: core.child(1))
+            c.receive(subscriber: core.child(2))
         }
     }
 }
@@ -104,15 +116,21 @@ extension Publishers {
             self.d = d
         }
 
+        /// The typed storage of the combination (inputs' values kept unboxed).
+        @usableFromInline typealias Rule = CombineLatestRule<Slots4<LatestSlot<A.Output>, LatestSlot<B.Output>, LatestSlot<C.Output>, LatestSlot<D.Output>>>
+
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
+        ///
+        /// Inlinable, so that a client specialises the value path for its own types
+        /// (docs/DESIGN-NOTES.md, "Inlinable hot paths"). The inputs get `receive(subscriber:)`
+        /// rather than `subscribe(_:)`, as in `Publishers.Map`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombiningCore<S, CombineLatestRule>(downstream: subscriber, count: 4) {
-                ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output)
-            }
-            a.subscribe(core.child(0))
-            b.subscribe(core.child(1))
-            c.subscribe(core.child(2))
-            d.subscribe(core.child(3))
+            let core = CombiningCore<S, Rule>(downstream: subscriber)
+            a.receive(subscriber: core.child(0))
+            b.receive(subscriber: core.child(1))
+            c.receive(subscriber: core.child(2))
+            d.receive(subscriber: core.child(3))
         }
     }
 }
@@ -180,56 +198,58 @@ extension Publisher {
 ///   delivered when demand arrives (never more than requested).
 /// - Exhausted when every input has finished and nothing is queued (Combine's documented rule:
 ///   an input that finishes without a value does not end the stream early).
-struct CombineLatestRule: CombiningRule {
-    /// The latest value of each input; `()` stands in until `present[i]`.
-    private var latest: [Any]
-    private var present: [Bool]
-    /// How many inputs have produced a value.
-    private var filled = 0
-    private var queued: [[Any]] = []
+///
+/// `Slots` holds one `LatestSlot` per input; the value path is inlinable (see `CombiningCore`).
+@usableFromInline
+struct CombineLatestRule<Slots: CombiningSlots>: CombiningRule {
+    @usableFromInline typealias Output = Slots.Output
+
+    /// The latest value of each input.
+    @usableFromInline var latest = Slots()
     /// `queued[queueHead...]` wait to be delivered.
-    private var queueHead = 0
+    @usableFromInline var queued: ContiguousArray<Output> = []
+    @usableFromInline var queueHead = 0
 
-    init(count: Int) {
-        latest = Array(repeating: (), count: count)
-        present = Array(repeating: false, count: count)
+    @inlinable static var arity: Int { Slots.arity }
+
+    @inlinable init() {}
+
+    @inlinable var queuedCount: Int { queued.count - queueHead }
+
+    @inlinable
+    mutating func takeImmediate(_ carried: UnsafeMutableRawPointer, at index: Int) -> (Subscribers.Demand, Output?)? {
+        guard queued.isEmpty else { return nil }
+        latest.put(carried, at: index)
+        guard latest.allReady else { return (.max(1), nil) }
+        return (.none, latest.take())
     }
 
-    private var queuedCount: Int { queued.count - queueHead }
-
-    private mutating func put(_ value: Any, at index: Int) -> Bool {
-        latest[index] = value
-        if !present[index] {
-            present[index] = true
-            filled += 1
-        }
-        return filled == latest.count
-    }
-
-    mutating func takeImmediate(_ value: Any, at index: Int) -> (Subscribers.Demand, [Any]?)? {
-        guard queuedCount == 0 else { return nil }
-        guard put(value, at: index) else { return (.max(1), nil) }
-        return (.none, latest)
-    }
-
-    mutating func store(_ value: Any, at index: Int, demand: Subscribers.Demand) -> (Subscribers.Demand, [Any]?) {
-        guard put(value, at: index) else { return (.max(1), nil) }
-        let snapshot = latest
+    @inlinable
+    mutating func store(_ carried: UnsafeMutableRawPointer, at index: Int, demand: Subscribers.Demand)
+        -> (Subscribers.Demand, Output?)
+    {
+        latest.put(carried, at: index)
+        guard latest.allReady else { return (.max(1), nil) }
+        let snapshot = latest.take()
         if queuedCount == 0 || demand > queuedCount {
             queued.append(snapshot)
             return (.none, nil)
         }
-        defer { queued[queued.count - 1] = snapshot }
-        return (.none, queued[queued.count - 1])
+        // Beyond the demand: the newest replaces the last queued one.
+        var displaced = snapshot
+        swap(&displaced, &queued[queued.count - 1])
+        return (.none, displaced)
     }
 
-    mutating func storeReentrant(_ value: Any, at index: Int) -> Any? {
-        let previous = present[index] ? latest[index] : nil
-        _ = put(value, at: index)
-        return previous
+    @inlinable
+    mutating func storeReentrant(_ carried: UnsafeMutableRawPointer, at index: Int) {
+        latest.put(carried, at: index)
     }
 
-    mutating func next() -> [Any]? {
+    @inlinable var hasNext: Bool { queueHead < queued.count }
+
+    @inlinable
+    mutating func next() -> Output? {
         guard queuedCount > 0 else { return nil }
         let values = queued[queueHead]
         queueHead += 1
@@ -240,18 +260,8 @@ struct CombineLatestRule: CombiningRule {
         return values
     }
 
+    @inlinable
     func isExhausted(finished: [Bool]) -> Bool {
         queuedCount == 0 && !finished.contains(false)
-    }
-
-    mutating func removeAll() -> [[Any]] {
-        defer {
-            queued = []
-            queueHead = 0
-            latest = latest.map { _ in () }
-            present = present.map { _ in false }
-            filled = 0
-        }
-        return Array(queued[queueHead...]) + [latest]
     }
 }

@@ -5,8 +5,9 @@
 /// optimisation, and there every copy or test of an `Optional<Downstream>` asks the runtime for
 /// that optional's generic metadata (a hashed cache lookup, per value). An optional class
 /// reference needs no metadata: copying it is a retain.
+@usableFromInline
 final class DownstreamBox<Downstream: Subscriber>: @unchecked Sendable {
-    let downstream: Downstream
+    @usableFromInline let downstream: Downstream
 
     init(_ downstream: Downstream) {
         self.downstream = downstream

@@ -22,13 +22,19 @@ extension Publishers {
             self.b = b
         }
 
+        /// The typed storage of the combination (inputs' values kept unboxed).
+        @usableFromInline typealias Rule = ZipRule<Slots2<QueueSlot<A.Output>, QueueSlot<B.Output>>>
+
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
+        ///
+        /// Inlinable, so that a client specialises the value path for its own types
+        /// (docs/DESIGN-NOTES.md, "Inlinable hot paths"). The inputs get `receive(subscriber:)`
+        /// rather than `subscribe(_:)`, as in `Publishers.Map`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombiningCore<S, ZipRule>(downstream: subscriber, count: 2) {
-                ($0[0] as! A.Output, $0[1] as! B.Output)
-            }
-            a.subscribe(core.child(0))
-            b.subscribe(core.child(1))
+            let core = CombiningCore<S, Rule>(downstream: subscriber)
+            a.receive(subscriber: core.child(0))
+            b.receive(subscriber: core.child(1))
         }
     }
 }
@@ -61,14 +67,20 @@ extension Publishers {
             self.c = c
         }
 
+        /// The typed storage of the combination (inputs' values kept unboxed).
+        @usableFromInline typealias Rule = ZipRule<Slots3<QueueSlot<A.Output>, QueueSlot<B.Output>, QueueSlot<C.Output>>>
+
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
+        ///
+        /// Inlinable, so that a client specialises the value path for its own types
+        /// (docs/DESIGN-NOTES.md, "Inlinable hot paths"). The inputs get `receive(subscriber:)`
+        /// rather than `subscribe(_:)`, as in `Publishers.Map`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombiningCore<S, ZipRule>(downstream: subscriber, count: 3) {
-                ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output)
-            }
-            a.subscribe(core.child(0))
-            b.subscribe(core.child(1))
-            c.subscribe(core.child(2))
+            let core = CombiningCore<S, Rule>(downstream: subscriber)
+            a.receive(subscriber: core.child(0))
+            b.receive(subscriber: core.child(1))
+            c.receive(subscriber: core.child(2))
         }
     }
 }
@@ -104,15 +116,21 @@ extension Publishers {
             self.d = d
         }
 
+        /// The typed storage of the combination (inputs' values kept unboxed).
+        @usableFromInline typealias Rule = ZipRule<Slots4<QueueSlot<A.Output>, QueueSlot<B.Output>, QueueSlot<C.Output>, QueueSlot<D.Output>>>
+
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
+        ///
+        /// Inlinable, so that a client specialises the value path for its own types
+        /// (docs/DESIGN-NOTES.md, "Inlinable hot paths"). The inputs get `receive(subscriber:)`
+        /// rather than `subscribe(_:)`, as in `Publishers.Map`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombiningCore<S, ZipRule>(downstream: subscriber, count: 4) {
-                ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output)
-            }
-            a.subscribe(core.child(0))
-            b.subscribe(core.child(1))
-            c.subscribe(core.child(2))
-            d.subscribe(core.child(3))
+            let core = CombiningCore<S, Rule>(downstream: subscriber)
+            a.receive(subscriber: core.child(0))
+            b.receive(subscriber: core.child(1))
+            c.receive(subscriber: core.child(2))
+            d.receive(subscriber: core.child(3))
         }
     }
 }
@@ -170,53 +188,52 @@ extension Publisher {
 }
 
 /// `zip`'s rule for `CombiningCore`, as Combine's: the k-th output combines the k-th value of
-/// every input; unmatched values wait in per-input buffers. Exhausted as soon as an input has
-/// finished and its buffer is empty (no further tuple can form).
-struct ZipRule: CombiningRule {
-    private var buffers: [[Any]]
+/// every input; unmatched values wait in per-input queues (`Slots` holds one `QueueSlot` per
+/// input, typed). Exhausted as soon as an input has finished and its queue is empty (no further
+/// tuple can form). The value path is inlinable (see `CombiningCore`).
+@usableFromInline
+struct ZipRule<Slots: CombiningSlots>: CombiningRule {
+    @usableFromInline typealias Output = Slots.Output
 
-    init(count: Int) {
-        buffers = Array(repeating: [], count: count)
+    @usableFromInline var queues = Slots()
+
+    @inlinable static var arity: Int { Slots.arity }
+
+    @inlinable init() {}
+
+    /// Fast path: a value completing a combination is delivered at once. (With demand and
+    /// nobody delivering, no complete combination waits, so the oldest of each queue pairs
+    /// with this value.)
+    @inlinable
+    mutating func takeImmediate(_ carried: UnsafeMutableRawPointer, at index: Int) -> (Subscribers.Demand, Output?)? {
+        queues.put(carried, at: index)
+        return (.none, queues.allReady ? queues.take() : nil)
     }
 
-    mutating func store(_ value: Any, at index: Int, demand: Subscribers.Demand) -> (Subscribers.Demand, [Any]?) {
-        buffers[index].append(value)
+    @inlinable
+    mutating func store(_ carried: UnsafeMutableRawPointer, at index: Int, demand: Subscribers.Demand)
+        -> (Subscribers.Demand, Output?)
+    {
+        queues.put(carried, at: index)
         return (.none, nil)
-    }
-
-    /// Fast path: a value completing a combination is delivered without being buffered.
-    mutating func takeImmediate(_ value: Any, at index: Int) -> (Subscribers.Demand, [Any]?)? {
-        guard buffers[index].isEmpty else { return nil }
-        for other in buffers.indices where other != index && buffers[other].isEmpty {
-            buffers[index].append(value)
-            return (.none, nil)
-        }
-        var combination: [Any] = []
-        combination.reserveCapacity(buffers.count)
-        for other in buffers.indices {
-            combination.append(other == index ? value : buffers[other].removeFirst())
-        }
-        return (.none, combination)
     }
 
     /// A value sent from inside the downstream's `receive(_:)` is queued like any other: it pairs
     /// with at most one value of every other input, so it cannot loop.
-    mutating func storeReentrant(_ value: Any, at index: Int) -> Any? {
-        buffers[index].append(value)
-        return nil
+    @inlinable
+    mutating func storeReentrant(_ carried: UnsafeMutableRawPointer, at index: Int) {
+        queues.put(carried, at: index)
     }
 
-    mutating func next() -> [Any]? {
-        guard !buffers.contains(where: { $0.isEmpty }) else { return nil }
-        return buffers.indices.map { buffers[$0].removeFirst() }
+    @inlinable var hasNext: Bool { queues.allReady }
+
+    @inlinable
+    mutating func next() -> Output? {
+        queues.allReady ? queues.take() : nil
     }
 
+    @inlinable
     func isExhausted(finished: [Bool]) -> Bool {
-        buffers.indices.contains { finished[$0] && buffers[$0].isEmpty }
-    }
-
-    mutating func removeAll() -> [[Any]] {
-        defer { buffers = buffers.map { _ in [] } }
-        return buffers
+        finished.indices.contains { finished[$0] && !queues.isReady(at: $0) }
     }
 }
