@@ -68,7 +68,9 @@ extension Publishers {
         }
 
         /// The typed storage of the combination (inputs' values kept unboxed).
-        @usableFromInline typealias Rule = CombineLatestRule<Slots3<LatestSlot<A.Output>, LatestSlot<B.Output>, LatestSlot<C.Output>>>
+        @usableFromInline typealias Rule = CombineLatestRule<
+            Slots3<LatestSlot<A.Output>, LatestSlot<B.Output>, LatestSlot<C.Output>>
+        >
 
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
         ///
@@ -117,7 +119,9 @@ extension Publishers {
         }
 
         /// The typed storage of the combination (inputs' values kept unboxed).
-        @usableFromInline typealias Rule = CombineLatestRule<Slots4<LatestSlot<A.Output>, LatestSlot<B.Output>, LatestSlot<C.Output>, LatestSlot<D.Output>>>
+        @usableFromInline typealias Rule = CombineLatestRule<
+            Slots4<LatestSlot<A.Output>, LatestSlot<B.Output>, LatestSlot<C.Output>, LatestSlot<D.Output>>
+        >
 
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
         ///

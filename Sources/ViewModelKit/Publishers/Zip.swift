@@ -68,7 +68,9 @@ extension Publishers {
         }
 
         /// The typed storage of the combination (inputs' values kept unboxed).
-        @usableFromInline typealias Rule = ZipRule<Slots3<QueueSlot<A.Output>, QueueSlot<B.Output>, QueueSlot<C.Output>>>
+        @usableFromInline typealias Rule = ZipRule<
+            Slots3<QueueSlot<A.Output>, QueueSlot<B.Output>, QueueSlot<C.Output>>
+        >
 
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
         ///
@@ -117,7 +119,9 @@ extension Publishers {
         }
 
         /// The typed storage of the combination (inputs' values kept unboxed).
-        @usableFromInline typealias Rule = ZipRule<Slots4<QueueSlot<A.Output>, QueueSlot<B.Output>, QueueSlot<C.Output>, QueueSlot<D.Output>>>
+        @usableFromInline typealias Rule = ZipRule<
+            Slots4<QueueSlot<A.Output>, QueueSlot<B.Output>, QueueSlot<C.Output>, QueueSlot<D.Output>>
+        >
 
         /// Attaches `subscriber`; each subscriber subscribes to every input, in order.
         ///

@@ -40,7 +40,10 @@ import ViewModelKit
         b.send("x")
         b.send("y")
         a.send(2)
-        #expect(rendered(recorder.events) == ["subscription", "value((1, \"x\"))", "value((1, \"y\"))", "value((2, \"y\"))"])
+        #expect(
+            rendered(recorder.events) == [
+                "subscription", "value((1, \"x\"))", "value((1, \"y\"))", "value((2, \"y\"))",
+            ])
         let expected = ["request max(1)", "request max(2)", "request max(2)", "request max(2)"]
         #expect(a.log.entries == expected)
         #expect(b.log.entries == expected)
