@@ -27,11 +27,15 @@ import Synchronization
 /// again); a value that finds the loop idle, nothing queued and demand outstanding is handed
 /// straight to the downstream without touching the queue; and requests to children are
 /// collected only when something that could need one changed (`needsRequests`).
+@usableFromInline
 final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
-    typealias Output = Downstream.Input
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
 
-    private let lock = Lock()
+    /// Inline (one atomic word, no mutex object): held only for a few field updates, never while
+    /// calling out, and taken twice per value; a pthread mutex cost ~200 instructions per value
+    /// of `flatMap { Just }` (callgrind, issue 13).
+    private let lock = InlineLock()
     /// The downstream, boxed (see `DownstreamBox`).
     @exclusivity(unchecked) private var sink: DownstreamBox<Downstream>?
     @exclusivity(unchecked) private var children: ContiguousArray<MergeChildState> = []
@@ -61,6 +65,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     /// FlatMap with a finite `maxPublishers`: each finished child asks the outer for one more.
     private let replenishOuter: Bool
 
+    @usableFromInline
     init(downstream: Downstream, sourcesOpen: Bool, replenishOuter: Bool = false) {
         self.sink = DownstreamBox(downstream)
         self.sourcesOpen = sourcesOpen
@@ -70,19 +75,24 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     // MARK: Set-up
 
     /// Hands this subscription to the downstream (outside any lock).
+    @usableFromInline
     func sendSubscription() {
-        guard let target = lock.withLock({ sink }) else { return }
+        lock.lock()
+        let box = sink
+        lock.unlock()
+        guard let target = box else { return }
         target.downstream.receive(subscription: self)
     }
 
     /// Registers a child slot; `nil` once the stream has ended.
+    @usableFromInline
     func addChild() -> Int? {
-        lock.withLock {
-            guard !terminated else { return nil }
-            defer { nextID += 1 }
-            children.append(MergeChildState(id: nextID))
-            return nextID
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard !terminated else { return nil }
+        defer { nextID += 1 }
+        children.append(MergeChildState(id: nextID))
+        return nextID
     }
 
     /// SwitchToLatest: cancels every current child, drops their buffered values, and registers
@@ -105,6 +115,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     }
 
     /// The subscriber to attach to child `id`'s publisher.
+    @usableFromInline
     func child(_ id: Int) -> MergeChild<Downstream> {
         MergeChild(core: self, id: id)
     }
@@ -112,6 +123,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     /// FlatMap / SwitchToLatest: remembers the outer subscription so that cancel reaches it.
     /// Returns false, having cancelled `subscription`, when it is not the outer's first one or
     /// the stream has ended: the caller then does nothing more with it.
+    @usableFromInline
     func setOuter(_ subscription: Subscription) -> Bool {
         lock.lock()
         if outerState.load(ordering: .relaxed) != MergeCore.outerWaiting {
@@ -132,6 +144,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     /// Whether the outer publisher may send now (subscribed, not completed): its values and
     /// completion are dropped otherwise.
+    @usableFromInline
     var outerIsAttached: Bool { outerState.load(ordering: .relaxed) == MergeCore.outerAttached }
 
     /// Under the lock: a completion of the outer publisher may be handled (true), or is a
@@ -143,6 +156,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     }
 
     /// The outer publisher finished: no more children will come.
+    @usableFromInline
     func outerFinished() {
         lock.lock()
         guard takeOuterCompletionLocked() else { return lock.unlock() }
@@ -154,6 +168,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     }
 
     /// The outer publisher failed.
+    @usableFromInline
     func outerFailed(_ error: Failure) {
         lock.lock()
         guard takeOuterCompletionLocked() else { return lock.unlock() }
@@ -168,36 +183,57 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     }
 
     /// FlatMap: a child that would deliver `value` and finish as soon as it is subscribed
-    /// (`Just`), handled without a child slot. Only under unlimited demand (otherwise returns
-    /// false and the child is subscribed as usual); the outer is replenished as after a child
-    /// finished. True if handled (also when the stream has ended: the value is dropped, as a
-    /// child would be).
+    /// (`Just`), handled without a child slot, subscriber or subscription, whenever that is
+    /// exactly what subscribing it would do: downstream demand is outstanding (unlimited, or
+    /// finite and positive, when the child's first request would go out at once). The value goes
+    /// straight downstream if nothing waits (taking one unit of finite demand), else joins the
+    /// queue; then the outer is replenished, as after a child finished. Returns false, changing
+    /// nothing, while demand is zero: the child must then be subscribed and wait its turn for
+    /// demand among the others. True if handled (also when the stream has ended: the value is
+    /// dropped, as a child's would be).
+    @usableFromInline
     func deliverInline(_ value: Output) -> Bool {
         lock.lock()
-        guard !terminated else {
+        if terminated {
             lock.unlock()
             return true
         }
-        guard demand == .unlimited else {
+        let finite = demand != .unlimited
+        if finite, demand == .none {
             lock.unlock()
             return false
         }
-        let replenish = replenishOuter ? outer : nil
         if !draining, queued == 0, !failed, let target = sink {
             draining = true
+            if finite {
+                demand -= 1
+                needsRequests = true
+            }
             lock.unlock()
-            _ = target.downstream.receive(value)  // demand is unlimited: extra changes nothing
+            let extra = target.downstream.receive(value)
             lock.lock()
+            if finite, extra > 0 { demand += extra }
             endDirectDeliveryLocked()
         } else {
             queue.append(value)
-            queueIDs.append(-1)
+            queueIDs.append(-1)  // no child: nothing to account when it is delivered
             queued += 1
             lock.unlock()
             drain()
         }
-        replenish?.request(.max(1))
+        // Tested first: reading `outer` copies an existential (~200 instructions with its
+        // destroys), which only a finite `maxPublishers` needs.
+        if replenishOuter { requestOneMoreFromOuter() }
         return true
+    }
+
+    /// FlatMap with a finite `maxPublishers`: one more value from the outer, as after a child
+    /// finished (outside the lock).
+    private func requestOneMoreFromOuter() {
+        lock.lock()
+        let target = outer
+        lock.unlock()
+        target?.request(.max(1))
     }
 
     // MARK: Child events
@@ -288,15 +324,17 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     // MARK: Subscription
 
+    @usableFromInline
     func request(_ more: Subscribers.Demand) {
-        lock.withLock {
-            guard !terminated, more > 0 else { return }
-            demand += more
-            needsRequests = true
-        }
+        lock.lock()
+        guard !terminated, more > 0 else { return lock.unlock() }
+        demand += more
+        needsRequests = true
+        lock.unlock()
         drain()
     }
 
+    @usableFromInline
     func cancel() {
         lock.lock()
         guard !terminated else { return lock.unlock() }
@@ -393,7 +431,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     /// fixed list, flatMap over a sequence): checked first, before the binary search.
     @inline(__always)
     private func indexLocked(of id: Int) -> Int? {
-        if id < children.count, children[id].id == id { return id }
+        if id >= 0, id < children.count, children[id].id == id { return id }
         var low = 0
         var high = children.count
         while low < high {
@@ -467,23 +505,28 @@ struct MergeChildState {
     }
 }
 
-/// The subscriber `MergeCore` attaches to one child publisher.
+/// The subscriber `MergeCore` attaches to one child publisher. `@usableFromInline` (not
+/// inlinable): `FlatMap`'s inlinable outer subscriber builds it.
+@usableFromInline
 struct MergeChild<Downstream: Subscriber>: Subscriber {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
 
     let core: MergeCore<Downstream>
     let id: Int
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
+    @usableFromInline
     func receive(subscription: Subscription) {
         core.childReceive(subscription: subscription, id: id)
     }
 
+    @usableFromInline
     func receive(_ input: Input) -> Subscribers.Demand {
         core.childReceive(input, id: id)
     }
 
+    @usableFromInline
     func receive(completion: Subscribers.Completion<Failure>) {
         core.childReceive(completion: completion, id: id)
     }
