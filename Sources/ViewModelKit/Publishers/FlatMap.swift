@@ -45,7 +45,8 @@ extension Publishers {
             upstream.receive(
                 subscriber: FlatMapOuter(
                     core: core, maxPublishers: maxPublishers, transform: transform,
-                    innerIsJust: NewPublisher.self == Just<Output>.self))
+                    innerIsJust: NewPublisher.self == Just<Output>.self,
+                    innerIsFailingJust: NewPublisher.self == SetFailureType<Just<Output>, Failure>.self))
         }
     }
 }
@@ -62,17 +63,21 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// `NewPublisher` is `Just`: decided once per subscription, since a dynamic cast per value
     /// cost more than the rest of the value's trip (issue 13). Constant once specialised.
     @usableFromInline let innerIsJust: Bool
+    /// `NewPublisher` is `Just` given the upstream's failure type (`SetFailureType<Just>`, what
+    /// `flatMap { Just($0) }` builds on an upstream that can fail): handled as `Just`.
+    @usableFromInline let innerIsFailingJust: Bool
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
     @inlinable
     init(
         core: MergeCore<Downstream>, maxPublishers: Subscribers.Demand,
-        transform: @escaping (Input) -> NewPublisher, innerIsJust: Bool
+        transform: @escaping (Input) -> NewPublisher, innerIsJust: Bool, innerIsFailingJust: Bool
     ) {
         self.core = core
         self.maxPublishers = maxPublishers
         self.transform = transform
         self.innerIsJust = innerIsJust
+        self.innerIsFailingJust = innerIsFailingJust
     }
 
     @inlinable
@@ -92,6 +97,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         // and a subscription per value. The cast is free once specialised (unspecialised, it
         // asked the runtime for `Just<Output>`'s metadata per value).
         if innerIsJust, core.deliverInline(unsafeBitCast(inner, to: Just<NewPublisher.Output>.self).output) {
+            return .none
+        }
+        if innerIsFailingJust,
+            core.deliverInline(
+                unsafeBitCast(inner, to: Publishers.SetFailureType<Just<NewPublisher.Output>, Failure>.self).upstream
+                    .output)
+        {
             return .none
         }
         guard let id = core.addChild() else { return .none }
