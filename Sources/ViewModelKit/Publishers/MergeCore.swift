@@ -215,16 +215,24 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
             if finite, extra > 0 { demand += extra }
             endDirectDeliveryLocked()
         } else {
-            queue.append(value)
-            queueIDs.append(-1)  // no child: nothing to account when it is delivered
-            queued += 1
-            lock.unlock()
-            drain()
+            enqueueInlineLocked(value)
         }
         // Tested first: reading `outer` copies an existential (~200 instructions with its
         // destroys), which only a finite `maxPublishers` needs.
         if replenishOuter { requestOneMoreFromOuter() }
         return true
+    }
+
+    /// `deliverInline` when the value must wait (lock held; returns with it released). Out of
+    /// line: copying a value of the generic type needs its metadata, which the caller's direct
+    /// path then does not look up per value.
+    @inline(never)
+    private func enqueueInlineLocked(_ value: Output) {
+        queue.append(value)
+        queueIDs.append(-1)  // no child: nothing to account when it is delivered
+        queued += 1
+        lock.unlock()
+        drain()
     }
 
     /// FlatMap with a finite `maxPublishers`: one more value from the outer, as after a child
