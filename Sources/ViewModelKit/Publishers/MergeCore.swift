@@ -246,6 +246,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     // MARK: Child events
 
+    @usableFromInline
     func childReceive(subscription: Subscription, id: Int) {
         lock.lock()
         guard !terminated, let index = indexLocked(of: id), !children[index].subscribed,
@@ -269,6 +270,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
         if initial > 0 { subscription.request(initial) }
     }
 
+    @usableFromInline
     func childReceive(_ value: Output, id: Int) -> Subscribers.Demand {
         lock.lock()
         // Not subscribed yet, or already finished (its slot is gone): a violation, dropped.
@@ -302,6 +304,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
         return .none
     }
 
+    @usableFromInline
     func childReceive(completion: Subscribers.Completion<Failure>, id: Int) {
         lock.lock()
         guard !terminated, let index = indexLocked(of: id) else {
@@ -355,6 +358,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     // MARK: Delivery
 
     /// Delivers whatever is deliverable; returns at once if another call is already doing it.
+    @usableFromInline
     func drain() {
         lock.lock()
         guard !draining, !terminated else { return lock.unlock() }
@@ -513,28 +517,35 @@ struct MergeChildState {
     }
 }
 
-/// The subscriber `MergeCore` attaches to one child publisher. `@usableFromInline` (not
-/// inlinable): `FlatMap`'s inlinable outer subscriber builds it.
+/// The subscriber `MergeCore` attaches to one child publisher. Inlinable (it only forwards to
+/// the engine, which stays out of line), so that the child publisher's delivery into it is
+/// specialised in the client that subscribes it (`subscribeMerged`, `FlatMap`).
 @usableFromInline
 struct MergeChild<Downstream: Subscriber>: Subscriber {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
-    let core: MergeCore<Downstream>
-    let id: Int
+    @usableFromInline let core: MergeCore<Downstream>
+    @usableFromInline let id: Int
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
-    @usableFromInline
+    @inlinable
+    init(core: MergeCore<Downstream>, id: Int) {
+        self.core = core
+        self.id = id
+    }
+
+    @inlinable
     func receive(subscription: Subscription) {
         core.childReceive(subscription: subscription, id: id)
     }
 
-    @usableFromInline
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         core.childReceive(input, id: id)
     }
 
-    @usableFromInline
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         core.childReceive(completion: completion, id: id)
     }
@@ -543,8 +554,12 @@ struct MergeChild<Downstream: Subscriber>: Subscriber {
 /// Subscribes a fixed list of upstreams (each given as its `subscribe` method) into one
 /// `MergeCore`, upstream number i into slot i. Every slot is registered before the first
 /// upstream is subscribed, so the stream cannot finish before all of them are attached.
+/// Inlinable (with the merge operators' `receive(subscriber:)` and `MergeChild`'s methods), so
+/// that a client built without flags subscribes its upstreams with `MergeChild` specialised
+/// for its own types: their value path into the engine then runs specialised.
+@inlinable
 func subscribeMerged<S: Subscriber>(_ subscriber: S, _ upstreams: [(MergeChild<S>) -> Void]) {
-    let core = MergeCore(downstream: subscriber, sourcesOpen: false)
+    let core = MergeCore(downstream: subscriber, sourcesOpen: false, replenishOuter: false)
     for _ in upstreams { _ = core.addChild() }
     core.sendSubscription()
     for (index, subscribe) in upstreams.enumerated() { subscribe(core.child(index)) }
