@@ -75,7 +75,9 @@ import ViewModelKit
             recorder.request(.max(1))
         }
         let expected = Trace(
-            events: ["subscription", "value(1)", "value(2)", "value(3)", "value(4)", "value(5)", "value(6)", "finished"],
+            events: [
+                "subscription", "value(1)", "value(2)", "value(3)", "value(4)", "value(5)", "value(6)", "finished",
+            ],
             requests: ["request unlimited"])
         #expect(traces.inline == expected)
         #expect(traces.subscribed == expected)
