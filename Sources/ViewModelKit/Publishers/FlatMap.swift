@@ -33,43 +33,77 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`.
+        ///
+        /// Inlinable, with the outer subscriber, so that a client built without flags runs the
+        /// per-value path (`transform`, the test for `Just`) specialised for its own types; the
+        /// merge engine it hands values to stays out of line (see docs/DESIGN-NOTES.md).
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = MergeCore(
                 downstream: subscriber, sourcesOpen: true, replenishOuter: maxPublishers != .unlimited)
-            upstream.subscribe(
-                FlatMapOuter(
+            // `receive(subscriber:)`, not `subscribe(_:)`: see `Publishers.Map`.
+            upstream.receive(
+                subscriber: FlatMapOuter(
                     core: core, maxPublishers: maxPublishers, transform: transform,
-                    innerIsJust: NewPublisher.self == Just<Output>.self))
+                    innerIsJust: NewPublisher.self == Just<Output>.self,
+                    innerIsFailingJust: NewPublisher.self == SetFailureType<Just<Output>, Failure>.self))
         }
     }
 }
 
 /// The subscriber `FlatMap` attaches to its upstream.
-private struct FlatMapOuter<Input, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber
+@usableFromInline
+struct FlatMapOuter<Input, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber
 where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure {
-    typealias Failure = NewPublisher.Failure
+    @usableFromInline typealias Failure = NewPublisher.Failure
 
-    let core: MergeCore<Downstream>
-    let maxPublishers: Subscribers.Demand
-    let transform: (Input) -> NewPublisher
+    @usableFromInline let core: MergeCore<Downstream>
+    @usableFromInline let maxPublishers: Subscribers.Demand
+    @usableFromInline let transform: (Input) -> NewPublisher
     /// `NewPublisher` is `Just`: decided once per subscription, since a dynamic cast per value
-    /// cost more than the rest of the value's trip (issue 13).
-    let innerIsJust: Bool
-    let combineIdentifier = CombineIdentifier()
+    /// cost more than the rest of the value's trip (issue 13). Constant once specialised.
+    @usableFromInline let innerIsJust: Bool
+    /// `NewPublisher` is `Just` given the upstream's failure type (`SetFailureType<Just>`, what
+    /// `flatMap { Just($0) }` builds on an upstream that can fail): handled as `Just`.
+    @usableFromInline let innerIsFailingJust: Bool
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
+    @inlinable
+    init(
+        core: MergeCore<Downstream>, maxPublishers: Subscribers.Demand,
+        transform: @escaping (Input) -> NewPublisher, innerIsJust: Bool, innerIsFailingJust: Bool
+    ) {
+        self.core = core
+        self.maxPublishers = maxPublishers
+        self.transform = transform
+        self.innerIsJust = innerIsJust
+        self.innerIsFailingJust = innerIsFailingJust
+    }
+
+    @inlinable
     func receive(subscription: Subscription) {
         guard core.setOuter(subscription) else { return }  // a second one: cancelled
         core.sendSubscription()
         if maxPublishers > 0 { subscription.request(maxPublishers) }
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         // Before the subscription or after the completion: a violation, dropped untransformed.
         guard core.outerIsAttached else { return .none }
         let inner = transform(input)
-        // `Just` under unlimited demand: its value and completion are delivered inline, exactly as
-        // subscribing it would deliver them, without building a subscription per value.
+        // `Just` while downstream demand is outstanding: its value and completion are handled
+        // inline, exactly as subscribing it would deliver them, without building a subscriber
+        // and a subscription per value. The cast is free once specialised (unspecialised, it
+        // asked the runtime for `Just<Output>`'s metadata per value).
         if innerIsJust, core.deliverInline(unsafeBitCast(inner, to: Just<NewPublisher.Output>.self).output) {
+            return .none
+        }
+        if innerIsFailingJust,
+            core.deliverInline(
+                unsafeBitCast(inner, to: Publishers.SetFailureType<Just<NewPublisher.Output>, Failure>.self).upstream
+                    .output)
+        {
             return .none
         }
         guard let id = core.addChild() else { return .none }
@@ -77,6 +111,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished: core.outerFinished()

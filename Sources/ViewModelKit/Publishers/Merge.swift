@@ -24,6 +24,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             subscribeMerged(subscriber, [a.subscribe, b.subscribe])
         }
@@ -62,6 +63,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             subscribeMerged(subscriber, [a.subscribe, b.subscribe, c.subscribe])
         }
@@ -104,6 +106,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             subscribeMerged(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe])
         }
@@ -150,6 +153,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             subscribeMerged(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe])
         }
@@ -200,6 +204,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             subscribeMerged(subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe, f.subscribe])
         }
@@ -256,6 +261,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             subscribeMerged(
                 subscriber, [a.subscribe, b.subscribe, c.subscribe, d.subscribe, e.subscribe, f.subscribe, g.subscribe])
@@ -317,6 +323,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` to the merged stream; each subscriber subscribes to every upstream.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             subscribeMerged(
                 subscriber,

@@ -27,11 +27,15 @@ import Synchronization
 /// again); a value that finds the loop idle, nothing queued and demand outstanding is handed
 /// straight to the downstream without touching the queue; and requests to children are
 /// collected only when something that could need one changed (`needsRequests`).
+@usableFromInline
 final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
-    typealias Output = Downstream.Input
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
 
-    private let lock = Lock()
+    /// Inline (one atomic word, no mutex object): held only for a few field updates, never while
+    /// calling out, and taken twice per value; a pthread mutex cost ~200 instructions per value
+    /// of `flatMap { Just }` (callgrind, issue 13).
+    private let lock = InlineLock()
     /// The downstream, boxed (see `DownstreamBox`).
     @exclusivity(unchecked) private var sink: DownstreamBox<Downstream>?
     @exclusivity(unchecked) private var children: ContiguousArray<MergeChildState> = []
@@ -61,6 +65,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     /// FlatMap with a finite `maxPublishers`: each finished child asks the outer for one more.
     private let replenishOuter: Bool
 
+    @usableFromInline
     init(downstream: Downstream, sourcesOpen: Bool, replenishOuter: Bool = false) {
         self.sink = DownstreamBox(downstream)
         self.sourcesOpen = sourcesOpen
@@ -70,19 +75,24 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     // MARK: Set-up
 
     /// Hands this subscription to the downstream (outside any lock).
+    @usableFromInline
     func sendSubscription() {
-        guard let target = lock.withLock({ sink }) else { return }
+        lock.lock()
+        let box = sink
+        lock.unlock()
+        guard let target = box else { return }
         target.downstream.receive(subscription: self)
     }
 
     /// Registers a child slot; `nil` once the stream has ended.
+    @usableFromInline
     func addChild() -> Int? {
-        lock.withLock {
-            guard !terminated else { return nil }
-            defer { nextID += 1 }
-            children.append(MergeChildState(id: nextID))
-            return nextID
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard !terminated else { return nil }
+        defer { nextID += 1 }
+        children.append(MergeChildState(id: nextID))
+        return nextID
     }
 
     /// SwitchToLatest: cancels every current child, drops their buffered values, and registers
@@ -105,6 +115,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     }
 
     /// The subscriber to attach to child `id`'s publisher.
+    @usableFromInline
     func child(_ id: Int) -> MergeChild<Downstream> {
         MergeChild(core: self, id: id)
     }
@@ -112,6 +123,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     /// FlatMap / SwitchToLatest: remembers the outer subscription so that cancel reaches it.
     /// Returns false, having cancelled `subscription`, when it is not the outer's first one or
     /// the stream has ended: the caller then does nothing more with it.
+    @usableFromInline
     func setOuter(_ subscription: Subscription) -> Bool {
         lock.lock()
         if outerState.load(ordering: .relaxed) != MergeCore.outerWaiting {
@@ -132,6 +144,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     /// Whether the outer publisher may send now (subscribed, not completed): its values and
     /// completion are dropped otherwise.
+    @usableFromInline
     var outerIsAttached: Bool { outerState.load(ordering: .relaxed) == MergeCore.outerAttached }
 
     /// Under the lock: a completion of the outer publisher may be handled (true), or is a
@@ -143,6 +156,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     }
 
     /// The outer publisher finished: no more children will come.
+    @usableFromInline
     func outerFinished() {
         lock.lock()
         guard takeOuterCompletionLocked() else { return lock.unlock() }
@@ -154,6 +168,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     }
 
     /// The outer publisher failed.
+    @usableFromInline
     func outerFailed(_ error: Failure) {
         lock.lock()
         guard takeOuterCompletionLocked() else { return lock.unlock() }
@@ -168,40 +183,70 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     }
 
     /// FlatMap: a child that would deliver `value` and finish as soon as it is subscribed
-    /// (`Just`), handled without a child slot. Only under unlimited demand (otherwise returns
-    /// false and the child is subscribed as usual); the outer is replenished as after a child
-    /// finished. True if handled (also when the stream has ended: the value is dropped, as a
-    /// child would be).
+    /// (`Just`), handled without a child slot, subscriber or subscription, whenever that is
+    /// exactly what subscribing it would do: downstream demand is outstanding (unlimited, or
+    /// finite and positive, when the child's first request would go out at once). The value goes
+    /// straight downstream if nothing waits (taking one unit of finite demand), else joins the
+    /// queue; then the outer is replenished, as after a child finished. Returns false, changing
+    /// nothing, while demand is zero: the child must then be subscribed and wait its turn for
+    /// demand among the others. True if handled (also when the stream has ended: the value is
+    /// dropped, as a child's would be).
+    @usableFromInline
     func deliverInline(_ value: Output) -> Bool {
         lock.lock()
-        guard !terminated else {
+        if terminated {
             lock.unlock()
             return true
         }
-        guard demand == .unlimited else {
+        let finite = demand != .unlimited
+        if finite, demand == .none {
             lock.unlock()
             return false
         }
-        let replenish = replenishOuter ? outer : nil
         if !draining, queued == 0, !failed, let target = sink {
             draining = true
+            if finite {
+                demand -= 1
+                needsRequests = true
+            }
             lock.unlock()
-            _ = target.downstream.receive(value)  // demand is unlimited: extra changes nothing
+            let extra = target.downstream.receive(value)
             lock.lock()
+            if finite, extra > 0 { demand += extra }
             endDirectDeliveryLocked()
         } else {
-            queue.append(value)
-            queueIDs.append(-1)
-            queued += 1
-            lock.unlock()
-            drain()
+            enqueueInlineLocked(value)
         }
-        replenish?.request(.max(1))
+        // Tested first: reading `outer` copies an existential (~200 instructions with its
+        // destroys), which only a finite `maxPublishers` needs.
+        if replenishOuter { requestOneMoreFromOuter() }
         return true
+    }
+
+    /// `deliverInline` when the value must wait (lock held; returns with it released). Out of
+    /// line: copying a value of the generic type needs its metadata, which the caller's direct
+    /// path then does not look up per value.
+    @inline(never)
+    private func enqueueInlineLocked(_ value: Output) {
+        queue.append(value)
+        queueIDs.append(-1)  // no child: nothing to account when it is delivered
+        queued += 1
+        lock.unlock()
+        drain()
+    }
+
+    /// FlatMap with a finite `maxPublishers`: one more value from the outer, as after a child
+    /// finished (outside the lock).
+    private func requestOneMoreFromOuter() {
+        lock.lock()
+        let target = outer
+        lock.unlock()
+        target?.request(.max(1))
     }
 
     // MARK: Child events
 
+    @usableFromInline
     func childReceive(subscription: Subscription, id: Int) {
         lock.lock()
         guard !terminated, let index = indexLocked(of: id), !children[index].subscribed,
@@ -225,6 +270,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
         if initial > 0 { subscription.request(initial) }
     }
 
+    @usableFromInline
     func childReceive(_ value: Output, id: Int) -> Subscribers.Demand {
         lock.lock()
         // Not subscribed yet, or already finished (its slot is gone): a violation, dropped.
@@ -258,6 +304,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
         return .none
     }
 
+    @usableFromInline
     func childReceive(completion: Subscribers.Completion<Failure>, id: Int) {
         lock.lock()
         guard !terminated, let index = indexLocked(of: id) else {
@@ -288,15 +335,17 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     // MARK: Subscription
 
+    @usableFromInline
     func request(_ more: Subscribers.Demand) {
-        lock.withLock {
-            guard !terminated, more > 0 else { return }
-            demand += more
-            needsRequests = true
-        }
+        lock.lock()
+        guard !terminated, more > 0 else { return lock.unlock() }
+        demand += more
+        needsRequests = true
+        lock.unlock()
         drain()
     }
 
+    @usableFromInline
     func cancel() {
         lock.lock()
         guard !terminated else { return lock.unlock() }
@@ -309,6 +358,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     // MARK: Delivery
 
     /// Delivers whatever is deliverable; returns at once if another call is already doing it.
+    @usableFromInline
     func drain() {
         lock.lock()
         guard !draining, !terminated else { return lock.unlock() }
@@ -393,7 +443,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     /// fixed list, flatMap over a sequence): checked first, before the binary search.
     @inline(__always)
     private func indexLocked(of id: Int) -> Int? {
-        if id < children.count, children[id].id == id { return id }
+        if id >= 0, id < children.count, children[id].id == id { return id }
         var low = 0
         var high = children.count
         while low < high {
@@ -467,23 +517,35 @@ struct MergeChildState {
     }
 }
 
-/// The subscriber `MergeCore` attaches to one child publisher.
+/// The subscriber `MergeCore` attaches to one child publisher. Inlinable (it only forwards to
+/// the engine, which stays out of line), so that the child publisher's delivery into it is
+/// specialised in the client that subscribes it (`subscribeMerged`, `FlatMap`).
+@usableFromInline
 struct MergeChild<Downstream: Subscriber>: Subscriber {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
 
-    let core: MergeCore<Downstream>
-    let id: Int
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let core: MergeCore<Downstream>
+    @usableFromInline let id: Int
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
+    @inlinable
+    init(core: MergeCore<Downstream>, id: Int) {
+        self.core = core
+        self.id = id
+    }
+
+    @inlinable
     func receive(subscription: Subscription) {
         core.childReceive(subscription: subscription, id: id)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         core.childReceive(input, id: id)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         core.childReceive(completion: completion, id: id)
     }
@@ -492,8 +554,12 @@ struct MergeChild<Downstream: Subscriber>: Subscriber {
 /// Subscribes a fixed list of upstreams (each given as its `subscribe` method) into one
 /// `MergeCore`, upstream number i into slot i. Every slot is registered before the first
 /// upstream is subscribed, so the stream cannot finish before all of them are attached.
+/// Inlinable (with the merge operators' `receive(subscriber:)` and `MergeChild`'s methods), so
+/// that a client built without flags subscribes its upstreams with `MergeChild` specialised
+/// for its own types: their value path into the engine then runs specialised.
+@inlinable
 func subscribeMerged<S: Subscriber>(_ subscriber: S, _ upstreams: [(MergeChild<S>) -> Void]) {
-    let core = MergeCore(downstream: subscriber, sourcesOpen: false)
+    let core = MergeCore(downstream: subscriber, sourcesOpen: false, replenishOuter: false)
     for _ in upstreams { _ = core.addChild() }
     core.sendSubscription()
     for (index, subscribe) in upstreams.enumerated() { subscribe(core.child(index)) }

@@ -24,6 +24,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`; each subscriber subscribes to every upstream, in order.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             subscribeMerged(subscriber, publishers.map { $0.subscribe })
         }
