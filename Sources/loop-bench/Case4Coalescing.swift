@@ -150,6 +150,8 @@ enum Coalescing {
         // The first entry of each came from the warm-up run.
         let oursUpdateStats = Stats(samples: Array(oursUpdate.dropFirst()))
         let baseUpdateStats = Stats(samples: Array(baseUpdate.dropFirst()))
+        let updateRatio =
+            baseUpdateStats.median > 0 ? oursUpdateStats.median / baseUpdateStats.median : .infinity
         let exactNote =
             "updates per iteration exactly \(modelCount): ours \(oursExact ? "yes" : "NO"), dispatch sources \(baseExact ? "yes" : "NO")"
         return [
@@ -164,6 +166,8 @@ enum Coalescing {
             Row(
                 name: "4 coalescing, per updateView()", unit: "ns/update", better: .lower, value: oursUpdateStats,
                 baselineName: "DispatchSource handler", baseline: baseUpdateStats,
+                target: "<= 1.5x the DispatchSource handler",
+                met: updateRatio <= 1.5 && oursExact,
                 note: "from the end of the changes to the last updateView(), / observers"),
             Row(
                 name: "4 coalescing, observe(on:).sink per change", unit: "ns/change", better: .lower, value: publisher,

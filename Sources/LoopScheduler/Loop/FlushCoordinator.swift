@@ -312,12 +312,22 @@ final class FlushCoordinator: @unchecked Sendable {
         // from now on finds the count at 0 and queues the slot for the next pass (guarantee 3).
         // `calls` is filled backwards and emptied with `popLast()`, which moves each call out of
         // the array: no retain and release of its handler and source for a copy.
+        // The batch is walked through its buffer: `deliveringSlots` holds every slot for the
+        // pass, so reading one costs no retain and release (two per slot with `reversed()`).
         lock.withLock {
-            for slot in deliveringSlots.reversed() {
-                let state = slot.state.bitwiseAnd(Slot.cancelledBit, ordering: .acquiringAndReleasing).oldValue
-                guard state & Slot.cancelledBit == 0, state > 0, let handler = slot.handler else { continue }
-                slot.delivering = state
-                calls.append(Call(slot: .passUnretained(slot), handler: handler))
+            deliveringSlots.withUnsafeBufferPointer { batch in
+                var index = batch.count
+                while index > 0 {
+                    index -= 1
+                    let slot = Unmanaged.passUnretained(batch[index])
+                    slot._withUnsafeGuaranteedRef { slot in
+                        let state = slot.state.bitwiseAnd(Slot.cancelledBit, ordering: .acquiringAndReleasing)
+                            .oldValue
+                        guard state & Slot.cancelledBit == 0, state > 0, let handler = slot.handler else { return }
+                        slot.delivering = state
+                        calls.append(Call(slot: .passUnretained(slot), handler: handler))
+                    }
+                }
             }
         }
         var delivered = false

@@ -82,6 +82,8 @@ public struct ViewModels<Model: AnyObject> {
 /// Used on the observer's thread only.
 final class ViewModelsStorage<Model: AnyObject> {
     private(set) var models: [Model]
+    // The observer's `CoordinatorLease` (type-erased): held strongly, it keeps the coordinator's
+    // updates going exactly as long as the observer's wrappers live.
     private var coordinator: AnyObject?
     // One entry per distinct element; the elements themselves are kept alive by `models`, so
     // their identifiers cannot be reused while they are here.
@@ -117,8 +119,9 @@ final class ViewModelsStorage<Model: AnyObject> {
     /// Unbinds elements no longer present and binds new ones, without updating.
     @discardableResult
     func bind<Observer: ViewModelObserver>(to observer: Observer) -> UpdateCoordinator<Observer.UpdateScheduler> {
-        let shared = CoordinatorTable.coordinator(for: observer)
-        coordinator = shared
+        let lease = CoordinatorTable.lease(for: observer)
+        let shared = lease.coordinator
+        coordinator = lease
         var present = Set<ObjectIdentifier>()
         present.reserveCapacity(models.count)
         for model in models { present.insert(ObjectIdentifier(model)) }

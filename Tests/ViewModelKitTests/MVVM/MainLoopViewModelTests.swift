@@ -240,6 +240,73 @@ final class MainLoopViewModelTests: XCTestCase {
         XCTAssertEqual(calls.value, 0)
     }
 
+    // 6: the source's handler holds the coordinator strongly; the observer's death (its
+    // storages' lease) must still free the coordinator, pending change or not.
+    func testCoordinatorDiesWithItsObserverEvenWithAChangePending() {
+        let model = CounterModel()
+        weak var weakObserver: LoopObserver?
+        weak var weakCoordinator: UpdateCoordinator<LoopScheduler>?
+        do {
+            let observer = LoopObserver(model)
+            weakObserver = observer
+            weakCoordinator = CoordinatorTable.coordinator(for: observer)
+            XCTAssertNotNil(weakCoordinator)
+            model.count = 1  // queued in the flush
+        }
+        XCTAssertNil(weakObserver)
+        XCTAssertNil(weakCoordinator)
+        drain()
+        XCTAssertNil(weakCoordinator)
+    }
+
+    // 1, 6: an observer dropped by an earlier observer's updateView() in the same flush is not
+    // called; the others get exactly one update each, in creation order.
+    func testObserverDroppedDuringTheFlushByAnEarlierUpdateIsSkipped() {
+        let log = UpdateLog()
+        let model = CounterModel()
+        let first = LoopObserver(model, name: "first", log: log)
+        let second = LoopObserver(model, name: "second", log: log)
+        var third: LoopObserver? = LoopObserver(model, name: "third", log: log)
+        weak let weakThird = third
+        first.onUpdate = { _ in third = nil }
+        model.count = 1
+        loop.runOnce(blocking: false)
+        XCTAssertNil(weakThird)
+        XCTAssertEqual(log.entries, ["first:0", "second:0", "third:0", "first:1", "second:1"])
+        first.onUpdate = nil
+        model.count = 2
+        drain()
+        XCTAssertEqual(Array(log.entries.dropFirst(5)), ["first:2", "second:2"])
+        withExtendedLifetime((first, second)) {}
+    }
+
+    // 3, 6: an observer made inside updateView() draws once at once. A change made there gives
+    // exactly one more update in the next iteration to every observer whose update of this
+    // flush may have drawn the old state (the one that made it, the new one), in creation
+    // order; an observer still waiting in this flush draws it now and gets no extra update.
+    func testObserverCreatedDuringTheFlushJoinsTheNextIteration() {
+        let log = UpdateLog()
+        let model = CounterModel()
+        let first = LoopObserver(model, name: "first", log: log)
+        var created: LoopObserver?
+        first.onUpdate = { _ in
+            guard created == nil else { return }
+            created = LoopObserver(model, name: "created", log: log)
+            model.label = "changed in the flush"
+        }
+        let second = LoopObserver(model, name: "second", log: log)
+        XCTAssertEqual(log.entries, ["first:0", "second:0"])
+        model.count = 1
+        loop.runOnce(blocking: false)
+        // `created` draws synchronously when it binds, between first and second.
+        XCTAssertEqual(Array(log.entries.dropFirst(2)), ["first:1", "created:1", "second:1"])
+        loop.runOnce(blocking: false)
+        XCTAssertEqual(Array(log.entries.dropFirst(5)), ["first:1", "created:1"])
+        drain()
+        XCTAssertEqual(log.entries.count, 7)
+        withExtendedLifetime((first, second, created)) {}
+    }
+
     // 7
     func testReassignmentGivesOneUpdateAndTheOldModelNone() {
         let old = CounterModel()

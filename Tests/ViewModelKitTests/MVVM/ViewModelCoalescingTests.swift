@@ -209,6 +209,31 @@ private final class AtomicObserver: ViewModelObserver {
         token.cancel()
     }
 
+    // The source's handler holds the coordinator strongly; the storages' lease cancels the
+    // source when the observer dies, which must free the coordinator (also with a delivery
+    // already queued on the scheduler) and call nothing.
+    @Test func coordinatorDiesWithItsObserverWithAQueuedDelivery() {
+        let scheduler = TestScheduler()
+        let model = CounterModel()
+        weak var weakObserver: CounterObserver?
+        weak var weakCoordinator: UpdateCoordinator<TestScheduler>?
+        let calls = UpdateLog()
+        do {
+            let observer = CounterObserver(model, scheduler: scheduler)
+            observer.onUpdate = { _ in calls.append("update") }
+            weakObserver = observer
+            weakCoordinator = CoordinatorTable.coordinator(for: observer)
+            #expect(weakCoordinator != nil)
+            model.count = 1  // a delivery queued on the scheduler
+        }
+        #expect(weakObserver == nil)
+        #expect(weakCoordinator == nil)
+        scheduler.advance()
+        model.count = 2
+        scheduler.advance()
+        #expect(calls.entries.isEmpty)
+    }
+
     @Test func coordinatorTableDoesNotGrowWithDeadObservers() {
         let scheduler = TestScheduler()
         for _ in 0..<50 {
