@@ -239,7 +239,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         }
         let pendingFeeds = try pending.compactMap { try record($0.feedID) }
         isRunning = true
-        library.upsert(contentsOf: rows)  // one list change
+        library.upsert(contentsOf: rows)  // one list change; the library keeps this array (id order)
         rows = []
         library.loadNewest(recent)  // what the store knows from earlier runs; announces nothing
         redeliver(pending, feeds: pendingFeeds)
