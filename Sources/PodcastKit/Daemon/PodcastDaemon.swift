@@ -130,7 +130,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     private let now: () -> Date
     private var random: () -> UInt64
 
-    private var slots: [Int64: PollSlot] = [:]
+    private var slots = SlotTable()
     // The tokens of the polls in flight (at most `maxConcurrentFetches`), not one per feed.
     private struct InFlight {
         var fetch: Cancellable?
@@ -282,7 +282,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         guard isRunning else { return }
         let feeds = try store.feeds()
         let ids = Set(feeds.map(\.id))
-        for id in slots.keys.sorted() where !ids.contains(id) { drop(id) }
+        for id in slots.sortedIDs where !ids.contains(id) { drop(id) }
         var added: [FeedRecord] = []
         for record in feeds {
             if slots[record.id] == nil {
@@ -318,7 +318,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         guard configuration.intervalOverride != seconds else { return }
         configuration.intervalOverride = seconds
         guard isRunning, !configuration.once else { return }
-        for id in slots.keys.sorted() where slots[id]!.intervalSeconds == nil { rescheduleForNewInterval(id) }
+        for id in slots.sortedIDs where slots[id]!.intervalSeconds == nil { rescheduleForNewInterval(id) }
     }
 
     // Feed `id`'s interval changed: an enabled, idle feed that is not backing off gets the next
@@ -339,7 +339,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     /// SIGUSR1: polls every enabled feed now (feeds already being fetched are left alone).
     public func pollAllNow() {
         guard isRunning else { return }
-        for id in slots.keys.sorted() where slots[id]!.enabled && !slots[id]!.isFetching {
+        for id in slots.sortedIDs where slots[id]!.enabled && !slots[id]!.isFetching {
             slots[id]!.generation &+= 1
             poll(id)
         }
@@ -367,11 +367,11 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         waitingSet.removeAll()
         hosts.resetCounters()
         fetching = 0
-        for id in slots.keys {
-            slots[id]!.generation &+= 1
-            slots[id]!.fetchSerial &+= 1
-            slots[id]!.isFetching = false
-            slots[id]!.fetchHost = HostTable.none
+        slots.updateAll { slot in
+            slot.generation &+= 1
+            slot.fetchSerial &+= 1
+            slot.isFetching = false
+            slot.fetchHost = HostTable.none
         }
         deadlines.removeAll()
         disarmDeadlineTimer()
@@ -535,9 +535,11 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             library.update(id: id) { $0.status = .waiting }
             return
         }
-        slots[id]!.fetchSerial &+= 1
-        slots[id]!.isFetching = true
-        slots[id]!.fetchHost = host
+        slots.update(id) { slot in
+            slot.fetchSerial &+= 1
+            slot.isFetching = true
+            slot.fetchHost = host
+        }
         fetching += 1
         if host != HostTable.none { hosts.inFlight[Int(host)] += 1 }
         let serial = slots[id]!.fetchSerial
@@ -637,8 +639,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     private func finish(_ id: Int64, serial: UInt32, _ result: FetchResult, parsed: Result<ParsedFeed, Error>?) {
         guard isRunning, let slot = slots[id], slot.isFetching, slot.fetchSerial == serial else { return }
         release(slot)
-        slots[id]!.isFetching = false
-        slots[id]!.fetchHost = HostTable.none
+        slots.update(id) { slot in
+            slot.isFetching = false
+            slot.fetchHost = HostTable.none
+        }
         inFlight[id] = nil
         let checkedAt = now()
 
@@ -708,8 +712,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         }
         completedPolls += 1
         onCommitted?(applied)
-        slots[id]!.take(applied.feed, hosts: &hosts)
-        slots[id]!.polledOnce = true
+        slots.update(id) { slot in
+            slot.take(applied.feed, hosts: &hosts)
+            slot.polledOnce = true
+        }
         unpolled.remove(id)
         // Warnings: a malformed document (stored what was recovered, nothing deleted, validators
         // dropped so the next poll fetches it whole), with the first XML error rather than an
