@@ -237,7 +237,9 @@ enum DaemonScale {
         if let rollup = try? String(contentsOfFile: "/proc/self/smaps_rollup", encoding: .utf8) {
             let wanted = ["Rss:", "Anonymous:", "Shared_Clean:", "Private_Clean:", "Shared_Dirty:"]
             let parts = rollup.split(separator: "\n").filter { l in wanted.contains { l.hasPrefix($0) } }
-            let text = parts.map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(2).joined(separator: " ") }
+            let text = parts.map {
+                $0.split(separator: " ", omittingEmptySubsequences: true).prefix(2).joined(separator: " ")
+            }
             FileHandle.standardError.write(Data(("    smaps: " + text.joined(separator: ", ") + " kB\n").utf8))
         }
         if ProcessInfo.processInfo.environment["LOOP_BENCH_DEBUG"] == "arenas" { clb_malloc_stats() }

@@ -469,7 +469,8 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         guard let slot = slots[entry.id] else { return false }
         switch entry.kind {
         case .poll: return slot.generation == entry.stamp
-        case .parseBudget: return slot.isFetching && slot.fetchSerial == entry.stamp && inFlight[entry.id]?.budget != nil
+        case .parseBudget:
+            return slot.isFetching && slot.fetchSerial == entry.stamp && inFlight[entry.id]?.budget != nil
         }
     }
 
