@@ -35,3 +35,7 @@ size_t clb_heap_in_use(void) {
 void clb_malloc_trim(void) {
     malloc_trim(0);
 }
+
+void clb_malloc_stats(void) {
+    malloc_stats();
+}

@@ -232,6 +232,17 @@ enum DaemonScale {
         let line =
             "  \(label): rss \(clb_rss_bytes() / 1_000_000) MB, peak \(Int((peakRSS() ?? 0) / 1e6)) MB, heap in use \(clb_heap_in_use() / 1_000_000) MB\n"
         FileHandle.standardError.write(Data(line.utf8))
+        // Where the resident pages are (heap and anonymous maps vs file-backed, e.g. SQLite's
+        // -shm) and every malloc arena's size (mallinfo2 above sees only the main arena).
+        if let rollup = try? String(contentsOfFile: "/proc/self/smaps_rollup", encoding: .utf8) {
+            let wanted = ["Rss:", "Anonymous:", "Shared_Clean:", "Private_Clean:", "Shared_Dirty:"]
+            let parts = rollup.split(separator: "\n").filter { l in wanted.contains { l.hasPrefix($0) } }
+            let text = parts.map {
+                $0.split(separator: " ", omittingEmptySubsequences: true).prefix(2).joined(separator: " ")
+            }
+            FileHandle.standardError.write(Data(("    smaps: " + text.joined(separator: ", ") + " kB\n").utf8))
+        }
+        if ProcessInfo.processInfo.environment["LOOP_BENCH_DEBUG"] == "arenas" { clb_malloc_stats() }
     }
 
     /// Resets VmHWM to the current RSS (Linux: "5" to /proc/self/clear_refs).

@@ -37,6 +37,8 @@ long clb_rss_bytes(void);
 size_t clb_heap_in_use(void);
 /// Returns free heap memory to the system (glibc malloc_trim), so RSS readings start lower.
 void clb_malloc_trim(void);
+/// glibc's malloc_stats(): every arena's size and bytes in use, on stderr (diagnostics).
+void clb_malloc_stats(void);
 
 /// A loopback HTTP server on its own thread and event_base, for the daemon-scale case.
 /// GET /feed/<n> answers with a generated RSS feed of `items_per_feed` items and an ETag; a

@@ -29,8 +29,9 @@ import LoopScheduler
 ///   before any poll, so a consumer may see an episode twice, never zero times.
 ///
 /// Threading: everything (calls, scheduler actions, fetch completions) on the scheduler's
-/// thread, the main loop in the CLI. Timers are one-shot `schedule(after:)` calls made stale by a
-/// per-feed generation number, since one-shot scheduling is not cancellable.
+/// thread, the main loop in the CLI. Next polls and parse budgets are entries of one
+/// `PollDeadlines` heap served by a single (cancellable) scheduler timer, not a timer per feed;
+/// an entry is made stale by the feed's generation number or fetch serial.
 public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == MonotonicInstant {
     /// Turns a 2xx response into a feed; throws when the body is not a feed. Runs on the
     /// `OffLoopExecutor` given at creation (a worker thread in `run`), so it must be `Sendable`.
@@ -129,12 +130,24 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     private let now: () -> Date
     private var random: () -> UInt64
 
-    private var slots: [Int64: PollSlot] = [:]
+    private var slots = SlotTable()
     // The tokens of the polls in flight (at most `maxConcurrentFetches`), not one per feed.
     private struct InFlight {
         var fetch: Cancellable?
         var parse: Cancellable?  // the parse of the fetched body, on `offLoop`
+        var budget: ParseBudget?  // set once a worker started the parse
     }
+    // What a parse's budget needs when it runs out: the parse to stop, and the response it was
+    // of, without its body (the poll fails with it).
+    private struct ParseBudget {
+        var cancellation: ParseCancellation
+        var response: FetchResponse
+        var seconds: Double
+    }
+    // Every feed's next poll and every parse's budget, behind one scheduler timer.
+    private var deadlines = PollDeadlines()
+    private var deadlineTimer: Cancellable?
+    private var armedDeadline: MonotonicInstant?
     private var inFlight: [Int64: InFlight] = [:]
     // What `start()` does with a feed once every slot is made.
     private enum Start {
@@ -226,7 +239,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         }
         let pendingFeeds = try pending.compactMap { try record($0.feedID) }
         isRunning = true
-        library.upsert(contentsOf: rows)  // one list change
+        library.upsert(contentsOf: rows)  // one list change; the library keeps this array (id order)
         rows = []
         library.loadNewest(recent)  // what the store knows from earlier runs; announces nothing
         redeliver(pending, feeds: pendingFeeds)
@@ -269,7 +282,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         guard isRunning else { return }
         let feeds = try store.feeds()
         let ids = Set(feeds.map(\.id))
-        for id in slots.keys.sorted() where !ids.contains(id) { drop(id) }
+        for id in slots.sortedIDs where !ids.contains(id) { drop(id) }
         var added: [FeedRecord] = []
         for record in feeds {
             if slots[record.id] == nil {
@@ -305,7 +318,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         guard configuration.intervalOverride != seconds else { return }
         configuration.intervalOverride = seconds
         guard isRunning, !configuration.once else { return }
-        for id in slots.keys.sorted() where slots[id]!.intervalSeconds == nil { rescheduleForNewInterval(id) }
+        for id in slots.sortedIDs where slots[id]!.intervalSeconds == nil { rescheduleForNewInterval(id) }
     }
 
     // Feed `id`'s interval changed: an enabled, idle feed that is not backing off gets the next
@@ -326,7 +339,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     /// SIGUSR1: polls every enabled feed now (feeds already being fetched are left alone).
     public func pollAllNow() {
         guard isRunning else { return }
-        for id in slots.keys.sorted() where slots[id]!.enabled && !slots[id]!.isFetching {
+        for id in slots.sortedIDs where slots[id]!.enabled && !slots[id]!.isFetching {
             slots[id]!.generation &+= 1
             poll(id)
         }
@@ -354,12 +367,14 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         waitingSet.removeAll()
         hosts.resetCounters()
         fetching = 0
-        for id in slots.keys {
-            slots[id]!.generation &+= 1
-            slots[id]!.fetchSerial &+= 1
-            slots[id]!.isFetching = false
-            slots[id]!.fetchHost = HostTable.none
+        slots.updateAll { slot in
+            slot.generation &+= 1
+            slot.fetchSerial &+= 1
+            slot.isFetching = false
+            slot.fetchHost = HostTable.none
         }
+        deadlines.removeAll()
+        disarmDeadlineTimer()
         let tokens = inFlight.values.flatMap { [$0.fetch, $0.parse] }
         inFlight.removeAll()
         for token in tokens { token?.cancel() }
@@ -416,10 +431,96 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         slots[id]!.generation &+= 1
         let generation = slots[id]!.generation
         library.update(id: id) { $0.nextPoll = self.now().addingTimeInterval(seconds) }
-        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(seconds))) { [weak self] in
-            guard let self, self.isRunning, self.slots[id]?.generation == generation else { return }
-            self.poll(id)
+        queueDeadline(scheduler.now.advanced(by: .seconds(seconds)), id: id, stamp: generation, kind: .poll)
+    }
+
+    // MARK: Deadlines
+
+    /// Scheduler timers pending for the daemon's polls and parse budgets: 0 or 1 (for tests).
+    var deadlineTimerCount: Int { deadlineTimer == nil ? 0 : 1 }
+
+    /// Entries in the deadline heap, live and stale (for tests).
+    var deadlineEntryCount: Int { deadlines.count }
+
+    /// Seconds from the scheduler's now to each feed's scheduled poll, sorted (for tests).
+    var pendingPollDelays: [Double] {
+        var copy = deadlines
+        var delays: [Double] = []
+        let end = MonotonicInstant(nanoseconds: .max)
+        while let entry = copy.popDue(at: end) {
+            guard entry.kind == .poll && isLive(entry) else { continue }
+            delays.append(Double(scheduler.now.distance(to: entry.deadline).nanoseconds) / 1e9)
         }
+        return delays
+    }
+
+    private func queueDeadline(_ deadline: MonotonicInstant, id: Int64, stamp: UInt32, kind: PollDeadlines.Kind) {
+        // Stale entries (a feed rescheduled, a parse done) leave only when due: once they could
+        // outnumber the live ones (at most one poll per slot and one budget per poll in
+        // flight), rebuild without them, so the heap stays O(feeds).
+        if deadlines.count >= 64 && deadlines.count >= 2 * (slots.count + inFlight.count) {
+            deadlines.compact { isLive($0) }
+        }
+        deadlines.push(deadline, id: id, stamp: stamp, kind: kind)
+        armDeadlineTimer()
+    }
+
+    private func isLive(_ entry: PollDeadlines.Entry) -> Bool {
+        guard let slot = slots[entry.id] else { return false }
+        switch entry.kind {
+        case .poll: return slot.generation == entry.stamp
+        case .parseBudget:
+            return slot.isFetching && slot.fetchSerial == entry.stamp && inFlight[entry.id]?.budget != nil
+        }
+    }
+
+    // Arms the one timer for the earliest deadline, unless it is armed for that or earlier.
+    private func armDeadlineTimer() {
+        guard isRunning, let earliest = deadlines.earliest else {
+            disarmDeadlineTimer()
+            return
+        }
+        if let armed = armedDeadline, armed <= earliest { return }
+        deadlineTimer?.cancel()
+        armedDeadline = earliest
+        // Repeating only because that form is cancellable: it is cancelled when it fires.
+        deadlineTimer = scheduler.schedule(after: earliest, interval: .seconds(3_600)) { [weak self] in
+            self?.deadlinesDue()
+        }
+    }
+
+    private func disarmDeadlineTimer() {
+        deadlineTimer?.cancel()
+        deadlineTimer = nil
+        armedDeadline = nil
+    }
+
+    // The timer fired: runs every due entry in (deadline, order queued) order, including those
+    // queued meanwhile for now, then arms for the next.
+    private func deadlinesDue() {
+        disarmDeadlineTimer()
+        let now = scheduler.now
+        while isRunning, let entry = deadlines.popDue(at: now) {
+            switch entry.kind {
+            case .poll:
+                guard slots[entry.id]?.generation == entry.stamp else { continue }
+                poll(entry.id)
+            case .parseBudget:
+                parseBudgetRanOut(entry.id, serial: entry.stamp)
+            }
+        }
+        armDeadlineTimer()
+    }
+
+    // A parse still running at its deadline: stopped (the parser checks at its next SAX event,
+    // so the worker is free at once), and the poll fails; its late result is dropped.
+    private func parseBudgetRanOut(_ id: Int64, serial: UInt32) {
+        guard let slot = slots[id], slot.isFetching, slot.fetchSerial == serial, let budget = inFlight[id]?.budget
+        else { return }
+        budget.cancellation.cancel()
+        finish(
+            id, serial: serial, .success(budget.response),
+            parsed: .failure(DocumentRefused(.parseBudget(seconds: budget.seconds))))
     }
 
     private func poll(_ id: Int64) {
@@ -435,9 +536,11 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             library.update(id: id) { $0.status = .waiting }
             return
         }
-        slots[id]!.fetchSerial &+= 1
-        slots[id]!.isFetching = true
-        slots[id]!.fetchHost = host
+        slots.update(id) { slot in
+            slot.fetchSerial &+= 1
+            slot.isFetching = true
+            slot.fetchHost = host
+        }
         fetching += 1
         if host != HostTable.none { hosts.inFlight[Int(host)] += 1 }
         let serial = slots[id]!.fetchSerial
@@ -501,7 +604,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         let parse = self.parse
         let cap = max(1, configuration.maxEpisodesPerPoll)
         let budget = max(0.001, configuration.parseBudget)
-        var budgetTimer = 0  // bumped when the result arrives, so the timer finds it stale
+        // The budget keeps the response without its body: the poll fails with it.
+        var bodiless = response
+        bodiless.body = Data()
+        bodiless.headers = [:]
         // Cancelled when the budget runs out: the parser stops at its next SAX event, so the
         // worker is free at once instead of finishing a result that would be dropped.
         let cancellation = ParseCancellation()
@@ -514,18 +620,14 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
                 }
             },
             started: { [weak self] in
-                guard let self, self.isRunning, self.slots[id]?.fetchSerial == serial else { return }
-                let armed = budgetTimer
-                self.scheduler.schedule(after: self.scheduler.now.advanced(by: .seconds(budget))) { [weak self] in
-                    guard let self, armed == budgetTimer, self.slots[id]?.isFetching == true else { return }
-                    budgetTimer += 1
-                    cancellation.cancel()
-                    let refusal = DocumentRefused(.parseBudget(seconds: budget))
-                    self.finish(id, serial: serial, result, parsed: .failure(refusal))
-                }
+                guard let self, self.isRunning, let slot = self.slots[id], slot.isFetching, slot.fetchSerial == serial
+                else { return }
+                self.inFlight[id, default: InFlight()].budget = ParseBudget(
+                    cancellation: cancellation, response: bodiless, seconds: budget)
+                self.queueDeadline(
+                    self.scheduler.now.advanced(by: .seconds(budget)), id: id, stamp: serial, kind: .parseBudget)
             },
             completion: { [weak self] parsed in
-                budgetTimer += 1
                 self?.finish(id, serial: serial, result, parsed: parsed)
             })
         // An inline executor has finished already: keep the token only while the parse runs.
@@ -538,8 +640,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
     private func finish(_ id: Int64, serial: UInt32, _ result: FetchResult, parsed: Result<ParsedFeed, Error>?) {
         guard isRunning, let slot = slots[id], slot.isFetching, slot.fetchSerial == serial else { return }
         release(slot)
-        slots[id]!.isFetching = false
-        slots[id]!.fetchHost = HostTable.none
+        slots.update(id) { slot in
+            slot.isFetching = false
+            slot.fetchHost = HostTable.none
+        }
         inFlight[id] = nil
         let checkedAt = now()
 
@@ -609,8 +713,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         }
         completedPolls += 1
         onCommitted?(applied)
-        slots[id]!.take(applied.feed, hosts: &hosts)
-        slots[id]!.polledOnce = true
+        slots.update(id) { slot in
+            slot.take(applied.feed, hosts: &hosts)
+            slot.polledOnce = true
+        }
         unpolled.remove(id)
         // Warnings: a malformed document (stored what was recovered, nothing deleted, validators
         // dropped so the next poll fetches it whole), with the first XML error rather than an
@@ -788,6 +894,10 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         guard configuration.once, isRunning, !onceReported else { return }
         guard unpolled.isEmpty else { return }
         onceReported = true
+        // Nothing is polled again and no parse is in flight: no timer is left behind (stale
+        // parse budgets would otherwise keep it armed).
+        deadlines.removeAll()
+        disarmDeadlineTimer()
         onFinished?(onceFailures.sorted())
     }
 

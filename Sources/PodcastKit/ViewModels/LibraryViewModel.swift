@@ -119,6 +119,14 @@ public final class LibraryViewModel: ObservableObject {
     /// Adds or replaces several feeds, as `upsert(_:)` does for each, but changes `feedIDs` at
     /// most once (adding N feeds one by one copies the list N times). O(N + M log M).
     public func upsert(contentsOf snapshots: [Podcast]) {
+        // An empty library given rows in strictly increasing id order (the daemon's start) takes
+        // the array as it is: the general path below made three copies of it, about 40 MB at
+        // 100,000 feeds, at the start's peak.
+        if rows.isEmpty, !snapshots.isEmpty, zip(snapshots, snapshots.dropFirst()).allSatisfy({ $0.id < $1.id }) {
+            feedIDs = snapshots.map(\.id)  // will-change, then the list
+            rows = snapshots
+            return
+        }
         var added: [Podcast] = []
         for podcast in snapshots {
             if let index = index(of: podcast.id) {

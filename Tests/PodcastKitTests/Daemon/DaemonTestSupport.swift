@@ -26,21 +26,35 @@ final class ManualScheduler: Scheduler {
         queue.append((date, seq, action))
     }
 
+    /// Repeats `action` every `interval` (at least 1 ns) from `date` until the token is cancelled.
     func schedule(
         after date: MonotonicInstant, interval: MonotonicInstant.Stride, tolerance: MonotonicInstant.Stride,
         options: Never?, _ action: @escaping () -> Void
     ) -> Cancellable {
-        fatalError("not used by the daemon")
+        seq += 1
+        let key = seq
+        let step = max(interval, .nanoseconds(1))
+        repeating[key] = step
+        queue.append((date, key, action))
+        return AnyCancellable { [weak self] in
+            self?.queue.removeAll { $0.seq == key }
+            self?.repeating[key] = nil
+        }
     }
+    private var repeating: [Int: MonotonicInstant.Stride] = [:]
 
     /// Seconds from now of the pending actions, sorted.
     var pendingDelays: [Double] { queue.map { now.distance(to: $0.at).seconds }.sorted() }
+
+    /// Actions pending (a repeating one counts once).
+    var pendingCount: Int { queue.count }
 
     func advance(by seconds: Double) {
         let end = now.advanced(by: .seconds(seconds))
         while let next = queue.filter({ $0.at <= end }).min(by: { ($0.at, $0.seq) < ($1.at, $1.seq) }) {
             queue.removeAll { $0.seq == next.seq }
             now = max(now, next.at)
+            if let step = repeating[next.seq] { queue.append((next.at.advanced(by: step), next.seq, next.action)) }
             next.action()
         }
         now = end

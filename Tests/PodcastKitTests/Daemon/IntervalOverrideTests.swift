@@ -19,7 +19,7 @@ import Testing
             configuration: .init(intervalOverride: 60), random: noJitter)
         try daemon.start()
         fetcher.respondAll { ok($0, "g1") }
-        #expect(scheduler.pendingDelays == [60, 600, 3600])
+        #expect(daemon.pendingPollDelays == [60, 600, 3600])
         scheduler.advance(by: 60)
         #expect(fetcher.pendingURLs == ["http://h/default"])
 

@@ -55,4 +55,27 @@ import Testing
         #expect(lists.count == 2)
         withExtendedLifetime(token) {}
     }
+
+    /// The start's case (an empty library, rows in id order) takes the rows as they are, with the
+    /// same single list change and will-change as the general path; out-of-order or repeated ids
+    /// still go through it (the last snapshot of an id wins).
+    @Test func batchUpsertIntoAnEmptyLibrary() {
+        let ordered = LibraryViewModel()
+        var lists: [[Int64]] = []
+        var willChange = 0
+        let token = ordered.$feedIDs.sink { lists.append($0) }
+        let changes = ordered.objectWillChange.sink { _ in willChange += 1 }
+        ordered.upsert(contentsOf: [Podcast(id: 2, url: "b"), Podcast(id: 4, url: "d"), Podcast(id: 7, url: "g")])
+        #expect(lists == [[], [2, 4, 7]])
+        #expect(willChange == 1)
+        #expect(ordered.snapshots.map(\.url) == ["b", "d", "g"])
+        #expect(ordered.podcast(id: 4)?.url == "d")
+        ordered.upsert(contentsOf: [])
+        #expect(lists.count == 2)
+        let repeated = LibraryViewModel()
+        repeated.upsert(contentsOf: [Podcast(id: 2, url: "b"), Podcast(id: 2, url: "b2"), Podcast(id: 1, url: "a")])
+        #expect(repeated.snapshots.map(\.url) == ["a", "b2"])
+        #expect(repeated.feedIDs == [1, 2])
+        withExtendedLifetime((token, changes)) {}
+    }
 }

@@ -53,7 +53,7 @@ import Testing
         #expect(podcast.lastCheck == clock)
         #expect(daemon.library.totalNew == 3)
         #expect(daemon.library.newestEpisodes.map(\.guid) == ["g5", "g4", "g3"])
-        #expect(scheduler.pendingDelays == [3600])
+        #expect(daemon.pendingPollDelays == [3600])
         #expect(try store.feed(id: feed.id)?.nextPoll == clock.addingTimeInterval(3600))
 
         // An hour later: a conditional GET; one new episode is announced once.
@@ -103,11 +103,11 @@ import Testing
                         time: clock.addingTimeInterval(3600), feedURL: "http://h/a", podcastTitle: "Show of http://h/a",
                         httpStatus: 500, message: "HTTP 500", health: .backingOff, consecutiveFailures: 1,
                         nextPoll: clock.addingTimeInterval(3900))))
-        #expect(scheduler.pendingDelays == [300])
+        #expect(daemon.pendingPollDelays == [300])
         scheduler.advance(by: 300)
         #expect(fetcher.requests.last == FetchRequest(url: "http://h/a"))  // no validators after a failure
         fetcher.respond("http://h/a", httpError("http://h/a", 503))
-        #expect(scheduler.pendingDelays == [600])
+        #expect(daemon.pendingPollDelays == [600])
         let podcast = daemon.library.snapshots[0]
         #expect(podcast.status == .backingOff)
         #expect(podcast.lastError == "HTTP 503")
@@ -115,7 +115,7 @@ import Testing
         fetcher.respond("http://h/a", ok("http://h/a", "g1"))
         #expect(daemon.library.snapshots[0].status == .ok)
         #expect(daemon.library.snapshots[0].lastError == nil)
-        #expect(scheduler.pendingDelays == [3600])
+        #expect(daemon.pendingPollDelays == [3600])
     }
 
     @Test func notFoundFailsAndGoneDisables() throws {
@@ -126,7 +126,7 @@ import Testing
         fetcher.respond("http://h/missing", httpError("http://h/missing", 404))
         fetcher.respond("http://h/gone", httpError("http://h/gone", 410))
         #expect(daemon.library.snapshots.map(\.status) == [.failing, .disabled])
-        #expect(scheduler.pendingDelays == [300])  // only the 404 is polled again
+        #expect(daemon.pendingPollDelays == [300])  // only the 404 is polled again
         #expect(try store.feeds().map(\.enabled) == [true, false])
         scheduler.advance(by: 100_000)
         fetcher.respondAll { httpError($0, 404) }
@@ -368,7 +368,7 @@ import Testing
         #expect(finished.isEmpty)
         fetcher.respond("http://h/a", ok("http://h/a", "g1"))
         #expect(finished == [[b.id]])
-        #expect(scheduler.pendingDelays == [])  // nothing scheduled in --once mode
+        #expect(scheduler.pendingDelays == [])  // nothing scheduled in --once mode, not even a stale budget
     }
 
     @Test func onceWithNoFeedsFinishesAtOnce() throws {
@@ -386,7 +386,7 @@ import Testing
         let (daemon, _) = makeDaemon()
         try daemon.start()
         #expect(fetcher.pendingURLs == ["http://h/b"])
-        #expect(scheduler.pendingDelays == [1200])
+        #expect(daemon.pendingPollDelays == [1200])
         scheduler.advance(by: 1200)
         #expect(fetcher.pendingURLs == ["http://h/b", "http://h/a"])
     }

@@ -103,6 +103,44 @@ import ViewModelKit
             libraryChanges: changes, events: events)
     }
 
+    /// The poller keeps its feeds' next polls in one heap behind a single scheduler timer, not a
+    /// timer per feed; superseded entries are dropped before they outnumber the live ones.
+    @Test func oneSchedulerTimerServesEveryFeed() throws {
+        let feeds = 600
+        let dir = TemporaryDirectory("one-timer")
+        let store = try FeedStore(path: dir.file("state.sqlite"))
+        for index in 0..<feeds { _ = try store.add(url: "http://h\(index % 3)/feed/\(index)") }
+        let scheduler = ManualScheduler()
+        let fetcher = ScriptedFetcher()
+        fetcher.autoRespond = { ok($0.url, "g1", etag: "\"v1\"") }
+        let daemon = PodcastDaemon(
+            store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler, random: noJitter)
+        try daemon.start()
+        #expect(daemon.completedPolls == feeds)
+        #expect(scheduler.pendingCount == 1)
+        #expect(scheduler.pendingDelays == [3600])
+        #expect(daemon.deadlineEntryCount == feeds)
+        #expect(daemon.pendingPollDelays == Array(repeating: 3600, count: feeds))
+        scheduler.advance(by: 3600)
+        #expect(daemon.completedPolls == 2 * feeds)
+        #expect(scheduler.pendingCount == 1)
+        #expect(daemon.deadlineEntryCount == feeds)
+        // Polling all now supersedes every scheduled poll: 600 stale entries and 600 new ones.
+        daemon.pollAllNow()
+        #expect(daemon.completedPolls == 3 * feeds)
+        #expect(daemon.deadlineEntryCount == 2 * feeds)
+        // Again: at the first new entry the stale ones are 601 of 1,200, so the heap is rebuilt
+        // with the 599 live ones, and the 599 polls after it add theirs.
+        daemon.pollAllNow()
+        #expect(daemon.deadlineEntryCount == 2 * feeds - 1)
+        #expect(daemon.pendingPollDelays == Array(repeating: 3600, count: feeds))
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: 3600)
+        #expect(daemon.completedPolls == 5 * feeds)
+        daemon.stop()
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test func perFeedPollWorkDoesNotGrowWithTheNumberOfFeeds() throws {
         let small = 12
         let large = 600

@@ -42,6 +42,6 @@ import Testing
         #expect(errors.map(\.health) == [.backingOff, .backingOff, .backingOff, .backingOff, .backingOff])
         #expect(
             try store.feeds().map(\.nextPoll) == [7200, 10_800, 300, 86_400, 300].map { clock.addingTimeInterval($0) })
-        #expect(scheduler.pendingDelays == [300, 300, 7200, 10_800, 86_400])
+        #expect(daemon.pendingPollDelays == [300, 300, 7200, 10_800, 86_400])
     }
 }

@@ -28,7 +28,7 @@ import Testing
             store: store, fetcher: fetcher, parse: parseGuids, scheduler: scheduler, now: { clock }, random: noJitter)
         try daemon.start()
         fetcher.respondAll { ok($0, "g1") }
-        #expect(scheduler.pendingDelays == [60, Self.month])
+        #expect(daemon.pendingPollDelays == [60, Self.month])
         #expect(try store.feed(id: huge.id)?.nextPoll == clock.addingTimeInterval(Self.month))
         scheduler.advance(by: 60)
         #expect(fetcher.pendingURLs == ["http://h/minute"])
@@ -49,7 +49,7 @@ import Testing
                 FetchError(
                     kind: .httpStatus(503), url: "http://h/a", message: "HTTP 503", status: 503,
                     headers: ["retry-after": "999999999999"])))
-        #expect(scheduler.pendingDelays == [Self.month])
+        #expect(daemon.pendingPollDelays == [Self.month])
         daemon.stop()
     }
 

@@ -98,6 +98,43 @@ final class HeldExecutor: OffLoopExecutor {
         #expect(daemon.inFlightCount == 0)
     }
 
+    /// Issue 13: budgets are entries of the daemon's deadline heap behind one scheduler timer,
+    /// and keep no response body; each still runs out exactly `parseBudget` after its start.
+    @Test func budgetsShareOneTimerAndEachRunsOutOnTime() throws {
+        let urls = ["http://h/a", "http://h/b", "http://h/c"]
+        for url in urls { _ = try store.add(url: url) }
+        let (daemon, events) = makeDaemon()
+        try daemon.start()
+        for url in urls { fetcher.respond(url, ok(url, "g1")) }
+        #expect(scheduler.pendingCount == 0)  // queued for a worker: no budget yet
+        for job in 0..<3 {
+            executor.jobs[job].started()
+            scheduler.advance(by: 1)
+        }
+        // Three budgets (due at 10, 11 and 12 s): one scheduler timer, armed for the first.
+        #expect(scheduler.pendingCount == 1)
+        #expect(scheduler.pendingDelays == [7])
+        #expect(daemon.deadlineEntryCount == 3)
+        executor.jobs[1].finish()  // b is applied; its budget entry goes stale
+        #expect(events().map(\.kind) == ["feed_updated", "new_episode"])
+        scheduler.advance(by: 6.9)
+        #expect(events().count == 2)
+        scheduler.advance(by: 0.1)  // a's budget: 10 s after its start
+        #expect(events().map(\.kind) == ["feed_updated", "new_episode", "feed_error"])
+        #expect(scheduler.pendingDelays == [1])  // b's stale entry, then c's
+        scheduler.advance(by: 1.9)
+        #expect(events().count == 3)
+        scheduler.advance(by: 0.1)  // c's budget
+        #expect(events().map(\.kind) == ["feed_updated", "new_episode", "feed_error", "feed_error"])
+        guard case .feedError(let report) = events()[3] else { return }
+        #expect(report.feedURL == "http://h/c")
+        #expect(report.message == "refused: parsing took longer than 10 s")
+        #expect(daemon.inFlightCount == 0)
+        // Only the three next polls are left (b in an hour, a and c after a backoff), one timer.
+        #expect(scheduler.pendingCount == 1)
+        #expect(daemon.deadlineEntryCount == 3)
+    }
+
     @Test func stopCancelsTheParse() throws {
         _ = try store.add(url: "http://h/a")
         let (daemon, events) = makeDaemon()
