@@ -509,7 +509,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             {
                 Result {
                     try ParseCancellation.$current.withValue(cancellation) {
-                        PodcastDaemon.capped(try parse(response), to: cap)
+                        PodcastDaemon.capped(try parse(response), to: cap).sanitizingShowNotes()
                     }
                 }
             },

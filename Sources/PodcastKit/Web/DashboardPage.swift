@@ -135,6 +135,10 @@ public enum DashboardPage {
             let iso = WebJSON.iso8601(published)
             html += " <time datetime=\"\(iso)\">\(display(iso))</time>"
         }
+        // Show notes load on opening (`/api/episodes/ID`, the sanitiser's output; `app.js`).
+        if let id = e.episodeID {
+            html += "<details class=\"notes\" data-episode=\"\(id)\"><summary>Show notes</summary></details>"
+        }
         return html + "</li>\n"
     }
 

@@ -39,11 +39,24 @@ public enum WebJSON {
         ])
     }
 
-    /// One announcement of the newest-episodes list: `feed_id`, `podcast_title`, `title`,
+    /// One episode with its show notes (`GET /api/episodes/ID`): `episode`'s keys plus
+    /// `show_notes_html`, the HTML the page inserts. `html` goes through `HTMLSanitizer` here
+    /// whatever the store held (the store wrote the sanitiser's output, but a state file is
+    /// input too), so nothing but the sanitiser's output is ever served as HTML; `null` without
+    /// show notes.
+    public static func episodeDetail(_ e: StoredEpisode, showNotesHTML html: String?) -> OrderedJSON {
+        guard case .object(var fields) = episode(e) else { return episode(e) }
+        fields.append(("show_notes_html", .string(shown(html.map(HTMLSanitizer.sanitize)))))
+        return .object(fields)
+    }
+
+    /// One announcement of the newest-episodes list: `feed_id`, `episode_id` (the stored
+    /// episode, for `/api/episodes/ID`; null when not from the store), `podcast_title`, `title`,
     /// `published`, `time` (when it was announced), `url`, `link`.
     public static func announcement(_ a: EpisodeAnnouncement) -> OrderedJSON {
         .object([
-            ("feed_id", .int(a.feedID)), ("podcast_title", .string(shown(a.podcastTitle))),
+            ("feed_id", .int(a.feedID)), ("episode_id", .int(a.episodeID)),
+            ("podcast_title", .string(shown(a.podcastTitle))),
             ("title", .string(shown(a.title))),
             ("published", WebJSON.date(a.published)), ("time", WebJSON.date(a.time)),
             ("url", .string(a.url.map(MaskedURL.string))), ("link", .string(a.link.map(MaskedURL.string))),

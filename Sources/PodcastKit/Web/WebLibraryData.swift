@@ -52,6 +52,18 @@ public final class WebLibraryData {
         return bytes
     }
 
+    /// Stored episode `id` and its show notes as stored (`Episode.showNotesHTML`: the
+    /// sanitiser's output when this program wrote it; `nil` without any), or `nil` when there
+    /// is no such episode. Two lookups by primary key (the show notes are read only here, never
+    /// with the episode lists). Throws `StoreError`.
+    public func episode(id: Int64) throws -> (episode: StoredEpisode, showNotesHTML: String?)? {
+        let statement = try store.database.prepare(
+            "SELECT \(FeedStore.episodeColumns) FROM episodes WHERE id = ?1", .integer(id))
+        guard let episode = try FeedStore.readEpisodes(statement).first else { return nil }
+        let notes = try store.database.prepare("SELECT show_notes_html FROM episodes WHERE id = ?1", .integer(id))
+        return (episode, try notes.step() ? notes.string(0) : nil)
+    }
+
     /// One page of stored episodes, newest first (by date, unknown dates last, then most
     /// recently seen): of feed `feedID` (all feeds when `nil`), first seen in a later
     /// millisecond than `since` (when given; milliseconds as `WebJSON.iso8601` shows them, so
