@@ -68,8 +68,14 @@ public enum WebJSON {
     public static func counts(_ podcasts: [Podcast], totalNew: Int) -> OrderedJSON {
         var byStatus: [Podcast.Status: Int] = [:]
         for p in podcasts { byStatus[p.status, default: 0] += 1 }
-        return .object(
-            [("feeds", .int(podcasts.count))] + statusOrder.map { ($0.rawValue, .int(byStatus[$0] ?? 0)) }
+        return counts(feeds: podcasts.count, byStatus: byStatus, totalNew: totalNew)
+    }
+
+    /// The header counts from counts already kept (`LibraryViewModel.countsByStatus`): the same
+    /// object as `counts(_:totalNew:)`, in O(1).
+    public static func counts(feeds: Int, byStatus: [Podcast.Status: Int], totalNew: Int) -> OrderedJSON {
+        .object(
+            [("feeds", .int(feeds))] + statusOrder.map { ($0.rawValue, .int(byStatus[$0] ?? 0)) }
                 + [("new_since_start", .int(totalNew))])
     }
 

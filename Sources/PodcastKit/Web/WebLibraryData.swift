@@ -13,6 +13,8 @@ public final class WebLibraryData {
     private var counts: [Int64: Int] = [:]
     private var countedAt: [Int64: Date?] = [:]
     private var serialized: [Int64: (podcast: Podcast, count: Int, bytes: [UInt8])] = [:]
+    /// Calls of `episodeCount` so far: one per feed row a view looked at (the tests count them).
+    private(set) var episodeCountCalls = 0
 
     /// Data over `library` and `store`; loads every feed's episode count in one query.
     public init(library: LibraryViewModel, store: FeedStore) {
@@ -32,6 +34,7 @@ public final class WebLibraryData {
     /// Stored episodes of feed `p`, re-counted (one indexed query) when its `lastCheck` moved
     /// since the last count: a poll finished, so episodes may have been stored.
     public func episodeCount(_ p: Podcast) -> Int {
+        episodeCountCalls += 1
         if let seen = countedAt[p.id], seen == p.lastCheck, let count = counts[p.id] { return count }
         let count = (try? store.episodeCount(feedID: p.id)) ?? counts[p.id] ?? 0
         counts[p.id] = count

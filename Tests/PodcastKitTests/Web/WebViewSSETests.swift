@@ -115,3 +115,66 @@ final class WebViewSSETests: XCTestCase {
         withExtendedLifetime(view) {}
     }
 }
+
+/// The web view's work per update follows what changed, not the library's size.
+final class WebViewChangeTests: XCTestCase {
+    /// 1,000 feeds, one changes: the update looks at one row (one episode-count lookup), sends
+    /// that feed alone, and its counts are those of the whole library.
+    func testAnUpdateTouchingOneFeedLooksAtOneRow() throws {
+        let library = LibraryViewModel()
+        let scheduler = TestScheduler()
+        let dir = TemporaryDirectory("web-change")
+        let store = try FeedStore(path: dir.file("state.sqlite"))
+        library.upsert(contentsOf: (1...1000).map { Podcast(id: Int64($0), url: "http://h/\($0)") })
+        let hub = SSEHub(snapshot: { "{}" })
+        let data = WebLibraryData(library: library, store: store)
+        let view = WebView(data: data, hub: hub, scheduler: scheduler)
+        let client = RecordingSSEClient()
+        hub.add(client)
+        let before = data.episodeCountCalls
+        library.update(id: 500) {
+            $0.status = .ok
+            $0.newCount = 3
+        }
+        scheduler.advance()
+        XCTAssertEqual(data.episodeCountCalls - before, 1)
+        XCTAssertEqual(client.events.map(\.name), ["snapshot", "update"])
+        let update = jsonObject(client.events[1].data)
+        XCTAssertEqual((update["feeds"] as? [[String: Any]])?.map { $0["id"] as? Int }, [500])
+        XCTAssertEqual((update["feeds"] as? [[String: Any]])?.first?["new_count"] as? Int, 3)
+        XCTAssertEqual((update["counts"] as? [String: Any])?["waiting"] as? Int, 999)
+        XCTAssertEqual((update["counts"] as? [String: Any])?["ok"] as? Int, 1)
+        XCTAssertEqual((update["counts"] as? [String: Any])?["feeds"] as? Int, 1000)
+
+        // Several changes to one feed in one iteration: still one row, sent once.
+        let second = data.episodeCountCalls
+        library.update(id: 7) { $0.newCount = 1 }
+        library.update(id: 7) { $0.newCount = 2 }
+        library.update(id: 9) { $0.status = .failing }
+        scheduler.advance()
+        XCTAssertEqual(data.episodeCountCalls - second, 2)
+        let next = jsonObject(client.events[2].data)
+        XCTAssertEqual((next["feeds"] as? [[String: Any]])?.map { $0["id"] as? Int }, [7, 9])
+        XCTAssertEqual((next["counts"] as? [String: Any])?["failing"] as? Int, 1)
+        XCTAssertEqual((next["counts"] as? [String: Any])?["waiting"] as? Int, 998)
+
+        // Added and removed feeds.
+        library.upsert(Podcast(id: 1001, url: "http://h/1001"))
+        library.remove(id: 2)
+        let third = data.episodeCountCalls
+        scheduler.advance()
+        XCTAssertEqual(data.episodeCountCalls - third, 1)
+        let last = jsonObject(client.events[3].data)
+        XCTAssertEqual((last["feeds"] as? [[String: Any]])?.map { $0["id"] as? Int }, [1001])
+        XCTAssertEqual(last["removed"] as? [Int], [2])
+        XCTAssertEqual((last["counts"] as? [String: Any])?["feeds"] as? Int, 1000)
+        XCTAssertEqual((last["counts"] as? [String: Any])?["waiting"] as? Int, 998)
+
+        // Nothing changed: no work, no event.
+        let idle = data.episodeCountCalls
+        scheduler.advance()
+        XCTAssertEqual(data.episodeCountCalls - idle, 0)
+        XCTAssertEqual(client.events.count, 4)
+        withExtendedLifetime(view) {}
+    }
+}
