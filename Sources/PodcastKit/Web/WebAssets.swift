@@ -57,7 +57,16 @@ public enum WebAssets {
             tr.appendChild(timeCell(feed.last_check));
             tr.appendChild(timeCell(feed.next_poll));
             tr.appendChild(el("td", "num", String(feed.episode_count)));
-            tr.appendChild(el("td", "error", feed.last_error || ""));
+            var err = el("td", "error", feed.last_error || "");
+            if (feed.hook_error) err.appendChild(el("small", "hook", "hook failing: " + feed.hook_error));
+            var r = feed.hook_retry;
+            if (r) {
+              var text = "hook retry " + r.attempt + (r.attempts ? "/" + r.attempts : "") + " due " + display(r.due);
+              if (r.error) text += ": " + r.error;
+              if (r.pending > 1) text += " (" + r.pending + " episodes owe one)";
+              err.appendChild(el("small", "hook", text));
+            }
+            tr.appendChild(err);
             var act = el("td", "actions");
             act.appendChild(action("/feeds/" + feed.id + "/poll", "Poll"));
             act.appendChild(action("/feeds/" + feed.id + "/remove", "Remove"));
@@ -196,6 +205,7 @@ public enum WebAssets {
         .url { color: var(--muted); }
         .num { text-align: right; }
         .error { color: var(--bad); max-width: 18rem; overflow-wrap: anywhere; }
+        .error .hook { display: block; color: var(--warn); }
         .actions { white-space: nowrap; }
         .actions form { display: inline; }
         .status { font-weight: 600; }

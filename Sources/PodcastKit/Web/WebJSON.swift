@@ -13,14 +13,25 @@ import Glibc
 public enum WebJSON {
     /// One feed: `id`, `url`, `title` (null before the first successful poll), `status` (the
     /// status word), `last_check`, `next_poll`, `last_error`, `hook_error`, `episode_count`
-    /// (stored episodes), `new_count` (announced since the daemon started).
+    /// (stored episodes), `new_count` (announced since the daemon started), `hook_retry` (the
+    /// soonest hook attempt owed, as `list --json` gives it: `attempt`, `attempts` (null when
+    /// unknown), `due`, `error`, `pending` (episodes owing one); null when none is owed).
     public static func feed(_ p: Podcast, episodeCount: Int) -> OrderedJSON {
         .object([
             ("id", .int(p.id)), ("url", .string(MaskedURL.string(p.url))), ("title", .string(shown(p.title))),
             ("status", .string(p.status.rawValue)), ("last_check", WebJSON.date(p.lastCheck)),
             ("next_poll", WebJSON.date(p.nextPoll)), ("last_error", .string(shown(p.lastError))),
             ("hook_error", .string(shown(p.hookError))), ("episode_count", .int(episodeCount)),
-            ("new_count", .int(p.newCount)),
+            ("new_count", .int(p.newCount)), ("hook_retry", hookRetry(p)),
+        ])
+    }
+
+    private static func hookRetry(_ p: Podcast) -> OrderedJSON {
+        guard let retry = p.hookRetry else { return .null }
+        return .object([
+            ("attempt", .int(Int64(retry.attempt))), ("attempts", .int(retry.attempts.map(Int64.init))),
+            ("due", date(retry.due)), ("error", .string(shown(retry.lastError))),
+            ("pending", .int(Int64(max(1, p.hookRetriesOwed)))),
         ])
     }
 

@@ -98,7 +98,7 @@ final class WebViewSSETests: XCTestCase {
         hub.add(client)
         XCTAssertEqual(
             client.events[0].data,
-            #"{"feeds":[{"id":1,"url":"http://h/1","title":null,"status":"waiting","last_check":null,"next_poll":null,"last_error":null,"hook_error":null,"episode_count":0,"new_count":0},{"id":2,"url":"http://h/2","title":null,"status":"waiting","last_check":null,"next_poll":null,"last_error":null,"hook_error":null,"episode_count":0,"new_count":0}],"episodes":[],"counts":{"feeds":2,"waiting":2,"polling":0,"ok":0,"backing-off":0,"failing":0,"disabled":0,"new_since_start":0}}"#
+            #"{"feeds":[{"id":1,"url":"http://h/1","title":null,"status":"waiting","last_check":null,"next_poll":null,"last_error":null,"hook_error":null,"episode_count":0,"new_count":0,"hook_retry":null},{"id":2,"url":"http://h/2","title":null,"status":"waiting","last_check":null,"next_poll":null,"last_error":null,"hook_error":null,"episode_count":0,"new_count":0,"hook_retry":null}],"episodes":[],"counts":{"feeds":2,"waiting":2,"polling":0,"ok":0,"backing-off":0,"failing":0,"disabled":0,"new_since_start":0}}"#
         )
         library.remove(id: 1)
         scheduler.advance()
