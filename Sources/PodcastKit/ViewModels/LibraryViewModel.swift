@@ -78,6 +78,7 @@ public final class LibraryViewModel: ObservableObject {
     private var rowChangeBase = 0
     private var rowChangeCapacity: Int { max(4096, rows.count) }
     private var statusCounts: [Podcast.Status: Int] = [:]
+    private static let bulkAddLogLimit = 4096
 
     /// An empty library.
     public init(newestCapacity: Int = 50, journalCapacity: Int = 4096) {
@@ -103,7 +104,7 @@ public final class LibraryViewModel: ObservableObject {
     /// The ids of the feeds added, changed or removed since `cursor` (a `rowChangeCursor` read
     /// earlier), each once, ascending; a removed one is no longer in the library (`podcast(id:)`
     /// is `nil`). `nil` when the log no longer reaches back to `cursor` (more changes than it
-    /// keeps, at least 4,096 or the number of feeds, or feeds added in bulk by
+    /// keeps, at least 4,096 or the number of feeds, or more than 4,096 feeds added at once by
     /// `upsert(contentsOf:)`): compare every row then. O(changes log changes).
     public func changedFeedIDs(since cursor: Int) -> [Int64]? {
         guard cursor >= rowChangeBase, cursor <= rowChangeCursor else { return nil }
@@ -185,9 +186,13 @@ public final class LibraryViewModel: ObservableObject {
         feedIDs = merged.map(\.id)  // will-change, then the list
         rows = merged
         for podcast in fresh { statusCounts[podcast.status, default: 0] += 1 }
-        // Many rows at once: every cursor handed out before now reads `nil` (compare all).
-        rowChangeBase = rowChangeCursor + 1
-        rowChanges.removeAll()
+        if fresh.count <= LibraryViewModel.bulkAddLogLimit {
+            for podcast in fresh { logRowChange(podcast.id) }
+        } else {
+            // Many rows at once (the start): every cursor handed out before reads `nil`.
+            rowChangeBase = rowChangeCursor + 1
+            rowChanges.removeAll()
+        }
     }
 
     /// Changes feed `id`'s snapshot in place; nothing happens if it is not in the library (or

@@ -113,7 +113,8 @@ public enum DashboardPage {
         html += "<td class=\"error\">\(HTMLEscape.text(p.lastError ?? ""))"
         if let error = p.hookError { html += "<small class=\"hook\">hook failing: \(HTMLEscape.text(error))</small>" }
         if let retry = p.hookRetry {
-            html += "<small class=\"hook\">\(HTMLEscape.text(DashboardPage.owedHookText(retry, owed: p.hookRetriesOwed)))</small>"
+            html +=
+                "<small class=\"hook\">\(HTMLEscape.text(DashboardPage.owedHookText(retry, owed: p.hookRetriesOwed)))</small>"
         }
         html += "</td>"
         html += "<td class=\"actions\">"

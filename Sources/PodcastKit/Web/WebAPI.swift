@@ -97,7 +97,8 @@ struct WebAPI {
         guard let number = Int64(id) else { return .jsonError(404, "no such episode: \(id)") }
         do {
             guard let found = try data.episode(id: number) else { return .jsonError(404, "no such episode: \(number)") }
-            return .json(.object([("episode", WebJSON.episodeDetail(found.episode, showNotesHTML: found.showNotesHTML))]))
+            return .json(
+                .object([("episode", WebJSON.episodeDetail(found.episode, showNotesHTML: found.showNotesHTML))]))
         } catch {
             return .jsonError(500, "cannot read episode \(number): \(error)")
         }

@@ -10,7 +10,9 @@ import ViewModelKit
 ///
 /// It keeps no copy of the rows: the library's row change log (`changedFeedIDs(since:)`) names
 /// the feeds changed, added or removed since the last update, and its status counts give the
-/// header, so an update costs what changed, not the number of feeds.
+/// header, so an update costs what changed, not the number of feeds. When the log no longer
+/// reaches back (feeds added in bulk, or more row changes in one iteration than it keeps), every
+/// client gets a `snapshot` event instead (`SSEHub.resync`).
 ///
 /// Update event data (one JSON line): `feeds` (changed or added feeds, `WebJSON.feed`, in id
 /// order), `removed` (ids), `episodes` (the whole newest-episodes list, `WebJSON.announcement`,
@@ -64,32 +66,29 @@ public final class WebView<UpdateScheduler: EventSourceScheduler>: ViewModelObse
         }
         lastSequence = library.lastSequence
         guard primed else {
-            // Nobody has seen anything yet: remember where things stand, send nothing.
             primed = true
-            rowCursor = library.rowChangeCursor
-            sentNewest = library.newestEpisodes
-            sentCounts = WebJSON.counts(
-                feeds: library.count, byStatus: library.countsByStatus, totalNew: library.totalNew)
+            markCurrent()  // nobody has seen anything yet: nothing to send
             return
         }
 
         // Only the rows the library says changed since the last update (`changedFeedIDs`): the
         // work follows the changes, not the number of feeds. When the log no longer reaches
-        // back (feeds added in bulk, or more changes than it keeps), every row is sent.
-        let changedIDs = library.changedFeedIDs(since: rowCursor)
+        // back (feeds added in bulk, or more changes than it keeps), which feeds went is not
+        // known: every client gets the whole state instead (`SSEHub.resync`).
+        guard let changedIDs = library.changedFeedIDs(since: rowCursor) else {
+            markCurrent()
+            hub.resync()
+            return
+        }
         rowCursor = library.rowChangeCursor
         var changed: [OrderedJSON] = []
         var removed: [Int64] = []
-        if let changedIDs {
-            for id in changedIDs {
-                if let p = library.podcast(id: id) {
-                    changed.append(WebJSON.feed(p, episodeCount: data.episodeCount(p)))
-                } else {
-                    removed.append(id)
-                }
+        for id in changedIDs {
+            if let p = library.podcast(id: id) {
+                changed.append(WebJSON.feed(p, episodeCount: data.episodeCount(p)))
+            } else {
+                removed.append(id)
             }
-        } else {
-            changed = library.snapshots.map(data.feedJSON)
         }
         let newest = library.newestEpisodes
         let newestChanged = newest != sentNewest
@@ -105,6 +104,13 @@ public final class WebView<UpdateScheduler: EventSourceScheduler>: ViewModelObse
         if newestChanged { fields.append(("episodes", .array(newest.map(WebJSON.announcement)))) }
         fields.append(("counts", counts))
         hub.publish(String(decoding: OrderedJSON.object(fields).utf8Bytes, as: UTF8.self))
+    }
+
+    // The state now becomes what the clients have: the next update starts from here.
+    private func markCurrent() {
+        rowCursor = library.rowChangeCursor
+        sentNewest = library.newestEpisodes
+        sentCounts = WebJSON.counts(feeds: library.count, byStatus: library.countsByStatus, totalNew: library.totalNew)
     }
 
     /// The full state: `feeds`, `episodes`, `counts`.

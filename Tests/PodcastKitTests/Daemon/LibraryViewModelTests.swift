@@ -133,11 +133,14 @@ import Testing
         #expect(library.countsByStatus == [.waiting: 2, .failing: 1])
         #expect(library.changedFeedIDs(since: library.rowChangeCursor + 1) == nil)  // not handed out
 
-        library.upsert(contentsOf: [Podcast(id: 20, url: "u20"), Podcast(id: 21, url: "u21")])
-        #expect(library.changedFeedIDs(since: middle) == nil)
+        library.upsert(contentsOf: [Podcast(id: 21, url: "u21"), Podcast(id: 20, url: "u20")])
+        #expect(library.changedFeedIDs(since: middle) == [3, 9, 20, 21])
         #expect(library.countsByStatus == [.waiting: 4, .failing: 1])
+        library.upsert(contentsOf: (100..<4197).map { Podcast(id: Int64($0), url: "u\($0)") })  // 4,097
+        #expect(library.changedFeedIDs(since: middle) == nil)
+        #expect(library.countsByStatus == [.waiting: 4101, .failing: 1])
         let afterBulk = library.rowChangeCursor
-        for n in 1...(2 * 4096 + 1) { library.update(id: 1) { $0.newCount = n + 1 } }
+        for n in 1...(2 * max(4096, library.count) + 1) { library.update(id: 1) { $0.newCount = n + 1 } }
         #expect(library.changedFeedIDs(since: afterBulk) == nil)  // trimmed past it
         #expect(library.changedFeedIDs(since: library.rowChangeCursor - 1) == [1])
     }

@@ -72,7 +72,8 @@ import Testing
             }, now: { due.addingTimeInterval(-15) }, finished: { _ in })
         func announced(_ id: Int64) -> EpisodeAnnouncement {
             var a = EpisodeAnnouncement(
-                time: WebFixture.now, feedURL: "http://h/a", podcastTitle: "A", title: "T\u{1B}[2J", guid: nil, url: nil)
+                time: WebFixture.now, feedURL: "http://h/a", podcastTitle: "A", title: "T\u{1B}[2J", guid: nil, url: nil
+            )
             a.feedID = 1
             a.episodeID = id
             return a
@@ -80,8 +81,10 @@ import Testing
         runner.onOutcome?(announced(ids[0]), .retrying(.exited(3), attempt: 1, delay: 15))
         #expect(changed == [1])
         var row = try #require(daemon.library.podcast(id: 1))
-        #expect(row.hookRetry == PendingHookRetry(
-            episodeID: ids[0], attempt: 2, due: due, lastError: "exited with status 3", attempts: 4))
+        #expect(
+            row.hookRetry
+                == PendingHookRetry(
+                    episodeID: ids[0], attempt: 2, due: due, lastError: "exited with status 3", attempts: 4))
         #expect(row.hookRetriesOwed == 1)
 
         runner.onOutcome?(announced(ids[1]), .retrying(.exited(3), attempt: 2, delay: 30))
@@ -104,7 +107,8 @@ import Testing
         #expect(retry["pending"] as? Int == 2)
         #expect(
             DashboardPage.row(row, episodes: 2, csrf: "c").contains(
-                "<small class=\"hook\">hook retry 2/4 due 2023-11-14 22:14 UTC: exited with status 3 (2 episodes owe one)</small>"))
+                "<small class=\"hook\">hook retry 2/4 due 2023-11-14 22:14 UTC: exited with status 3 (2 episodes owe one)</small>"
+            ))
 
         // Both settle: nothing owed any more, everywhere.
         runner.onOutcome?(announced(ids[0]), .succeeded(attempts: 2))
@@ -112,7 +116,9 @@ import Testing
         row = try #require(daemon.library.podcast(id: 1))
         #expect(row.hookRetry == nil)
         #expect(row.hookRetriesOwed == 0)
-        #expect(jsonObject(web.send("GET", "/api/feeds/1").text)["feed"].flatMap { ($0 as? [String: Any])?["hook_retry"] } is NSNull)
+        #expect(
+            jsonObject(web.send("GET", "/api/feeds/1").text)["feed"].flatMap { ($0 as? [String: Any])?["hook_retry"] }
+                is NSNull)
         #expect(changed == [1, 1, 1, 1])
     }
 

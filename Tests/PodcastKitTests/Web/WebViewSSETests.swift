@@ -178,3 +178,35 @@ final class WebViewChangeTests: XCTestCase {
         withExtendedLifetime(view) {}
     }
 }
+
+extension WebViewChangeTests {
+    /// Feeds added in bulk (more than the log takes at once) in the iteration a feed was
+    /// removed: the change log no longer says
+    /// which went, so each client gets the whole state as a `snapshot` (without the removed
+    /// feed), not an `update` that would leave it on the page.
+    func testAChangeTooWideForTheLogResyncsEveryClient() throws {
+        let library = LibraryViewModel()
+        let scheduler = TestScheduler()
+        let dir = TemporaryDirectory("web-resync")
+        let store = try FeedStore(path: dir.file("state.sqlite"))
+        library.upsert(contentsOf: (1...3).map { Podcast(id: Int64($0), url: "http://h/\($0)") })
+        let hub = SSEHub(snapshot: { "{}" })
+        let view = WebView(data: WebLibraryData(library: library, store: store), hub: hub, scheduler: scheduler)
+        let client = RecordingSSEClient()
+        hub.add(client)
+        library.remove(id: 1)
+        library.upsert(contentsOf: (4...5000).map { Podcast(id: Int64($0), url: "http://h/\($0)") })
+        scheduler.advance()
+        XCTAssertEqual(client.events.map(\.name), ["snapshot", "snapshot"])
+        let state = jsonObject(client.events[1].data)
+        XCTAssertEqual((state["feeds"] as? [[String: Any]])?.map { $0["id"] as? Int }, Array(2...5000))
+        XCTAssertEqual((state["counts"] as? [String: Any])?["feeds"] as? Int, 4999)
+        // Then updates again, one row at a time.
+        library.update(id: 5) { $0.newCount = 1 }
+        scheduler.advance()
+        XCTAssertEqual(client.events.map(\.name), ["snapshot", "snapshot", "update"])
+        XCTAssertEqual(
+            (jsonObject(client.events[2].data)["feeds"] as? [[String: Any]])?.map { $0["id"] as? Int }, [5])
+        withExtendedLifetime(view) {}
+    }
+}
