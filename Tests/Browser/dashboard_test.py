@@ -39,12 +39,19 @@ def xml_escape(text):
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+# Show notes with a script, event handlers and javascript: URLs around harmless markup.
+NOTES = ("<p>Crabs <b>swap shells</b> in <a href=\"https://example.org/shells\" onclick=\"alert(5)\">chains</a>.</p>"
+         "<script>alert(6)</script><img src=\"https://example.org/x.png\" onerror=\"alert(7)\">"
+         "<a href=\"javascript:alert(8)\">more</a>")
+
+
 def rss(title, items):
     entries = "".join(
         "<item><guid>{0}</guid><title>{1}</title><link>https://example.org/{0}</link>"
-        "<pubDate>{2}</pubDate><enclosure url=\"https://example.org/{0}.mp3\" type=\"audio/mpeg\" length=\"1\"/></item>".format(
-            guid, xml_escape(t), date)
-        for guid, t, date in items)
+        "<pubDate>{2}</pubDate>{3}<enclosure url=\"https://example.org/{0}.mp3\" type=\"audio/mpeg\" length=\"1\"/></item>".format(
+            item[0], xml_escape(item[1]), item[2],
+            "<description>{}</description>".format(xml_escape(item[3])) if len(item) > 3 else "")
+        for item in items)
     return ("<?xml version=\"1.0\" encoding=\"utf-8\"?><rss version=\"2.0\"><channel><title>{}</title>"
             "<link>https://example.org/</link>{}</channel></rss>").format(xml_escape(title), entries).encode()
 
@@ -274,7 +281,7 @@ def main():
         Feeds.feeds["/tidepool.xml"] = rss("Tidepool Radio", [
             ("tp-1", "Barnacles Stand Their Ground", "Mon, 20 May 2024 06:00:00 GMT"),
             ("tp-2", "Anemones Never Hurry", "Mon, 27 May 2024 06:00:00 GMT"),
-            ("tp-3", "The Hermit Crab Housing Market", "Mon, 03 Jun 2024 06:00:00 GMT")])
+            ("tp-3", "The Hermit Crab Housing Market", "Mon, 03 Jun 2024 06:00:00 GMT", NOTES)])
         request = urllib.request.Request(
             dashboard + "api/feeds/1/poll", data=b"{}", method="POST", headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request) as r:
@@ -284,6 +291,21 @@ def main():
         check(devtools.evaluate("window.__notReloaded === true"), "the page updated live, without a reload")
         check("The Hermit Crab Housing Market" in devtools.evaluate("document.getElementById('episodes').textContent"),
               "the new episode is in the newest-episodes list")
+
+        # 2b. Its show notes open in place: the sanitiser's markup, no script, handler or javascript: URL.
+        opened = devtools.evaluate(
+            "(function () { var li = Array.from(document.querySelectorAll('#episodes li'))"
+            ".find(function (l) { return l.textContent.indexOf('Hermit Crab') >= 0; });"
+            " var d = li && li.querySelector('details.notes'); if (!d) return false; d.open = true; return true; })()")
+        check(opened, "the new episode offers its show notes")
+        devtools.wait_for("!!document.querySelector('details.notes[data-loaded=\"yes\"] .notes-body b')",
+                          what="the show notes")
+        notes = devtools.evaluate("document.querySelector('details.notes[data-loaded=\"yes\"] .notes-body').innerHTML")
+        check("<b>swap shells</b>" in notes and 'href="https://example.org/shells"' in notes,
+              "the show notes keep their markup: {}".format(notes))
+        for bad in ["<script", "onclick", "onerror", "javascript:"]:
+            check(bad not in notes.lower(), "the show notes carry no {}: {}".format(bad, notes))
+        check(devtools.evaluate("document.scripts.length") == 1, "the show notes added no script")
 
         # 3. Add a feed from the form (a plain form post, then the page again).
         devtools.evaluate(

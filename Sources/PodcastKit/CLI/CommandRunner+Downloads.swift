@@ -9,7 +9,7 @@ extension CommandRunner {
     func downloads(_ store: FeedStore?, json: Bool) throws -> ExitCode {
         let records = try store.map { try DownloadLedger(store: $0).all() } ?? []
         for var r in records {
-            r.bytes = CommandRunner.bytesOnDisk(r)
+            r.bytes = r.bytesOnDisk
             if json {
                 try emit(
                     OrderedJSON.object([
@@ -90,16 +90,6 @@ extension CommandRunner {
     }
 
     /// "1.5 MB" (powers of 1000, one decimal), "532 B".
-    /// An unfinished download's byte count as its `.part` file backs it: never more than the
-    /// file holds (a stored count that ran ahead of the disk, e.g. after a SIGKILL, is what the
-    /// resume will not find). A missing part file leaves the stored count as it is.
-    static func bytesOnDisk(_ r: DownloadRecord) -> Int64 {
-        guard r.state == .pending || r.state == .downloading || r.state == .failed else { return r.bytes }
-        var info = stat()
-        guard lstat(r.path + ".part", &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return r.bytes }
-        return min(r.bytes, Int64(info.st_size))
-    }
-
     static func byteCount(_ bytes: Int64) -> String {
         let units = ["B", "kB", "MB", "GB", "TB"]
         var value = Double(bytes)

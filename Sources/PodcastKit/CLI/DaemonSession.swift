@@ -129,6 +129,7 @@ final class DaemonSession {
                     daemon?.noteHookOutcome(feedID: id, error: error)
                 },
                 retries: store,
+                retriesChanged: { [weak daemon] id in daemon?.noteHookRetries(feedID: id) },
                 report: { [weak daemon] event, feedID in _ = daemon?.library.record(event, feedID: feedID) },
                 finished: { runner in self.finishIfIdle(loop, hooks: runner) })
             if options.hookOn.contains(.newEpisode) { daemon.hooks = runner }
@@ -247,6 +248,7 @@ final class DaemonSession {
         }
         // Hook attempts a previous run still owed (a retry waiting, a hook killed at shutdown).
         if let hooks { resumeHookRetries(hooks) }
+        showOwedHookRetries(daemon)
         // Polling has begun (the first due feeds are being fetched): the service is up.
         notifier.ready(status: DaemonSession.status(daemon.library.count))
         // Without the live table (a service, a pipe, --json) nothing else would say why nothing
@@ -415,10 +417,12 @@ final class DaemonSession {
     /// `retries`: the store where an attempt still owed is kept (`.retrying`: the next attempt,
     /// due after its delay; `.interrupted`: the same attempt, due at once) and forgotten on the
     /// final result, so a stop loses no retry. `report`: each failed attempt as a `hook_failed`
-    /// event (with the feed id), for the JSON lines. `now` is the wall clock.
+    /// event (with the feed id), for the JSON lines. `retriesChanged`: the feed id after each
+    /// change of what it owes (the live views show it). `now` is the wall clock.
     static func reportTerminations(
         of runner: HookRunner, to console: Console, record: ((Int64, String?) -> Void)? = nil,
-        retries store: FeedStore? = nil, report: ((FeedEvent, Int64?) -> Void)? = nil,
+        retries store: FeedStore? = nil, retriesChanged: ((Int64) -> Void)? = nil,
+        report: ((FeedEvent, Int64?) -> Void)? = nil,
         now: @escaping () -> Date = Date.init, finished: @escaping (HookRunner) -> Void
     ) {
         // Best effort: a store that cannot be written costs the retry after a stop, not the run.
@@ -426,6 +430,7 @@ final class DaemonSession {
             guard let store, let id = episode.episodeID else { return }
             do {
                 try change(store, id)
+                if let feedID = episode.feedID { retriesChanged?(feedID) }
             } catch {
                 console.err("podcast-watch: warning: cannot record the hook's retry in the state database: \(error)\n")
             }
@@ -562,6 +567,13 @@ final class DaemonSession {
             "podcast-watch: no subscriptions yet; add one with 'podcast-watch add URL', then send SIGHUP (\(reload)) to poll it\n"
     }
 
+    // The live table's and the dashboard's rows show the hook attempts the store says are owed
+    // (as `list` does): once at start and after a reload changed the limit.
+    private func showOwedHookRetries(_ daemon: PodcastDaemon<LoopScheduler>) {
+        guard let owed = try? store.pendingHookRetries() else { return }
+        for feedID in Set(owed.map(\.episode.feedID)).sorted() { daemon.noteHookRetries(feedID: feedID) }
+    }
+
     // Schedules the hook attempts an earlier run still owed, each at its due time (at once when
     // overdue). `--once` takes only those already due: a pass must not wait out a backoff
     // (the others stay in the store for a later run).
@@ -625,6 +637,7 @@ final class DaemonSession {
                     hooks.policy = DaemonSession.hookPolicy(applied)  // gives up owed attempts beyond it
                     do {
                         try store.setHookRetryLimit(applied.hookRetries + 1)
+                        showOwedHookRetries(daemon)
                     } catch {
                         console.err("podcast-watch: warning: cannot record the new hook retry limit: \(error)\n")
                     }

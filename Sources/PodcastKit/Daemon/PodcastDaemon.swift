@@ -615,7 +615,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             {
                 Result {
                     try ParseCancellation.$current.withValue(cancellation) {
-                        PodcastDaemon.capped(try parse(response), to: cap)
+                        PodcastDaemon.capped(try parse(response), to: cap).sanitizingShowNotes()
                     }
                 }
             },
@@ -928,7 +928,22 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             lastCheck: record.lastCheck, nextPoll: old?.nextPoll ?? record.nextPoll, newCount: old?.newCount ?? 0,
             lastError: record.lastError)
         podcast.hookError = record.hookError
+        podcast.hookRetry = old?.hookRetry
+        podcast.hookRetriesOwed = old?.hookRetriesOwed ?? 0
         return podcast
+    }
+
+    /// Shows the hook attempts feed `id` still owes (`FeedStore.pendingHookRetries(feedID:)`:
+    /// the soonest and how many) in its library row, after one was recorded or forgotten, so the
+    /// live table and the dashboard show what `list` shows. One indexed query; a feed removed
+    /// meanwhile, or a store error, changes nothing. Loop thread.
+    public func noteHookRetries(feedID id: Int64) {
+        guard slots[id] != nil, var podcast = library.podcast(id: id),
+            let owed = try? store.pendingHookRetries(feedID: id)
+        else { return }
+        podcast.hookRetry = owed.first
+        podcast.hookRetriesOwed = owed.count
+        library.upsert(podcast)  // an equal row notifies nobody
     }
 
     /// Records the outcome of feed `id`'s hook (after its retries; `nil` for success) in the

@@ -62,6 +62,19 @@ public struct DownloadRecord: Sendable, Equatable {
     /// pending, or bytes or attempts recorded). A never-started one adopts no file it finds: that
     /// file is someone else's, and the download takes the next free name instead.
     public var mayOwnFiles: Bool { state != .pending || bytes > 0 || attempts > 0 }
+
+    /// The byte count the disk backs: for an unfinished download (pending, downloading, failed)
+    /// never more than its `.part` file holds, since that file is where a resume starts (a stored
+    /// count can run ahead of it: the count is stored about once a second while the bytes wait
+    /// in the writer's buffer, so a SIGKILL or power cut loses the unwritten ones). A missing
+    /// part (or one that is not a regular file) leaves `bytes` as stored: a run killed between
+    /// the rename and its record has the final file instead. One `lstat`.
+    public var bytesOnDisk: Int64 {
+        guard state == .pending || state == .downloading || state == .failed else { return bytes }
+        var info = stat()
+        guard lstat(path + ".part", &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return bytes }
+        return min(bytes, Int64(info.st_size))
+    }
 }
 
 /// The `downloads` table and the per-feed download settings, on a `FeedStore`'s connection.
@@ -113,6 +126,22 @@ public struct DownloadLedger {
             return try records("WHERE d.feed_id = ?1 ORDER BY d.queued DESC, d.episode_id DESC", [.integer(feedID)])
         }
         return try records("ORDER BY d.queued DESC, d.episode_id DESC", [])
+    }
+
+    /// Stores `bytesOnDisk` for every unfinished download whose stored count ran ahead of its
+    /// `.part` file (a killed run), so every view of the store (`downloads`, the live table,
+    /// the JSON lines) shows where the resume will start. Returns the downloads corrected, by
+    /// episode id. `DownloadQueue.start()` runs it before it resumes anything.
+    @discardableResult
+    public func reconcileWithPartFiles() throws -> [Int64] {
+        var corrected: [Int64] = []
+        for record in try unfinished() where record.bytes > 0 {
+            let onDisk = record.bytesOnDisk
+            guard onDisk < record.bytes else { continue }
+            try noteBytes(episodeID: record.episodeID, bytes: onDisk)
+            corrected.append(record.episodeID)
+        }
+        return corrected
     }
 
     /// Downloads not done: pending, downloading (a run that died) and failed, oldest first.

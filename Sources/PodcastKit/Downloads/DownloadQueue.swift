@@ -105,10 +105,14 @@ public final class DownloadQueue {
     public var isBusy: Bool { !active.isEmpty || !waiting.isEmpty || retentionsInFlight > 0 }
 
     /// Resumes what the store has unfinished: pending and interrupted downloads are queued now,
-    /// failed ones at their retry time (none without one). Throws `StoreError`.
+    /// failed ones at their retry time (none without one). A stored byte count ahead of its
+    /// `.part` file (a killed run) is first brought down to the file's size
+    /// (`DownloadLedger.reconcileWithPartFiles`: one `lstat` per unfinished download, once per
+    /// run). Throws `StoreError`.
     public func start() throws {
         guard !running else { return }
         running = true
+        try ledger.reconcileWithPartFiles()
         for record in try ledger.unfinished() {
             switch record.state {
             case .pending, .downloading:

@@ -100,6 +100,18 @@ public struct Episode: Sendable, Equatable, Codable {
         descriptionHTML.map(HTMLSanitizer.sanitize)
     }
 
+    /// `sanitizedDescriptionHTML` worked out ahead of time by `ParsedFeed.sanitizingShowNotes()`
+    /// (the daemon does it on its worker pool, so the store never sanitises on the loop); `nil`
+    /// until then. Not from the feed: the parser leaves it `nil`.
+    public var precomputedShowNotesHTML: String?
+
+    /// The show notes as the web dashboard shows them: `precomputedShowNotesHTML` when it was
+    /// worked out, else `sanitizedDescriptionHTML` (computed now); `nil` without an HTML body.
+    public var showNotesHTML: String? {
+        guard descriptionHTML != nil else { return nil }
+        return precomputedShowNotesHTML ?? sanitizedDescriptionHTML
+    }
+
     /// The enclosure to download: the first whose MIME type is `audio/*` or `video/*`, else the
     /// first whose URL has a known media extension, else the first one; `nil` if none.
     public var primaryEnclosure: Enclosure? {

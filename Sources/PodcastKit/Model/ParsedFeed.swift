@@ -132,3 +132,16 @@ public struct Channel: Sendable, Equatable, Codable {
         self.pagedFeedNext = pagedFeedNext
     }
 }
+
+extension ParsedFeed {
+    /// This feed with every episode's `precomputedShowNotesHTML` set (`HTMLSanitizer`, linear in
+    /// the HTML's length): run where parsing runs (a worker), so storing the show notes costs
+    /// the loop no sanitising. Any thread.
+    public func sanitizingShowNotes() -> ParsedFeed {
+        var feed = self
+        for i in feed.episodes.indices where feed.episodes[i].descriptionHTML != nil {
+            feed.episodes[i].precomputedShowNotesHTML = feed.episodes[i].sanitizedDescriptionHTML
+        }
+        return feed
+    }
+}

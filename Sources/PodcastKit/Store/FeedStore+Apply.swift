@@ -215,7 +215,11 @@ extension FeedStore {
     private func insertNewEpisodes(
         _ parsed: ParsedFeed, feedID: Int64, at: Date, warnings: inout [String]
     ) throws -> [(index: Int, episode: StoredEpisode)] {
-        let known = try database.prepare("SELECT 1 FROM episodes WHERE feed_id = ?1 AND identity = ?2")
+        let known = try database.prepare(
+            "SELECT show_notes_html IS NULL FROM episodes WHERE feed_id = ?1 AND identity = ?2")
+        // Show notes for an episode stored before they were kept (or without them until now).
+        let fillShowNotes = try database.prepare(
+            "UPDATE episodes SET show_notes_html = ?3 WHERE feed_id = ?1 AND identity = ?2 AND show_notes_html IS NULL")
         // The primary enclosure's URL, type, length, key and the enclosure list change together.
         let moveEnclosure = try database.prepare(
             """
@@ -242,8 +246,8 @@ extension FeedStore {
         let insert = try database.prepare(
             """
             INSERT INTO episodes (feed_id, identity, guid, title, link, published, duration, description, enclosure_url,
-                enclosure_type, enclosure_length, enclosure_key, enclosures_json, first_seen, announced)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 0)
+                enclosure_type, enclosure_length, enclosure_key, enclosures_json, first_seen, announced, show_notes_html)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 0, ?15)
             """)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -277,6 +281,11 @@ extension FeedStore {
             known.reset()
             try known.bind([.integer(feedID), .text(identity.key)])
             if try known.step() {
+                if known.bool(0) == true, let notes = episode.showNotesHTML {
+                    fillShowNotes.reset()
+                    try fillShowNotes.bind([.integer(feedID), .text(identity.key), .text(notes)])
+                    _ = try fillShowNotes.step()
+                }
                 // A known episode (by guid) whose primary enclosure moved: downloads follow it.
                 if EpisodeIdentity.nonBlank(episode.primaryEnclosure?.url) != nil,
                     EpisodeIdentity.nonBlank(episode.guid) != nil
@@ -331,7 +340,7 @@ extension FeedStore {
                 .integer(feedID), .text(identity.key), SQLValue(guid), SQLValue(episode.title), SQLValue(episode.link),
                 .date(episode.published), SQLValue(episode.duration), SQLValue(episode.description),
                 SQLValue(primary?.url), SQLValue(primary?.mimeType), SQLValue(primary?.length), SQLValue(enclosureKey),
-                .text(json), .date(at),
+                .text(json), .date(at), SQLValue(episode.showNotesHTML),
             ])
             try insert.step()
             let stored = StoredEpisode(

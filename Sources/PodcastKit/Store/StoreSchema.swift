@@ -136,5 +136,11 @@ enum StoreSchema {
         """
         ALTER TABLE hook_retries ADD COLUMN attempts INTEGER CHECK (attempts IS NULL OR attempts >= 1);
         """,
+        // An episode's show notes as the web dashboard shows them: `Episode.showNotesHTML`, the
+        // sanitiser's output (NULL: the item had no HTML body, or was stored before this column
+        // and its feed has not been fetched since). An added column only.
+        """
+        ALTER TABLE episodes ADD COLUMN show_notes_html TEXT;
+        """,
     ]
 }

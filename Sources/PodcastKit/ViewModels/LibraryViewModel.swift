@@ -71,6 +71,14 @@ public final class LibraryViewModel: ObservableObject {
     // per event instead of shifting up to `journalCapacity` entries each time).
     private var journalStorage: [JournalEntry] = []
     private var journalStart = 0
+    // The row change log: ids of feeds added, changed or removed, oldest first; entry i has
+    // change number `rowChangeBase + i`. Trimmed by half past `rowChangeCapacity` (amortised
+    // O(1) per change); a bulk add empties it and moves the base past every earlier cursor.
+    private var rowChanges: [Int64] = []
+    private var rowChangeBase = 0
+    private var rowChangeCapacity: Int { max(4096, rows.count) }
+    private var statusCounts: [Podcast.Status: Int] = [:]
+    private static let bulkAddLogLimit = 4096
 
     /// An empty library.
     public init(newestCapacity: Int = 50, journalCapacity: Int = 4096) {
@@ -84,6 +92,26 @@ public final class LibraryViewModel: ObservableObject {
 
     /// How many feeds the library holds.
     public var count: Int { rows.count }
+
+    /// How many feeds have each status (statuses without feeds are absent). Kept as rows change:
+    /// O(1) to read.
+    public var countsByStatus: [Podcast.Status: Int] { statusCounts }
+
+    /// A position in the row change log, for `changedFeedIDs(since:)`: read it after handling
+    /// the changes so far.
+    public var rowChangeCursor: Int { rowChangeBase + rowChanges.count }
+
+    /// The ids of the feeds added, changed or removed since `cursor` (a `rowChangeCursor` read
+    /// earlier), each once, ascending; a removed one is no longer in the library (`podcast(id:)`
+    /// is `nil`). `nil` when the log no longer reaches back to `cursor` (more changes than it
+    /// keeps, at least 4,096 or the number of feeds, or more than 4,096 feeds added at once by
+    /// `upsert(contentsOf:)`): compare every row then. O(changes log changes).
+    public func changedFeedIDs(since cursor: Int) -> [Int64]? {
+        guard cursor >= rowChangeBase, cursor <= rowChangeCursor else { return nil }
+        let ids = rowChanges[(cursor - rowChangeBase)...]
+        guard ids.count > 1 else { return Array(ids) }
+        return Array(Set(ids)).sorted()
+    }
 
     /// The snapshot of feed `id`, if subscribed. O(log N).
     public func podcast(id: Int64) -> Podcast? { index(of: id).map { rows[$0] } }
@@ -114,6 +142,8 @@ public final class LibraryViewModel: ObservableObject {
         ids.insert(podcast.id, at: position)
         feedIDs = ids  // will-change, then the list
         rows.insert(podcast, at: position)
+        statusCounts[podcast.status, default: 0] += 1
+        logRowChange(podcast.id)
     }
 
     /// Adds or replaces several feeds, as `upsert(_:)` does for each, but changes `feedIDs` at
@@ -163,6 +193,14 @@ public final class LibraryViewModel: ObservableObject {
         }
         feedIDs = merged.map(\.id)  // will-change, then the list
         rows = merged
+        for podcast in fresh { statusCounts[podcast.status, default: 0] += 1 }
+        if fresh.count <= LibraryViewModel.bulkAddLogLimit {
+            for podcast in fresh { logRowChange(podcast.id) }
+        } else {
+            // Many rows at once (the start): every cursor handed out before reads `nil`.
+            rowChangeBase = rowChangeCursor + 1
+            rowChanges.removeAll()
+        }
     }
 
     /// Changes feed `id`'s snapshot in place; nothing happens if it is not in the library (or
@@ -180,21 +218,42 @@ public final class LibraryViewModel: ObservableObject {
         var ids = feedIDs
         ids.remove(at: index)
         feedIDs = ids
-        rows.remove(at: index)
+        let removed = rows.remove(at: index)
         watchers[id] = nil
+        countOut(removed.status)
+        logRowChange(id)
     }
 
     // Sends will-change, stores the row, then tells the feed's observable, if one is held.
     private func replace(at index: Int, with podcast: Podcast) {
         guard rows[index] != podcast else { return }
         objectWillChange.send()
+        if rows[index].status != podcast.status {
+            countOut(rows[index].status)
+            statusCounts[podcast.status, default: 0] += 1
+        }
         rows[index] = podcast
+        logRowChange(podcast.id)
         if let watcher = watchers[podcast.id] {
             if watcher.observable == nil {
                 watchers[podcast.id] = nil
             } else {
                 watcher.subject.send(podcast)
             }
+        }
+    }
+
+    private func countOut(_ status: Podcast.Status) {
+        let left = statusCounts[status, default: 1] - 1
+        statusCounts[status] = left > 0 ? left : nil
+    }
+
+    private func logRowChange(_ id: Int64) {
+        rowChanges.append(id)
+        if rowChanges.count > 2 * rowChangeCapacity {
+            let dropped = rowChanges.count - rowChangeCapacity
+            rowChanges.removeFirst(dropped)
+            rowChangeBase += dropped
         }
     }
 

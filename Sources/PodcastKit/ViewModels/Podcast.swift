@@ -49,6 +49,11 @@ public struct Podcast: Equatable, Sendable, Identifiable {
     /// Why the hook failed for this feed's latest announcement after every retry
     /// (`FeedRecord.hookError`); `nil` when it succeeded or none failed.
     public var hookError: String? = nil
+    /// The soonest hook attempt still owed to one of this feed's episodes (a retry waiting out
+    /// its backoff, or one cut by a shutdown), as `list` shows it; `nil` when none is owed.
+    public var hookRetry: PendingHookRetry? = nil
+    /// How many of this feed's episodes owe a hook attempt (0 when `hookRetry` is `nil`).
+    public var hookRetriesOwed: Int = 0
 
     /// A snapshot.
     public init(

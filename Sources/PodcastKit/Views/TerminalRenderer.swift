@@ -54,6 +54,17 @@ public struct TerminalRenderer: Sendable {
         return frame
     }
 
+    /// "hook retry 2/4 at 22:14:20: exited with status 3 (3 episodes owe one)": the soonest
+    /// hook attempt feed `p` owes, as `list` says it (its time as the CHECKED column's).
+    func owedHookText(_ retry: PendingHookRetry, _ p: Podcast) -> String {
+        let of = retry.attempts.map { "/\($0)" } ?? ""
+        let time = clock(retry.due)
+        var text = "hook retry \(retry.attempt)\(of) at \(time)"
+        if let error = retry.lastError { text += ": " + error }
+        if p.hookRetriesOwed > 1 { text += " (\(p.hookRetriesOwed) episodes owe one)" }
+        return text
+    }
+
     private func layout(podcasts: [Podcast], newest: [EpisodeAnnouncement], totalNew: Int, width: Int) -> [String] {
         var header = "podcast-watch: \(podcasts.count) \(podcasts.count == 1 ? "feed" : "feeds"), \(totalNew) new"
         // One count per status word, as `list` names them: "2 backing-off, 1 failing, 1 disabled".
@@ -61,7 +72,7 @@ public struct TerminalRenderer: Sendable {
             let count = podcasts.filter { $0.status == status }.count
             if count > 0 { header += ", \(count) \(status.rawValue)" }
         }
-        let hooksFailing = podcasts.filter { $0.hookError != nil }.count
+        let hooksFailing = podcasts.filter { $0.hookError != nil || $0.hookRetry != nil }.count
         if hooksFailing > 0 { header += ", \(hooksFailing) hook failing" }
         var top = [fit(header, width), ""]
         let titleWidth = width - 30  // 2 + 8 (time) + 2 + 11 (status) + 2 + 5 (new)
@@ -77,6 +88,7 @@ public struct TerminalRenderer: Sendable {
             ]
             if p.isFailing, let error = p.lastError { block.append("  ! " + fit(error, width - 4)) }
             if let error = p.hookError { block.append("  ! hook " + fit(error, width - 9)) }
+            if let retry = p.hookRetry { block.append("  ! " + fit(owedHookText(retry, p), width - 4)) }
             return block
         }
         let newestLines: [String] = newest.prefix(newestLimit).map { e in

@@ -110,7 +110,13 @@ public enum DashboardPage {
         html += "<td><span class=\"status s-\(p.status.rawValue)\">\(p.status.rawValue)</span></td>"
         html += timeCell(p.lastCheck) + timeCell(p.nextPoll)
         html += "<td class=\"num\">\(episodes)</td>"
-        html += "<td class=\"error\">\(HTMLEscape.text(p.lastError ?? ""))</td>"
+        html += "<td class=\"error\">\(HTMLEscape.text(p.lastError ?? ""))"
+        if let error = p.hookError { html += "<small class=\"hook\">hook failing: \(HTMLEscape.text(error))</small>" }
+        if let retry = p.hookRetry {
+            html +=
+                "<small class=\"hook\">\(HTMLEscape.text(DashboardPage.owedHookText(retry, owed: p.hookRetriesOwed)))</small>"
+        }
+        html += "</td>"
         html += "<td class=\"actions\">"
         html +=
             "<form method=\"post\" action=\"/feeds/\(p.id)/poll\">\(hidden(csrf))<button type=\"submit\">Poll</button></form>"
@@ -118,6 +124,16 @@ public enum DashboardPage {
             "<form method=\"post\" action=\"/feeds/\(p.id)/remove\">\(hidden(csrf))<button type=\"submit\">Remove</button></form>"
         html += "</td></tr>\n"
         return html
+    }
+
+    /// "hook retry 2/4 due 2024-01-31 12:00 UTC: exited with status 3 (3 episodes owe one)", as
+    /// `app.js` writes it from `hook_retry`.
+    static func owedHookText(_ retry: PendingHookRetry, owed: Int) -> String {
+        let of = retry.attempts.map { "/\($0)" } ?? ""
+        var text = "hook retry \(retry.attempt)\(of) due \(display(WebJSON.iso8601(retry.due)))"
+        if let error = WebJSON.shown(retry.lastError) { text += ": " + error }
+        if owed > 1 { text += " (\(owed) episodes owe one)" }
+        return text
     }
 
     /// One newest-episodes item.
@@ -134,6 +150,10 @@ public enum DashboardPage {
         if let published = e.published {
             let iso = WebJSON.iso8601(published)
             html += " <time datetime=\"\(iso)\">\(display(iso))</time>"
+        }
+        // Show notes load on opening (`/api/episodes/ID`, the sanitiser's output; `app.js`).
+        if let id = e.episodeID {
+            html += "<details class=\"notes\" data-episode=\"\(id)\"><summary>Show notes</summary></details>"
         }
         return html + "</li>\n"
     }

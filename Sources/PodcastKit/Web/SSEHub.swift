@@ -85,6 +85,24 @@ public final class SSEHub {
         }
     }
 
+    /// One `snapshot` event (the full state, built once) to every client keeping up, instead of
+    /// an `update`: for a change too wide to describe as one (`WebView` when the library's change
+    /// log no longer reaches back). Backed-up clients stay stale: they get one when they drain.
+    public func resync() {
+        version += 1
+        snapshotCount += 1
+        let event = "event: snapshot\nid: \(version)\ndata: \(snapshot())\n\n"
+        for key in order {
+            guard let entry = entries[key], entry.client.isOpen, !entry.stale else { continue }
+            if entry.client.isBackedUp {
+                entry.stale = true
+                skippedCount += 1
+                continue
+            }
+            entry.client.write(event)
+        }
+    }
+
     /// A comment line to every client keeping up, so proxies and the server's stream timeout
     /// see traffic on a quiet dashboard.
     public func heartbeat() {

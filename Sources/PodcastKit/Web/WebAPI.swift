@@ -91,6 +91,19 @@ struct WebAPI {
         return .json(.object([("polling", .string("all"))]), status: 202)
     }
 
+    /// `GET /api/episodes/ID`: `{"episode": {...}}` (`WebJSON.episodeDetail`: the episode with
+    /// its sanitised `show_notes_html`); `404` when there is no such episode.
+    func episode(_ id: String) -> HTTPResponse {
+        guard let number = Int64(id) else { return .jsonError(404, "no such episode: \(id)") }
+        do {
+            guard let found = try data.episode(id: number) else { return .jsonError(404, "no such episode: \(number)") }
+            return .json(
+                .object([("episode", WebJSON.episodeDetail(found.episode, showNotesHTML: found.showNotesHTML))]))
+        } catch {
+            return .jsonError(500, "cannot read episode \(number): \(error)")
+        }
+    }
+
     /// `GET /api/episodes?feed=ID&since=ISO8601&limit=N&offset=M`: stored episodes newest
     /// first; `since` keeps those first seen after that time, compared in whole milliseconds
     /// as `first_seen` is shown (so a page's newest `first_seen` as `since` skips that page); `limit` 1...500 (default 50);

@@ -3,8 +3,11 @@
 /// no outside asset.
 ///
 /// The script only makes the page live: it opens `/events` (Server-Sent Events) and applies
-/// each `snapshot` or `update` event to the DOM, building elements with `textContent` only
-/// (never `innerHTML`), so text from a feed is never parsed as HTML in the browser either. Its
+/// each `snapshot` or `update` event to the DOM, building elements with `textContent` only,
+/// so text from a feed is never parsed as HTML in the browser either. The one exception is an
+/// episode's show notes, loaded when its `<details>` opens: `show_notes_html` of
+/// `/api/episodes/ID`, which is `HTMLSanitizer`'s output (allow-listed elements and attributes,
+/// http/https/mailto URLs), and the CSP still forbids any script or outside image in it. Its
 /// markup mirrors `DashboardPage.row` and `DashboardPage.item`.
 public enum WebAssets {
     /// `/static/app.js`.
@@ -54,7 +57,16 @@ public enum WebAssets {
             tr.appendChild(timeCell(feed.last_check));
             tr.appendChild(timeCell(feed.next_poll));
             tr.appendChild(el("td", "num", String(feed.episode_count)));
-            tr.appendChild(el("td", "error", feed.last_error || ""));
+            var err = el("td", "error", feed.last_error || "");
+            if (feed.hook_error) err.appendChild(el("small", "hook", "hook failing: " + feed.hook_error));
+            var r = feed.hook_retry;
+            if (r) {
+              var text = "hook retry " + r.attempt + (r.attempts ? "/" + r.attempts : "") + " due " + display(r.due);
+              if (r.error) text += ": " + r.error;
+              if (r.pending > 1) text += " (" + r.pending + " episodes owe one)";
+              err.appendChild(el("small", "hook", text));
+            }
+            tr.appendChild(err);
             var act = el("td", "actions");
             act.appendChild(action("/feeds/" + feed.id + "/poll", "Poll"));
             act.appendChild(action("/feeds/" + feed.id + "/remove", "Remove"));
@@ -81,8 +93,41 @@ public enum WebAssets {
               t.setAttribute("datetime", e.published);
               li.appendChild(t);
             }
+            if (e.episode_id !== null && e.episode_id !== undefined) {
+              var d = el("details", "notes");
+              d.setAttribute("data-episode", String(e.episode_id));
+              d.appendChild(el("summary", null, "Show notes"));
+              li.appendChild(d);
+            }
             return li;
           }
+          function loadNotes(d) {
+            if (d.getAttribute("data-loaded")) return;
+            d.setAttribute("data-loaded", "loading");
+            var old = d.querySelector(".notes-body");
+            if (old) old.remove();  // an earlier attempt's error: try again
+            var box = el("div", "notes-body", "Loading\u2026");
+            d.appendChild(box);
+            fetch("/api/episodes/" + encodeURIComponent(d.getAttribute("data-episode")), { credentials: "same-origin" })
+              .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
+              .then(function (j) {
+                var ep = j.episode || {};
+                if (ep.show_notes_html) {
+                  box.innerHTML = ep.show_notes_html;  // HTMLSanitizer's output only (see above)
+                } else {
+                  box.textContent = ep.description || "No show notes.";
+                }
+                d.setAttribute("data-loaded", "yes");
+              })
+              .catch(function (err) {
+                box.textContent = "Could not load the show notes (" + err.message + "); close and open to retry.";
+                d.removeAttribute("data-loaded");
+              });
+          }
+          document.addEventListener("toggle", function (ev) {
+            var d = ev.target;
+            if (d && d.tagName === "DETAILS" && d.classList.contains("notes") && d.open) loadNotes(d);
+          }, true);
           function countsText(c) {
             var parts = [c.feeds + (c.feeds === 1 ? " feed" : " feeds")];
             order.forEach(function (s) { if (c[s] > 0) parts.push(s + " " + c[s]); });
@@ -160,6 +205,7 @@ public enum WebAssets {
         .url { color: var(--muted); }
         .num { text-align: right; }
         .error { color: var(--bad); max-width: 18rem; overflow-wrap: anywhere; }
+        .error .hook { display: block; color: var(--warn); }
         .actions { white-space: nowrap; }
         .actions form { display: inline; }
         .status { font-weight: 600; }
@@ -173,6 +219,10 @@ public enum WebAssets {
         #episodes li { margin: 0.2rem 0; overflow-wrap: anywhere; }
         .podcast { color: var(--muted); }
         time { color: var(--muted); white-space: nowrap; }
+        details.notes { margin: 0.1rem 0 0.4rem; }
+        details.notes summary { color: var(--muted); cursor: pointer; }
+        .notes-body { border-left: 3px solid #8884; padding: 0 0.75rem; margin-top: 0.3rem; overflow-wrap: anywhere; }
+        .notes-body img { max-width: 100%; height: auto; }
         @media (max-width: 40rem) { th:nth-child(4), td:nth-child(4) { display: none; } }
 
         """

@@ -13,14 +13,25 @@ import Glibc
 public enum WebJSON {
     /// One feed: `id`, `url`, `title` (null before the first successful poll), `status` (the
     /// status word), `last_check`, `next_poll`, `last_error`, `hook_error`, `episode_count`
-    /// (stored episodes), `new_count` (announced since the daemon started).
+    /// (stored episodes), `new_count` (announced since the daemon started), `hook_retry` (the
+    /// soonest hook attempt owed, as `list --json` gives it: `attempt`, `attempts` (null when
+    /// unknown), `due`, `error`, `pending` (episodes owing one); null when none is owed).
     public static func feed(_ p: Podcast, episodeCount: Int) -> OrderedJSON {
         .object([
             ("id", .int(p.id)), ("url", .string(MaskedURL.string(p.url))), ("title", .string(shown(p.title))),
             ("status", .string(p.status.rawValue)), ("last_check", WebJSON.date(p.lastCheck)),
             ("next_poll", WebJSON.date(p.nextPoll)), ("last_error", .string(shown(p.lastError))),
             ("hook_error", .string(shown(p.hookError))), ("episode_count", .int(episodeCount)),
-            ("new_count", .int(p.newCount)),
+            ("new_count", .int(p.newCount)), ("hook_retry", hookRetry(p)),
+        ])
+    }
+
+    private static func hookRetry(_ p: Podcast) -> OrderedJSON {
+        guard let retry = p.hookRetry else { return .null }
+        return .object([
+            ("attempt", .int(Int64(retry.attempt))), ("attempts", .int(retry.attempts.map(Int64.init))),
+            ("due", date(retry.due)), ("error", .string(shown(retry.lastError))),
+            ("pending", .int(Int64(max(1, p.hookRetriesOwed)))),
         ])
     }
 
@@ -39,11 +50,24 @@ public enum WebJSON {
         ])
     }
 
-    /// One announcement of the newest-episodes list: `feed_id`, `podcast_title`, `title`,
+    /// One episode with its show notes (`GET /api/episodes/ID`): `episode`'s keys plus
+    /// `show_notes_html`, the HTML the page inserts. `html` goes through `HTMLSanitizer` here
+    /// whatever the store held (the store wrote the sanitiser's output, but a state file is
+    /// input too), so nothing but the sanitiser's output is ever served as HTML; `null` without
+    /// show notes.
+    public static func episodeDetail(_ e: StoredEpisode, showNotesHTML html: String?) -> OrderedJSON {
+        guard case .object(var fields) = episode(e) else { return episode(e) }
+        fields.append(("show_notes_html", .string(shown(html.map(HTMLSanitizer.sanitize)))))
+        return .object(fields)
+    }
+
+    /// One announcement of the newest-episodes list: `feed_id`, `episode_id` (the stored
+    /// episode, for `/api/episodes/ID`; null when not from the store), `podcast_title`, `title`,
     /// `published`, `time` (when it was announced), `url`, `link`.
     public static func announcement(_ a: EpisodeAnnouncement) -> OrderedJSON {
         .object([
-            ("feed_id", .int(a.feedID)), ("podcast_title", .string(shown(a.podcastTitle))),
+            ("feed_id", .int(a.feedID)), ("episode_id", .int(a.episodeID)),
+            ("podcast_title", .string(shown(a.podcastTitle))),
             ("title", .string(shown(a.title))),
             ("published", WebJSON.date(a.published)), ("time", WebJSON.date(a.time)),
             ("url", .string(a.url.map(MaskedURL.string))), ("link", .string(a.link.map(MaskedURL.string))),
@@ -55,8 +79,14 @@ public enum WebJSON {
     public static func counts(_ podcasts: [Podcast], totalNew: Int) -> OrderedJSON {
         var byStatus: [Podcast.Status: Int] = [:]
         for p in podcasts { byStatus[p.status, default: 0] += 1 }
-        return .object(
-            [("feeds", .int(podcasts.count))] + statusOrder.map { ($0.rawValue, .int(byStatus[$0] ?? 0)) }
+        return counts(feeds: podcasts.count, byStatus: byStatus, totalNew: totalNew)
+    }
+
+    /// The header counts from counts already kept (`LibraryViewModel.countsByStatus`): the same
+    /// object as `counts(_:totalNew:)`, in O(1).
+    public static func counts(feeds: Int, byStatus: [Podcast.Status: Int], totalNew: Int) -> OrderedJSON {
+        .object(
+            [("feeds", .int(feeds))] + statusOrder.map { ($0.rawValue, .int(byStatus[$0] ?? 0)) }
                 + [("new_since_start", .int(totalNew))])
     }
 

@@ -13,6 +13,8 @@ public final class WebLibraryData {
     private var counts: [Int64: Int] = [:]
     private var countedAt: [Int64: Date?] = [:]
     private var serialized: [Int64: (podcast: Podcast, count: Int, bytes: [UInt8])] = [:]
+    /// Calls of `episodeCount` so far: one per feed row a view looked at (the tests count them).
+    private(set) var episodeCountCalls = 0
 
     /// Data over `library` and `store`; loads every feed's episode count in one query.
     public init(library: LibraryViewModel, store: FeedStore) {
@@ -32,6 +34,7 @@ public final class WebLibraryData {
     /// Stored episodes of feed `p`, re-counted (one indexed query) when its `lastCheck` moved
     /// since the last count: a poll finished, so episodes may have been stored.
     public func episodeCount(_ p: Podcast) -> Int {
+        episodeCountCalls += 1
         if let seen = countedAt[p.id], seen == p.lastCheck, let count = counts[p.id] { return count }
         let count = (try? store.episodeCount(feedID: p.id)) ?? counts[p.id] ?? 0
         counts[p.id] = count
@@ -50,6 +53,18 @@ public final class WebLibraryData {
         let bytes = WebJSON.feed(p, episodeCount: count).utf8Bytes
         serialized[p.id] = (p, count, bytes)
         return bytes
+    }
+
+    /// Stored episode `id` and its show notes as stored (`Episode.showNotesHTML`: the
+    /// sanitiser's output when this program wrote it; `nil` without any), or `nil` when there
+    /// is no such episode. Two lookups by primary key (the show notes are read only here, never
+    /// with the episode lists). Throws `StoreError`.
+    public func episode(id: Int64) throws -> (episode: StoredEpisode, showNotesHTML: String?)? {
+        let statement = try store.database.prepare(
+            "SELECT \(FeedStore.episodeColumns) FROM episodes WHERE id = ?1", .integer(id))
+        guard let episode = try FeedStore.readEpisodes(statement).first else { return nil }
+        let notes = try store.database.prepare("SELECT show_notes_html FROM episodes WHERE id = ?1", .integer(id))
+        return (episode, try notes.step() ? notes.string(0) : nil)
     }
 
     /// One page of stored episodes, newest first (by date, unknown dates last, then most

@@ -17,6 +17,7 @@ import Foundation
 /// | GET, DELETE | `/api/feeds/ID` | one feed; unsubscribe |
 /// | POST | `/api/feeds/ID/poll`, `/api/poll` | poll one feed, all feeds now |
 /// | GET | `/api/episodes` | stored episodes, paged |
+/// | GET | `/api/episodes/ID` | one episode with its sanitised show notes |
 /// | POST | `/api/import` | OPML import (JSON `{"opml": "..."}`) |
 /// | POST | `/feeds`, `/feeds/ID/poll`, `/feeds/ID/remove`, `/poll`, `/import` | the page's forms |
 ///
@@ -155,6 +156,7 @@ public final class WebRouter {
             Route(method: "POST", pattern: ["api", "feeds", "*", "poll"]) { _, id in api.poll(id) },
             Route(method: "POST", pattern: ["api", "poll"]) { _, _ in api.pollAll() },
             Route(method: "GET", pattern: ["api", "episodes"]) { request, _ in api.episodes(request) },
+            Route(method: "GET", pattern: ["api", "episodes", "*"]) { _, id in api.episode(id) },
             Route(
                 method: "POST", pattern: ["api", "import"],
                 reply: { request, _ in api.importOPML(request, self.offLoop) }),

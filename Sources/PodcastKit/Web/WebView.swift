@@ -8,6 +8,12 @@ import ViewModelKit
 /// finishing in one iteration reach each browser as one event. It also feeds the iteration's
 /// journal events to `WebMetrics`.
 ///
+/// It keeps no copy of the rows: the library's row change log (`changedFeedIDs(since:)`) names
+/// the feeds changed, added or removed since the last update, and its status counts give the
+/// header, so an update costs what changed, not the number of feeds. When the log no longer
+/// reaches back (feeds added in bulk, or more row changes in one iteration than it keeps), every
+/// client gets a `snapshot` event instead (`SSEHub.resync`).
+///
 /// Update event data (one JSON line): `feeds` (changed or added feeds, `WebJSON.feed`, in id
 /// order), `removed` (ids), `episodes` (the whole newest-episodes list, `WebJSON.announcement`,
 /// only when it changed), `counts` (`WebJSON.counts`). The snapshot event has `feeds` (all),
@@ -31,7 +37,7 @@ public final class WebView<UpdateScheduler: EventSourceScheduler>: ViewModelObse
     /// state): the loop iterations in which the library changed. `view_updates_total`.
     public var changeUpdateCount: Int { max(0, updateCount - 1) }
 
-    private var sentFeeds: [Int64: (podcast: Podcast, episodes: Int)] = [:]
+    private var rowCursor = 0
     private var sentNewest: [EpisodeAnnouncement] = []
     private var sentCounts: OrderedJSON = .null
     private var lastSequence = 0
@@ -59,33 +65,38 @@ public final class WebView<UpdateScheduler: EventSourceScheduler>: ViewModelObse
             for entry in library.journalEntries(after: lastSequence) { metrics.record(entry.event) }
         }
         lastSequence = library.lastSequence
-
-        let podcasts = library.snapshots
-        var changed: [OrderedJSON] = []
-        var seen = Set<Int64>()
-        seen.reserveCapacity(podcasts.count)
-        for p in podcasts {
-            seen.insert(p.id)
-            let count = data.episodeCount(p)
-            if let old = sentFeeds[p.id], old.podcast == p, old.episodes == count { continue }
-            sentFeeds[p.id] = (p, count)
-            changed.append(WebJSON.feed(p, episodeCount: count))
+        guard primed else {
+            primed = true
+            markCurrent()  // nobody has seen anything yet: nothing to send
+            return
         }
+
+        // Only the rows the library says changed since the last update (`changedFeedIDs`): the
+        // work follows the changes, not the number of feeds. When the log no longer reaches
+        // back (feeds added in bulk, or more changes than it keeps), which feeds went is not
+        // known: every client gets the whole state instead (`SSEHub.resync`).
+        guard let changedIDs = library.changedFeedIDs(since: rowCursor) else {
+            markCurrent()
+            hub.resync()
+            return
+        }
+        rowCursor = library.rowChangeCursor
+        var changed: [OrderedJSON] = []
         var removed: [Int64] = []
-        if seen.count != sentFeeds.count {
-            removed = sentFeeds.keys.filter { !seen.contains($0) }.sorted()
-            for id in removed { sentFeeds[id] = nil }
+        for id in changedIDs {
+            if let p = library.podcast(id: id) {
+                changed.append(WebJSON.feed(p, episodeCount: data.episodeCount(p)))
+            } else {
+                removed.append(id)
+            }
         }
         let newest = library.newestEpisodes
         let newestChanged = newest != sentNewest
         sentNewest = newest
-        let counts = WebJSON.counts(podcasts, totalNew: library.totalNew)
+        let counts = WebJSON.counts(
+            feeds: library.count, byStatus: library.countsByStatus, totalNew: library.totalNew)
         let countsChanged = counts != sentCounts
         sentCounts = counts
-        guard primed else {
-            primed = true
-            return
-        }
         guard !changed.isEmpty || !removed.isEmpty || newestChanged || countsChanged else { return }
         var fields: [(String, OrderedJSON)] = [
             ("feeds", .array(changed)), ("removed", .array(removed.map { .int($0) })),
@@ -93,6 +104,13 @@ public final class WebView<UpdateScheduler: EventSourceScheduler>: ViewModelObse
         if newestChanged { fields.append(("episodes", .array(newest.map(WebJSON.announcement)))) }
         fields.append(("counts", counts))
         hub.publish(String(decoding: OrderedJSON.object(fields).utf8Bytes, as: UTF8.self))
+    }
+
+    // The state now becomes what the clients have: the next update starts from here.
+    private func markCurrent() {
+        rowCursor = library.rowChangeCursor
+        sentNewest = library.newestEpisodes
+        sentCounts = WebJSON.counts(feeds: library.count, byStatus: library.countsByStatus, totalNew: library.totalNew)
     }
 
     /// The full state: `feeds`, `episodes`, `counts`.

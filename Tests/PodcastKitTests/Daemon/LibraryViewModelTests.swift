@@ -109,4 +109,39 @@ import Testing
         #expect(written[1] == FeedEvent.newEpisode(announcement("c")).jsonLine)
         #expect(view.lastWritten == 3)
     }
+
+    /// The row change log names each changed, added or removed feed once, in id order, from a
+    /// cursor; a bulk add or more changes than it keeps answer `nil` (compare every row). The
+    /// status counts follow every change.
+    @Test func rowChangeLogAndStatusCounts() {
+        let library = LibraryViewModel()
+        library.upsert(contentsOf: (1...3).map { Podcast(id: Int64($0), url: "u\($0)") })
+        #expect(library.countsByStatus == [.waiting: 3])
+        let start = library.rowChangeCursor
+        #expect(library.changedFeedIDs(since: start) == [])
+        library.update(id: 3) { $0.status = .ok }
+        library.update(id: 1) { $0.newCount = 1 }
+        library.update(id: 3) { $0.newCount = 1 }
+        library.update(id: 2) { $0.newCount = 0 }  // equal: no change, not logged
+        #expect(library.changedFeedIDs(since: start) == [1, 3])
+        #expect(library.countsByStatus == [.waiting: 2, .ok: 1])
+        let middle = library.rowChangeCursor
+        library.upsert(Podcast(id: 9, url: "u9", status: .failing))
+        library.remove(id: 3)
+        #expect(library.changedFeedIDs(since: middle) == [3, 9])
+        #expect(library.changedFeedIDs(since: start) == [1, 3, 9])
+        #expect(library.countsByStatus == [.waiting: 2, .failing: 1])
+        #expect(library.changedFeedIDs(since: library.rowChangeCursor + 1) == nil)  // not handed out
+
+        library.upsert(contentsOf: [Podcast(id: 21, url: "u21"), Podcast(id: 20, url: "u20")])
+        #expect(library.changedFeedIDs(since: middle) == [3, 9, 20, 21])
+        #expect(library.countsByStatus == [.waiting: 4, .failing: 1])
+        library.upsert(contentsOf: (100..<4197).map { Podcast(id: Int64($0), url: "u\($0)") })  // 4,097
+        #expect(library.changedFeedIDs(since: middle) == nil)
+        #expect(library.countsByStatus == [.waiting: 4101, .failing: 1])
+        let afterBulk = library.rowChangeCursor
+        for n in 1...(2 * max(4096, library.count) + 1) { library.update(id: 1) { $0.newCount = n + 1 } }
+        #expect(library.changedFeedIDs(since: afterBulk) == nil)  // trimmed past it
+        #expect(library.changedFeedIDs(since: library.rowChangeCursor - 1) == [1])
+    }
 }

@@ -163,4 +163,37 @@ import Testing
         let ranges = h.server.requests.map { $0.headers["range"] }
         #expect(ranges == [nil, "bytes=60000-", nil])
     }
+
+    /// A run killed with bytes still in the writer's buffer leaves a stored count (167,936) ahead
+    /// of the `.part` file (4,096): the next start stores the file's size before anything else
+    /// reads it, so the store, the live table's row, the `download_started` event and the
+    /// request's Range all say 4,096, and the file completes byte for byte.
+    @Test func storedProgressAheadOfThePartFileIsBroughtDownAtStart() throws {
+        let h = try DownloadHarness()
+        let source = DownloadHarness.bytes(300_000, seed: 5)
+        h.server.route("/ahead.mp3") { .file(source, for: $0, etag: "\"a1\"") }
+        let id = try h.announce(title: "Ahead", path: "/ahead.mp3")
+        let path = try #require(h.record(id)).path
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: path + ".part", contents: Data(source[..<4096]))
+        try h.store.database.run(
+            "UPDATE downloads SET state = 'downloading', bytes = 167936, total = 300000, etag = '\"a1\"'")
+        // A second unfinished download whose part is gone keeps its count (its file may be final).
+        let other = try h.announce(title: "Gone", path: "/gone.mp3")
+        try h.store.database.run(
+            "UPDATE downloads SET state = 'failed', bytes = 5000, next_retry = NULL WHERE episode_id = ?1",
+            .integer(other))
+
+        try h.queue.start()
+        #expect(h.record(id)?.bytes == 4096)  // before the transfer's own file open reports
+        #expect(h.record(other)?.bytes == 5000)
+        h.run(until: { h.events.contains { $0.kind == .started } })
+        #expect(h.events.first { $0.kind == .started }?.bytes == 4096)
+        #expect(h.queue.model.active.first { $0.id == id }?.bytes == 4096)
+        h.run(until: { h.isSettled(id) })
+        #expect(h.record(id)?.state == .done)
+        #expect(h.contents(path) == source)
+        #expect(h.server.requests.last?.headers["range"] == "bytes=4096-")
+    }
 }

@@ -6,9 +6,9 @@ import XCTest
 /// The JSON API through the router, with exact bodies and statuses.
 final class WebAPITests: XCTestCase {
     static let feedA =
-        #"{"id":1,"url":"http://h/a","title":"Show of http://h/a","status":"ok","last_check":"2023-11-14T22:13:20.000Z","next_poll":"2023-11-14T23:13:20.000Z","last_error":null,"hook_error":null,"episode_count":2,"new_count":2}"#
+        #"{"id":1,"url":"http://h/a","title":"Show of http://h/a","status":"ok","last_check":"2023-11-14T22:13:20.000Z","next_poll":"2023-11-14T23:13:20.000Z","last_error":null,"hook_error":null,"episode_count":2,"new_count":2,"hook_retry":null}"#
     static let feedB =
-        #"{"id":2,"url":"http://h/b","title":null,"status":"failing","last_check":"2023-11-14T22:13:20.000Z","next_poll":"2023-11-14T22:18:20.000Z","last_error":"HTTP 404","hook_error":null,"episode_count":0,"new_count":0}"#
+        #"{"id":2,"url":"http://h/b","title":null,"status":"failing","last_check":"2023-11-14T22:13:20.000Z","next_poll":"2023-11-14T22:18:20.000Z","last_error":"HTTP 404","hook_error":null,"episode_count":0,"new_count":0,"hook_retry":null}"#
 
     func testFeedsListsEveryFeedWithCountsAndEpisodeCounts() throws {
         let web = try WebFixture()
@@ -124,7 +124,7 @@ final class WebAPITests: XCTestCase {
         XCTAssertEqual(response.header("Location"), "/api/feeds/3")
         XCTAssertEqual(
             response.text,
-            #"{"feed":{"id":3,"url":"http://h/c","title":"Cee","status":"polling","last_check":null,"next_poll":null,"last_error":null,"hook_error":null,"episode_count":0,"new_count":0}}"#
+            #"{"feed":{"id":3,"url":"http://h/c","title":"Cee","status":"polling","last_check":null,"next_poll":null,"last_error":null,"hook_error":null,"episode_count":0,"new_count":0,"hook_retry":null}}"#
                 + "\n")
         XCTAssertEqual(web.fetcher.pendingURLs, ["http://h/c"])
         XCTAssertEqual(try web.store.feeds().map(\.url), ["http://h/a", "http://h/b", "http://h/c"])

@@ -98,7 +98,7 @@ final class WebViewSSETests: XCTestCase {
         hub.add(client)
         XCTAssertEqual(
             client.events[0].data,
-            #"{"feeds":[{"id":1,"url":"http://h/1","title":null,"status":"waiting","last_check":null,"next_poll":null,"last_error":null,"hook_error":null,"episode_count":0,"new_count":0},{"id":2,"url":"http://h/2","title":null,"status":"waiting","last_check":null,"next_poll":null,"last_error":null,"hook_error":null,"episode_count":0,"new_count":0}],"episodes":[],"counts":{"feeds":2,"waiting":2,"polling":0,"ok":0,"backing-off":0,"failing":0,"disabled":0,"new_since_start":0}}"#
+            #"{"feeds":[{"id":1,"url":"http://h/1","title":null,"status":"waiting","last_check":null,"next_poll":null,"last_error":null,"hook_error":null,"episode_count":0,"new_count":0,"hook_retry":null},{"id":2,"url":"http://h/2","title":null,"status":"waiting","last_check":null,"next_poll":null,"last_error":null,"hook_error":null,"episode_count":0,"new_count":0,"hook_retry":null}],"episodes":[],"counts":{"feeds":2,"waiting":2,"polling":0,"ok":0,"backing-off":0,"failing":0,"disabled":0,"new_since_start":0}}"#
         )
         library.remove(id: 1)
         scheduler.advance()
@@ -112,6 +112,101 @@ final class WebViewSSETests: XCTestCase {
         library.remove(id: 2)
         scheduler.advance()
         XCTAssertEqual(client.events.count, 2)
+        withExtendedLifetime(view) {}
+    }
+}
+
+/// The web view's work per update follows what changed, not the library's size.
+final class WebViewChangeTests: XCTestCase {
+    /// 1,000 feeds, one changes: the update looks at one row (one episode-count lookup), sends
+    /// that feed alone, and its counts are those of the whole library.
+    func testAnUpdateTouchingOneFeedLooksAtOneRow() throws {
+        let library = LibraryViewModel()
+        let scheduler = TestScheduler()
+        let dir = TemporaryDirectory("web-change")
+        let store = try FeedStore(path: dir.file("state.sqlite"))
+        library.upsert(contentsOf: (1...1000).map { Podcast(id: Int64($0), url: "http://h/\($0)") })
+        let hub = SSEHub(snapshot: { "{}" })
+        let data = WebLibraryData(library: library, store: store)
+        let view = WebView(data: data, hub: hub, scheduler: scheduler)
+        let client = RecordingSSEClient()
+        hub.add(client)
+        let before = data.episodeCountCalls
+        library.update(id: 500) {
+            $0.status = .ok
+            $0.newCount = 3
+        }
+        scheduler.advance()
+        XCTAssertEqual(data.episodeCountCalls - before, 1)
+        XCTAssertEqual(client.events.map(\.name), ["snapshot", "update"])
+        let update = jsonObject(client.events[1].data)
+        XCTAssertEqual((update["feeds"] as? [[String: Any]])?.map { $0["id"] as? Int }, [500])
+        XCTAssertEqual((update["feeds"] as? [[String: Any]])?.first?["new_count"] as? Int, 3)
+        XCTAssertEqual((update["counts"] as? [String: Any])?["waiting"] as? Int, 999)
+        XCTAssertEqual((update["counts"] as? [String: Any])?["ok"] as? Int, 1)
+        XCTAssertEqual((update["counts"] as? [String: Any])?["feeds"] as? Int, 1000)
+
+        // Several changes to one feed in one iteration: still one row, sent once.
+        let second = data.episodeCountCalls
+        library.update(id: 7) { $0.newCount = 1 }
+        library.update(id: 7) { $0.newCount = 2 }
+        library.update(id: 9) { $0.status = .failing }
+        scheduler.advance()
+        XCTAssertEqual(data.episodeCountCalls - second, 2)
+        let next = jsonObject(client.events[2].data)
+        XCTAssertEqual((next["feeds"] as? [[String: Any]])?.map { $0["id"] as? Int }, [7, 9])
+        XCTAssertEqual((next["counts"] as? [String: Any])?["failing"] as? Int, 1)
+        XCTAssertEqual((next["counts"] as? [String: Any])?["waiting"] as? Int, 998)
+
+        // Added and removed feeds.
+        library.upsert(Podcast(id: 1001, url: "http://h/1001"))
+        library.remove(id: 2)
+        let third = data.episodeCountCalls
+        scheduler.advance()
+        XCTAssertEqual(data.episodeCountCalls - third, 1)
+        let last = jsonObject(client.events[3].data)
+        XCTAssertEqual((last["feeds"] as? [[String: Any]])?.map { $0["id"] as? Int }, [1001])
+        XCTAssertEqual(last["removed"] as? [Int], [2])
+        XCTAssertEqual((last["counts"] as? [String: Any])?["feeds"] as? Int, 1000)
+        XCTAssertEqual((last["counts"] as? [String: Any])?["waiting"] as? Int, 998)
+
+        // Nothing changed: no work, no event.
+        let idle = data.episodeCountCalls
+        scheduler.advance()
+        XCTAssertEqual(data.episodeCountCalls - idle, 0)
+        XCTAssertEqual(client.events.count, 4)
+        withExtendedLifetime(view) {}
+    }
+}
+
+extension WebViewChangeTests {
+    /// Feeds added in bulk (more than the log takes at once) in the iteration a feed was
+    /// removed: the change log no longer says
+    /// which went, so each client gets the whole state as a `snapshot` (without the removed
+    /// feed), not an `update` that would leave it on the page.
+    func testAChangeTooWideForTheLogResyncsEveryClient() throws {
+        let library = LibraryViewModel()
+        let scheduler = TestScheduler()
+        let dir = TemporaryDirectory("web-resync")
+        let store = try FeedStore(path: dir.file("state.sqlite"))
+        library.upsert(contentsOf: (1...3).map { Podcast(id: Int64($0), url: "http://h/\($0)") })
+        let hub = SSEHub(snapshot: { "{}" })
+        let view = WebView(data: WebLibraryData(library: library, store: store), hub: hub, scheduler: scheduler)
+        let client = RecordingSSEClient()
+        hub.add(client)
+        library.remove(id: 1)
+        library.upsert(contentsOf: (4...5000).map { Podcast(id: Int64($0), url: "http://h/\($0)") })
+        scheduler.advance()
+        XCTAssertEqual(client.events.map(\.name), ["snapshot", "snapshot"])
+        let state = jsonObject(client.events[1].data)
+        XCTAssertEqual((state["feeds"] as? [[String: Any]])?.map { $0["id"] as? Int }, Array(2...5000))
+        XCTAssertEqual((state["counts"] as? [String: Any])?["feeds"] as? Int, 4999)
+        // Then updates again, one row at a time.
+        library.update(id: 5) { $0.newCount = 1 }
+        scheduler.advance()
+        XCTAssertEqual(client.events.map(\.name), ["snapshot", "snapshot", "update"])
+        XCTAssertEqual(
+            (jsonObject(client.events[2].data)["feeds"] as? [[String: Any]])?.map { $0["id"] as? Int }, [5])
         withExtendedLifetime(view) {}
     }
 }
