@@ -13,7 +13,7 @@ TOOLS := Xvfb:xvfb import:imagemagick convert:imagemagick xwininfo:x11-utils xau
 TOOLS += chromium:chromium python3:python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test test-tsan test-asan test-gtk test-browser docs examples lint format bench bench-quick fuzz fuzz-smoke clean
+.PHONY: deps build run test test-tsan test-asan test-gtk test-browser docs examples lint format bench bench-quick bench-callgrind fuzz fuzz-smoke clean
 
 # Installs only what pkg-config cannot find, so a prepared machine is left alone.
 deps:
@@ -169,6 +169,13 @@ test-asan: deps
 bench: deps
 	cd Benchmarks && $(SWIFT) run -c release loop-bench-user --json ../.build/loop-bench.json
 	LOOPMVVM_CMO=1 $(SWIFT) run -c release loop-bench --json .build/loop-bench-cmo.json chain memory
+	cd Benchmarks && $(SWIFT) run -c release loop-bench-user \
+		--compare-cmo ../.build/loop-bench.json ../.build/loop-bench-cmo.json --json ../.build/loop-bench-compare.json
+
+# The same comparison in callgrind instructions per value (no load moves them): case 5's chain
+# and @Published set, no-flag build against LOOPMVVM_CMO=1 (built in .build-cmo). Needs valgrind.
+bench-callgrind: deps
+	SWIFT=$(SWIFT) Scripts/callgrind-chain.sh
 
 bench-quick: deps
 	$(SWIFT) run -c release loop-bench --quick --json .build/loop-bench-quick.json
@@ -183,4 +190,4 @@ fuzz-smoke: deps
 	SWIFT=$(SWIFT) Fuzz/run.sh 4
 
 clean:
-	rm -rf .build .build-tsan .build-asan Examples/GTKCounter/.build Benchmarks/.build Fuzz/.build
+	rm -rf .build .build-cmo .build-tsan .build-asan Examples/GTKCounter/.build Benchmarks/.build Fuzz/.build

@@ -1,3 +1,4 @@
+import Foundation
 import ViewModelKit
 
 /// Case 5: values through `PassthroughSubject → map → filter → removeDuplicates → sink`, and
@@ -7,22 +8,32 @@ enum PublisherChain {
     static func run(_ settings: RunSettings) -> [Row] {
         let values = settings.size(10_000_000, quick: 200_000)
         let sets = settings.size(10_000_000, quick: 200_000)
-        let (chain, chainFloor) = measurePair(runs: settings.runs, { publisherChain(values) }, { closureChain(values) })
-        let (published, publishedFloor) = measurePair(
-            runs: settings.runs, { publishedSets(sets) }, { closureSets(sets) })
-        return [
-            Row(
-                name: "5 subject→map→filter→removeDuplicates→sink", unit: "ns/value", better: .lower, value: chain,
-                baselineName: "hand-written closure chain", baseline: chainFloor,
-                target: "<= 100 ns/value", met: chain.median <= 100,
-                note: "\(values) values; OpenCombine reference 484 ns"),
-            Row(
-                name: "5 @Published set ($x sink + objectWillChange sink)", unit: "ns/set", better: .lower,
-                value: published,
-                baselineName: "property calling two closures", baseline: publishedFloor,
-                target: "<= 120 ns/set", met: published.median <= 120,
-                note: "\(sets) sets; OpenCombine reference 656 ns"),
-        ]
+        // LOOP_BENCH_ROW=word: only the rows whose name contains it (for profiling one row).
+        let only = ProcessInfo.processInfo.environment["LOOP_BENCH_ROW"]
+        var rows: [Row] = []
+        let chainName = "5 subject→map→filter→removeDuplicates→sink"
+        if only.map({ chainName.contains($0) }) ?? true {
+            let (chain, chainFloor) = measurePair(
+                runs: settings.runs, { publisherChain(values) }, { closureChain(values) })
+            rows.append(
+                Row(
+                    name: chainName, unit: "ns/value", better: .lower, value: chain,
+                    baselineName: "hand-written closure chain", baseline: chainFloor,
+                    target: "<= 100 ns/value", met: chain.median <= 100,
+                    note: "\(values) values; OpenCombine reference 484 ns"))
+        }
+        let publishedName = "5 @Published set ($x sink + objectWillChange sink)"
+        if only.map({ publishedName.contains($0) }) ?? true {
+            let (published, publishedFloor) = measurePair(
+                runs: settings.runs, { publishedSets(sets) }, { closureSets(sets) })
+            rows.append(
+                Row(
+                    name: publishedName, unit: "ns/set", better: .lower, value: published,
+                    baselineName: "property calling two closures", baseline: publishedFloor,
+                    target: "<= 120 ns/set", met: published.median <= 120,
+                    note: "\(sets) sets; OpenCombine reference 656 ns"))
+        }
+        return rows
     }
 
     static func publisherChain(_ count: Int) -> Double {

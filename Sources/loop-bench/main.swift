@@ -3,10 +3,12 @@ import LoopScheduler
 
 // loop-bench: the benchmarks of issue 6, each beside its baseline measured in the same run.
 //   loop-bench [--quick] [--json FILE] [--corpus DIR] [--subject-only] [--feeds N] [FILTER...]
+//   loop-bench --compare-cmo USER.json CMO.json [--json FILE]
 // FILTER selects cases by number ("1", "5") or by a word of their name ("timers").
 
 let usage = """
     usage: loop-bench [--quick] [--json FILE] [--corpus DIR] [--subject-only] [--feeds N] [FILTER...]
+           loop-bench --compare-cmo USER.json CMO.json [--json FILE]
       --quick        every case at a small size (CI: checks the benchmarks run, asserts no speed)
       --subject-only skip the baselines (for profiling our side under valgrind --tool=callgrind)
       --json FILE    also write the rows as JSON: [{"name", "unit", "value", "baseline", "ratio", ...}]
@@ -14,6 +16,8 @@ let usage = """
                      /work/shared/corpus)
       --feeds N      feeds in case 8 (default 100000, 60 with --quick; LOOP_BENCH_DEBUG=1 in the
                      environment prints RSS and heap in use after each of its phases)
+      --compare-cmo  no measuring: the case-5 chain of the no-flag run (USER.json) against the
+                     LOOPMVVM_CMO=1 run (CMO.json), each against its own closure baseline (`make bench`)
       FILTER         case numbers 1-11 or words of case names (local, cross, timers, coalescing,
                      chain, operators, memory, parsing, daemon, host, downloads,
                      dashboard); default all
@@ -30,6 +34,7 @@ var quick = false
 var jsonPath: String?
 var corpusRoot: String?
 var filters: [String] = []
+var cmoComparison: (user: String, cmo: String)?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -47,6 +52,12 @@ while let argument = arguments.next() {
             exit(2)
         }
         DaemonScale.feedCountOverride = count
+    case "--compare-cmo":
+        guard let user = arguments.next(), let cmo = arguments.next() else {
+            FileHandle.standardError.write(Data(usage.utf8))
+            exit(2)
+        }
+        cmoComparison = (user, cmo)
     case "--corpus":
         guard let path = arguments.next() else {
             FileHandle.standardError.write(Data(usage.utf8))
@@ -72,6 +83,21 @@ let corpus =
         FileManager.default.fileExists(atPath: $0)
     }
     ?? "../shared/corpus"
+
+if let cmoComparison {
+    let rows = CMOComparison.run(userPath: cmoComparison.user, cmoPath: cmoComparison.cmo)
+    if rows.isEmpty { exit(1) }
+    Output.printTable(rows)
+    if let jsonPath {
+        do {
+            try Output.json(rows).write(to: URL(fileURLWithPath: jsonPath))
+        } catch {
+            FileHandle.standardError.write(Data("loop-bench: cannot write \(jsonPath): \(error)\n".utf8))
+            exit(1)
+        }
+    }
+    exit(0)
+}
 
 let cases: [BenchCase] = [
     BenchCase(number: 1, name: "local scheduling", body: LocalScheduling.run),

@@ -16,20 +16,21 @@ import Synchronization
 ///   or cancel) they are dropped.
 /// - `request` and `cancel` reach the upstream only while open; cancel closes, once.
 ///
-/// Deliberately **not** part of the inlinable surface (see docs/DESIGN-NOTES.md, "Inlinable
-/// hot paths"): its layout, its lock and its states may change without breaking clients built
-/// against an earlier version. Inlinable operator code reaches it only through these
-/// non-inlinable methods; it is not generic, so the calls need no type metadata.
+/// Its lock and its transitions stay out of the inlinable surface (see docs/DESIGN-NOTES.md,
+/// "Inlinable hot paths"): inlinable operator code reaches them through these non-inlinable
+/// methods (it is not generic, so the calls need no type metadata). Only `isOpen`, one atomic
+/// load on every value, is inlinable, with the state word and its values.
 @usableFromInline
 final class SubscriptionGate: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private enum State: UInt8 {
+    @usableFromInline
+    enum State: UInt8 {
         case awaiting, open, closed
     }
 
     // Written under `lock`; read without it on the value path (a relaxed load: a value racing
     // a cancel on another thread may still pass, as in Combine, where the check and the
     // delivery are not atomic either).
-    private let state = Atomic<UInt8>(State.awaiting.rawValue)
+    @usableFromInline let state = Atomic<UInt8>(State.awaiting.rawValue)
     private let lock = InlineLock()
     // Guarded by `lock`.
     private var upstream: Subscription?
@@ -59,7 +60,7 @@ final class SubscriptionGate: Subscription, CustomStringConvertible, @unchecked 
     }
 
     /// True between the subscription and the end: the only time a value may pass.
-    @usableFromInline
+    @inlinable
     var isOpen: Bool {
         state.load(ordering: .acquiring) == State.open.rawValue
     }

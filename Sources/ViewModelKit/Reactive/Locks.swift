@@ -65,19 +65,22 @@ func inlineLockBackOff(_ attempt: inout Int) {
 }
 
 /// A non-recursive lock in one atomic word. Never held while calling user code.
+///
+/// `lock()`/`unlock()` are inlinable (for `Subscribers.Sink.receive(_:)`); the contended path is not.
+@usableFromInline
 struct InlineLock: ~Copyable, @unchecked Sendable {
-    private let held = Atomic<Bool>(false)
+    @usableFromInline let held = Atomic<Bool>(false)
 
     init() {}
 
-    @inline(__always)
+    @inlinable @inline(__always)
     borrowing func lock() {
         if held.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
         lockSlow()
     }
 
-    @inline(never)
-    private borrowing func lockSlow() {
+    @usableFromInline @inline(never)
+    borrowing func lockSlow() {
         var attempt = 0
         while true {
             if !held.load(ordering: .relaxed),
@@ -89,7 +92,7 @@ struct InlineLock: ~Copyable, @unchecked Sendable {
         }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     borrowing func unlock() {
         held.store(false, ordering: .releasing)
     }

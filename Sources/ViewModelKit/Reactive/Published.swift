@@ -91,7 +91,10 @@ private let publishedAssignmentsLock = Lock()
 /// someone asked for it, the `$x` subject once someone subscribed, and `assign(to:)` links.
 @usableFromInline
 final class PublishedStorage<Value>: PublishedWillChangeSlot, @unchecked Sendable {
-    @usableFromInline var value: Value
+    // Not synchronised (as Combine's, the property is one thread's at a time), and each access is
+    // instantaneous: the setter stores only after delivery, so no access can overlap another.
+    // The dynamic exclusivity check cost about 80 instructions per set (row "5 @Published set").
+    @usableFromInline @exclusivity(unchecked) var value: Value
     private let willChange = OnceReference<ObservableObjectPublisher>()
     /// The address of the object whose default `objectWillChange` this storage holds (0 before
     /// one is installed): its cache entry is dropped when this storage goes away.

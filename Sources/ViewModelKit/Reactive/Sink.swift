@@ -27,20 +27,21 @@ extension Subscribers {
             return completionBody
         }
 
-        @exclusivity(unchecked) private var valueBody: (Input) -> Void
+        @usableFromInline @exclusivity(unchecked) var valueBody: (Input) -> Void
         @exclusivity(unchecked) private var completionBody: (Subscribers.Completion<Failure>) -> Void
 
         // Guards the fields (hence `@exclusivity(unchecked)`: every access is under it); never
         // held while calling out. Inline: a sink is one allocation (row "6 subscription memory").
-        private let lock = InlineLock()
-        @exclusivity(unchecked) private var status = Status.awaiting
+        @usableFromInline let lock = InlineLock()
+        @usableFromInline @exclusivity(unchecked) var status = Status.awaiting
         // The subscription while `.subscribed`, kept as an object (8 bytes rather than a 40-byte
         // existential, which would push the sink into a larger malloc size class); read back
         // with a cast, only on cancel. Subscriptions are classes in practice; a value-type one
         // is boxed.
         @exclusivity(unchecked) private var upstream: AnyObject?
 
-        private enum Status: UInt8 {
+        @usableFromInline
+        enum Status: UInt8 {
             case awaiting
             case subscribed
             case terminal
@@ -73,7 +74,10 @@ extension Subscribers {
         }
 
         /// Calls `receiveValue`; always returns `.none` (demand is already unlimited).
-        @inline(__always)
+        ///
+        /// Inlinable (with the lock's fast path, the status and the value closure), so that the
+        /// end of a chain runs specialised in a client built without flags.
+        @inlinable @inline(__always)
         public func receive(_ input: Input) -> Subscribers.Demand {
             lock.lock()
             // Before the subscription (a precondition failure in Combine) or after the end:

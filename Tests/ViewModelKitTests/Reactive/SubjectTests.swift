@@ -212,6 +212,36 @@ import ViewModelKit
         #expect(recorder.events == [.subscription, .value(5), .failure(TestError())])
         #expect(subject.value == 5)
     }
+
+    // The replayed value lives in a slot of the subject's own (not an `Output?` field): an
+    // optional `Output` replays its `nil`, and the value after completion is stored, as Combine's.
+    @Test func optionalOutputReplaysNilAndValueSetAfterCompletionIsStored() {
+        let subject = CurrentValueSubject<Int?, Never>(nil)
+        let recorder = Recorder<Int?, Never>()
+        subject.subscribe(recorder)
+        subject.send(1)
+        subject.send(completion: .finished)
+        subject.value = 2
+        #expect(recorder.values == [nil, 1])
+        #expect(subject.value == 2)
+    }
+
+    // The slot holds the value strongly, replaces it and releases the last one with the subject.
+    @Test func storedValuesAreReleasedWhenReplacedAndWithTheSubject() {
+        final class Token {}
+        weak var first: Token?
+        weak var second: Token?
+        do {
+            let subject = CurrentValueSubject<Token, Never>(Token())
+            first = subject.value
+            #expect(first != nil)
+            subject.value = Token()
+            second = subject.value
+            #expect(first == nil)
+            #expect(second != nil)
+        }
+        #expect(second == nil)
+    }
 }
 
 /// Logs request/cancel calls, as an upstream stand-in.
