@@ -155,6 +155,7 @@ public final class LibraryViewModel: ObservableObject {
         if rows.isEmpty, !snapshots.isEmpty, zip(snapshots, snapshots.dropFirst()).allSatisfy({ $0.id < $1.id }) {
             feedIDs = snapshots.map(\.id)  // will-change, then the list
             rows = snapshots
+            noteAdded(snapshots)
             return
         }
         var added: [Podcast] = []
@@ -193,11 +194,16 @@ public final class LibraryViewModel: ObservableObject {
         }
         feedIDs = merged.map(\.id)  // will-change, then the list
         rows = merged
+        noteAdded(fresh)
+    }
+
+    // Counts the added rows by status and logs them, or, when there are too many for the log
+    // (the start), moves the log past every cursor handed out before so that it reads `nil`.
+    private func noteAdded(_ fresh: [Podcast]) {
         for podcast in fresh { statusCounts[podcast.status, default: 0] += 1 }
         if fresh.count <= LibraryViewModel.bulkAddLogLimit {
             for podcast in fresh { logRowChange(podcast.id) }
         } else {
-            // Many rows at once (the start): every cursor handed out before reads `nil`.
             rowChangeBase = rowChangeCursor + 1
             rowChanges.removeAll()
         }
