@@ -2,8 +2,8 @@ extension Publishers {
     /// Combines the latest values of 2 publishers, as Combine's `Publishers.CombineLatest`.
     ///
     /// Emits nothing until every input has produced a value, then one tuple of the latest values
-    /// per input value, within the downstream's demand (without demand only the newest tuple is
-    /// kept). Finishes when every input has finished; fails as soon as one input fails.
+    /// per input value, within the downstream's demand (a tuple formed without demand is dropped,
+    /// as in Combine). Finishes when every input has finished; fails as soon as one input fails.
     /// Downstream calls may come from any input's thread but never overlap.
     public struct CombineLatest<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
         /// A tuple with one value per input.
@@ -43,8 +43,8 @@ extension Publishers {
     /// Combines the latest values of 3 publishers, as Combine's `Publishers.CombineLatest3`.
     ///
     /// Emits nothing until every input has produced a value, then one tuple of the latest values
-    /// per input value, within the downstream's demand (without demand only the newest tuple is
-    /// kept). Finishes when every input has finished; fails as soon as one input fails.
+    /// per input value, within the downstream's demand (a tuple formed without demand is dropped,
+    /// as in Combine). Finishes when every input has finished; fails as soon as one input fails.
     /// Downstream calls may come from any input's thread but never overlap.
     public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher
     where A.Failure == B.Failure, A.Failure == C.Failure {
@@ -91,8 +91,8 @@ extension Publishers {
     /// Combines the latest values of 4 publishers, as Combine's `Publishers.CombineLatest4`.
     ///
     /// Emits nothing until every input has produced a value, then one tuple of the latest values
-    /// per input value, within the downstream's demand (without demand only the newest tuple is
-    /// kept). Finishes when every input has finished; fails as soon as one input fails.
+    /// per input value, within the downstream's demand (a tuple formed without demand is dropped,
+    /// as in Combine). Finishes when every input has finished; fails as soon as one input fails.
     /// Downstream calls may come from any input's thread but never overlap.
     public struct CombineLatest4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
     where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
@@ -195,11 +195,13 @@ extension Publisher {
 
 /// `combineLatest`'s rule for `CombiningCore`, as Combine's:
 /// - Nothing is emitted until every input has produced a value; afterwards each new input value
-///   produces one combination of the latest values. A value that forms no combination is
-///   replaced by asking its input for one more, so that input is not starved.
+///   produces one combination of the latest values. Every value gets `.none` back (a value that
+///   forms no combination asks its input for nothing more, as Combine's).
 /// - Combinations are snapshotted when formed and queued up to the outstanding demand (so
-///   concurrent inputs lose none while demand lasts); beyond it only the newest is kept and
-///   delivered when demand arrives (never more than requested).
+///   concurrent inputs lose none while demand lasts); one formed beyond it is dropped, not kept
+///   for later, as Combine's (OpenCombine's `CombineLatestTests.testUpstreamExceedsDemand`,
+///   which runs against Combine). The latest values stay, so the next input value after demand
+///   arrives combines them.
 /// - Exhausted when every input has finished and nothing is queued (Combine's documented rule:
 ///   an input that finishes without a value does not end the stream early).
 ///
@@ -224,7 +226,7 @@ struct CombineLatestRule<Slots: CombiningSlots>: CombiningRule {
     mutating func takeImmediate(_ carried: UnsafeMutableRawPointer, at index: Int) -> (Subscribers.Demand, Output?)? {
         guard queued.isEmpty else { return nil }
         latest.put(carried, at: index)
-        guard latest.allReady else { return (.max(1), nil) }
+        guard latest.allReady else { return (.none, nil) }
         return (.none, latest.take())
     }
 
@@ -233,16 +235,14 @@ struct CombineLatestRule<Slots: CombiningSlots>: CombiningRule {
         -> (Subscribers.Demand, Output?)
     {
         latest.put(carried, at: index)
-        guard latest.allReady else { return (.max(1), nil) }
+        guard latest.allReady else { return (.none, nil) }
         let snapshot = latest.take()
-        if queuedCount == 0 || demand > queuedCount {
+        if demand > queuedCount {
             queued.append(snapshot)
             return (.none, nil)
         }
-        // Beyond the demand: the newest replaces the last queued one.
-        var displaced = snapshot
-        swap(&displaced, &queued[queued.count - 1])
-        return (.none, displaced)
+        // Beyond the demand: dropped, as in Combine (released after the lock).
+        return (.none, snapshot)
     }
 
     @inlinable

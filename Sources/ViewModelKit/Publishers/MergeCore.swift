@@ -41,8 +41,9 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     @exclusivity(unchecked) private var children: ContiguousArray<MergeChildState> = []
     @exclusivity(unchecked) private var nextID = 0
     /// Values waiting for demand or for the drain loop, with the id of the child each came from;
-    /// `queueHead` is the next to deliver, `queued` how many wait.
-    @exclusivity(unchecked) private var queue: ContiguousArray<Output> = []
+    /// `queueHead` is the next to deliver, `queued` how many wait. A delivered value's slot is
+    /// set to nil at once, so the queue keeps alive only the values still waiting.
+    @exclusivity(unchecked) private var queue: ContiguousArray<Output?> = []
     @exclusivity(unchecked) private var queueIDs: ContiguousArray<Int> = []
     @exclusivity(unchecked) private var queueHead = 0
     @exclusivity(unchecked) private var queued = 0
@@ -384,7 +385,8 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
                 return
             }
             if demand > 0, queued > 0, let target = sink {
-                let value = queue[queueHead]
+                let value = queue[queueHead].unsafelyUnwrapped
+                queue[queueHead] = nil  // the queue must not keep a delivered value alive
                 let id = queueIDs[queueHead]
                 queueHead += 1
                 queued -= 1
@@ -454,7 +456,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     }
 
     /// Under the lock: empties the queue, returning its values (released after unlocking).
-    private func takeQueueLocked() -> ContiguousArray<Output> {
+    private func takeQueueLocked() -> ContiguousArray<Output?> {
         defer {
             queue = []
             queueIDs = []
@@ -466,7 +468,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
 
     /// Under the lock: marks the stream ended and takes out what must be cancelled or released
     /// after unlocking.
-    private func terminateLocked() -> ([Subscription], DownstreamBox<Downstream>?, ContiguousArray<Output>) {
+    private func terminateLocked() -> ([Subscription], DownstreamBox<Downstream>?, ContiguousArray<Output?>) {
         terminated = true
         var subscriptions = children.compactMap { $0.subscription }
         if let outer { subscriptions.append(outer) }

@@ -63,19 +63,28 @@ import ViewModelKit
         #expect(log.entries == ["request unlimited", "cancel"])
     }
 
-    @Test func neverDeliversMoreThanRequestedAndKeepsTheNewestCombination() {
-        let a = PassthroughSubject<Int, TestError>()
-        let b = PassthroughSubject<Int, TestError>()
+    /// As Combine, recorded by OpenCombine's `CombineLatestTests.testUpstreamExceedsDemand`
+    /// (run against Combine): combinations formed while there is no demand are dropped, so a
+    /// later request delivers nothing until an input sends again.
+    @Test func neverDeliversMoreThanRequestedAndDropsCombinationsFormedWithoutDemand() {
+        let a = ManualPublisher<Int, TestError>()
+        let b = ManualPublisher<Int, TestError>()
         let recorder = Recorder<(Int, Int), TestError>(initialDemand: .max(1))
         a.combineLatest(b).subscribe(recorder)
-        a.send(1)  // no combination yet: a is asked for one more
-        b.send(10)  // (1, 10) uses the only demand
-        a.send(2)  // (2, 10) is held: no demand
-        a.send(3)  // a was not asked again: the subject drops it
-        #expect(rendered(recorder.events) == ["subscription", "value((1, 10))"])
+        #expect(a.send(100) == .none)
+        #expect(b.send(1) == .none)  // (100, 1) uses the only demand
+        #expect(a.send(200) == .none)  // beyond the demand: dropped
+        #expect(a.send(300) == .none)
+        #expect(b.send(2) == .none)
+        #expect(rendered(recorder.events) == ["subscription", "value((100, 1))"])
+        #expect(b.send(3) == .none)
         recorder.request(.max(1))
-        #expect(rendered(recorder.events) == ["subscription", "value((1, 10))", "value((2, 10))"])
-        recorder.detachIfRunning()
+        #expect(rendered(recorder.events) == ["subscription", "value((100, 1))"])
+        #expect(a.send(400) == .none)  // (400, 3) against the new demand
+        #expect(rendered(recorder.events) == ["subscription", "value((100, 1))", "value((400, 3))"])
+        #expect(a.log.entries == ["request max(1)", "request max(1)"])
+        #expect(b.log.entries == ["request max(1)", "request max(1)"])
+        recorder.detach()
     }
 
     @Test func threeAndFourInputs() {

@@ -3,30 +3,31 @@ import Testing
 import ViewModelKit
 
 /// Issue 13: `combineLatest` and `zip` keep their inputs' values typed (one slot or queue per
-/// input, no `[Any]`). These pin what that storage must keep exactly: which combination waits
-/// without demand, the demand handed back to each input, order through long queues, and that
+/// input, no `[Any]`). These pin what that storage must keep exactly: what happens to a combination
+/// formed without demand, the demand handed back to each input, order through long queues, and that
 /// a displaced value is released after the operator's lock (its `deinit` may send into it).
 @Suite struct CombiningStorageTests {
-    /// Combine: without demand only the newest combination is kept; it is delivered when demand
-    /// arrives, and a value that forms no combination asks its input for one more.
-    @Test func combineLatestWithoutDemandKeepsOnlyTheNewestCombination() {
+    /// Combine (OpenCombine's `CombineLatestTests.testChildDemand` and
+    /// `testUpstreamExceedsDemand`, which run against Combine): every input value gets `.none`
+    /// back, even one that forms no combination, and no extra request goes upstream; a
+    /// combination formed without demand is dropped, not delivered later. The latest values
+    /// stay: the next input value after demand arrives combines them.
+    @Test func combineLatestDropsACombinationFormedWithoutDemand() {
         let a = ManualPublisher<Int, Never>()
         let b = ManualPublisher<Int, Never>()
         let recorder = Recorder<(Int, Int), Never>(initialDemand: nil)
         a.combineLatest(b).subscribe(recorder)
-        #expect(a.send(1) == .max(1))  // no combination yet
-        #expect(b.send(10) == .none)  // (1, 10) waits: no demand
-        #expect(a.send(2) == .none)  // (2, 10) replaces it
-        #expect(b.send(20) == .none)  // (2, 20) replaces that
+        #expect(a.send(1) == .none)  // no combination yet, and nothing more asked
+        #expect(b.send(10) == .none)  // (1, 10): no demand, dropped
+        #expect(a.send(2) == .none)  // (2, 10): dropped
+        #expect(b.send(20) == .none)  // (2, 20): dropped
         #expect(rendered(recorder.events) == ["subscription"])
         recorder.request(.max(1))
-        #expect(rendered(recorder.events) == ["subscription", "value((2, 20))"])
-        recorder.request(.max(1))  // nothing else waits
-        #expect(rendered(recorder.events) == ["subscription", "value((2, 20))"])
-        #expect(a.send(3) == .none)  // delivered at once against the second unit
-        #expect(rendered(recorder.events) == ["subscription", "value((2, 20))", "value((3, 20))"])
-        #expect(a.log.entries == ["request max(1)", "request max(1)"])
-        #expect(b.log.entries == ["request max(1)", "request max(1)"])
+        #expect(rendered(recorder.events) == ["subscription"])  // nothing was kept
+        #expect(a.send(3) == .none)  // (3, 20): delivered against the demand
+        #expect(rendered(recorder.events) == ["subscription", "value((3, 20))"])
+        #expect(a.log.entries == ["request max(1)"])
+        #expect(b.log.entries == ["request max(1)"])
         recorder.detach()
     }
 
