@@ -160,7 +160,8 @@ import Testing
         for id: Int64 in [1, 2] {
             try ledger.enqueue(
                 episodeID: id, feedID: feed.id, url: "http://h.example/e\(id).mp3", total: 1_000_000,
-                queued: Date(timeIntervalSince1970: 1_700_000_000 + Double(id)), candidate: { _ in state + "/e\(id).mp3" })
+                queued: Date(timeIntervalSince1970: 1_700_000_000 + Double(id)),
+                candidate: { _ in state + "/e\(id).mp3" })
             try ledger.markDownloading(episodeID: id, bytes: 0)
             try ledger.noteBytes(episodeID: id, bytes: 167_936)
         }
