@@ -254,7 +254,8 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             case .at(let nextPoll):
                 let delay = configuration.policy.initialDelay(
                     nextPoll: nextPoll?.timeIntervalSince1970, now: now().timeIntervalSince1970,
-                    interval: interval(seconds: slots[id].flatMap { $0.intervalSeconds.map(Int.init) }))
+                    interval: interval(seconds: slots[id].flatMap { $0.intervalSeconds.map(Int.init) }),
+                    failures: Int(slots[id]?.failureCount ?? 0))
                 if delay <= 0 { poll(id) } else { schedule(id, after: delay) }
             }
         }
@@ -333,7 +334,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
             id,
             after: configuration.policy.initialDelay(
                 nextPoll: next.timeIntervalSince1970, now: now().timeIntervalSince1970,
-                interval: interval(seconds: slot.intervalSeconds.map(Int.init))))
+                interval: interval(seconds: slot.intervalSeconds.map(Int.init)), failures: Int(slot.failureCount)))
     }
 
     /// SIGUSR1: polls every enabled feed now (feeds already being fetched are left alone).
@@ -407,7 +408,7 @@ public final class PodcastDaemon<S: Scheduler> where S.SchedulerTimeType == Mono
         } else {
             let delay = configuration.policy.initialDelay(
                 nextPoll: record.nextPoll?.timeIntervalSince1970, now: now().timeIntervalSince1970,
-                interval: interval(of: record))
+                interval: interval(of: record), failures: record.failureCount)
             if delay <= 0 { poll(record.id) } else { schedule(record.id, after: delay) }
         }
     }

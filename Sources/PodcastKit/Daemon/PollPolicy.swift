@@ -159,11 +159,24 @@ public struct PollPolicy: Sendable, Equatable {
     }
 
     /// Seconds from now until the first poll of a feed when the daemon starts: 0 if it was never
-    /// checked, has no scheduled time, or is overdue; else the time left until `nextPoll`
-    /// (clamped to one interval, in case the wall clock jumped). `now`/`nextPoll` are Unix seconds.
-    public func initialDelay(nextPoll: Double?, now: Double, interval: Double?) -> Double {
+    /// checked, has no scheduled time, or is overdue; else the time left until `nextPoll`,
+    /// clamped to the longest delay this policy could have scheduled for it (in case the wall
+    /// clock jumped, or `set --interval` lowered the interval): one interval for a healthy feed
+    /// (`failures` 0); for one backing off (`failures` > 0, the stored consecutive failures) its
+    /// backoff with full jitter or `maxRetryAfter`, whichever is longer, so a restart does not
+    /// undo a backoff or a server's `Retry-After`. `now`/`nextPoll` are Unix seconds.
+    public func initialDelay(nextPoll: Double?, now: Double, interval: Double?, failures: Int = 0) -> Double {
         guard let nextPoll else { return 0 }
-        return min(max(0, nextPoll - now), effectiveInterval(interval))
+        return min(max(0, nextPoll - now), longestScheduledDelay(interval: interval, failures: failures))
+    }
+
+    /// The longest delay `decide` can schedule for a feed with `failures` consecutive failures
+    /// and its own `interval` (see `initialDelay`), in seconds, at most `maximumDelay`.
+    func longestScheduledDelay(interval: Double?, failures: Int) -> Double {
+        let every = effectiveInterval(interval)
+        guard failures > 0 else { return every }
+        let backedOff = backoff(failures: failures, interval: interval) * (1 + max(0, jitterFraction))
+        return PollPolicy.clampedDelay(max(every, backedOff, maxRetryAfter))
     }
 
     /// The backoff before jitter for the `failures`-th consecutive failure (1-based), in seconds.

@@ -67,13 +67,17 @@ public struct DownloadRecord: Sendable, Equatable {
     /// never more than its `.part` file holds, since that file is where a resume starts (a stored
     /// count can run ahead of it: the count is stored about once a second while the bytes wait
     /// in the writer's buffer, so a SIGKILL or power cut loses the unwritten ones). A missing
-    /// part (or one that is not a regular file) leaves `bytes` as stored: a run killed between
-    /// the rename and its record has the final file instead. One `lstat`.
+    /// part (or one that is not a regular file) backs nothing, so 0 (a resume starts from zero),
+    /// unless the final file exists as a regular file: a run killed between the rename and its
+    /// record has the final file instead, and `bytes` stays as stored. One or two `lstat`s.
     public var bytesOnDisk: Int64 {
         guard state == .pending || state == .downloading || state == .failed else { return bytes }
         var info = stat()
-        guard lstat(path + ".part", &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return bytes }
-        return min(bytes, Int64(info.st_size))
+        if lstat(path + ".part", &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+            return min(bytes, Int64(info.st_size))
+        }
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { return bytes }
+        return 0
     }
 }
 

@@ -52,7 +52,13 @@ public enum HTMLSanitizer {
         "noframes", "template", "svg", "math", "textarea", "select", "title", "head", "xmp", "plaintext", "canvas",
     ]
 
-    static let voidElements: Set<String> = ["br", "hr", "img", "source", "col", "wbr", "area", "track"]
+    /// The HTML void elements (WHATWG HTML, "void elements", plus the legacy ones browsers still
+    /// parse as void): they never have content or an end tag, so dropping one must not swallow
+    /// what follows it.
+    static let voidElements: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
+        "param", "keygen", "frame", "basefont", "bgsound",
+    ]
     static let urlAttributes: Set<String> = ["href", "src", "poster", "cite"]
     static let allowedSchemes: Set<String> = ["http", "https", "mailto"]
 

@@ -218,7 +218,8 @@ public final class LibraryViewModel: ObservableObject {
         replace(at: index, with: value)
     }
 
-    /// Removes feed `id` (unsubscribed).
+    /// Removes feed `id` (unsubscribed), and its episodes from `newestEpisodes` (matched by the
+    /// announcement's `feedID`, or by `feedURL` when it has none).
     public func remove(id: Int64) {
         guard let index = index(of: id) else { return }
         var ids = feedIDs
@@ -228,6 +229,9 @@ public final class LibraryViewModel: ObservableObject {
         watchers[id] = nil
         countOut(removed.status)
         logRowChange(id)
+        // Its episodes leave the newest list too: their show notes and feed are gone.
+        let kept = newestEpisodes.filter { $0.feedID.map { $0 != id } ?? ($0.feedURL != removed.url) }
+        if kept.count != newestEpisodes.count { newestEpisodes = kept }
     }
 
     // Sends will-change, stores the row, then tells the feed's observable, if one is held.
@@ -307,7 +311,8 @@ public final class LibraryViewModel: ObservableObject {
             journalStorage.removeFirst(journalStart)
             journalStart = 0
         }
-        if case .newEpisode(let episode) = event {
+        if case .newEpisode(var episode) = event {
+            if episode.feedID == nil { episode.feedID = feedID }  // so `remove(id:)` finds it
             var list = newestEpisodes
             let index = list.firstIndex { LibraryViewModel.isNewer(episode, than: $0) } ?? list.endIndex
             list.insert(episode, at: index)

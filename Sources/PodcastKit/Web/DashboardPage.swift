@@ -108,7 +108,7 @@ public enum DashboardPage {
         html += "<td class=\"feed\"><span class=\"title\">\(HTMLEscape.text(p.displayTitle))</span>"
         html += "<small class=\"url\">\(HTMLEscape.text(MaskedURL.string(p.url)))</small></td>"
         html += "<td><span class=\"status s-\(p.status.rawValue)\">\(p.status.rawValue)</span></td>"
-        html += timeCell(p.lastCheck) + timeCell(p.nextPoll)
+        html += timeCell(p.lastCheck) + timeCell(p.status == .disabled ? nil : p.nextPoll)
         html += "<td class=\"num\">\(episodes)</td>"
         html += "<td class=\"error\">\(HTMLEscape.text(p.lastError ?? ""))"
         if let error = p.hookError { html += "<small class=\"hook\">hook failing: \(HTMLEscape.text(error))</small>" }

@@ -2,9 +2,11 @@
 public protocol SSEClient: AnyObject {
     /// `false` once the client is gone.
     var isOpen: Bool { get }
-    /// `true` while the client has not taken enough of what was written (see
-    /// `HTTPLimits.streamBufferBytes`): nothing more is written until it drains.
-    var isBackedUp: Bool { get }
+    /// Bytes written but not yet taken by the client.
+    var pendingBytes: Int { get }
+    /// How many unsent bytes beyond the last snapshot the client may have and still count as
+    /// keeping up (`HTTPLimits.streamBufferBytes`); past it nothing more is written until it drains.
+    var bufferLimit: Int { get }
     /// Called when everything written reached the socket.
     var onDrained: (() -> Void)? { get set }
     /// Called once when the client is gone.
@@ -20,16 +22,22 @@ extension HTTPStream: SSEClient {}
 /// which something changed (built once by `WebView` and written to every client).
 ///
 /// A client that reads slowly is never queued for: while its unsent bytes exceed its buffer
-/// bound it is skipped and marked stale; when it drains it gets one `snapshot` event with the
-/// state as it is *then* (replace, don't queue). So memory per client is bounded by one event
-/// plus the bound, however long it stalls (the server's stream timeout drops it for good).
+/// bound plus the size of the last snapshot it was sent (a snapshot of a large library is far
+/// over the bound, and a client just given one is not behind: only what queues after it counts)
+/// it is skipped and marked stale; when it drains it gets one `snapshot` event with the state
+/// as it is *then* (replace, don't queue). So memory per client is bounded by one snapshot, one
+/// event and the bound, however long it stalls (the server's stream timeout drops it for good).
 ///
 /// Threading: the loop's thread only.
 public final class SSEHub {
     private final class Entry {
         let client: any SSEClient
         var stale = false
+        /// The size of the last snapshot event written to it, in bytes.
+        var snapshotBytes = 0
         init(_ client: any SSEClient) { self.client = client }
+        /// Behind: more unsent than the bound beyond its last snapshot.
+        var isBehind: Bool { client.pendingBytes > client.bufferLimit + snapshotBytes }
     }
     private var entries: [ObjectIdentifier: Entry] = [:]
     private var order: [ObjectIdentifier] = []
@@ -59,12 +67,12 @@ public final class SSEHub {
         order.append(key)
         client.onClose = { [weak self] in self?.remove(key) }
         client.onDrained = { [weak self, weak entry] in
-            guard let self, let entry, entry.stale, entry.client.isOpen, !entry.client.isBackedUp else { return }
+            guard let self, let entry, entry.stale, entry.client.isOpen, !entry.isBehind else { return }
             entry.stale = false
-            self.sendSnapshot(to: entry.client)
+            self.sendSnapshot(to: entry)
         }
         client.write("retry: 2000\n\n")
-        sendSnapshot(to: client)
+        sendSnapshot(to: entry)
     }
 
     /// Writes one `update` event with `data` (one line of JSON) to every client keeping up;
@@ -76,7 +84,7 @@ public final class SSEHub {
         for key in order {
             guard let entry = entries[key], entry.client.isOpen else { continue }
             if entry.stale { continue }
-            if entry.client.isBackedUp {
+            if entry.isBehind {
                 entry.stale = true
                 skippedCount += 1
                 continue
@@ -94,11 +102,12 @@ public final class SSEHub {
         let event = "event: snapshot\nid: \(version)\ndata: \(snapshot())\n\n"
         for key in order {
             guard let entry = entries[key], entry.client.isOpen, !entry.stale else { continue }
-            if entry.client.isBackedUp {
+            if entry.isBehind {
                 entry.stale = true
                 skippedCount += 1
                 continue
             }
+            entry.snapshotBytes = event.utf8.count
             entry.client.write(event)
         }
     }
@@ -107,17 +116,19 @@ public final class SSEHub {
     /// see traffic on a quiet dashboard.
     public func heartbeat() {
         for key in order {
-            guard let entry = entries[key], entry.client.isOpen, !entry.stale, !entry.client.isBackedUp else {
+            guard let entry = entries[key], entry.client.isOpen, !entry.stale, !entry.isBehind else {
                 continue
             }
             entry.client.write(": keep-alive\n\n")
         }
     }
 
-    private func sendSnapshot(to client: any SSEClient) {
+    private func sendSnapshot(to entry: Entry) {
         version += 1
         snapshotCount += 1
-        client.write("event: snapshot\nid: \(version)\ndata: \(snapshot())\n\n")
+        let event = "event: snapshot\nid: \(version)\ndata: \(snapshot())\n\n"
+        entry.snapshotBytes = event.utf8.count
+        entry.client.write(event)
     }
 
     private func remove(_ key: ObjectIdentifier) {

@@ -12,7 +12,8 @@ import Glibc
 /// renders these strings (control characters are JSON-escaped and never reach the page).
 public enum WebJSON {
     /// One feed: `id`, `url`, `title` (null before the first successful poll), `status` (the
-    /// status word), `last_check`, `next_poll`, `last_error`, `hook_error`, `episode_count`
+    /// status word), `last_check`, `next_poll` (null when disabled: it is never polled again),
+    /// `last_error`, `hook_error`, `episode_count`
     /// (stored episodes), `new_count` (announced since the daemon started), `hook_retry` (the
     /// soonest hook attempt owed, as `list --json` gives it: `attempt`, `attempts` (null when
     /// unknown), `due`, `error`, `pending` (episodes owing one); null when none is owed).
@@ -20,7 +21,8 @@ public enum WebJSON {
         .object([
             ("id", .int(p.id)), ("url", .string(MaskedURL.string(p.url))), ("title", .string(shown(p.title))),
             ("status", .string(p.status.rawValue)), ("last_check", WebJSON.date(p.lastCheck)),
-            ("next_poll", WebJSON.date(p.nextPoll)), ("last_error", .string(shown(p.lastError))),
+            ("next_poll", WebJSON.date(p.status == .disabled ? nil : p.nextPoll)),
+            ("last_error", .string(shown(p.lastError))),
             ("hook_error", .string(shown(p.hookError))), ("episode_count", .int(episodeCount)),
             ("new_count", .int(p.newCount)), ("hook_retry", hookRetry(p)),
         ])

@@ -91,7 +91,10 @@ public final class WebRouter {
     /// The reply for a non-streaming request, before the security headers.
     func route(_ request: HTTPRequest) -> HTTPReply {
         let method = request.method == "HEAD" ? "GET" : request.method
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // One canonical spelling per resource: no empty segment (`//`), no trailing slash.
+        let canonical = request.path == "/" || (!request.path.hasSuffix("/") && !request.path.contains("//"))
+        let segments =
+            canonical ? request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init) : ["//"]
         let api = WebAPI(data: data, control: control, metrics: metrics)
         let forms = WebFormActions(control: control)
         // State changes: POST/DELETE only, and past the CSRF check.
@@ -174,9 +177,24 @@ public final class WebRouter {
         guard segments.count == pattern.count else { return nil }
         var capture = ""
         for (segment, part) in zip(segments, pattern) {
-            if part == "*" { capture = segment } else if part != segment { return nil }
+            if part == "*" {
+                guard isID(segment) else { return nil }
+                capture = segment
+            } else if part != segment {
+                return nil
+            }
         }
         return capture
+    }
+
+    /// A store id as a path segment: ASCII digits only, no sign, no leading zero, within `Int64`
+    /// (`+1`, `01`, `1.0` are no id). The one rule behind every `/…/ID` route.
+    static func isID(_ segment: String) -> Bool {
+        let bytes = segment.utf8
+        guard let first = bytes.first, first != UInt8(ascii: "0"), bytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+            return false
+        }
+        return Int64(segment) != nil
     }
 
     private func methodNotAllowed(_ allowed: [String]) -> HTTPResponse {

@@ -294,6 +294,32 @@ import Testing
         #expect(fetcher.requests.map(\.url) == ["http://h/healthy", "http://h/failing", "http://h/healthy"])
     }
 
+    /// A restart keeps a server's `Retry-After` (5 h, beyond the 1 h interval) for a feed backing
+    /// off, while a healthy feed's stored next poll (2 h) is still capped at one interval.
+    @Test func aRestartKeepsTheBackoffOfAFailingFeed() throws {
+        let failing = try store.add(url: "http://h/failing")
+        let healthy = try store.add(url: "http://h/healthy")
+        try store.apply(
+            update: FeedUpdate(
+                feedID: failing.id, outcome: .failed(FeedFailure(httpStatus: 503, message: "HTTP 503")),
+                checkedAt: clock, nextPoll: clock.addingTimeInterval(18_000)))
+        try store.apply(
+            update: FeedUpdate(
+                feedID: healthy.id, outcome: .notModified, checkedAt: clock, nextPoll: clock.addingTimeInterval(7200)))
+        let (daemon, _) = makeDaemon()
+        try daemon.start()
+        #expect(fetcher.requests.isEmpty)
+        scheduler.advance(by: 3599)
+        #expect(fetcher.requests.isEmpty)
+        scheduler.advance(by: 1)
+        #expect(fetcher.requests.map(\.url) == ["http://h/healthy"])  // one interval, not 2 h
+        scheduler.advance(by: 14_399)
+        #expect(fetcher.requests.map(\.url) == ["http://h/healthy"])  // still in flight
+        scheduler.advance(by: 1)
+        #expect(fetcher.requests.map(\.url) == ["http://h/healthy", "http://h/failing"])  // at 5 h
+        daemon.stop()
+    }
+
     @Test func aRestartShowsTheNewestEpisodesTheStoreHolds() throws {
         _ = try store.add(url: "http://h/a")
         do {

@@ -112,4 +112,25 @@ struct SequenceRNG: RandomNumberGenerator {
         #expect(policy.initialDelay(nextPoll: 1_000_000, now: 1000, interval: 60) == 60)
         #expect(policy.effectiveInterval(0) == 3600)
     }
+
+    /// A restart keeps a backing-off feed's stored next poll (its backoff, or a server's
+    /// `Retry-After`), even beyond its interval; a healthy feed stays capped at one interval.
+    @Test func initialDelayHonoursBackoffAcrossRestarts() {
+        // Failing, next poll in 10 min, interval lowered to 1 min: 600 s, not 60.
+        #expect(policy.initialDelay(nextPoll: 1600, now: 1000, interval: 60, failures: 1) == 600)
+        // Retry-After of 5 h (default interval 1 h): 18,000 s, not 3,600.
+        #expect(policy.initialDelay(nextPoll: 19_000, now: 1000, interval: nil, failures: 3) == 18_000)
+        // Ten failures: 12 h backoff with +10 % jitter: 47,520 s is a delay it could have scheduled.
+        #expect(policy.initialDelay(nextPoll: 48_520, now: 1000, interval: nil, failures: 10) == 47_520)
+        // A clock jump: no more than the longest it could have scheduled, Retry-After's 24 h.
+        #expect(policy.initialDelay(nextPoll: 10_000_000, now: 1000, interval: 60, failures: 2) == 86_400)
+        // An interval above the backoff cap: the interval is the backoff, with jitter (2 days × 1.5).
+        #expect(
+            PollPolicy(jitterFraction: 0.5).initialDelay(nextPoll: 1e9, now: 0, interval: 2 * 86_400, failures: 20)
+                == 259_200)
+        // Healthy: capped at one (lowered) interval, as before.
+        #expect(policy.initialDelay(nextPoll: 1600, now: 1000, interval: 60, failures: 0) == 60)
+        #expect(policy.initialDelay(nextPoll: 9000, now: 1000, interval: nil, failures: 0) == 3600)
+        #expect(policy.initialDelay(nextPoll: 900, now: 1000, interval: nil, failures: 4) == 0)
+    }
 }

@@ -93,9 +93,10 @@ import Testing
         let ledger = DownloadLedger(store: store)
         try ledger.enqueue(
             episodeID: 1, feedID: feed.id, url: "http://user:pw@h.example/e.mp3", total: 2_000_000,
-            queued: Date(timeIntervalSince1970: 1_700_000_000), candidate: { "/m/Show/e\($0).mp3" })
+            queued: Date(timeIntervalSince1970: 1_700_000_000), candidate: { state + "/e\($0).mp3" })
         try ledger.markFailed(
             episodeID: 1, error: "HTTP 503", bytes: 1_000_000, nextRetry: Date(timeIntervalSince1970: 1_700_000_060))
+        _ = FileManager.default.createFile(atPath: state + "/e1.mp3.part", contents: Data(count: 1_000_000))
         let captured = CapturedConsole()
         let runner = CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"])
         #expect(runner.run(["--state", state, "downloads"]) == .success)
@@ -103,7 +104,7 @@ import Testing
             captured.out == """
                 1  Show: Ep ␛[2J one
                     failed, 1.0 MB of 2.0 MB
-                    /m/Show/e1.mp3
+                    \(state)/e1.mp3
                     failed 1×: HTTP 503; next attempt 2023-11-14T22:14:20Z
 
                 """)
@@ -113,7 +114,7 @@ import Testing
                 .run(["--state", state, "downloads", "--json"]) == .success)
         #expect(
             json.out
-                == "{\"episode_id\":1,\"feed_id\":1,\"podcast_title\":\"Show\",\"episode_title\":\"Ep \\u001b[2J one\",\"url\":\"http://user:***@h.example/e.mp3\",\"path\":\"/m/Show/e1.mp3\",\"state\":\"failed\",\"bytes\":1000000,\"total\":2000000,\"attempts\":1,\"error\":\"HTTP 503\",\"next_retry\":\"2023-11-14T22:14:20Z\",\"queued\":\"2023-11-14T22:13:20Z\",\"finished\":null,\"seconds\":null}\n"
+                == "{\"episode_id\":1,\"feed_id\":1,\"podcast_title\":\"Show\",\"episode_title\":\"Ep \\u001b[2J one\",\"url\":\"http://user:***@h.example/e.mp3\",\"path\":\"\(state)/e1.mp3\",\"state\":\"failed\",\"bytes\":1000000,\"total\":2000000,\"attempts\":1,\"error\":\"HTTP 503\",\"next_retry\":\"2023-11-14T22:14:20Z\",\"queued\":\"2023-11-14T22:13:20Z\",\"finished\":null,\"seconds\":null}\n"
         )
     }
 
@@ -141,5 +142,41 @@ import Testing
         #expect(listed().contains("\"state\":\"downloading\",\"bytes\":4096,\"total\":1000000"), "\(listed())")
         _ = FileManager.default.createFile(atPath: state + "/e1.mp3.part", contents: Data())
         #expect(listed().contains("\"bytes\":0,"))
+    }
+
+    /// A `.part` deleted after a kill: nothing backs the stored count (167,936), so 0 is shown
+    /// and the start's reconcile stores 0; with the final file present instead (killed between
+    /// the rename and its record) the stored count stands.
+    @Test func aMissingPartFileBacksNothingUnlessTheFinalFileExists() throws {
+        let state = temporaryDirectory()
+        let store = try FeedStore(path: state + "/" + StateLocation.databaseName)
+        let feed = try store.add(url: "http://h.example/a.xml", title: "Show")
+        for identity in ["x", "y"] {
+            try store.database.run(
+                "INSERT INTO episodes (feed_id, identity, title, first_seen) VALUES (?1, ?2, 'Ep', 0)",
+                .integer(feed.id), .text(identity))
+        }
+        let ledger = DownloadLedger(store: store)
+        for id: Int64 in [1, 2] {
+            try ledger.enqueue(
+                episodeID: id, feedID: feed.id, url: "http://h.example/e\(id).mp3", total: 1_000_000,
+                queued: Date(timeIntervalSince1970: 1_700_000_000 + Double(id)),
+                candidate: { _ in state + "/e\(id).mp3" })
+            try ledger.markDownloading(episodeID: id, bytes: 0)
+            try ledger.noteBytes(episodeID: id, bytes: 167_936)
+        }
+        _ = FileManager.default.createFile(atPath: state + "/e2.mp3", contents: Data(count: 167_936))
+        #expect(try ledger.record(episodeID: 1)?.bytesOnDisk == 0)
+        #expect(try ledger.record(episodeID: 2)?.bytesOnDisk == 167_936)
+        let captured = CapturedConsole()
+        _ = CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"])
+            .run(["--state", state, "downloads", "--json"])
+        let lines = captured.out.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first { $0.contains("\"episode_id\":1,") }?.contains("\"bytes\":0,") == true, "\(lines)")
+        #expect(lines.first { $0.contains("\"episode_id\":2,") }?.contains("\"bytes\":167936,") == true, "\(lines)")
+        #expect(try ledger.reconcileWithPartFiles() == [1])
+        #expect(try ledger.record(episodeID: 1)?.bytes == 0)
+        #expect(try ledger.record(episodeID: 2)?.bytes == 167_936)
     }
 }

@@ -179,15 +179,21 @@ import Testing
         _ = FileManager.default.createFile(atPath: path + ".part", contents: Data(source[..<4096]))
         try h.store.database.run(
             "UPDATE downloads SET state = 'downloading', bytes = 167936, total = 300000, etag = '\"a1\"'")
-        // A second unfinished download whose part is gone keeps its count (its file may be final).
+        // A second unfinished download whose part is gone backs nothing: 0. A third whose part is
+        // gone but whose final file is there (killed between the rename and its record) keeps it.
         let other = try h.announce(title: "Gone", path: "/gone.mp3")
-        try h.store.database.run(
-            "UPDATE downloads SET state = 'failed', bytes = 5000, next_retry = NULL WHERE episode_id = ?1",
-            .integer(other))
+        let renamed = try h.announce(title: "Renamed", path: "/renamed.mp3")
+        for episode in [other, renamed] {
+            try h.store.database.run(
+                "UPDATE downloads SET state = 'failed', bytes = 5000, next_retry = NULL WHERE episode_id = ?1",
+                .integer(episode))
+        }
+        _ = FileManager.default.createFile(atPath: try #require(h.record(renamed)).path, contents: Data(count: 5000))
 
         try h.queue.start()
         #expect(h.record(id)?.bytes == 4096)  // before the transfer's own file open reports
-        #expect(h.record(other)?.bytes == 5000)
+        #expect(h.record(other)?.bytes == 0)
+        #expect(h.record(renamed)?.bytes == 5000)
         h.run(until: { h.events.contains { $0.kind == .started } })
         #expect(h.events.first { $0.kind == .started }?.bytes == 4096)
         #expect(h.queue.model.active.first { $0.id == id }?.bytes == 4096)

@@ -112,6 +112,18 @@ struct ShowNotesHTMLTests {
         #expect(HTMLSanitizer.sanitize(input) == expected)
     }
 
+    /// The void elements the sanitiser drops (with or without content) have no content to drop:
+    /// what follows one is kept (`embed` and `frame` used to swallow the rest of the notes).
+    @Test(arguments: [
+        "area", "base", "embed", "input", "link", "meta", "track", "wbr", "param", "keygen", "frame", "basefont",
+        "bgsound",
+    ])
+    func droppedVoidElementKeepsWhatFollows(_ name: String) {
+        #expect(HTMLSanitizer.sanitize("<p>a</p><\(name) src=x>AFTER") == "<p>a</p>AFTER")
+        #expect(HTMLSanitizer.sanitize("<\(name.uppercased())>b<i>c</i></\(name)>d") == "b<i>c</i>d")
+        #expect(HTMLSanitizer.sanitize("<object><\(name)>in</object>out") == "out")
+    }
+
     @Test func episodeExposesRawAndSanitisedForms() throws {
         let xml = """
             <rss version="2.0"><channel><title>T</title><item><guid>1</guid>

@@ -138,6 +138,10 @@ import Testing
 
         #expect(web.send("GET", "/api/episodes/999").status == 404)
         #expect(web.send("GET", "/api/episodes/abc").status == 404)
+        // One spelling per episode: digits only, no sign, no leading zero, no trailing slash.
+        for path in ["/api/episodes/+\(id)", "/api/episodes/0\(id)", "/api/episodes/\(id)/", "//api/episodes/\(id)"] {
+            #expect(web.send("GET", path).status == 404, "\(path)")
+        }
         #expect(web.send("DELETE", "/api/episodes/\(id)").status == 405)
     }
 

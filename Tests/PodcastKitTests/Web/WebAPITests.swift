@@ -38,6 +38,23 @@ final class WebAPITests: XCTestCase {
         XCTAssertEqual(missing.status, 404)
         XCTAssertEqual(missing.text, #"{"error":{"status":404,"message":"no such feed: 99"}}"# + "\n")
         XCTAssertEqual(web.send("GET", "/api/feeds/x").status, 404)
+        // The one ID rule of every `/…/ID` route: digits only, no sign, no leading zero, no
+        // trailing slash or empty segment, within Int64.
+        for path in [
+            "/api/feeds/+2", "/api/feeds/02", "/api/feeds/2/", "/api/feeds//2", "/api/feeds/99999999999999999999",
+        ] {
+            XCTAssertEqual(web.send("GET", path).status, 404, path)
+        }
+        XCTAssertEqual(web.send("DELETE", "/api/feeds/02").status, 404)
+        XCTAssertEqual(web.daemon.library.count, 2)
+        // A disabled feed is never polled again: no next poll, whatever the row kept.
+        web.daemon.library.update(id: 2) {
+            $0.status = .disabled
+            $0.nextPoll = Date(timeIntervalSince1970: 1_700_000_000)
+        }
+        XCTAssertTrue(
+            web.send("GET", "/api/feeds/2").text.contains(
+                #""status":"disabled","last_check":"2023-11-14T22:13:20.000Z","next_poll":null,"#))
         let wrongMethod = web.send("PUT", "/api/feeds/1")
         XCTAssertEqual(wrongMethod.status, 405)
         XCTAssertEqual(wrongMethod.header("Allow"), "GET, HEAD, DELETE")

@@ -64,7 +64,9 @@ final class WebFixture {
 final class RecordingSSEClient: SSEClient {
     var isOpen = true
     var backedUp = false
-    var isBackedUp: Bool { backedUp }
+    /// Backed up: far more pending than any bound plus snapshot.
+    var pendingBytes: Int { backedUp ? Int.max / 2 : 0 }
+    let bufferLimit = 64 * 1024
     var onDrained: (() -> Void)?
     var onClose: (() -> Void)?
     private(set) var writes: [String] = []

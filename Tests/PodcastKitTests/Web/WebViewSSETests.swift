@@ -85,6 +85,38 @@ final class WebViewSSETests: XCTestCase {
         XCTAssertEqual(view.changeUpdateCount, 6)  // the metric: six changes, not the priming update
     }
 
+    /// A removed feed's episodes leave the dashboard's newest list, and the next update says so.
+    func testRemovingAFeedDropsItsEpisodesFromTheNewestListInTheNextUpdate() throws {
+        let library = LibraryViewModel()
+        let scheduler = TestScheduler()
+        let dir = TemporaryDirectory("web-remove-newest")
+        let store = try FeedStore(path: dir.file("state.sqlite"))
+        library.upsert(Podcast(id: 1, url: "http://h/1"))
+        library.upsert(Podcast(id: 2, url: "http://h/2"))
+        func episode(_ guid: String, _ url: String, day: Double) -> EpisodeAnnouncement {
+            var a = EpisodeAnnouncement(
+                time: Date(timeIntervalSince1970: 0), feedURL: url, podcastTitle: nil, title: guid, guid: guid,
+                url: nil)
+            a.published = Date(timeIntervalSince1970: day * 86_400)
+            return a
+        }
+        library.record(.newEpisode(episode("a1", "http://h/1", day: 3)), feedID: 1)
+        library.record(.newEpisode(episode("b1", "http://h/2", day: 2)), feedID: 2)
+        library.loadNewest(library.newestEpisodes + [episode("a0", "http://h/1", day: 1)])  // no feedID: by URL
+        let hub = SSEHub(snapshot: { "{}" })
+        let view = WebView(data: WebLibraryData(library: library, store: store), hub: hub, scheduler: scheduler)
+        let client = RecordingSSEClient()
+        hub.add(client)
+        library.remove(id: 1)
+        XCTAssertEqual(library.newestEpisodes.map(\.guid), ["b1"])
+        scheduler.advance()
+        XCTAssertEqual(client.events.map(\.name), ["snapshot", "update"])
+        let update = jsonObject(client.events[1].data)
+        XCTAssertEqual(update["removed"] as? [Int], [1])
+        XCTAssertEqual((update["episodes"] as? [[String: Any]])?.map { $0["title"] as? String }, ["b1"])
+        withExtendedLifetime(view) {}
+    }
+
     func testRemovedFeedsAndClosedClients() throws {
         let library = LibraryViewModel()
         let scheduler = TestScheduler()
