@@ -84,18 +84,21 @@ let corpus =
     }
     ?? "../shared/corpus"
 
+/// Writes the rows as JSON to `path`; a failure ends the run with status 1.
+func writeJSON(_ rows: [Row], to path: String) {
+    do {
+        try Output.json(rows).write(to: URL(fileURLWithPath: path))
+    } catch {
+        FileHandle.standardError.write(Data("loop-bench: cannot write \(path): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 if let cmoComparison {
     let rows = CMOComparison.run(userPath: cmoComparison.user, cmoPath: cmoComparison.cmo)
     if rows.isEmpty { exit(1) }
     Output.printTable(rows)
-    if let jsonPath {
-        do {
-            try Output.json(rows).write(to: URL(fileURLWithPath: jsonPath))
-        } catch {
-            FileHandle.standardError.write(Data("loop-bench: cannot write \(jsonPath): \(error)\n".utf8))
-            exit(1)
-        }
-    }
+    if let jsonPath { writeJSON(rows, to: jsonPath) }
     exit(0)
 }
 
@@ -145,11 +148,4 @@ print(
 Output.printTable(rows)
 print(String(format: "total %.1f s; checksum %d", Date().timeIntervalSince(started), blackholeAccumulator))
 
-if let jsonPath {
-    do {
-        try Output.json(rows).write(to: URL(fileURLWithPath: jsonPath))
-    } catch {
-        FileHandle.standardError.write(Data("loop-bench: cannot write \(jsonPath): \(error)\n".utf8))
-        exit(1)
-    }
-}
+if let jsonPath { writeJSON(rows, to: jsonPath) }
