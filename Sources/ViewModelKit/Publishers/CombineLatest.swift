@@ -212,8 +212,9 @@ struct CombineLatestRule<Slots: CombiningSlots>: CombiningRule {
 
     /// The latest value of each input.
     @usableFromInline var latest = Slots()
-    /// `queued[queueHead...]` wait to be delivered.
-    @usableFromInline var queued: ContiguousArray<Output> = []
+    /// `queued[queueHead...]` wait to be delivered; a delivered slot is nil at once, so the queue
+    /// keeps alive only the combinations still waiting.
+    @usableFromInline var queued: ContiguousArray<Output?> = []
     @usableFromInline var queueHead = 0
 
     @inlinable static var arity: Int { Slots.arity }
@@ -255,10 +256,15 @@ struct CombineLatestRule<Slots: CombiningSlots>: CombiningRule {
     @inlinable
     mutating func next() -> Output? {
         guard queuedCount > 0 else { return nil }
-        let values = queued[queueHead]
+        let values = queued[queueHead].unsafelyUnwrapped
+        queued[queueHead] = nil
         queueHead += 1
         if queueHead == queued.count {
             queued.removeAll(keepingCapacity: true)
+            queueHead = 0
+        } else if queueHead >= 64, queueHead * 2 >= queued.count {
+            // Never empty under a steady backlog: drop the delivered front (amortised O(1)).
+            queued.removeFirst(queueHead)
             queueHead = 0
         }
         return values

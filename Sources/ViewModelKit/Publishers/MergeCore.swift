@@ -394,6 +394,12 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
                     queue.removeAll(keepingCapacity: true)
                     queueIDs.removeAll(keepingCapacity: true)
                     queueHead = 0
+                } else if queueHead >= 64, queueHead * 2 >= queue.count {
+                    // A queue that never empties drops its delivered front (amortised O(1)), so
+                    // it holds what waits, not everything ever delivered.
+                    queue.removeFirst(queueHead)
+                    queueIDs.removeFirst(queueHead)
+                    queueHead = 0
                 }
                 if demand != .unlimited, let index = indexLocked(of: id) {
                     children[index].buffered -= 1

@@ -94,4 +94,80 @@ import ViewModelKit
         #expect(live.value == 0)
         recorder.cancel()
     }
+
+    /// A backlog that never empties (values sent from inside `receive` queue behind the one being
+    /// delivered; each sends the one two further on) goes through the queue's compaction many
+    /// times: every value arrives once, in order.
+    @Test func aQueueThatNeverEmptiesKeepsOrderAndAccountingThroughCompaction() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let total = 1_000
+        var seen: [Int] = []
+        var subscription: Subscription?
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { given in
+                subscription = given
+                given.request(.unlimited)
+            },
+            receiveValue: { value in
+                seen.append(value)
+                let next = value == 0 ? [1, 2] : [value + 2]
+                for number in next where number < total {
+                    (number.isMultiple(of: 2) ? a : b).send(number)
+                }
+                return .none
+            },
+            receiveCompletion: { _ in })
+        a.merge(with: b).subscribe(subscriber)
+        a.send(0)
+        #expect(seen == Array(0..<total))
+        subscription?.cancel()
+    }
+
+    /// combineLatest's queue forms when inputs send from other threads during a delivery; a
+    /// delivered combination is released at once, not when the whole queue empties.
+    @Test func combineLatestReleasesADeliveredCombinationWhileOthersWait() {
+        let live = LiveCount()
+        // ManualPublisher: a subject would serialise the second thread's sends behind the
+        // delivery in progress; the queue forms only when sends reach the operator meanwhile.
+        let a = ManualPublisher<Box, Never>()
+        let b = ManualPublisher<Int, Never>()
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let watched = WeakBox()
+        let cancellable = a.combineLatest(b).sink { _ in
+            entered.signal()
+            proceed.wait()
+        }
+        b.send(0)
+        let sender = Thread {
+            a.send(Box(0, live))  // delivered on this thread, which then drains the queue
+            done.signal()
+        }
+        sender.start()
+        entered.wait()
+        do {
+            let one = Box(1, live)
+            watched.value = one
+            a.send(one)  // queued behind the delivery in progress
+        }
+        a.send(Box(2, live))
+        a.send(Box(3, live))
+        proceed.signal()  // (0) done; (1) is delivered next
+        entered.wait()
+        proceed.signal()  // (1) done and dropped by the sink; (2) is delivered next
+        entered.wait()
+        #expect(watched.value == nil)  // only the queue could still hold (1)
+        proceed.signal()
+        entered.wait()
+        proceed.signal()
+        done.wait()
+        cancellable.cancel()
+        #expect(live.value == 0)  // the latest values go with the subscription
+    }
+
+    final class WeakBox: @unchecked Sendable {
+        weak var value: Box?
+    }
 }
