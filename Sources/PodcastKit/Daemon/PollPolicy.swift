@@ -161,9 +161,8 @@ public struct PollPolicy: Sendable, Equatable {
     /// Seconds from now until the first poll of a feed when the daemon starts: 0 if it was never
     /// checked, has no scheduled time, or is overdue; else the time left until `nextPoll`,
     /// clamped to the longest delay this policy could have scheduled for it (in case the wall
-    /// clock jumped, or `set --interval` lowered the interval): one interval with full positive
-    /// jitter (`interval × (1 + jitterFraction)`) for a healthy feed (`failures` 0), so a restart
-    /// does not poll it early; for one backing off (`failures` > 0, the stored consecutive failures) its
+    /// clock jumped, or `set --interval` lowered the interval): one interval for a healthy feed
+    /// (`failures` 0); for one backing off (`failures` > 0, the stored consecutive failures) its
     /// backoff with full jitter or `maxRetryAfter`, whichever is longer, so a restart does not
     /// undo a backoff or a server's `Retry-After`. `now`/`nextPoll` are Unix seconds.
     public func initialDelay(nextPoll: Double?, now: Double, interval: Double?, failures: Int = 0) -> Double {
@@ -175,9 +174,8 @@ public struct PollPolicy: Sendable, Equatable {
     /// and its own `interval` (see `initialDelay`), in seconds, at most `maximumDelay`.
     func longestScheduledDelay(interval: Double?, failures: Int) -> Double {
         let every = effectiveInterval(interval)
-        let jitter = 1 + max(0, jitterFraction)
-        guard failures > 0 else { return PollPolicy.clampedDelay(every * jitter) }
-        let backedOff = backoff(failures: failures, interval: interval) * jitter
+        guard failures > 0 else { return every }
+        let backedOff = backoff(failures: failures, interval: interval) * (1 + max(0, jitterFraction))
         return PollPolicy.clampedDelay(max(every, backedOff, maxRetryAfter))
     }
 

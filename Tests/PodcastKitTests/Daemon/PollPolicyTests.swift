@@ -109,25 +109,12 @@ struct SequenceRNG: RandomNumberGenerator {
         #expect(policy.initialDelay(nextPoll: nil, now: 1000, interval: nil) == 0)
         #expect(policy.initialDelay(nextPoll: 900, now: 1000, interval: nil) == 0)
         #expect(policy.initialDelay(nextPoll: 1500, now: 1000, interval: nil) == 500)
-        #expect(policy.initialDelay(nextPoll: 1_000_000, now: 1000, interval: 60) == 66)
+        #expect(policy.initialDelay(nextPoll: 1_000_000, now: 1000, interval: 60) == 60)
         #expect(policy.effectiveInterval(0) == 3600)
     }
 
-    /// Review: a healthy feed was capped at one interval, but `decide` schedules up to
-    /// `interval × (1 + jitterFraction)`, so a restart polled a feed given +jitter early.
-    @Test func initialDelayKeepsAHealthyFeedsPositiveJitter() {
-        let p = PollPolicy(jitterFraction: 0.5)
-        var high = SequenceRNG(UInt64.max)  // u just below 1: jitter just below +50 %
-        let scheduled = p.decide(after: .fetched, previousFailures: 0, interval: 60, using: &high).delay ?? 0
-        #expect(scheduled > 89.99 && scheduled <= 90)
-        #expect(p.initialDelay(nextPoll: 1000 + scheduled, now: 1000, interval: 60) == scheduled)
-        #expect(p.initialDelay(nextPoll: 1085, now: 1000, interval: 60) == 85)
-        #expect(p.initialDelay(nextPoll: 1_000_000, now: 1000, interval: 60) == 90)
-        #expect(PollPolicy(jitterFraction: 0).initialDelay(nextPoll: 1_000_000, now: 1000, interval: 60) == 60)
-    }
-
     /// A restart keeps a backing-off feed's stored next poll (its backoff, or a server's
-    /// `Retry-After`), even beyond its interval; a healthy feed stays capped at one jittered interval.
+    /// `Retry-After`), even beyond its interval; a healthy feed stays capped at one interval.
     @Test func initialDelayHonoursBackoffAcrossRestarts() {
         // Failing, next poll in 10 min, interval lowered to 1 min: 600 s, not 60.
         #expect(policy.initialDelay(nextPoll: 1600, now: 1000, interval: 60, failures: 1) == 600)
@@ -141,9 +128,9 @@ struct SequenceRNG: RandomNumberGenerator {
         #expect(
             PollPolicy(jitterFraction: 0.5).initialDelay(nextPoll: 1e9, now: 0, interval: 2 * 86_400, failures: 20)
                 == 259_200)
-        // Healthy: capped at one (lowered) interval with +10 % jitter.
-        #expect(policy.initialDelay(nextPoll: 1600, now: 1000, interval: 60, failures: 0) == 66)
-        #expect(policy.initialDelay(nextPoll: 9000, now: 1000, interval: nil, failures: 0) == 3600 * 1.1)
+        // Healthy: capped at one (lowered) interval, as before.
+        #expect(policy.initialDelay(nextPoll: 1600, now: 1000, interval: 60, failures: 0) == 60)
+        #expect(policy.initialDelay(nextPoll: 9000, now: 1000, interval: nil, failures: 0) == 3600)
         #expect(policy.initialDelay(nextPoll: 900, now: 1000, interval: nil, failures: 4) == 0)
     }
 }
