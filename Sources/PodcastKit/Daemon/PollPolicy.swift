@@ -160,18 +160,22 @@ public struct PollPolicy: Sendable, Equatable {
 
     /// Seconds from now until the first poll of a feed when the daemon starts: 0 if it was never
     /// checked, has no scheduled time, or is overdue; else the time left until `nextPoll`,
-    /// clamped to the longest delay this policy could have scheduled for it (in case the wall
-    /// clock jumped, or `set --interval` lowered the interval): one interval for a healthy feed
-    /// (`failures` 0); for one backing off (`failures` > 0, the stored consecutive failures) its
-    /// backoff with full jitter or `maxRetryAfter`, whichever is longer, so a restart does not
-    /// undo a backoff or a server's `Retry-After`. `now`/`nextPoll` are Unix seconds.
+    /// clamped (in case the wall clock jumped, or `set --interval` lowered the interval) to:
+    /// exactly one interval for a healthy feed (`failures` 0), without its jitter, so a feed
+    /// scheduled with positive jitter may be polled up to `interval × jitterFraction` early after
+    /// a restart, and a shorter interval applies at once on a reload; for one backing off
+    /// (`failures` > 0, the stored consecutive failures) the longest delay `decide` could have
+    /// scheduled, its backoff with full jitter or `maxRetryAfter`, whichever is longer, so a
+    /// restart does not undo a backoff or a server's `Retry-After`. `now`/`nextPoll` are Unix
+    /// seconds.
     public func initialDelay(nextPoll: Double?, now: Double, interval: Double?, failures: Int = 0) -> Double {
         guard let nextPoll else { return 0 }
         return min(max(0, nextPoll - now), longestScheduledDelay(interval: interval, failures: failures))
     }
 
-    /// The longest delay `decide` can schedule for a feed with `failures` consecutive failures
-    /// and its own `interval` (see `initialDelay`), in seconds, at most `maximumDelay`.
+    /// The cap `initialDelay` applies for a feed with `failures` consecutive failures and its own
+    /// `interval`, in seconds, at most `maximumDelay`: one interval when healthy (its jitter not
+    /// added), else the longest delay `decide` can schedule.
     func longestScheduledDelay(interval: Double?, failures: Int) -> Double {
         let every = effectiveInterval(interval)
         guard failures > 0 else { return every }

@@ -21,12 +21,15 @@ extension HTTPStream: SSEClient {}
 /// client gets the full state when it connects, then one `update` event per loop iteration in
 /// which something changed (built once by `WebView` and written to every client).
 ///
-/// A client that reads slowly is never queued for: while its unsent bytes exceed its buffer
-/// bound plus the size of the last snapshot it was sent (a snapshot of a large library is far
-/// over the bound, and a client just given one is not behind: only what queues after it counts)
-/// it is skipped and marked stale; when it drains it gets one `snapshot` event with the state
-/// as it is *then* (replace, don't queue). So memory per client is bounded by one snapshot, one
-/// event and the bound, however long it stalls (the server's stream timeout drops it for good).
+/// A client that reads slowly is never queued for: once its unsent bytes, not counting what is
+/// still unread of the last snapshot it was sent, exceed its buffer bound (a snapshot of a large
+/// library is far over the bound, and a client just given one is not behind: only what queues
+/// after it counts, and once it has read the snapshot nothing of it is forgiven) it is skipped
+/// and marked stale; when it drains it gets one `snapshot` event with the state as it is *then*
+/// (replace, don't queue). A client still holding part of an unread snapshot is never sent
+/// another by `resync()`: it is marked stale instead. So memory per client is bounded by the
+/// bound, one snapshot and one event, however long it stalls (the server's stream timeout drops
+/// it for good).
 ///
 /// Threading: the loop's thread only.
 public final class SSEHub {
@@ -35,9 +38,25 @@ public final class SSEHub {
         var stale = false
         /// The size of the last snapshot event written to it, in bytes.
         var snapshotBytes = 0
+        /// Bytes written to it since its last snapshot ended.
+        var writtenSinceSnapshot = 0
         init(_ client: any SSEClient) { self.client = client }
-        /// Behind: more unsent than the bound beyond its last snapshot.
-        var isBehind: Bool { client.pendingBytes > client.bufferLimit + snapshotBytes }
+        /// How much of its last snapshot it has not read yet: what is pending beyond the bytes
+        /// written after the snapshot, at most the snapshot's size.
+        var unreadSnapshotBytes: Int {
+            min(snapshotBytes, max(0, client.pendingBytes - writtenSinceSnapshot))
+        }
+        /// Behind: more unsent than the bound, not counting the unread part of its last snapshot.
+        var isBehind: Bool { client.pendingBytes - unreadSnapshotBytes > client.bufferLimit }
+        func write(_ text: String) {
+            writtenSinceSnapshot += text.utf8.count
+            client.write(text)
+        }
+        func writeSnapshot(_ event: String) {
+            snapshotBytes = event.utf8.count
+            writtenSinceSnapshot = 0
+            client.write(event)
+        }
     }
     private var entries: [ObjectIdentifier: Entry] = [:]
     private var order: [ObjectIdentifier] = []
@@ -89,26 +108,26 @@ public final class SSEHub {
                 skippedCount += 1
                 continue
             }
-            entry.client.write(event)
+            entry.write(event)
         }
     }
 
     /// One `snapshot` event (the full state, built once) to every client keeping up, instead of
     /// an `update`: for a change too wide to describe as one (`WebView` when the library's change
-    /// log no longer reaches back). Backed-up clients stay stale: they get one when they drain.
+    /// log no longer reaches back). Backed-up clients, and clients that have not finished reading
+    /// their last snapshot, are marked stale instead: they get one when they drain.
     public func resync() {
         version += 1
         snapshotCount += 1
         let event = "event: snapshot\nid: \(version)\ndata: \(snapshot())\n\n"
         for key in order {
             guard let entry = entries[key], entry.client.isOpen, !entry.stale else { continue }
-            if entry.isBehind {
+            if entry.isBehind || entry.unreadSnapshotBytes > 0 {
                 entry.stale = true
                 skippedCount += 1
                 continue
             }
-            entry.snapshotBytes = event.utf8.count
-            entry.client.write(event)
+            entry.writeSnapshot(event)
         }
     }
 
@@ -119,16 +138,14 @@ public final class SSEHub {
             guard let entry = entries[key], entry.client.isOpen, !entry.stale, !entry.isBehind else {
                 continue
             }
-            entry.client.write(": keep-alive\n\n")
+            entry.write(": keep-alive\n\n")
         }
     }
 
     private func sendSnapshot(to entry: Entry) {
         version += 1
         snapshotCount += 1
-        let event = "event: snapshot\nid: \(version)\ndata: \(snapshot())\n\n"
-        entry.snapshotBytes = event.utf8.count
-        entry.client.write(event)
+        entry.writeSnapshot("event: snapshot\nid: \(version)\ndata: \(snapshot())\n\n")
     }
 
     private func remove(_ key: ObjectIdentifier) {

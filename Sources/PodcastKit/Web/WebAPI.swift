@@ -111,7 +111,10 @@ struct WebAPI {
     func episodes(_ request: HTTPRequest) -> HTTPResponse {
         var feedID: Int64?
         if let raw = request.query["feed"] {
-            guard let id = Int64(raw) else { return .jsonError(400, "feed must be a feed id, not '\(raw)'") }
+            // The rule path ids follow (`WebRouter.isID`): digits only, no sign, no leading zero.
+            guard WebRouter.isID(raw), let id = Int64(raw) else {
+                return .jsonError(400, "feed must be a feed id, not '\(raw)'")
+            }
             guard data.library.podcast(id: id) != nil else { return .jsonError(404, "no such feed: \(id)") }
             feedID = id
         }

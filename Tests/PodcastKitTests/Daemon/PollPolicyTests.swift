@@ -110,6 +110,8 @@ struct SequenceRNG: RandomNumberGenerator {
         #expect(policy.initialDelay(nextPoll: 900, now: 1000, interval: nil) == 0)
         #expect(policy.initialDelay(nextPoll: 1500, now: 1000, interval: nil) == 500)
         #expect(policy.initialDelay(nextPoll: 1_000_000, now: 1000, interval: 60) == 60)
+        // Healthy: one interval, its jitter not added (a +50 % jitter's 85 s is cut to 60).
+        #expect(PollPolicy(jitterFraction: 0.5).initialDelay(nextPoll: 1085, now: 1000, interval: 60) == 60)
         #expect(policy.effectiveInterval(0) == 3600)
     }
 

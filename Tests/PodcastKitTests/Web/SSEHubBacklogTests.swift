@@ -66,4 +66,49 @@ private final class BufferedSSEClient: SSEClient {
         #expect(client.names.last == "update")
         #expect(hub.snapshotCount == 2)
     }
+
+    /// Review: the whole snapshot's size was forgiven even after the client had read it, so a
+    /// client past a 2 MB snapshot could queue 2 MB of stale updates before it counted as behind.
+    @Test func aSnapshotAlreadyReadIsNotForgivenAgain() {
+        let hub = SSEHub(snapshot: { String(repeating: "s", count: 2_000_000) })
+        let client = BufferedSSEClient()
+        hub.add(client)
+        client.read(Int.max)
+        let update = String(repeating: "x", count: 1_000)
+        var most = 0
+        for _ in 0..<3_000 {
+            hub.publish(update)
+            most = max(most, client.pendingBytes)
+        }
+        #expect(most <= 64 * 1024 + 1_030)
+        #expect(hub.skippedCount == 1)
+        #expect(client.names == ["snapshot"] + Array(repeating: "update", count: 64))
+        client.read(Int.max)
+        #expect(client.names == ["snapshot"] + Array(repeating: "update", count: 64) + ["snapshot"])
+        #expect(hub.snapshotCount == 2)
+    }
+
+    /// Review: `resync()` queued a second (third...) snapshot on top of an unread one, so a
+    /// client that never read held three 60 KB snapshots; it now holds one and gets a fresh one
+    /// when it drains.
+    @Test func resyncQueuesNoSnapshotOnTopOfAnUnreadOne() {
+        let hub = SSEHub(snapshot: { String(repeating: "s", count: 60_000) })
+        let client = BufferedSSEClient()
+        hub.add(client)
+        let first = client.pendingBytes
+        hub.resync()
+        hub.resync()
+        hub.resync()
+        #expect(client.names == ["snapshot"])
+        #expect(client.pendingBytes == first)
+        #expect(hub.skippedCount == 1)
+        hub.publish("{}")
+        #expect(client.names == ["snapshot"])
+        client.read(Int.max)
+        #expect(client.names == ["snapshot", "snapshot"])
+        hub.resync()
+        #expect(client.names == ["snapshot", "snapshot"])
+        client.read(Int.max)
+        #expect(client.names == ["snapshot", "snapshot", "snapshot"])
+    }
 }

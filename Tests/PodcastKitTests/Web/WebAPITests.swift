@@ -134,6 +134,18 @@ final class WebAPITests: XCTestCase {
         XCTAssertEqual(web.send("GET", "/api/episodes?feed=42").status, 404)
     }
 
+    /// Review: `feed=` took anything `Int64` parses (`+1`, `01`) while path ids take only
+    /// canonical digits: the same rule now, and the same 400 as any bad parameter.
+    func testFeedQueryTakesOnlyCanonicalIDs() throws {
+        let web = try WebFixture()
+        let cases = [("%2B1", "+1"), ("01", "01"), ("0", "0"), ("-1", "-1"), ("1.0", "1.0"), ("+1", " 1")]
+        for (query, raw) in cases {
+            XCTAssertEqual(
+                web.send("GET", "/api/episodes?feed=\(query)").text,
+                #"{"error":{"status":400,"message":"feed must be a feed id, not '"# + raw + #"'"}}"# + "\n", raw)
+        }
+    }
+
     func testAddingAFeedStoresItAndStartsItsFirstPoll() throws {
         let web = try WebFixture()
         let response = web.json("POST", "/api/feeds", #"{"url":"http://h/c","title":"Cee"}"#)
