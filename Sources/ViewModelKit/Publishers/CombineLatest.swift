@@ -212,20 +212,19 @@ struct CombineLatestRule<Slots: CombiningSlots>: CombiningRule {
 
     /// The latest value of each input.
     @usableFromInline var latest = Slots()
-    /// `queued[queueHead...]` wait to be delivered; a delivered slot is nil at once, so the queue
-    /// keeps alive only the combinations still waiting.
-    @usableFromInline var queued: ContiguousArray<Output?> = []
-    @usableFromInline var queueHead = 0
+    /// The combinations waiting to be delivered (zip's queue: a delivered one is released at
+    /// once, and a queue that never empties drops its delivered front).
+    @usableFromInline var queued = QueueSlot<Output>()
 
     @inlinable static var arity: Int { Slots.arity }
 
     @inlinable init() {}
 
-    @inlinable var queuedCount: Int { queued.count - queueHead }
+    @inlinable var queuedCount: Int { queued.count }
 
     @inlinable
     mutating func takeImmediate(_ carried: UnsafeMutableRawPointer, at index: Int) -> (Subscribers.Demand, Output?)? {
-        guard queued.isEmpty else { return nil }
+        guard !queued.isReady else { return nil }
         latest.put(carried, at: index)
         guard latest.allReady else { return (.none, nil) }
         return (.none, latest.take())
@@ -239,7 +238,8 @@ struct CombineLatestRule<Slots: CombiningSlots>: CombiningRule {
         guard latest.allReady else { return (.none, nil) }
         let snapshot = latest.take()
         if demand > queuedCount {
-            queued.append(snapshot)
+            var carried: Output? = snapshot
+            queued.put(&carried)
             return (.none, nil)
         }
         // Beyond the demand: dropped, as in Combine (released after the lock).
@@ -251,23 +251,12 @@ struct CombineLatestRule<Slots: CombiningSlots>: CombiningRule {
         latest.put(carried, at: index)
     }
 
-    @inlinable var hasNext: Bool { queueHead < queued.count }
+    @inlinable var hasNext: Bool { queued.isReady }
 
     @inlinable
     mutating func next() -> Output? {
-        guard queuedCount > 0 else { return nil }
-        let values = queued[queueHead].unsafelyUnwrapped
-        queued[queueHead] = nil
-        queueHead += 1
-        if queueHead == queued.count {
-            queued.removeAll(keepingCapacity: true)
-            queueHead = 0
-        } else if queueHead >= 64, queueHead * 2 >= queued.count {
-            // Never empty under a steady backlog: drop the delivered front (amortised O(1)).
-            queued.removeFirst(queueHead)
-            queueHead = 0
-        }
-        return values
+        guard queued.isReady else { return nil }
+        return queued.take()
     }
 
     @inlinable

@@ -45,6 +45,9 @@ struct QueueSlot<Value>: CombiningSlot {
 
     @inlinable var isReady: Bool { head < tail }
 
+    /// How many values wait.
+    @inlinable var count: Int { tail - head }
+
     @inlinable mutating func put(_ carried: inout Value?) {
         if tail < items.count {
             swap(&items[tail], &carried)  // the slot was nil: `carried` is left nil
