@@ -1,7 +1,9 @@
 import CLibeventBaseline
 import Foundation
 import LoopScheduler
-import PodcastKit
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
 
 /// Case 10 (issue 14): N concurrent episode downloads of S MB each from a loopback evhttp file
 /// server through `DownloadQueue` (libcurl multi on `EventLoop.main`, files written off the

@@ -1,7 +1,8 @@
 import CLibeventBaseline
 import Foundation
 import LoopScheduler
-import PodcastKit
+import PodcastEngine
+import PodcastStore
 
 /// Case 8: `PodcastDaemon` as `podcast-watch run --once` builds it (HTTPFetcher on EventLoop.main,
 /// parsing on a `WorkerPool`, FeedStore on SQLite) over N feeds (100,000 by default) served by an

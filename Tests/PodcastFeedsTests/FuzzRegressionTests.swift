@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// Every input a fuzz target once crashed on (`Fuzz/Regressions/<target>/`, one file each) goes
 /// through the same parser and the same invariants as in its fuzz target, in the ordinary suite.

@@ -1,38 +1,36 @@
 import Foundation
 
-@testable import PodcastKit
-
 /// Locations of test data, found from this file's path (no SwiftPM resources).
-enum TestData {
-    /// The package root: this file is `<root>/Tests/PodcastKitTests/Parsing/CorpusSupport.swift`.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+package enum TestData {
+    /// The package root: this file is `<root>/Tests/PodcastTestSupport/CorpusSupport.swift`.
+    package static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Our own fixtures, always present.
-    static let fixtures = packageRoot.appendingPathComponent("Tests/PodcastKitTests/Fixtures")
+    package static let fixtures = packageRoot.appendingPathComponent("Tests/PodcastFeedsTests/Fixtures")
 
     /// The shared third-party corpus (`../shared/corpus` next to the clone, or the folder named by
     /// `PODCASTKIT_CORPUS`, for a worktree elsewhere); absent in a user's clone, in which case the
     /// corpus tests are disabled with that reason.
-    static let corpus: URL? = {
+    package static let corpus: URL? = {
         let url =
             ProcessInfo.processInfo.environment["PODCASTKIT_CORPUS"].map { URL(fileURLWithPath: $0) }
             ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
         return FileManager.default.fileExists(atPath: url.appendingPathComponent("README.md").path) ? url : nil
     }()
 
-    static var hasCorpus: Bool { corpus != nil }
+    package static var hasCorpus: Bool { corpus != nil }
 
-    static func bytes(_ url: URL) throws -> [UInt8] {
+    package static func bytes(_ url: URL) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: url))
     }
 
-    static func fixture(_ name: String) throws -> [UInt8] {
+    package static func fixture(_ name: String) throws -> [UInt8] {
         try bytes(fixtures.appendingPathComponent(name))
     }
 
     /// Rows of a corpus `.tsv` table (header dropped; split on TAB only, nothing trimmed).
-    static func table(_ name: String) throws -> [[String]] {
+    package static func table(_ name: String) throws -> [[String]] {
         guard let corpus else { return [] }
         let text = try String(contentsOf: corpus.appendingPathComponent(name), encoding: .utf8)
         var lines = text.components(separatedBy: "\n")
@@ -42,14 +40,14 @@ enum TestData {
 }
 
 /// A JSON value for structural comparison (numbers and booleans compare as numbers).
-indirect enum JSONValue: Equatable, CustomStringConvertible {
+package indirect enum JSONValue: Equatable, CustomStringConvertible {
     case null
     case number(Double)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(_ any: Any?) {
+    package init(_ any: Any?) {
         switch any {
         case nil, is NSNull: self = .null
         case let value as String: self = .string(value)
@@ -66,7 +64,7 @@ indirect enum JSONValue: Equatable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .null: return "null"
         case .number(let n): return n == n.rounded() ? String(Int64(n)) : String(n)
@@ -77,7 +75,7 @@ indirect enum JSONValue: Equatable, CustomStringConvertible {
     }
 
     /// Differences as `path: ours=… expected=…`, paths like `episodes[0].title`.
-    static func differences(ours: JSONValue?, expected: JSONValue?, path: String = "") -> [(
+    package static func differences(ours: JSONValue?, expected: JSONValue?, path: String = "") -> [(
         path: String, detail: String
     )] {
         switch (ours, expected) {

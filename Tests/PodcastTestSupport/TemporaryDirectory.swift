@@ -1,10 +1,10 @@
 import Foundation
 
 /// A fresh directory under the system temp dir, removed when the value is released.
-final class TemporaryDirectory {
-    let path: String
+package final class TemporaryDirectory {
+    package let path: String
 
-    init(_ label: String = "pw") {
+    package init(_ label: String = "pw") {
         let base = FileManager.default.temporaryDirectory.path
         path = base + "/\(label)-\(getpid())-\(UUID().uuidString.prefix(8))"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -15,5 +15,5 @@ final class TemporaryDirectory {
     }
 
     /// `path/name`.
-    func file(_ name: String) -> String { path + "/" + name }
+    package func file(_ name: String) -> String { path + "/" + name }
 }

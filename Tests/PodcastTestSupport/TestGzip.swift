@@ -1,9 +1,9 @@
 /// gzip (RFC 1952) writers for the loopback server, so tests need no zlib: one emits stored
 /// (uncompressed) deflate blocks, the other a highly compressible "bomb" using fixed-Huffman
 /// back-references (RFC 1951 §3.2.6).
-enum TestGzip {
+package enum TestGzip {
     /// `data` wrapped as a valid gzip member with stored deflate blocks.
-    static func stored(_ data: [UInt8]) -> [UInt8] {
+    package static func stored(_ data: [UInt8]) -> [UInt8] {
         var out = header
         var offset = 0
         repeat {
@@ -20,7 +20,7 @@ enum TestGzip {
 
     /// A gzip member that inflates to `1 + 258 * runs` bytes of `"a"` while being about 13 bits
     /// per 258 output bytes on the wire.
-    static func bomb(runs: Int) -> (compressed: [UInt8], inflatedSize: Int) {
+    package static func bomb(runs: Int) -> (compressed: [UInt8], inflatedSize: Int) {
         var bits = BitWriter()
         bits.write(1, count: 1)  // BFINAL
         bits.write(1, count: 2)  // BTYPE=01, fixed Huffman
@@ -36,12 +36,12 @@ enum TestGzip {
         return (header + bits.bytes + le32(crc.value) + le32(UInt32(truncatingIfNeeded: size)), size)
     }
 
-    static let header: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]
+    package static let header: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]
 
-    static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8)] }
-    static func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xff) } }
+    package static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8)] }
+    package static func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xff) } }
 
-    static func crc32(_ data: [UInt8]) -> UInt32 {
+    package static func crc32(_ data: [UInt8]) -> UInt32 {
         var c = Crc32()
         c.update(data)
         return c.value
@@ -50,25 +50,25 @@ enum TestGzip {
     /// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), as gzip uses.
     struct Crc32 {
         private var crc: UInt32 = 0xffff_ffff
-        static let table: [UInt32] = (0..<256).map { n -> UInt32 in
+        package static let table: [UInt32] = (0..<256).map { n -> UInt32 in
             var c = UInt32(n)
             for _ in 0..<8 { c = c & 1 != 0 ? 0xedb8_8320 ^ (c >> 1) : c >> 1 }
             return c
         }
-        mutating func update(_ data: [UInt8]) {
+        package mutating func update(_ data: [UInt8]) {
             for b in data { crc = Crc32.table[Int((crc ^ UInt32(b)) & 0xff)] ^ (crc >> 8) }
         }
-        var value: UInt32 { crc ^ 0xffff_ffff }
+        package var value: UInt32 { crc ^ 0xffff_ffff }
     }
 
     /// Deflate's bit order: fields least-significant bit first, Huffman codes most-significant first.
     struct BitWriter {
-        var bytes: [UInt8] = []
+        package var bytes: [UInt8] = []
         private var used = 0
-        mutating func write(_ value: UInt32, count: Int) {
+        package mutating func write(_ value: UInt32, count: Int) {
             for i in 0..<count { put(value >> i & 1) }
         }
-        mutating func writeCode(_ code: UInt32, length: Int) {
+        package mutating func writeCode(_ code: UInt32, length: Int) {
             for i in stride(from: length - 1, through: 0, by: -1) { put(code >> i & 1) }
         }
         private mutating func put(_ bit: UInt32) {

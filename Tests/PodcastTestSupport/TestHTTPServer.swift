@@ -5,43 +5,70 @@ import Foundation
 /// libevent's evhttp. It runs its own `event_base` on its own thread, so a client loop under test
 /// can run on the test's thread. Routes are programmable from any thread; handlers run on the
 /// server thread.
-final class TestHTTPServer: @unchecked Sendable {
+package final class TestHTTPServer: @unchecked Sendable {
     /// A received request.
-    struct Request: Sendable {
-        var method: String
+    package struct Request: Sendable {
+        package var method: String
         /// Path and query as sent.
-        var uri: String
+        package var uri: String
         /// Header names lower-cased.
-        var headers: [String: String]
+        package var headers: [String: String]
+
+        /// A request as received.
+        package init(method: String, uri: String, headers: [String: String]) {
+            self.method = method
+            self.uri = uri
+            self.headers = headers
+        }
     }
 
     /// What to answer.
-    struct Response: Sendable {
-        var status: Int
-        var headers: [(String, String)] = []
-        var body: [UInt8] = []
+    package struct Response: Sendable {
+        package var status: Int
+        package var headers: [(String, String)] = []
+        package var body: [UInt8] = []
         /// Seconds to wait before answering (an evtimer on the server loop).
-        var delay: Double = 0
+        package var delay: Double = 0
         /// Send with chunked transfer encoding (no Content-Length).
-        var chunked = false
+        package var chunked = false
         /// Send the body in timed pieces (with its Content-Length), optionally cutting the
         /// connection part-way: slow and interrupted downloads.
-        var stream: Stream? = nil
+        package var stream: Stream? = nil
+
+        /// An answer: `status`, then the rest as the stored properties say.
+        package init(
+            status: Int, headers: [(String, String)] = [], body: [UInt8] = [], delay: Double = 0, chunked: Bool = false,
+            stream: Stream? = nil
+        ) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.delay = delay
+            self.chunked = chunked
+            self.stream = stream
+        }
 
         /// How a streamed body goes out.
-        struct Stream: Sendable {
+        package struct Stream: Sendable {
             /// Bytes per piece.
-            var pieceBytes: Int
+            package var pieceBytes: Int
             /// Seconds between pieces.
-            var interval: Double
+            package var interval: Double
             /// Shut the connection down once this many body bytes were sent (nil: send it all).
-            var cutAfter: Int? = nil
+            package var cutAfter: Int? = nil
+
+            /// Pieces of `pieceBytes` every `interval` seconds, cut after `cutAfter` bytes if set.
+            package init(pieceBytes: Int, interval: Double, cutAfter: Int? = nil) {
+                self.pieceBytes = pieceBytes
+                self.interval = interval
+                self.cutAfter = cutAfter
+            }
         }
 
         /// A static file answered as a server with (`ranges`) or without byte-range support
         /// would: `Range: bytes=N-` gets a 206 with `Content-Range` (or 416 past the end), and
         /// `If-Range` that does not match `etag` gets the whole file (RFC 9110 §14).
-        static func file(
+        package static func file(
             _ data: [UInt8], for request: Request, etag: String? = nil, ranges: Bool = true,
             contentType: String = "audio/mpeg"
         ) -> Response {
@@ -63,30 +90,32 @@ final class TestHTTPServer: @unchecked Sendable {
             return Response(status: 206, headers: headers, body: Array(data[start...]))
         }
 
-        static func ok(_ body: String, contentType: String = "application/rss+xml", headers: [(String, String)] = [])
+        package static func ok(
+            _ body: String, contentType: String = "application/rss+xml", headers: [(String, String)] = []
+        )
             -> Response
         {
             Response(status: 200, headers: [("Content-Type", contentType)] + headers, body: Array(body.utf8))
         }
-        static func status(_ code: Int, _ body: String = "") -> Response {
+        package static func status(_ code: Int, _ body: String = "") -> Response {
             Response(status: code, headers: [("Content-Type", "text/plain")], body: Array(body.utf8))
         }
-        static func redirect(_ code: Int, to location: String) -> Response {
+        package static func redirect(_ code: Int, to location: String) -> Response {
             Response(status: code, headers: [("Location", location)])
         }
         /// `body` gzip-encoded with `Content-Encoding: gzip`.
-        static func gzip(_ body: String, contentType: String = "application/rss+xml") -> Response {
+        package static func gzip(_ body: String, contentType: String = "application/rss+xml") -> Response {
             Response(
                 status: 200, headers: [("Content-Type", contentType), ("Content-Encoding", "gzip")],
                 body: TestGzip.stored(Array(body.utf8)))
         }
     }
 
-    typealias Handler = @Sendable (Request) -> Response
+    package typealias Handler = @Sendable (Request) -> Response
 
     private let base: OpaquePointer
     private let http: OpaquePointer
-    private(set) var port: Int = 0
+    package private(set) var port: Int = 0
     private let lock = NSLock()
     private var routes: [String: Handler] = [:]
     private var counts: [String: Int] = [:]
@@ -94,7 +123,7 @@ final class TestHTTPServer: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var stopped = false
 
-    init() throws {
+    package init() throws {
         // evhttp writes the rest of a large body to a client that already hung up (the oversize
         // and bomb tests): that must be EPIPE for the server, not SIGPIPE for the test process.
         signal(SIGPIPE, SIG_IGN)
@@ -138,7 +167,7 @@ final class TestHTTPServer: @unchecked Sendable {
     }
 
     /// Stops the server thread and waits for it.
-    func stop() {
+    package func stop() {
         let first = lock.withLock { () -> Bool in
             defer { stopped = true }
             return !stopped
@@ -157,21 +186,21 @@ final class TestHTTPServer: @unchecked Sendable {
     }
 
     /// `http://127.0.0.1:<port><path>`.
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    package func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
     /// Answers requests for `path` (exact URI, else path without query) with `handler`.
-    func route(_ path: String, _ handler: @escaping Handler) {
+    package func route(_ path: String, _ handler: @escaping Handler) {
         lock.withLock { routes[path] = handler }
     }
 
     /// Answers requests for `path` with a fixed response.
-    func route(_ path: String, _ response: Response) {
+    package func route(_ path: String, _ response: Response) {
         route(path) { _ in response }
     }
 
     /// Serves `body` with `ETag` and `Last-Modified`, answering 304 when the request's
     /// `If-None-Match` equals the ETag or its `If-Modified-Since` equals the date.
-    func routeConditional(_ path: String, body: String, etag: String, lastModified: String) {
+    package func routeConditional(_ path: String, body: String, etag: String, lastModified: String) {
         route(path) { request in
             if request.headers["if-none-match"] == etag || request.headers["if-modified-since"] == lastModified {
                 return Response(status: 304, headers: [("ETag", etag), ("Last-Modified", lastModified)])
@@ -181,10 +210,10 @@ final class TestHTTPServer: @unchecked Sendable {
     }
 
     /// Requests received for `path` (matched like routes).
-    func requestCount(_ path: String) -> Int { lock.withLock { counts[path] ?? 0 } }
+    package func requestCount(_ path: String) -> Int { lock.withLock { counts[path] ?? 0 } }
 
     /// Every request received, in order.
-    var requests: [Request] { lock.withLock { log } }
+    package var requests: [Request] { lock.withLock { log } }
 
     private func handle(_ req: OpaquePointer) {
         let uri = String(cString: evhttp_request_get_uri(req))
@@ -339,7 +368,7 @@ final class TestHTTPServer: @unchecked Sendable {
     }
 
     struct ServerError: Error, CustomStringConvertible {
-        var description: String
-        init(_ d: String) { description = d }
+        package var description: String
+        package init(_ d: String) { description = d }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
 
 extension CommandRunner {
     /// `downloads [--json]`: every download the store knows, newest queued first. Text: one

@@ -1,4 +1,7 @@
 import Foundation
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
 
 extension CommandRunner {
     /// `list`'s line for a feed whose hook failed and will be retried (`nil` when none is owed):

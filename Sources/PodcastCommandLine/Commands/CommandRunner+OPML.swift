@@ -1,4 +1,7 @@
 import Foundation
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
 
 extension CommandRunner {
     /// `import FILE.opml`: subscribes to every feed outline (`xmlUrl`, else `url`; title from

@@ -1,4 +1,5 @@
 import Foundation
+import PodcastStore
 
 extension CommandRunner {
     /// `run`: the daemon until a signal (or, with `--once`, one pass).

@@ -1,4 +1,6 @@
 import Foundation
+import PodcastFeeds
+import PodcastStore
 
 extension CommandRunner {
     /// `set URL | --id N ...`: changes one feed's own download, retention and interval settings

@@ -1,5 +1,7 @@
 import Foundation
 import LoopScheduler
+import PodcastEngine
+import PodcastFeeds
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,7 @@
 import Foundation
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
 
 /// What `podcast-watch show` prints: the fetch, the channel and every item with all parsed
 /// fields, as text or as one JSON document. Pure; tested with exact output.

@@ -1,3 +1,7 @@
+import PodcastEngine
+import PodcastStore
+import PodcastWeb
+
 /// A parsed `podcast-watch` command line: the global options and one command.
 public struct Invocation: Equatable, Sendable {
     /// `--state DIR` as given (not yet resolved); `nil` means the default location

@@ -1,3 +1,8 @@
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
+import PodcastWeb
+
 /// The hand-written argument parser of `podcast-watch` (no outside packages).
 ///
 /// Grammar: `podcast-watch [GLOBAL...] COMMAND [ARG|OPTION|GLOBAL...]`. Options are long
@@ -189,7 +194,13 @@ public enum CommandLineParser {
                 options.hookLog = v
             }
             try parseDownloadOptions(args.values, into: &options)
-            if let v = args.values["--http"] { options.http = try HTTPAddress.parse(v, command: name) }
+            if let v = args.values["--http"] {
+                do throws(OptionValueError) {
+                    options.http = try HTTPAddress.parse(v)
+                } catch {
+                    throw UsageError(error, command: name)
+                }
+            }
             if let v = args.values["--http-token"] {
                 guard v.count >= 16, v.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) })
                 else {
@@ -202,7 +213,11 @@ public enum CommandLineParser {
                 options.httpToken = v
             }
             if let v = args.values["--http-public-origin"] {
-                options.httpPublicOrigin = try HTTPPublicOrigin.parse(v, command: name)
+                do throws(OptionValueError) {
+                    options.httpPublicOrigin = try HTTPPublicOrigin.parse(v)
+                } catch {
+                    throw UsageError(error, command: name)
+                }
                 guard options.http != nil else {
                     throw UsageError("option '--http-public-origin' only applies with '--http'", command: name)
                 }
@@ -286,7 +301,11 @@ public enum CommandLineParser {
             options.downloadDirectory = v
         }
         if let v = values["--download-name"] {
-            _ = try DownloadNaming(template: v)
+            do throws(OptionValueError) {
+                _ = try DownloadNaming(template: v)
+            } catch {
+                throw UsageError(error, command: "run")
+            }
             options.downloadName = v
         }
         if let v = values["--download-jobs"] {

@@ -1,3 +1,5 @@
+import PodcastEngine
+
 /// A wrong command line. `message` names the problem; `command` says which command's usage to
 /// print after it (`nil`: the general usage). Leads to exit status 2 (`ExitCode.usage`).
 public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -15,4 +17,12 @@ public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// `message`.
     public var description: String { message }
+}
+
+extension UsageError {
+    /// A lower layer's refusal of an option's value (`OptionValueError`: the web layer's
+    /// `--http` address, the engine's download name template) as a usage error of `command`.
+    public init(_ error: OptionValueError, command: String?) {
+        self.init(error.message, command: command)
+    }
 }

@@ -1,3 +1,5 @@
+import PodcastFeeds
+
 /// The help texts of `podcast-watch`, one per command plus the general usage. Plain text, lines
 /// under 80 columns, ending in a newline.
 public enum UsageText {

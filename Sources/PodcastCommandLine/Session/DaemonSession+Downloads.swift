@@ -1,5 +1,7 @@
 import Foundation
 import LoopScheduler
+import PodcastEngine
+import PodcastStore
 
 extension DaemonSession {
     /// `run`'s download queue, wired to the daemon: announcements queue downloads, download

@@ -1,5 +1,9 @@
 import Foundation
 import LoopScheduler
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
+import PodcastWeb
 import ViewModelKit
 
 #if canImport(Glibc)
@@ -23,7 +27,7 @@ import Glibc
 ///   pending in the store and is announced on the next start.
 ///
 /// Threading: main thread only (it drives `EventLoop.main`).
-final class DaemonSession {
+package final class DaemonSession {
     private let store: FeedStore
     // The options in force: a reload replaces those that apply live (`ConfigReload`).
     private var options: RunOptions

@@ -1,4 +1,6 @@
 import Foundation
+import PodcastEngine
+import PodcastFeeds
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,6 @@
 import Foundation
+import PodcastEngine
+import PodcastFeeds
 
 /// The download lines of the live terminal frame: a summary (active, waiting, finished, failed,
 /// total rate) and one bar per download in flight, with bytes, rate and time left:

@@ -1,4 +1,7 @@
 import Foundation
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
 
 /// Draws the terminal screen as a string: a table of feeds (title, last check, status, new
 /// count, with the error under a failing feed) and the newest episodes. Pure: same input, same

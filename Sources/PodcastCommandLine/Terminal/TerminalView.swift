@@ -1,4 +1,5 @@
 import Foundation
+import PodcastEngine
 import ViewModelKit
 
 /// The live terminal table: a `ViewModelObserver` of the library that redraws the whole screen

@@ -1,4 +1,5 @@
 import Foundation
+import PodcastFeeds
 
 /// Turns an episode into a safe relative file path under the download directory, from a
 /// template such as `{podcast}/{date} {title}.{ext}` (the default).
@@ -37,28 +38,26 @@ public struct DownloadNaming: Sendable, Equatable {
         self.template = template
     }
 
-    /// A naming from `template`; throws `UsageError` (for `--download-name`) on an unknown
+    /// A naming from `template`; throws `OptionValueError` (for `--download-name`) on an unknown
     /// token, an unclosed `{`, or a template without `{ext}` or a title-like token.
-    public init(template: String = DownloadNaming.defaultTemplate) throws(UsageError) {
+    public init(template: String = DownloadNaming.defaultTemplate) throws(OptionValueError) {
         var rest = Substring(template)
         var used: Set<String> = []
         while let open = rest.firstIndex(of: "{") {
             guard let close = rest[open...].firstIndex(of: "}") else {
-                throw UsageError(
-                    "the name template '\(TerminalText.line(template))' has an unclosed '{'", command: "run")
+                throw OptionValueError("the name template '\(TerminalText.line(template))' has an unclosed '{'")
             }
             let name = String(rest[rest.index(after: open)..<close])
             guard DownloadNaming.tokens.contains(name) else {
-                throw UsageError(
-                    "the name template has an unknown token '{\(TerminalText.line(name))}' (known: {podcast}, {title}, {date}, {ext}, {guid}, {id})",
-                    command: "run")
+                throw OptionValueError(
+                    "the name template has an unknown token '{\(TerminalText.line(name))}' (known: {podcast}, {title}, {date}, {ext}, {guid}, {id})"
+                )
             }
             used.insert(name)
             rest = rest[rest.index(after: close)...]
         }
         guard used.contains("title") || used.contains("guid") || used.contains("id") else {
-            throw UsageError(
-                "the name template needs {title}, {guid} or {id}, so episodes get different names", command: "run")
+            throw OptionValueError("the name template needs {title}, {guid} or {id}, so episodes get different names")
         }
         self.template = template
     }

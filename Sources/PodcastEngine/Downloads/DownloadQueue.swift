@@ -1,5 +1,7 @@
 import Foundation
 import LoopScheduler
+import PodcastFeeds
+import PodcastStore
 
 /// The daemon's download job: queues each newly announced episode of a downloading feed,
 /// runs at most `maxConcurrent` `EpisodeDownload`s at once (at most `maxPerHost` per host and

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PodcastStore
 
 #if canImport(Glibc)
 import Glibc

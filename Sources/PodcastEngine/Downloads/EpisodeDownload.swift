@@ -1,5 +1,6 @@
 import Foundation
 import LoopScheduler
+import PodcastStore
 
 /// One attempt at downloading one episode: opens (or resumes) its `NAME.part`, streams the
 /// enclosure into it through `HTTPFetcher.stream` (libcurl's multi interface on the loop), and

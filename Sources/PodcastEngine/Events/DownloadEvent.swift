@@ -1,4 +1,5 @@
 import Foundation
+import PodcastFeeds
 
 /// A download's progress as reported on the JSON-lines output (`FeedEvent.download`).
 ///

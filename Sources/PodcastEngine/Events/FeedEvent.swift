@@ -1,4 +1,5 @@
 import Foundation
+import PodcastFeeds
 
 /// Something the daemon reports: on a non-terminal stdout each one becomes one JSON line
 /// (`FeedEvent.jsonLine`), and each `.newEpisode` runs the `--hook`.

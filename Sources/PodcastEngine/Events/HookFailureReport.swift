@@ -1,4 +1,5 @@
 import Foundation
+import PodcastStore
 
 /// One failed `--hook` attempt, reported as the `hook_failed` JSON event: what follows is a
 /// retry at `retryAt`, nothing (`gaveUp`: every attempt failed, the final outcome, also

@@ -1,4 +1,5 @@
 import Foundation
+import PodcastFeeds
 
 /// A JSON value whose objects keep their keys in the order given, so every line the daemon
 /// writes has a stable, documented key order (Foundation's `JSONEncoder` can only sort keys).

@@ -1,6 +1,8 @@
 import CCurl
 import Foundation
 import LoopScheduler
+import PodcastFeeds
+import PodcastStore
 
 /// One fetch in flight on the multi handle: the easy handle, its buffers, and the redirect
 /// bookkeeping across hops (redirects are followed by hand so each hop's status is seen).

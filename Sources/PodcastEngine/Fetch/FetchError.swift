@@ -1,4 +1,6 @@
 import Foundation
+import PodcastFeeds
+import PodcastStore
 
 /// Why a fetch failed. `description` names the URL and what went wrong.
 public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -71,4 +73,16 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `"<url>: <message>"`.
     public var description: String { "\(url): \(message)" }
+}
+
+extension FeedFailure {
+    /// The failure a fetch error means for the store: the HTTP status for `.httpStatus` errors,
+    /// and the error's description (URL and reason) as the message.
+    public init(_ error: FetchError) {
+        if case .httpStatus(let status) = error.kind {
+            self.init(httpStatus: status, message: error.description)
+        } else {
+            self.init(httpStatus: nil, message: error.description)
+        }
+    }
 }

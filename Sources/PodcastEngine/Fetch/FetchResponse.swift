@@ -1,4 +1,5 @@
 import Foundation
+import PodcastStore
 
 /// A completed fetch: a 2xx response with its body, or a `304 Not Modified`.
 public struct FetchResponse: Sendable, Equatable {
@@ -40,20 +41,6 @@ public struct FetchResponse: Sendable, Equatable {
         self.requestedURL = requestedURL
         self.effectiveURL = effectiveURL
         self.permanentRedirect = permanentRedirect
-    }
-}
-
-/// A permanent move found while following redirects.
-public struct PermanentRedirect: Sendable, Equatable {
-    /// The new absolute URL: the target of the last hop of the leading 301/308 run.
-    public var url: String
-    /// The first hop's status: 301 or 308.
-    public var status: Int
-
-    /// A move to `url` by a `status` redirect.
-    public init(url: String, status: Int) {
-        self.url = url
-        self.status = status
     }
 }
 

@@ -12,10 +12,10 @@ import Glibc
 /// is refused. The file is opened with `O_NONBLOCK` and checked with `fstat` on that descriptor,
 /// so a path swapped for a FIFO after the check cannot block the read. Blocking disk reads still
 /// take time: the daemon calls this on a worker thread.
-enum FileFetch {
+package enum FileFetch {
     /// Why `path` cannot be a feed file (it names what it is instead), or nil for a regular file.
     /// Follows symbolic links. Used by `add` and `import` before subscribing.
-    static func refusal(path: String) -> String? {
+    package static func refusal(path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return "cannot read \(path): \(String(cString: strerror(errno)))" }
         return kindRefusal(path: path, mode: info.st_mode)
@@ -64,7 +64,7 @@ enum FileFetch {
 
     /// `show`'s read of a pipe or device (`curl … | podcast-watch show /dev/stdin`): blocking,
     /// to end of file, capped at `maxResponseBytes`. Never used by the daemon.
-    static func readStream(path: String, request: FetchRequest) -> FetchResult {
+    package static func readStream(path: String, request: FetchRequest) -> FetchResult {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else {
             return .failure(

@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import LoopScheduler
+import PodcastStore
 
 /// Fetches feeds over HTTP(S) with libcurl's multi interface, driven by a libevent loop
 /// (`CURLMOPT_SOCKETFUNCTION` / `CURLMOPT_TIMERFUNCTION` feeding `curl_multi_socket_action`,

@@ -1,4 +1,5 @@
 import Foundation
+import PodcastFeeds
 
 #if canImport(Glibc)
 import Glibc

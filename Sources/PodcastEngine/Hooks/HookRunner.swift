@@ -1,4 +1,5 @@
 import Foundation
+import PodcastFeeds
 
 #if canImport(Glibc)
 import Glibc
@@ -88,7 +89,7 @@ public final class HookRunner {
             firstRetryDelay * Double(1 << min(max(0, n - 1), 20))
         }
 
-        static func format(_ seconds: Double) -> String {
+        package static func format(_ seconds: Double) -> String {
             seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PodcastFeeds
 
 /// The daemon's glue between a fetch and the parser.
 public enum FeedParsing {

@@ -1,5 +1,7 @@
 import Foundation
 import LoopScheduler
+import PodcastFeeds
+import PodcastStore
 
 /// The poller: schedules each subscribed feed's polls on a scheduler, fetches, parses, applies
 /// the result to the store in one transaction, reports events, runs hooks and keeps the

@@ -1,3 +1,5 @@
+import PodcastStore
+
 /// When to poll a feed next: the per-feed interval with jitter, exponential backoff on
 /// transient failures, and the 404/410 rules. A pure value: no clock, no I/O; randomness comes
 /// from the generator passed in, so tests get exact numbers.
@@ -36,7 +38,7 @@ public struct PollPolicy: Sendable, Equatable {
     /// The longest interval, in seconds: 30 days. Longer ones, wherever they come from (OPML
     /// `pw:interval`, a stored row, a policy), count as this; `add --interval` and
     /// `run --interval` refuse them.
-    public static let maximumIntervalSeconds = 30 * 86_400
+    public static let maximumIntervalSeconds = FeedRecord.maximumIntervalSeconds
     /// The longest delay the daemon ever schedules, in seconds: 30 days (`clampedDelay`).
     public static let maximumDelay = Double(maximumIntervalSeconds)
 
@@ -77,26 +79,9 @@ public struct PollPolicy: Sendable, Equatable {
         case unparseable
     }
 
-    /// A feed's scheduling health after an outcome.
-    public enum Health: String, Sendable, Equatable {
-        /// Polling normally.
-        case ok
-        /// A transient failure: retrying with backoff (network, 5xx, 429, unparseable).
-        case backingOff = "backing-off"
-        /// A 404 or another 4xx: still polled with backoff, but likely broken.
-        case failing
-        /// A 410 Gone: never polled again.
-        case disabled
-
-        /// The health after a failed poll that got `httpStatus` (`nil`: no HTTP answer, or an
-        /// unparseable body): `failing` for a 4xx other than 408/429 (404 above all),
-        /// `disabled` for 410, else `backingOff`. The one rule behind every status word.
-        public static func afterFailure(httpStatus: Int?) -> Health {
-            guard let status = httpStatus else { return .backingOff }
-            if status == 410 { return .disabled }
-            return (400..<500).contains(status) && status != 429 && status != 408 ? .failing : .backingOff
-        }
-    }
+    /// A feed's scheduling health after an outcome: the store's `FeedHealth` (the store keeps
+    /// it, `list` and the events show it; the policy decides it).
+    public typealias Health = FeedHealth
 
     /// What to do after an outcome.
     public struct Decision: Sendable, Equatable {

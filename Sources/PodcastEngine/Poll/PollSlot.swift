@@ -1,4 +1,5 @@
 import Foundation
+import PodcastStore
 
 /// What the poller keeps of one feed between polls: only what polling reads (the URL, the
 /// validators, the interval, the failure count, whether it is enabled) and its own bookkeeping.

@@ -14,19 +14,19 @@ import Glibc
 /// environment itself; the dictionary only decides whether to try.
 ///
 /// Threading: the loop's thread (the session calls it from signal handlers and timers there).
-final class ServiceNotifier {
+package final class ServiceNotifier {
     /// Whether `NOTIFY_SOCKET` was set: messages are sent.
-    let isActive: Bool
+    package let isActive: Bool
     /// How often to send `WATCHDOG=1`: half of `WATCHDOG_USEC` (as `sd_watchdog_enabled(3)`
     /// advises), in microseconds, at least `minimumWatchdogInterval`; `nil` when the watchdog is
     /// off or this is not the watched pid.
-    let watchdogInterval: UInt64?
+    package let watchdogInterval: UInt64?
     /// 10 ms: a tiny `WATCHDOG_USEC` (1 µs, a typo) must not turn the loop into a busy sender.
     static let minimumWatchdogInterval: UInt64 = 10_000
     private var stopping = false
 
     /// A notifier for the service manager named by `environment` (the process's, normally).
-    init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         isActive = !(environment["NOTIFY_SOCKET"] ?? "").isEmpty
         var usec: UInt64 = 0
         // > 0: WATCHDOG_USEC is set and WATCHDOG_PID (if set) is this process.
@@ -38,11 +38,11 @@ final class ServiceNotifier {
     }
 
     /// `READY=1` with a status line: startup finished, polling has begun (also after a reload).
-    func ready(status: String) { send("READY=1\nSTATUS=\(ServiceNotifier.clean(status))") }
+    package func ready(status: String) { send("READY=1\nSTATUS=\(ServiceNotifier.clean(status))") }
 
     /// `RELOADING=1` (with `MONOTONIC_USEC`, which systemd 253's `Type=notify-reload` wants):
     /// a SIGHUP reload started; `ready(status:)` follows when it is done.
-    func reloading() {
+    package func reloading() {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let usec = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
@@ -50,14 +50,14 @@ final class ServiceNotifier {
     }
 
     /// `STOPPING=1`, once: shutdown began.
-    func stoppingOnce() {
+    package func stoppingOnce() {
         guard !stopping else { return }
         stopping = true
         send("STOPPING=1")
     }
 
     /// `WATCHDOG=1`: the loop is alive. Called from a loop timer, so a stuck loop stops it.
-    func petWatchdog() { send("WATCHDOG=1") }
+    package func petWatchdog() { send("WATCHDOG=1") }
 
     private func send(_ message: String) {
         guard isActive else { return }

@@ -1,4 +1,6 @@
 import Foundation
+import PodcastFeeds
+import PodcastStore
 
 /// A snapshot of one subscribed feed as the views show it: a row of `LibraryViewModel`
 /// (`observable(id:)` gives an `Observable<Podcast>` of one feed on demand).

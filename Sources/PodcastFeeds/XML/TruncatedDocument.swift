@@ -24,7 +24,7 @@ public struct TruncatedDocument: Error, Sendable, Equatable, CustomStringConvert
     /// bytes are skipped) does not end with its end tag, else nil. Only the prolog (XML
     /// declaration, comments, processing instructions, DOCTYPE) may precede the root, only
     /// white space and comments follow it. nil when no root start tag can be found at all.
-    static func unclosedRoot(_ raw: [UInt8]) -> String? {
+    package static func unclosedRoot(_ raw: [UInt8]) -> String? {
         let bytes = raw.contains(0) ? raw.filter { $0 != 0 } : raw
         var i = 0
         let n = bytes.count

@@ -1,12 +1,12 @@
 import Foundation
 
 /// How a feed location is read: over HTTP(S), from a local file, or not at all.
-enum FetchTarget: Equatable {
+package enum FetchTarget: Equatable {
     case http
     case file(path: String)
     case invalid(reason: String)
 
-    init(_ raw: String) {
+    package init(_ raw: String) {
         // The common case without Foundation's trimming and lowercasing (about 70,000
         // instructions per fetch): a stored URL starts with its scheme.
         if FetchTarget.hasHTTPScheme(raw.utf8) {

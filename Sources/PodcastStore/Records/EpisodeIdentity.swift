@@ -1,4 +1,5 @@
 import Foundation
+import PodcastFeeds
 
 /// The key that says "this is the same episode" across polls of one feed.
 ///

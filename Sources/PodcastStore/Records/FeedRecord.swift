@@ -1,4 +1,5 @@
 import Foundation
+import PodcastFeeds
 
 /// A feed's health, as shown to the user.
 public enum FeedStatus: String, Sendable, Equatable, Codable {
@@ -13,6 +14,11 @@ public enum FeedStatus: String, Sendable, Equatable, Codable {
 /// One subscribed feed as stored: its URL, metadata, validators and poll state.
 /// All dates are wall-clock `Date`s stored as Unix seconds.
 public struct FeedRecord: Sendable, Equatable, Identifiable {
+    /// The longest poll interval a feed keeps, in seconds: 30 days. Longer ones, wherever they
+    /// come from (OPML `pw:interval`, `add --interval`, a stored row), count as this
+    /// (`PollPolicy.maximumIntervalSeconds` is this value).
+    public static let maximumIntervalSeconds = 30 * 86_400
+
     /// The row id, stable for the life of the subscription.
     public var id: Int64
     /// The current URL in `FeedLocation.normalize` form (`http(s)://` or `file://`); it changes
@@ -70,19 +76,13 @@ public struct FeedRecord: Sendable, Equatable, Identifiable {
     public var label: String { knownTitle.map { "\($0) <\(MaskedURL.string(url))>" } ?? MaskedURL.string(url) }
 
     /// The feed's status in the one vocabulary of `list`, `list --json`, the terminal table and
-    /// `feed_error` events (`PollPolicy.Health`): `disabled` when not polled (410 Gone or turned
+    /// `feed_error` events (`FeedHealth`): `disabled` when not polled (410 Gone or turned
     /// off), `ok` after a success, else by the last HTTP status as `Health.afterFailure` rules
     /// (`failing` for 404 and other 4xx, `backing-off` for network errors, 5xx, 408, 429).
-    public var health: PollPolicy.Health {
+    public var health: FeedHealth {
         if !enabled || status == .gone { return .disabled }
         if status == .ok { return .ok }
-        return PollPolicy.Health.afterFailure(httpStatus: lastHTTPStatus) == .failing ? .failing : .backingOff
-    }
-
-    /// The conditional GET for this feed's next poll: its URL with the stored `ETag` and
-    /// `Last-Modified` (both `nil` after a failure, so that refresh is unconditional).
-    public func fetchRequest(limits: FetchLimits = FetchLimits()) -> FetchRequest {
-        FetchRequest(url: url, etag: etag, lastModified: lastModified, limits: limits)
+        return FeedHealth.afterFailure(httpStatus: lastHTTPStatus) == .failing ? .failing : .backingOff
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PodcastFeeds
 
 /// What one poll of a feed produced, ready for `FeedStore.apply(update:)`.
 public struct FeedUpdate: Sendable {
@@ -18,8 +19,8 @@ public struct FeedUpdate: Sendable {
     /// How the poll ended.
     public var outcome: Outcome
     /// Where the fetcher's leading run of 301/308 redirects ended and the first hop's status,
-    /// exactly as `FetchResponse.permanentRedirect` / `FetchError.permanentRedirect` report it;
-    /// `nil` when there was none. Applied for any outcome.
+    /// exactly as the engine's fetcher reports it (`FetchResponse.permanentRedirect`,
+    /// `FetchError.permanentRedirect`); `nil` when there was none. Applied for any outcome.
     public var permanentRedirect: PermanentRedirect?
     /// When the poll happened (wall clock); stored as `last_check`, and `first_seen` of new episodes.
     public var checkedAt: Date
@@ -56,17 +57,6 @@ public struct FeedFailure: Sendable, Equatable, Error, CustomStringConvertible {
 
     /// `message`.
     public var description: String { message }
-
-    /// The failure a fetch error means for the store: the HTTP status for `.httpStatus` errors,
-    /// and the error's description (URL and reason) as the message.
-    public init(_ error: FetchError) {
-        if case .httpStatus(let status) = error.kind {
-            httpStatus = status
-        } else {
-            httpStatus = nil
-        }
-        message = error.description
-    }
 }
 
 /// What `FeedStore.apply(update:)` did.

@@ -1,4 +1,5 @@
 import Foundation
+import PodcastFeeds
 
 extension FeedStore {
     /// Records one poll of a feed, in ONE transaction (all of it or nothing is written).

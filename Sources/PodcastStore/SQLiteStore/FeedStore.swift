@@ -1,4 +1,5 @@
 import Foundation
+import PodcastFeeds
 
 /// podcast-watch's persistent state: subscribed feeds, their URL history and their episodes, in
 /// one SQLite file (WAL mode).
@@ -69,7 +70,7 @@ public final class FeedStore {
     // MARK: Subscriptions
 
     /// Subscribes to `url` (normalised by `FeedLocation.normalize`), with an optional user title and poll interval in
-    /// seconds (`nil`: the default, stored as NULL; clamped to 1 s ... `PollPolicy.maximumIntervalSeconds`). `added` is the subscription time. Throws `.invalidURL` (also for a URL whose credentials are masked, `MaskedURL.isMasked`), or `.alreadySubscribed`
+    /// seconds (`nil`: the default, stored as NULL; clamped to 1 s ... `FeedRecord.maximumIntervalSeconds`). `added` is the subscription time. Throws `.invalidURL` (also for a URL whose credentials are masked, `MaskedURL.isMasked`), or `.alreadySubscribed`
     /// when the normalized URL is already a feed.
     @discardableResult
     public func add(url: String, title: String? = nil, intervalSeconds: Int? = nil, added: Date = Date()) throws
@@ -86,7 +87,7 @@ public final class FeedStore {
         if let existing = try feed(url: normalized) {
             throw StoreError.alreadySubscribed(url: normalized, id: existing.id)
         }
-        let interval = intervalSeconds.map { Int64(min(max(1, $0), PollPolicy.maximumIntervalSeconds)) }
+        let interval = intervalSeconds.map { Int64(min(max(1, $0), FeedRecord.maximumIntervalSeconds)) }
         let cleanTitle = EpisodeIdentity.nonBlank(title)
         try database.run(
             // The id above every id ever given (schema v4's high-water mark): never a removed one.
@@ -205,12 +206,12 @@ public final class FeedStore {
             database.run("UPDATE feeds SET hook_error = ?1 WHERE id = ?2", SQLValue(error), .integer(id)), id)
     }
 
-    /// Sets feed `id`'s poll interval, in seconds (clamped to 1 s ... `PollPolicy.maximumIntervalSeconds`); `nil` goes back to the default.
+    /// Sets feed `id`'s poll interval, in seconds (clamped to 1 s ... `FeedRecord.maximumIntervalSeconds`); `nil` goes back to the default.
     public func setInterval(seconds: Int?, id: Int64) throws {
         try requireChange(
             database.run(
                 "UPDATE feeds SET interval_seconds = ?1 WHERE id = ?2",
-                SQLValue(seconds.map { Int64(min(max(1, $0), PollPolicy.maximumIntervalSeconds)) }), .integer(id)), id)
+                SQLValue(seconds.map { Int64(min(max(1, $0), FeedRecord.maximumIntervalSeconds)) }), .integer(id)), id)
     }
 
     /// Sets when feed `id` should next be polled (`nil`: as soon as possible).
@@ -316,12 +317,12 @@ public final class FeedStore {
             newEpisodeCount: s.int(18) ?? 0, hookError: s.string(19))
     }
 
-    static let episodeColumns = """
+    package static let episodeColumns = """
         id, feed_id, identity, guid, title, link, published, duration, description, enclosure_url, enclosure_type, \
         enclosure_length, enclosures_json, first_seen, announced, announce_pending
         """
 
-    static func readEpisodes(_ s: Statement) throws -> [StoredEpisode] {
+    package static func readEpisodes(_ s: Statement) throws -> [StoredEpisode] {
         var result: [StoredEpisode] = []
         while try s.step() {
             let enclosure = s.string(9).map { Enclosure(url: $0, length: s.int64(11), mimeType: s.string(10)) }

@@ -1,3 +1,5 @@
+import PodcastFeeds
+
 /// The store's schema, as `PRAGMA user_version` migrations: step `i` takes version `i` to `i + 1`.
 /// Append new steps; never edit a shipped one.
 enum StoreSchema {

@@ -1,5 +1,8 @@
 import Foundation
 import LoopScheduler
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
 
 /// The state changes the web page and API may make, as the CLI makes them: subscribe,
 /// unsubscribe, poll one feed or all now, import OPML. `DaemonWebControl` does them on the

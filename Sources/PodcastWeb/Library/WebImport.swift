@@ -1,5 +1,7 @@
 import Foundation
 import LoopScheduler
+import PodcastEngine
+import PodcastFeeds
 
 /// The part of a web OPML import whose cost the uploaded file controls: decoding the request
 /// body and parsing the OPML (libxml2). It runs on a worker (`OffLoopExecutor`), and only the

@@ -1,4 +1,6 @@
 import Foundation
+import PodcastEngine
+import PodcastStore
 
 /// What the web view needs beyond the view models: stored episode counts per feed (kept in
 /// memory and refreshed only for feeds whose poll finished, so `/api/feeds` over 2,000 feeds

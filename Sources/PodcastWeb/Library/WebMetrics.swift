@@ -1,5 +1,6 @@
 import Foundation
 import LoopScheduler
+import PodcastEngine
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,7 @@
 import Foundation
 import LoopScheduler
+import PodcastEngine
+import PodcastStore
 
 /// `run --http`: the web dashboard, JSON API and metrics of a running daemon, served by
 /// `HTTPServer` (libevent's `evhttp`) on the daemon's own loop. It wires a `WebView` (the

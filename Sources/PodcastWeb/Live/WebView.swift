@@ -1,4 +1,5 @@
 import Foundation
+import PodcastEngine
 import ViewModelKit
 
 /// The web dashboard's view: a second `ViewModelObserver` of the same `LibraryViewModel` the

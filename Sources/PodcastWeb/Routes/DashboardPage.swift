@@ -1,4 +1,7 @@
 import Foundation
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
 
 /// The dashboard page, rendered on the server: complete and usable with scripts off (every
 /// action is a plain form post); `/static/app.js` only keeps it live. Every string from a feed

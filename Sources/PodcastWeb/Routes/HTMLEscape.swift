@@ -1,3 +1,5 @@
+import PodcastFeeds
+
 /// Escaping for text that goes into our HTML pages. Everything that came from a feed, a server
 /// or a user goes through here: text content and quoted attribute values alike (the same five
 /// characters cover both, as the OWASP XSS prevention rules say, since we always quote

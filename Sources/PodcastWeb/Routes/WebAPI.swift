@@ -1,4 +1,7 @@
 import Foundation
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
 
 /// The JSON API under `/api/` (shapes in `WebJSON`; documented with `curl` examples in the
 /// README). Errors are `HTTPResponse.jsonError` with a fitting status: `400` malformed input,

@@ -1,4 +1,7 @@
 import Foundation
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
 
 /// The dashboard's forms (`POST`, past the CSRF check): each does what the matching API call
 /// does and answers `303 See Other` to `/?done=CODE`, so a reload never posts twice; the page

@@ -1,4 +1,5 @@
 import Foundation
+import PodcastEngine
 
 /// The web server's routes: access checks first (`WebAccess`), then the page, the static
 /// assets, the event stream, the JSON API (`WebAPI`), the page's form actions

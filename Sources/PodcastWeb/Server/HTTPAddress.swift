@@ -1,3 +1,6 @@
+import PodcastEngine
+import PodcastFeeds
+
 /// Where `run --http [ADDR:]PORT` listens: a numeric IPv4 or IPv6 address (default
 /// `127.0.0.1`) and a port (0 picks a free one, printed at start).
 public struct HTTPAddress: Equatable, Sendable, CustomStringConvertible {
@@ -12,10 +15,10 @@ public struct HTTPAddress: Equatable, Sendable, CustomStringConvertible {
         self.port = port
     }
 
-    /// Parses `PORT`, `ADDR:PORT` or `[IPV6]:PORT`. Throws `UsageError` naming `--http`.
-    public static func parse(_ text: String, command: String? = "run") throws(UsageError) -> HTTPAddress {
-        func bad(_ why: String) -> UsageError {
-            UsageError("option '--http' needs [ADDR:]PORT (\(why)), not '\(TerminalText.line(text))'", command: command)
+    /// Parses `PORT`, `ADDR:PORT` or `[IPV6]:PORT`. Throws `OptionValueError` naming `--http`.
+    public static func parse(_ text: String) throws(OptionValueError) -> HTTPAddress {
+        func bad(_ why: String) -> OptionValueError {
+            OptionValueError("option '--http' needs [ADDR:]PORT (\(why)), not '\(TerminalText.line(text))'")
         }
         var host = "127.0.0.1"
         var portText = Substring(text)

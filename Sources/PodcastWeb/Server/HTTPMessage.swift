@@ -1,4 +1,5 @@
 import Foundation
+import PodcastEngine
 
 /// One parsed HTTP request as the web layer sees it: what `HTTPServer` read with libevent's
 /// `evhttp`, copied out of C memory so routing and rendering are plain Swift (and testable

@@ -1,3 +1,6 @@
+import PodcastEngine
+import PodcastFeeds
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,14 +34,14 @@ public struct HTTPPublicOrigin: Equatable, Sendable, CustomStringConvertible {
     /// machine for this machine's users, so no token is required for it.
     public var isLoopback: Bool { WebAccess.isLoopbackHost(host) }
 
-    /// Parses `scheme://host[:port]` (one trailing `/` allowed). Throws `UsageError` naming
+    /// Parses `scheme://host[:port]` (one trailing `/` allowed). Throws `OptionValueError` naming
     /// `--http-public-origin` and what is wrong: another scheme, a user or password, a path,
     /// query or fragment, an empty or malformed host, a non-ASCII host, a port outside 1...65535.
-    public static func parse(_ text: String, command: String? = "run") throws(UsageError) -> HTTPPublicOrigin {
-        func bad(_ why: String) -> UsageError {
-            UsageError(
-                "option '--http-public-origin' needs scheme://host[:port] such as https://pods.example.net (\(why)), not '\(TerminalText.line(text))'",
-                command: command)
+    public static func parse(_ text: String) throws(OptionValueError) -> HTTPPublicOrigin {
+        func bad(_ why: String) -> OptionValueError {
+            OptionValueError(
+                "option '--http-public-origin' needs scheme://host[:port] such as https://pods.example.net (\(why)), not '\(TerminalText.line(text))'"
+            )
         }
         guard let separator = text.range(of: "://") else { throw bad("no scheme") }
         let scheme = text[..<separator.lowerBound].lowercased()
@@ -105,7 +108,7 @@ public struct HTTPPublicOrigin: Equatable, Sendable, CustomStringConvertible {
 
     /// Whether `origin` (an `Origin` header) is this origin: same scheme, host and effective port.
     public func matchesOrigin(_ origin: String) -> Bool {
-        guard let parsed = try? HTTPPublicOrigin.parse(origin, command: nil), !origin.hasSuffix("/") else {
+        guard let parsed = try? HTTPPublicOrigin.parse(origin), !origin.hasSuffix("/") else {
             return false
         }
         return parsed.scheme == scheme && parsed.host == host && parsed.effectivePort == effectivePort

@@ -1,3 +1,5 @@
+import PodcastEngine
+
 extension OrderedJSON {
     /// `serialized` as UTF-8 bytes, written straight into a byte buffer: the same text (the
     /// tests compare them), several times faster for the web's large answers (`/api/feeds`

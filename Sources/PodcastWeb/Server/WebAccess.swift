@@ -128,7 +128,7 @@ public struct WebAccess: Sendable {
     /// for a loopback `host` (a direct visit), since there a proxy forwards the public name over
     /// plain HTTP and `http://` + that name is not the public origin.
     func originAllowed(_ origin: String, host: String?) -> Bool {
-        guard !origin.hasSuffix("/"), let given = try? HTTPPublicOrigin.parse(origin, command: nil) else {
+        guard !origin.hasSuffix("/"), let given = try? HTTPPublicOrigin.parse(origin) else {
             return false
         }
         if let publicOrigin, publicOrigin.matchesOrigin(origin) { return true }

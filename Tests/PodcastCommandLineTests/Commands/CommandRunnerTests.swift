@@ -1,8 +1,10 @@
 import Foundation
+import PodcastDaemonTestSupport
 import Synchronization
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastStore
 
 /// Collects what a command writes.
 final class CapturedConsole: Sendable {

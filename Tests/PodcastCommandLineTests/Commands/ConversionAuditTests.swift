@@ -1,7 +1,11 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 /// Issue 9 item 1, outside the parsers: unchecked conversions reachable from a parsed feed, a
 /// header or a stored row trapped (`Int64(1e30)` is a crash, not an error).

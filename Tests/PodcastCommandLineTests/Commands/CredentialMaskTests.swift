@@ -1,7 +1,12 @@
 import Foundation
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 /// Issue 9 item 9: credentials in feed URLs were printed everywhere. They are kept for fetching
 /// and for `export` (a backup must round-trip) and shown as `user:***@` everywhere else.

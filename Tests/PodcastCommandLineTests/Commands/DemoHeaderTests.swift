@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
 
 /// `demo` on a terminal: its header line must survive the view's clear-screen (XCTest: the demo
 /// drives EventLoop.main, which needs the main thread).

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 /// The download options of `run` and `add`, their config-file keys, OPML's `pw:download` and
 /// `pw:keep`, and the `downloads` command.

@@ -1,7 +1,9 @@
 import Foundation
+import PodcastDaemonTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastStore
 
 /// `enable` / `disable` (issue 17): by URL or `--id`, shown in `list`, history kept.
 @Suite struct EnableDisableTests {

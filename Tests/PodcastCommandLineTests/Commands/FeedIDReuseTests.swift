@@ -1,7 +1,9 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastStore
 
 /// Feed ids are never reused after `remove` (issue 17): schema v4's high-water mark.
 @Suite struct FeedIDReuseTests {

@@ -1,7 +1,10 @@
 import Foundation
+import PodcastDaemonTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
+@testable import PodcastFeeds
 
 /// `show --json` carries every field the parser exposes (issue 12): checked end to end, from a
 /// document through `FeedParser` to the exact JSON.

@@ -1,7 +1,11 @@
 import Foundation
+import PodcastDaemonTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 @Suite struct FeedReportTests {
     let parsed = ParsedFeed(

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastStore
 
 /// `list` shows a hook that is failing but not given up yet (issue 17 follow-up): the soonest
 /// owed retry with its attempt, the limit, when, and why; before, nothing showed until the last

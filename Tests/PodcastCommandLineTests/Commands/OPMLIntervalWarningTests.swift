@@ -1,7 +1,10 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 /// Issue 9 residual: an imported `pw:interval` that is no number of seconds is not dropped
 /// silently: the import warns with the outline and its line, and uses the default interval.

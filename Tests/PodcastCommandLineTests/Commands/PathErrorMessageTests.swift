@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
 
 /// Filesystem failures are reported with the path and the errno text, never a raw Foundation error.
 @Suite struct PathErrorMessageTests {

@@ -1,8 +1,11 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// `set` (issue 14/17 follow-up): one feed's download, retention and interval settings change
 /// in place, keeping its episodes and downloads (before, only remove + add could, losing them).

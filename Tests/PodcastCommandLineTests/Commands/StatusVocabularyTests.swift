@@ -1,7 +1,11 @@
 import Foundation
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// One status vocabulary (ok, backing-off, failing, disabled) for the store's records, `list`,
 /// `list --json` and the `feed_error` events: a 500 is not "failing" in one and "backing-off"

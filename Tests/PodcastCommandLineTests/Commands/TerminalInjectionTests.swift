@@ -1,7 +1,12 @@
 import Foundation
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 /// Issue 9 item 2: feed and server text reached the terminal raw (`list`, `show`, `run`'s
 /// stderr and table): an HTML-typed title decoding to ESC, or a reason phrase such as

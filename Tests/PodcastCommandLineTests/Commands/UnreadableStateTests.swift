@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
 
 /// Issue 9 item 8: with `chmod 000` on the state directory, `list` said "No subscriptions" and
 /// `export` printed an empty OPML, both with status 0, so `export > backup.opml` silently

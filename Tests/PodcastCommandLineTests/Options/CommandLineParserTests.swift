@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
 
 @Suite struct CommandLineParserTests {
     func parse(_ args: String...) throws(UsageError) -> Invocation { try CommandLineParser.parse(args) }

@@ -1,7 +1,9 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastFeeds
 
 /// The config file beyond `run` (issue 17, fresh-user review): CRLF files, control characters
 /// in messages, `~` and `$NAME` in path values, and `state` applying to every command that

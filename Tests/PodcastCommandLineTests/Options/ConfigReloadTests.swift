@@ -1,8 +1,12 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// SIGHUP re-reads the config file (issue 17 follow-up): which keys apply live, which need a
 /// restart, a broken file refused whole, the command line still winning; and the live changes

@@ -1,7 +1,9 @@
 import Foundation
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastFeeds
 
 /// Every exit status the README documents, run as a user would (the built binary): each case
 /// the README names exits with the status it promises, and every status in the README's list
@@ -43,7 +45,7 @@ final class ExitStatusDocumentationTests: XCTestCase {
         let dir = TemporaryDirectory("exit-status")
         let state = dir.file("state")
         let feed = dir.file("feed.xml")
-        try DaemonProcessTests.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
+        try TestFeeds.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
         let html = dir.file("page.html")
         try "<html><body>not a feed</body></html>".write(toFile: html, atomically: true, encoding: .utf8)
         let plainFile = dir.file("plain")

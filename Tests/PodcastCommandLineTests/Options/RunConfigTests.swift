@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
 
 /// `run`'s config file (issue 17): strict `key = value`, errors with line numbers (exit 2),
 /// command-line options win.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
 
 @Suite struct StateLocationTests {
     @Test func stateDirectoryFollowsXDG() {

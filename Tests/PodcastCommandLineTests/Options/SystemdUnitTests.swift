@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
 
 /// The units in contrib/systemd (issue 17): hardened as documented, Type=notify, and their
 /// ExecStart is a command line podcast-watch accepts.

@@ -1,7 +1,9 @@
 import Foundation
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastEngine
 
 /// `systemctl reload` (SIGHUP) re-reads the config file in a running `run` (issue 17
 /// follow-up): a changed hook runs from the next episode, a key that needs a restart is named
@@ -20,7 +22,7 @@ final class ConfigReloadProcessTests: XCTestCase {
         func hookLines() -> [String] {
             ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         }
-        server.route("/f", .ok(DaemonProcessTests.rss(["a"])))
+        server.route("/f", .ok(TestFeeds.rss(["a"])))
         try write("state = state\nhook = echo \"old $EPISODE_GUID\" >> '\(log)'\n")
         let environment = ["PODCAST_WATCH_CONFIG": config]
         XCTAssertEqual(try BinaryRun.run(["add", server.url("/f")], environment: environment).status, 0)
@@ -48,7 +50,7 @@ final class ConfigReloadProcessTests: XCTestCase {
         XCTAssertEqual(JournalLines.level(of: Substring(applied.dropLast())), 5)
         XCTAssertEqual(JournalLines.level(of: Substring(restart.dropLast())), 4)
 
-        server.route("/f", .ok(DaemonProcessTests.rss(["a", "b"])))
+        server.route("/f", .ok(TestFeeds.rss(["a", "b"])))
         child.signal(SIGUSR1)
         XCTAssertTrue(child.wait { hookLines() == ["old a", "new b"] }, "\(hookLines())")
         child.signal(SIGTERM)
@@ -66,7 +68,7 @@ final class ConfigReloadProcessTests: XCTestCase {
         let dir = TemporaryDirectory("config-reload-state")
         let config = dir.file("config")
         let log = dir.file("hook.log")
-        server.route("/f", .ok(DaemonProcessTests.rss(["a"])))
+        server.route("/f", .ok(TestFeeds.rss(["a"])))
         try "state = ./state/\nhook = echo \"$EPISODE_GUID\" >> '\(log)'\n".write(
             toFile: config, atomically: true, encoding: .utf8)
         let environment = ["PODCAST_WATCH_CONFIG": config]

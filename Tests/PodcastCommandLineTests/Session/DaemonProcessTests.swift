@@ -1,8 +1,12 @@
 import Foundation
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Synchronization
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 /// The built `podcast-watch` binary as a child process: signals, crash safety, exit codes.
 /// Waits poll for a condition with a generous deadline; nothing depends on speed.
@@ -116,13 +120,6 @@ final class DaemonProcessTests: XCTestCase {
         try withStore { Set(try $0.pendingAnnouncements().compactMap(\.guid)) }
     }
 
-    static func rss(_ guids: [String]) -> String {
-        let items = guids.map {
-            "<item><guid>\($0)</guid><title>Episode \($0)</title><enclosure url=\"http://m/\($0).mp3\" type=\"audio/mpeg\"/></item>"
-        }.joined()
-        return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Show</title>\(items)</channel></rss>"
-    }
-
     @discardableResult
     func withStore<T>(_ body: (FeedStore) throws -> T) throws -> T {
         let store = try FeedStore(path: dir.file(StateLocation.databaseName))
@@ -133,7 +130,7 @@ final class DaemonProcessTests: XCTestCase {
         let feeds = 20
         try withStore { store in
             for i in 0..<feeds {
-                var response = TestHTTPServer.Response.ok(Self.rss(["f\(i)-a", "f\(i)-b", "f\(i)-c"]))
+                var response = TestHTTPServer.Response.ok(TestFeeds.rss(["f\(i)-a", "f\(i)-b", "f\(i)-c"]))
                 response.delay = 0.02 * Double(i)  // completions spread over many iterations
                 server.route("/f\(i)", response)
                 try store.add(url: server.url("/f\(i)"))
@@ -185,7 +182,7 @@ final class DaemonProcessTests: XCTestCase {
     /// release` this test skips.
     func testKilledBetweenCommitAndOutputAnnouncesOnTheNextStart() throws {
         try XCTSkipUnless(Self.isDebugBuild, "PODCAST_WATCH_CRASH_AFTER_COMMITS exists in debug builds only")
-        server.route("/k", .ok(Self.rss(["k1", "k2", "k3"])))
+        server.route("/k", .ok(TestFeeds.rss(["k1", "k2", "k3"])))
         try withStore { try $0.add(url: server.url("/k")) }
         let out = dir.file("hook.out")
         // The failpoint SIGKILLs the daemon right after the poll's transaction commits.
@@ -226,8 +223,8 @@ final class DaemonProcessTests: XCTestCase {
     }
 
     func testSIGHUPReloadsAndSIGUSR1PollsNowAndSIGTERMStopsCleanly() throws {
-        server.route("/a", .ok(Self.rss(["a1"])))
-        server.route("/b", .ok(Self.rss(["b1", "b2"])))
+        server.route("/a", .ok(TestFeeds.rss(["a1"])))
+        server.route("/b", .ok(TestFeeds.rss(["b1", "b2"])))
         try withStore { try $0.add(url: server.url("/a")) }
         let child = try start("run", "--json")
         XCTAssertTrue(child.wait { child.events("feed_updated").count == 1 })
@@ -250,7 +247,7 @@ final class DaemonProcessTests: XCTestCase {
     }
 
     func testSIGINTDuringAFetchWritesNothingAndExitsZero() throws {
-        var slow = TestHTTPServer.Response.ok(Self.rss(["s1"]))
+        var slow = TestHTTPServer.Response.ok(TestFeeds.rss(["s1"]))
         slow.delay = 30
         server.route("/slow", slow)
         try withStore { try $0.add(url: server.url("/slow")) }
@@ -267,7 +264,7 @@ final class DaemonProcessTests: XCTestCase {
     }
 
     func testOnceInterruptedBeforeEveryFeedWasPolledExitsWithTheSignalStatus() throws {
-        var slow = TestHTTPServer.Response.ok(Self.rss(["s1"]))
+        var slow = TestHTTPServer.Response.ok(TestFeeds.rss(["s1"]))
         slow.delay = 30
         server.route("/slow", slow)
         try withStore { try $0.add(url: server.url("/slow")) }
@@ -284,7 +281,7 @@ final class DaemonProcessTests: XCTestCase {
     }
 
     func testOnceExitsOneAndNamesTheFailedFeed() throws {
-        server.route("/ok", .ok(Self.rss(["o1"])))
+        server.route("/ok", .ok(TestFeeds.rss(["o1"])))
         server.route("/broken", .status(500, "boom"))
         try withStore { store in
             try store.add(url: server.url("/ok"))
@@ -299,7 +296,7 @@ final class DaemonProcessTests: XCTestCase {
     }
 
     func testHookGetsEpisodeDetailsInTheEnvironment() throws {
-        server.route("/h", .ok(Self.rss(["$(touch pwned)"])))
+        server.route("/h", .ok(TestFeeds.rss(["$(touch pwned)"])))
         try withStore { try $0.add(url: server.url("/h")) }
         let out = dir.file("hook.out")
         let child = try start("run", "--once", "--hook", "printf '%s|%s\\n' \"$EPISODE_GUID\" \"$FEED_URL\" >> \(out)")
@@ -309,7 +306,7 @@ final class DaemonProcessTests: XCTestCase {
     }
 
     func testHookSeesNoDaemonDescriptors() throws {
-        server.route("/d", .ok(Self.rss(["d1"])))
+        server.route("/d", .ok(TestFeeds.rss(["d1"])))
         try withStore { try $0.add(url: server.url("/d")) }
         let out = dir.file("fds.out")
         // While it runs, the daemon holds SQLite files, libevent's fds and curl's kept-alive socket.

@@ -1,13 +1,16 @@
 import Foundation
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastWeb
 
 /// `run --http` in the real binary: the banner names the port, the API answers while the daemon
 /// polls, and SIGTERM still stops it cleanly.
 extension DaemonProcessTests {
     func testRunHTTPServesTheAPIBesideThePollingAndStopsCleanly() throws {
-        server.route("/a", .ok(Self.rss(["a1", "a2"])))
+        server.route("/a", .ok(TestFeeds.rss(["a1", "a2"])))
         try withStore { try $0.add(url: server.url("/a")) }
         let child = try start("run", "--json", "--http", "127.0.0.1:0")
         XCTAssertTrue(child.wait { child.events("feed_updated").count == 1 })
@@ -39,7 +42,7 @@ extension DaemonProcessTests {
     /// A port already in use is exit status 7 (`addressUnavailable`) with the system's reason,
     /// not 4 (an input file error).
     func testRunHTTPOnAPortInUseExitsWithStatus7() throws {
-        let occupant = try ServerHarness(limits: HTTPLimits(), handler: HTTPServerLimitTests.echo)
+        let occupant = try ServerHarness(limits: HTTPLimits(), handler: ServerHarness.echo)
         defer { occupant.stop() }
         let child = try start("run", "--http", "127.0.0.1:\(occupant.port)")
         XCTAssertEqual(child.finish(), ExitCode.addressUnavailable.rawValue)

@@ -1,14 +1,14 @@
 import Foundation
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import XCTest
-
-@testable import PodcastKit
 
 /// The generated `--http` token never goes to a log: with stderr not a terminal (a service's
 /// journal) it is written to `http-token` in the state directory, mode 0600, and the start line
 /// names that file; the token there is the one the server wants.
 extension DaemonProcessTests {
     func testGeneratedTokenGoesToAFileNotToStderr() throws {
-        server.route("/a", .ok(Self.rss(["a1"])))
+        server.route("/a", .ok(TestFeeds.rss(["a1"])))
         try withStore { try $0.add(url: server.url("/a")) }
         let child = try start("run", "--json", "--http", "0.0.0.0:0")
         let file = dir.file("http-token")

@@ -1,7 +1,10 @@
 import Foundation
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
 
 /// A failed download is a warning on stderr, not only a `download_failed` JSON line on stdout
 /// (`journalctl -p warning` showed nothing), and `run --once` exits 1 when a download failed,

@@ -1,7 +1,10 @@
 import Foundation
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastStore
 
 /// `run --download` as a child process: killed with SIGKILL mid-download, the next run resumes
 /// from the `.part` file with a `Range` request, the file equals the source, and the

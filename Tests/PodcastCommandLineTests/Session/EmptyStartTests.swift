@@ -1,7 +1,11 @@
 import Foundation
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// `run` with no subscriptions and no terminal (issue 17): says how to add one on stderr, keeps
 /// running, and polls what a later SIGHUP finds.
@@ -32,7 +36,7 @@ final class EmptyStartTests: XCTestCase {
     }
 
     func testEmptyRunExplainsAndPicksUpFeedsOnSIGHUP() throws {
-        server.route("/f", .ok(DaemonProcessTests.rss(["a", "b"])))
+        server.route("/f", .ok(TestFeeds.rss(["a", "b"])))
         let child = try start("run", "--json")
         XCTAssertTrue(child.wait { child.stderr.contains("\n") })
         XCTAssertEqual(

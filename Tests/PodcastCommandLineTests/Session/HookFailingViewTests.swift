@@ -1,7 +1,12 @@
 import Foundation
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
+@testable import PodcastStore
+@testable import PodcastWeb
 
 /// The live table shows a feed whose hook failed after its retries (issue 17).
 @Suite struct HookFailingViewTests {

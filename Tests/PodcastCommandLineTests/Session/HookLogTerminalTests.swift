@@ -1,7 +1,9 @@
 import Foundation
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastFeeds
 
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +19,7 @@ final class HookLogTerminalTests: XCTestCase {
         }
         let dir = TemporaryDirectory("hooklog")
         let feed = dir.file("feed.xml")
-        try DaemonProcessTests.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
+        try TestFeeds.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
         let captured = CapturedConsole()
         XCTAssertEqual(
             CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"]).run([

@@ -1,7 +1,10 @@
 import Foundation
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastFeeds
 
 /// The built binary: a failing or hung hook is reported, recorded on its feed and shown by
 /// `list` until a later run succeeds (issue 17).
@@ -9,7 +12,7 @@ final class HookOutcomeProcessTests: XCTestCase {
     func testFailingAndHungHooksAreRecordedAndListed() throws {
         let dir = TemporaryDirectory("hook-outcome")
         let feed = dir.file("feed.xml")
-        try DaemonProcessTests.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
+        try TestFeeds.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
         let state = dir.file("state")
         _ = try BinaryRun.run(["--state", state, "add", feed, "--title", "Show"])
 
@@ -31,7 +34,7 @@ final class HookOutcomeProcessTests: XCTestCase {
             json.stdout)
 
         // A new episode whose hook succeeds clears it.
-        try DaemonProcessTests.rss(["a", "b"]).write(toFile: feed, atomically: true, encoding: .utf8)
+        try TestFeeds.rss(["a", "b"]).write(toFile: feed, atomically: true, encoding: .utf8)
         let ok = try BinaryRun.run(["--state", state, "run", "--once", "--json", "--hook", "true"])
         XCTAssertEqual(ok.stderr, "")
         XCTAssertFalse(try BinaryRun.run(["--state", state, "list"]).stdout.contains("hook failing"))

@@ -1,7 +1,6 @@
 import Foundation
+import PodcastTestSupport
 import XCTest
-
-@testable import PodcastKit
 
 /// `run` without a hook log, as a child process: the hook's output reaches our stderr
 /// neutralised (its escape sequence shown as `␛`), and a `--once` run's last hook lines are
@@ -13,7 +12,7 @@ final class HookOutputProcessTests: XCTestCase {
         }
         let dir = TemporaryDirectory("hook-output")
         let feed = dir.file("feed.xml")
-        try DaemonProcessTests.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
+        try TestFeeds.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
         _ = try BinaryRun.run(["--state", dir.file("state"), "add", feed])
         let run = try DaemonProcessTests.Child(
             binary,

@@ -1,7 +1,12 @@
 import Foundation
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 /// The built binary across a restart (issue 17, fresh-user review): a hook retry waiting when
 /// the daemon stops, and a hook still running at SIGTERM, are both run at the next start
@@ -12,7 +17,7 @@ final class HookRetryRestartTests: XCTestCase {
 
     override func setUpWithError() throws {
         dir = TemporaryDirectory("hook-restart")
-        try DaemonProcessTests.rss(["a"]).write(toFile: dir.file("feed.xml"), atomically: true, encoding: .utf8)
+        try TestFeeds.rss(["a"]).write(toFile: dir.file("feed.xml"), atomically: true, encoding: .utf8)
         _ = try BinaryRun.run(["--state", dir.file("state"), "add", dir.file("feed.xml")])
     }
 

@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
 
 /// Issue 9 item 3 end to end: the built binary polls a hostile feed (one element with 200,000
 /// attributes: libxml2 spent 36 s in it on the loop thread, and SIGTERM waited for it) and
@@ -13,9 +14,9 @@ final class HostileFeedProcessTests: XCTestCase {
         }
         let dir = TemporaryDirectory("hostile-process")
         let hostile = dir.file("hostile.xml")
-        try Data(StartTagLimitTests.element(attributes: 200_000)).write(to: URL(fileURLWithPath: hostile))
+        try Data(TestFeeds.element(attributes: 200_000)).write(to: URL(fileURLWithPath: hostile))
         let healthy = dir.file("healthy.xml")
-        try Data(DaemonProcessTests.rss(["h1"]).utf8).write(to: URL(fileURLWithPath: healthy))
+        try Data(TestFeeds.rss(["h1"]).utf8).write(to: URL(fileURLWithPath: healthy))
         let state = dir.file("state")
         for feed in [hostile, healthy, hostile + ".copy"] {
             if feed.hasSuffix(".copy") { try FileManager.default.copyItem(atPath: hostile, toPath: feed) }
@@ -47,7 +48,7 @@ extension HostileFeedProcessTests {
     func testAFeedFileSwappedForAFIFOFailsItsPollPromptly() throws {
         let dir = TemporaryDirectory("swap-fifo")
         let feed = dir.file("feed.xml")
-        try Data(DaemonProcessTests.rss(["a"]).utf8).write(to: URL(fileURLWithPath: feed))
+        try Data(TestFeeds.rss(["a"]).utf8).write(to: URL(fileURLWithPath: feed))
         let state = dir.file("state")
         XCTAssertEqual(try BinaryRun.run(["--state", state, "add", feed]).status, 0)
         XCTAssertEqual(unlink(feed), 0)

@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,7 @@ final class JournalStreamSocketTests: XCTestCase {
         }
         let dir = TemporaryDirectory("journal-socket")
         let feed = dir.file("feed.xml")
-        try DaemonProcessTests.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
+        try TestFeeds.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
         XCTAssertEqual(try BinaryRun.run(["--state", dir.file("state"), "add", feed]).status, 0)
 
         var pair: [Int32] = [-1, -1]

@@ -1,7 +1,10 @@
 import Foundation
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 /// A stdout that cannot be written (closed, full, reader gone) is an error: exit status 5, a
 /// message on stderr, and nothing counted as announced.

@@ -1,7 +1,6 @@
 import Foundation
+import PodcastTestSupport
 import XCTest
-
-@testable import PodcastKit
 
 /// The config file as `run` uses it (issue 17): its state directory and hook apply, and a
 /// command-line option wins over the file.
@@ -12,7 +11,7 @@ final class RunConfigProcessTests: XCTestCase {
         }
         let dir = TemporaryDirectory("config-run")
         let feed = dir.file("feed.xml")
-        try DaemonProcessTests.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
+        try TestFeeds.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
         _ = try BinaryRun.run(["--state", dir.file("from-file"), "add", feed])
         try """
         # relative to this file
@@ -28,7 +27,7 @@ final class RunConfigProcessTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: dir.file("hook.out"), encoding: .utf8), "file-hook\n")
 
         // --hook on the command line replaces the file's.
-        try DaemonProcessTests.rss(["a", "b"]).write(toFile: feed, atomically: true, encoding: .utf8)
+        try TestFeeds.rss(["a", "b"]).write(toFile: feed, atomically: true, encoding: .utf8)
         // A later modification time, as a real edit would have (Last-Modified has 1 s resolution).
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: feed)
         let second = try DaemonProcessTests.Child(

@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
 
 /// Issue 9 item 10: SIGHUP/SIGUSR1 in a daemon's first 10–20 ms killed it (their handlers were
 /// not installed yet); deleting `podcast-watch.lock` let a second `run` start on the same state.
@@ -9,7 +10,7 @@ final class StartupSignalTests: XCTestCase {
     func makeState() throws -> (TemporaryDirectory, String) {
         let dir = TemporaryDirectory("startup")
         let state = dir.file("state")
-        try DaemonProcessTests.rss(["a"]).write(toFile: dir.file("feed.xml"), atomically: true, encoding: .utf8)
+        try TestFeeds.rss(["a"]).write(toFile: dir.file("feed.xml"), atomically: true, encoding: .utf8)
         XCTAssertEqual(try BinaryRun.run(["--state", state, "add", dir.file("feed.xml")]).status, 0)
         return (dir, state)
     }

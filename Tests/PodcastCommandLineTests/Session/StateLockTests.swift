@@ -1,7 +1,6 @@
 import Foundation
+import PodcastTestSupport
 import XCTest
-
-@testable import PodcastKit
 
 /// Two daemons on one --state: the second is refused (status 6); read-only commands still run.
 final class StateLockTests: XCTestCase {

@@ -1,8 +1,9 @@
 import Foundation
 import LoopScheduler
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
 
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +21,7 @@ final class TerminalFlagsAfterKillTests: XCTestCase {
         }
         let dir = TemporaryDirectory("ttyflags")
         let feed = dir.file("feed.xml")
-        try DaemonProcessTests.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
+        try TestFeeds.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
         let captured = CapturedConsole()
         XCTAssertEqual(
             CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"]).run([

@@ -1,7 +1,6 @@
 import Foundation
+import PodcastDaemonTestSupport
 import XCTest
-
-@testable import PodcastKit
 
 /// `run` whose stdout is a pipe nobody reads: the loop must keep handling signals and polling,
 /// and SIGTERM must end it promptly with what was not written left pending.

@@ -1,8 +1,12 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// Coalescing in the real daemon: however many feeds finish in one loop iteration, the terminal
 /// view redraws once and the JSON-lines view writes once.

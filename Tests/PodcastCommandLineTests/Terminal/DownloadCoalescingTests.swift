@@ -1,9 +1,12 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import ViewModelKit
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
 
 /// The coalescing promise under libcurl's progress callbacks: many callbacks (from many
 /// downloads) in one loop iteration, exactly one redraw of the terminal view for it; and over a

@@ -1,7 +1,9 @@
 import Foundation
+import PodcastDaemonTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
 
 @Suite struct TerminalRendererTests {
     let utc = TimeZone(identifier: "UTC")!

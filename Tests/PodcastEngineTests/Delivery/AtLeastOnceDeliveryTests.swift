@@ -1,8 +1,11 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// The daemon's side of at-least-once announcements: it confirms delivery only after every
 /// output has the announcement, and re-emits what a dead run left pending before polling.

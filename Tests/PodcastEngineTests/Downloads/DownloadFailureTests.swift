@@ -1,8 +1,11 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// Disk full, an unwritable directory, duplicate names, retention and the store's bookkeeping.
 @Suite(.serialized) struct DownloadFailureTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastFeeds
 
 /// File names from hostile titles: never outside the directory, never a device or hidden name,
 /// never longer than a file system takes; extensions from the URL or the MIME type.
@@ -106,9 +107,9 @@ import Testing
     }
 
     @Test func templatesAreChecked() {
-        #expect(throws: UsageError.self) { try DownloadNaming(template: "{podcast}/{nope}.{ext}") }
-        #expect(throws: UsageError.self) { try DownloadNaming(template: "{podcast}/{title") }
-        #expect(throws: UsageError.self) { try DownloadNaming(template: "{podcast}/{date}.{ext}") }
+        #expect(throws: OptionValueError.self) { try DownloadNaming(template: "{podcast}/{nope}.{ext}") }
+        #expect(throws: OptionValueError.self) { try DownloadNaming(template: "{podcast}/{title") }
+        #expect(throws: OptionValueError.self) { try DownloadNaming(template: "{podcast}/{date}.{ext}") }
         #expect((try? DownloadNaming(template: "{id}-{guid}.{ext}")) != nil)
     }
 }

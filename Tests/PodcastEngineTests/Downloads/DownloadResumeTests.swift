@@ -1,8 +1,8 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
-
-@testable import PodcastKit
 
 /// Downloads against the loopback server: complete, cut and resumed, no range support, 416,
 /// a changed file. Content is compared byte for byte with the source.

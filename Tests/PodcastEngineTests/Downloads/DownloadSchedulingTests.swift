@@ -1,8 +1,11 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// The queue's limits and the download events' JSON lines.
 @Suite(.serialized) struct DownloadSchedulingTests {
@@ -124,23 +127,5 @@ import Testing
             FeedEvent.download(e).jsonLine
                 == "{\"event\":\"download_failed\",\"time\":\"2023-11-14T22:13:20Z\",\"feed_url\":\"http://u:***@h/f.xml\",\"podcast_title\":\"Show\",\"episode_title\":\"Ep\",\"episode_url\":\"http://h/e.mp3\",\"path\":\"/m/Show/e.mp3\",\"error\":\"HTTP 503\",\"bytes\":1000,\"attempts\":2,\"next_retry\":\"2023-11-14T22:14:20Z\"}\n"
         )
-    }
-
-    @Test func barsShowBytesRateAndTimeLeft() {
-        let lines = DownloadBars.lines(
-            active: [
-                DownloadProgress(
-                    id: 1, podcastTitle: "Show", episodeTitle: "Ep \u{1B}[2J", path: "/m", bytes: 5_000_000,
-                    total: 10_000_000, bytesPerSecond: 1_000_000),
-                DownloadProgress(
-                    id: 2, podcastTitle: nil, episodeTitle: "Unknown size", path: "/n", bytes: 300_000, total: nil),
-            ], waiting: 2, finished: 1, failed: 0, width: 100)
-        #expect(
-            lines == [
-                "Downloads: 2 active, 2 waiting, 1 done, total 1.0 MB/s",
-                "  [########--------]  50%  5.0/10.0 MB  1.0 MB/s  0:05  Show: Ep ␛[2J",
-                "  [????????????????]   ?%  0.3 MB  0 kB/s  --:--  Unknown size",
-            ])
-        #expect(DownloadBars.lines(active: [], waiting: 0, finished: 0, failed: 0, width: 80) == [])
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
+import PodcastDaemonTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastFeeds
 
 @Suite struct FeedEventTests {
     let t = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z

@@ -1,8 +1,10 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
 
 @Suite(.serialized) struct FileFetchTests {
     @Test func fileURLAndPlainPath() throws {

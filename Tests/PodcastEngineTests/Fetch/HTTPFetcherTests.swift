@@ -1,8 +1,11 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// The fetcher against the loopback evhttp server, on a real loop.
 @Suite(.serialized) struct HTTPFetcherTests {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
 
 /// A hook's output without a hook log (issue 17): read through pipes, each line neutralised
 /// (a hook echoing `$EPISODE_TITLE` passed feed escape sequences to the journal raw) and, under

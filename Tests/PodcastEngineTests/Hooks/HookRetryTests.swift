@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
 
 #if canImport(Glibc)
 import Glibc
@@ -175,68 +175,5 @@ final class ManualClock {
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("--- ") && lines[0].hasSuffix(" hook for \"Ep\u{241B}[2J\" (http://h/f), attempt 1"))
         #expect(Array(lines[1...]) == ["out", "err"])
-    }
-
-    @Test func reportLinesAndTheRecordedOutcome() {
-        let errors = CapturedConsole()
-        let runner = HookRunner(command: "true", policy: .init(retries: 3))
-        var recorded: [(Int64, String?)] = []
-        DaemonSession.reportTerminations(
-            of: runner, to: errors.console(), record: { recorded.append(($0, $1)) }, finished: { _ in })
-        runner.onOutcome?(episode(), .retrying(.exited(1), attempt: 1, delay: 15))
-        runner.onOutcome?(episode(), .failed(.timedOut(600), attempts: 4))
-        runner.onOutcome?(episode(), .succeeded(attempts: 1))
-        #expect(
-            errors.err == """
-                podcast-watch: hook exited with status 1 for "T" (attempt 1 of 4); retrying in 15 s
-                podcast-watch: hook timed out after 600 s and was killed for "T"; gave up after 4 attempts
-
-                """)
-        #expect(recorded.map(\.0) == [7, 7])
-        #expect(recorded.map(\.1) == ["timed out after 600 s and was killed for \"T\" (4 attempts)", nil])
-    }
-
-    /// A reload lowering `hook-retries` while attempt 3 is owed: it is given up at once (not run
-    /// later as "attempt 3 of 1"), reported with consistent numbers, and nothing runs after.
-    @Test func loweringRetriesGivesUpAnOwedAttemptBeyondTheNewLimit() throws {
-        let count = temp()
-        defer { unlink(count) }
-        let clock = ManualClock()
-        let errors = CapturedConsole()
-        let runner = HookRunner(command: "echo x >> \(count); exit 1", policy: .init(retries: 3, firstRetryDelay: 15))
-        runner.after = clock.after
-        var reports: [HookFailureReport] = []
-        DaemonSession.reportTerminations(
-            of: runner, to: errors.console(),
-            report: { event, _ in if case .hookFailed(let r) = event { reports.append(r) } }, finished: { _ in })
-        var outcomes: [HookRunner.Outcome] = []
-        let report = runner.onOutcome
-        runner.onOutcome = {
-            outcomes.append($1)
-            report?($0, $1)
-        }
-        runner.run(for: episode())
-        settle(runner)
-        clock.advance(by: 15)
-        settle(runner)
-        #expect(outcomes.count == 2)
-        #expect(runner.retryingCount == 1)  // attempt 3 owed in 30 s
-        runner.policy = .init(retries: 0, firstRetryDelay: 15)
-        #expect(outcomes.last == .gaveUp(lastError: "exited with status 1", attempts: 2))
-        #expect(runner.retryingCount == 0)
-        clock.advance(by: 1000)
-        settle(runner)
-        #expect(try String(contentsOfFile: count, encoding: .utf8) == "x\nx\n")  // attempt 3 never ran
-        #expect(outcomes.count == 3)
-        #expect(reports.map { [$0.attempt, $0.attempts] } == [[1, 4], [2, 4], [2, 2]])
-        #expect(reports.map(\.gaveUp) == [false, false, true])
-        #expect(
-            errors.err.hasSuffix(
-                "podcast-watch: hook exited with status 1 for \"T\"; gave up after 2 attempts (hook-retries is now 0)\n"
-            ))
-        // A resumed attempt beyond the limit (owed by a run with a higher one) is given up too.
-        runner.resume(episode(), attempt: 4, after: 0, lastError: "exited with status 9")
-        #expect(outcomes.last == .gaveUp(lastError: "exited with status 9", attempts: 3))
-        #expect(runner.runningCount == 0)
     }
 }

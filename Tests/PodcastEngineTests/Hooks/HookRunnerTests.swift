@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
 
 @Suite struct HookRunnerTests {
     func tempFile() -> String {

@@ -1,7 +1,10 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 #if canImport(Glibc)
 import Glibc
@@ -135,94 +138,6 @@ import Glibc
         #expect(now.runningCount == 1)
         settle(now)
         #expect(done == [.succeeded(attempts: 2)])
-    }
-
-    /// The session's bookkeeping: a retry is saved (next attempt, due after the delay), an
-    /// interrupted attempt is saved as the same attempt due now, the final result forgets it;
-    /// each failure is a `hook_failed` event.
-    @Test func outcomesArePersistedAndReported() throws {
-        let dir = TemporaryDirectory("hook-persist")
-        let store = try FeedStore(path: dir.file("state.db"))
-        let feed = try store.add(url: "http://h/f")
-        _ = try store.apply(
-            update: FeedUpdate(
-                feedID: feed.id,
-                outcome: .fetched(
-                    ParsedFeed(
-                        format: .rss, channel: Channel(title: "Show"), episodes: [Episode(guid: "g", title: "T")]),
-                    etag: nil,
-                    lastModified: nil), checkedAt: Date(), nextPoll: nil))
-        let stored = try #require(try store.episodes(feedID: feed.id).first)
-        var e = episode()
-        e.feedID = feed.id
-        e.episodeID = stored.id
-
-        let errors = CapturedConsole()
-        let runner = HookRunner(command: "true", policy: .init(retries: 3))
-        var events: [FeedEvent] = []
-        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-        DaemonSession.reportTerminations(
-            of: runner, to: errors.console(), retries: store,
-            report: { event, id in
-                #expect(id == feed.id)
-                events.append(event)
-            }, now: { t0 }, finished: { _ in })
-
-        runner.onOutcome?(e, .retrying(.exited(1), attempt: 1, delay: 15))
-        var pending = try store.pendingHookRetries()
-        #expect(
-            pending.map(\.retry) == [
-                PendingHookRetry(
-                    episodeID: stored.id, attempt: 2, due: t0 + 15, lastError: "exited with status 1", attempts: 4)
-            ])
-        #expect(pending.map(\.episode.guid) == ["g"])
-
-        runner.onOutcome?(e, .interrupted(.signalled(SIGKILL), attempt: 2))
-        pending = try store.pendingHookRetries()
-        #expect(
-            pending.map(\.retry) == [
-                PendingHookRetry(
-                    episodeID: stored.id, attempt: 2, due: t0,
-                    lastError: "still running at shutdown; killed after the 5 s grace", attempts: 4)
-            ])
-        // Killed at a second signal: no grace was waited, and the message says so.
-        runner.onOutcome?(e, .interrupted(.signalled(SIGKILL), attempt: 2, grace: nil))
-        #expect(
-            try store.pendingHookRetries().map(\.retry.lastError) == [
-                "still running at shutdown; killed at a second signal"
-            ])
-        runner.onOutcome?(e, .failed(.exited(1), attempts: 4))
-        #expect(try store.pendingHookRetries().isEmpty)
-        runner.onOutcome?(e, .retrying(.exited(1), attempt: 1, delay: 15))
-        runner.onOutcome?(e, .succeeded(attempts: 2))
-        #expect(try store.pendingHookRetries().isEmpty)
-
-        let report = { (error: String, attempt: Int, retryAt: Date?, gaveUp: Bool) in
-            FeedEvent.hookFailed(
-                HookFailureReport(
-                    time: t0, episode: e, error: error, attempt: attempt, attempts: 4, retryAt: retryAt, gaveUp: gaveUp)
-            )
-        }
-        #expect(
-            events == [
-                report("exited with status 1", 1, t0 + 15, false),
-                report("still running at shutdown; killed after the 5 s grace", 2, nil, false),
-                report("still running at shutdown; killed at a second signal", 2, nil, false),
-                report("exited with status 1", 4, nil, true),
-                report("exited with status 1", 1, t0 + 15, false),
-            ])
-        #expect(
-            errors.err.contains(
-                "podcast-watch: warning: hook for \"T\" was still running at shutdown; killed after the 5 s grace (attempt 2 of 4); it runs again at the next start\n"
-            ))
-        #expect(
-            errors.err.contains(
-                "podcast-watch: warning: hook for \"T\" was still running at shutdown; killed at a second signal (attempt 2 of 4); it runs again at the next start\n"
-            ))
-        // A removed feed takes its owed retries with it.
-        runner.onOutcome?(e, .retrying(.exited(1), attempt: 1, delay: 15))
-        _ = try store.remove(id: feed.id)
-        #expect(try store.database.scalarInt("SELECT count(*) FROM hook_retries") == 0)
     }
 
     /// The JSON line, keys in order.

@@ -1,8 +1,12 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 /// The real daemon on a real libevent loop, fetching with libcurl from the loopback evhttp
 /// server, parsing with libxml2 and writing SQLite. XCTest: the loop runs on the test's thread.

@@ -1,8 +1,11 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// Issue 9 item 5: an imported `pw:interval` of 1e10 s armed libevent for 292 years (and
 /// overflowed the monotonic deadline). Every interval and deadline is clamped to 30 days,
@@ -60,39 +63,5 @@ import Testing
         #expect(PollPolicy.clampedDelay(90) == 90)
         #expect(PollPolicy().effectiveInterval(1e10) == Self.month)
         #expect(PollPolicy().effectiveInterval(.nan) == 3600)
-    }
-
-    @Test func importClampsPwIntervalWithAWarning() throws {
-        let opml = dir.file("subs.opml")
-        try Data(
-            """
-            <opml version="2.0" xmlns:pw="https://podcast-watch.invalid/opml/1"><body><outline text="Slow" xmlUrl="http://h/slow" pw:interval="10000000000"/></body></opml>
-            """.utf8
-        ).write(to: URL(fileURLWithPath: opml))
-        let captured = CapturedConsole()
-        #expect(
-            CommandRunner(console: captured.console(), environment: [:]).run([
-                "--state", dir.file("state"), "import", opml,
-            ]) == .success)
-        #expect(
-            captured.err
-                == "podcast-watch: warning: outline \"Slow\" (xmlUrl http://h/slow): pw:interval 10000000000 s is longer than 30 days; using 30 days\n"
-        )
-        let imported = try FeedStore(path: dir.file("state/" + StateLocation.databaseName))
-        #expect(try imported.feeds().map(\.intervalSeconds) == [2_592_000])
-        // The store clamps too, for any other caller.
-        #expect(try store.add(url: "http://h/x", intervalSeconds: Int.max).intervalSeconds == 2_592_000)
-    }
-
-    @Test func cliRefusesIntervalsPastThirtyDays() {
-        let captured = CapturedConsole()
-        #expect(
-            CommandRunner(console: captured.console(), environment: [:]).run([
-                "--state", dir.path, "run", "--interval", "31d",
-            ]) == .usage)
-        #expect(
-            captured.err.hasPrefix(
-                "podcast-watch: option '--interval' needs a duration such as 900, 15m or 2h (1 s to 30 d), not '31d'\n")
-        )
     }
 }

@@ -1,8 +1,12 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 /// Issue 9 item 11: one 9.9 MB feed stored 180,754 episodes in 17.5 s at 266 MB. A poll keeps at
 /// most `maxEpisodesPerPoll` items, the newest, and says so once.

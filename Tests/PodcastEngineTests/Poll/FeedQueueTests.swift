@@ -1,8 +1,11 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastStore
 
 @Suite struct FeedQueueTests {
     @Test func firstInFirstOutAcrossCompactions() {

@@ -1,8 +1,12 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 /// Issue 9 item 6: a 304 on the very first poll (no validators were sent), or a first body cut
 /// short, counted as the first sync, so the next 200 announced all 50 items (and ran the hook

@@ -1,9 +1,12 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// Issue 9 item 4: 8 feeds that never answer held all 8 fetch slots, so healthy feeds waited for
 /// the 60 s timeout. A per-host limit and a larger global pool keep a few dead hosts from
@@ -86,7 +89,7 @@ final class HeadOfLineSocketTests: XCTestCase {
         let deadPort = Int(UInt16(bigEndian: address.sin_port))
         for i in 0..<8 { try store.add(url: "http://127.0.0.1:\(deadPort)/hung\(i)") }
         for i in 0..<20 {
-            server.route("/f\(i)", .ok(DaemonProcessTests.rss(["f\(i)"])))
+            server.route("/f\(i)", .ok(TestFeeds.rss(["f\(i)"])))
             try store.add(url: server.url("/f\(i)"))
         }
         let loop = try EventLoop()

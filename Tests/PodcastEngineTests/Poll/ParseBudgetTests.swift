@@ -1,32 +1,11 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
-
-final class HeldFlag { var cancelled = false }
-
-/// An executor the test drives: jobs wait until the test starts and finishes them.
-final class HeldExecutor: OffLoopExecutor {
-    struct Held {
-        var started: () -> Void
-        var finish: () -> Void
-        var cancelled: () -> Bool
-    }
-    private(set) var jobs: [Held] = []
-
-    func submit<T: Sendable>(
-        _ work: @escaping @Sendable () -> T, started: @escaping () -> Void, completion: @escaping (T) -> Void
-    ) -> Cancellable {
-        let flag = HeldFlag()
-        jobs.append(
-            Held(
-                started: { if !flag.cancelled { started() } },
-                finish: { if !flag.cancelled { completion(work()) } },
-                cancelled: { flag.cancelled }))
-        return AnyCancellable { flag.cancelled = true }
-    }
-}
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// Issue 9 item 3: each parse has a budget, timed on the daemon's scheduler from when a worker
 /// took it; a parse past it fails the poll, and its late result is dropped.

@@ -1,6 +1,7 @@
+import PodcastDaemonTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
 
 /// Returns the given values in turn, then repeats the last.
 struct SequenceRNG: RandomNumberGenerator {

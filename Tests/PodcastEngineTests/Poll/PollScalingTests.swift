@@ -1,9 +1,12 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 import ViewModelKit
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// Issue 13: nothing in the poll path is O(N) per feed. The same cycles are run over a small and
 /// a large subscription list, counting the work each poll does: the store's statements, SQLite's

@@ -1,8 +1,11 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// Issue 9 item 7: a 301 was committed even when the fetch failed: a 301 loop moved the
 /// subscription on every poll (4 polls, 4 moves), a 30-hop chain advanced 5 hops per poll. A
@@ -57,7 +60,7 @@ final class RedirectCommitTests: XCTestCase {
 
     func testAChainPastTheLimitMovesNothing() throws {
         for hop in 0..<30 { server.route("/h\(hop)", .redirect(301, to: server.url("/h\(hop + 1)"))) }
-        server.route("/h30", .ok(DaemonProcessTests.rss(["g1"])))
+        server.route("/h30", .ok(TestFeeds.rss(["g1"])))
         let feed = try store.add(url: server.url("/h0"))
         let events = try passes(3)
         XCTAssertEqual(events.map { $0.map(\.kind) }, Array(repeating: ["feed_error"], count: 3))
@@ -70,7 +73,7 @@ final class RedirectCommitTests: XCTestCase {
         let feed = try store.add(url: server.url("/old"))
         XCTAssertEqual(try passes(1).first?.map(\.kind), ["feed_error"])
         XCTAssertEqual(try store.feed(id: feed.id)?.url, server.url("/old"))
-        server.route("/new", .ok(DaemonProcessTests.rss(["g1"])))
+        server.route("/new", .ok(TestFeeds.rss(["g1"])))
         let events = try passes(1)[0]
         XCTAssertEqual(
             events.first,

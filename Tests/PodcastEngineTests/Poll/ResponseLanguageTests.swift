@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
 
 /// Issue 12 item 7: the daemon's parse of a fetched response hands the parser the HTTP
 /// `Content-Language`, which names the language of a feed that states none (and only then).

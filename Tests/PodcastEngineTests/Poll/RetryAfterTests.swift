@@ -1,8 +1,11 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// A 429/503's `Retry-After` reaches the poll policy through the daemon.
 @Suite struct RetryAfterTests {

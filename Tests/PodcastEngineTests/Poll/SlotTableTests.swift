@@ -1,7 +1,9 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// The poller's dense slot table (issue 13: a dictionary of slots cost 25 MB at 100,000 feeds).
 @Suite struct SlotTableTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
 
 /// The journal's windowed storage and the batch `upsert(contentsOf:)`.
 @Suite struct LibraryJournalTests {

@@ -1,8 +1,9 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
 
 @Suite struct LibraryViewModelTests {
     let scheduler = TestScheduler()
@@ -38,28 +39,6 @@ import Testing
         #expect(library.podcast(id: 1) == nil)
     }
 
-    @Test func manyChangesInOneTurnGiveOneUpdate() {
-        let library = LibraryViewModel()
-        let view = TerminalView(
-            library: library, scheduler: scheduler, renderer: TerminalRenderer(timeZone: TimeZone(identifier: "UTC")!)
-        ) { _ in }
-        #expect(view.updateCount == 1)  // initial draw
-        for i in 1...10 { library.upsert(Podcast(id: Int64(i), url: "u\(i)")) }
-        for i in 1...10 { library.update(id: Int64(i)) { $0.status = .ok } }  // per-feed Observable changes
-        library.record(.newEpisode(announcement("g")), feedID: 3)
-        #expect(view.updateCount == 1)
-        scheduler.advance()
-        #expect(view.updateCount == 2)
-        scheduler.advance()
-        #expect(view.updateCount == 2)  // nothing changed
-        library.upsert(Podcast(id: 1, url: "u1", status: .ok))  // equal snapshot: no change
-        scheduler.advance()
-        #expect(view.updateCount == 2)
-        library.update(id: 4) { $0.lastError = "HTTP 500" }  // one feed's Observable alone
-        scheduler.advance()
-        #expect(view.updateCount == 3)
-    }
-
     /// A feed's `Observable` is made on demand, shared while held, follows that feed's row only
     /// (one will-change per change, none for an equal row), keeps its last value after the feed
     /// is removed, and is forgotten once nobody holds it: the library keeps no per-feed object.
@@ -90,24 +69,6 @@ import Testing
         #expect(library.observable(id: 1) == nil)
         #expect(library.feedIDs == [2])
         #expect(library.count == 1)
-    }
-
-    @Test func jsonLinesViewWritesEachEventOnce() {
-        let library = LibraryViewModel()
-        var written: [String] = []
-        let view = JSONLinesView(library: library, scheduler: scheduler) { written.append($0) }
-        library.record(.newEpisode(announcement("a")))
-        library.record(.newEpisode(announcement("b")))
-        scheduler.advance()
-        library.record(.newEpisode(announcement("c")))
-        scheduler.advance()
-        view.updateView()  // an extra call writes nothing twice
-        #expect(written.count == 2)
-        #expect(
-            written[0] == FeedEvent.newEpisode(announcement("a")).jsonLine
-                + FeedEvent.newEpisode(announcement("b")).jsonLine)
-        #expect(written[1] == FeedEvent.newEpisode(announcement("c")).jsonLine)
-        #expect(view.lastWritten == 3)
     }
 
     /// The row change log names each changed, added or removed feed once, in id order, from a

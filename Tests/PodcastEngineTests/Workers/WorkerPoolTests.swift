@@ -1,9 +1,12 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Synchronization
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastStore
 
 /// Issue 9 item 3: parsing and file reads run on a worker pool; the loop thread keeps answering.
 /// XCTest: the loop runs on the test's thread.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// Rules of the two hand-written parsers, independent of the shared tables.
 struct DateAndDurationParserTests {

@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// Every row of `../shared/corpus/dates.tsv` and `durations.tsv`.
 @Suite(.enabled(if: TestData.hasCorpus, "../shared/corpus is absent (a user's clone): date/duration tables skipped"))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// The date shapes feedparser accepts that real feeds use (issue 12), and the crash of issue 9
 /// item 1. Expected instants were worked out independently (Python's `calendar.timegm`).

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// The byte-level fast paths of the parser against the simple rules they replace.
 struct ByteHelperTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// Issue 12 item 2: mostly-UTF-8 documents with stray single-byte characters are repaired per run.
 struct MixedEncodingTests {

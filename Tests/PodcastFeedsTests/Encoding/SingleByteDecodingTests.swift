@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// The table decoder for the Latin-1 family must give exactly what glibc's iconv gives (it
 /// replaced iconv for these encodings; the corpus acceptance tests rely on the same text).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// Issue 12 items 4 and 8: relative URLs in show notes and permalinks; the sanitised HTML form.
 struct ShowNotesHTMLTests {

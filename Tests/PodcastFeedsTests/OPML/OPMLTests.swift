@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 struct OPMLTests {
     @Test func importFlattensAndFallsBack() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// Issue 12 item 6: base64 Atom content and XHTML titles.
 struct AtomContentTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// Issue 12 item 5: authors from every vocabulary feeds use, and item 3: `<redirect><newLocation>`.
 struct AuthorTests {

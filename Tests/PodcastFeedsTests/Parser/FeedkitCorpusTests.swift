@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// Smoke inputs from FeedKit (`../shared/corpus/feedkit/`): every file parses or is rejected
 /// cleanly, with the item counts of the corpus README's table. We keep every item (also those

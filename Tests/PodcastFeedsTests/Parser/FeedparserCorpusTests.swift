@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// Acceptance against the facts recorded from feedparser's suite (`../shared/corpus/feedparser/`,
 /// one `*.expect.json` per feed; see the corpus README). Files are read as bytes and the recorded

@@ -1,9 +1,10 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
-/// Our own fixtures (Tests/PodcastKitTests/Fixtures, written for this project): each parsing rule
+/// Our own fixtures (Tests/PodcastFeedsTests/Fixtures, written for this project): each parsing rule
 /// on its own, so the rules stay covered without the shared corpus.
 struct FixtureFeedTests {
     static let base = "https://feeds.example.com/dir/feed.xml"

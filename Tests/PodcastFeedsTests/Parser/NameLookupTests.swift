@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// The byte-level look-ups that replaced String ones: element names (packed words in an
 /// open-addressed table) and the XML declaration's encoding.

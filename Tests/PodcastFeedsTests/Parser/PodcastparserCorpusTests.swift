@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// Acceptance against gPodder's podcastparser test suite (`../shared/corpus/podcastparser/`): each
 /// `X.rss` is parsed with the base URL `file://tests/data/X.rss` and mapped to podcastparser's

@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// Bad input gets a clear error or a degraded result, never a crash or a hang: every fixture,
 /// cut at many lengths and with bytes corrupted by a fixed pseudo-random sequence.

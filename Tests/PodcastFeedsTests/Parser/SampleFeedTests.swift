@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// The demo feeds bundled with podcast-watch (Sources/podcast-watch/SampleFeeds) parse cleanly.
 struct SampleFeedTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
 
 /// Issue 12 item 7: the smaller fields feeds use.
 struct SmallerFieldTests {

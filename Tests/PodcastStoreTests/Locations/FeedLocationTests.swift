@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastStore
 
 @Suite struct FeedLocationTests {
     func norm(_ s: String) throws(FeedLocation.Invalid) -> String {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastStore
 
 /// `FetchTarget` reads an http(s) URL without Foundation on its fast path; the slow path
 /// (leading whitespace, files, other schemes) must give the same answers as before.

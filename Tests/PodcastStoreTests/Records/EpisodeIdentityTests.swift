@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 @Suite struct EpisodeIdentityTests {
     let date = Date(timeIntervalSince1970: 1_700_000_000)

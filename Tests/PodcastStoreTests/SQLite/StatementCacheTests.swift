@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastStore
 
 /// `Database` reuses compiled statements by SQL text; a reused one must behave like a new one.
 @Suite struct StatementCacheTests {

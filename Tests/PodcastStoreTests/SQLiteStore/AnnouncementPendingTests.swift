@@ -1,7 +1,9 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 /// The "announcement pending" state: set in the transaction that stores an announced episode,
 /// cleared by `markAnnouncementsDelivered`, listed by `pendingAnnouncements` for a restart.

@@ -1,7 +1,9 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 /// `apply(update:)` builds the returned `FeedRecord` instead of reading the row back: it must be
 /// exactly what a fresh read returns, for every outcome.

@@ -1,15 +1,24 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastFeeds
+@testable import PodcastStore
 
 /// A degraded (truncated) copy of a known feed never deletes, duplicates nor rewrites episodes,
 /// wherever the cut falls: parser and store together, for every prefix of the document.
 /// (`DaemonIntegrationTests.testTruncatedCopyAfterAGoodOneAddsAndDeletesNothing` runs one cut
 /// through the whole daemon: HTTP, parser, store, events and warnings.)
 @Suite struct DegradedParseTests {
+    /// The feed `DaemonIntegrationTests` serves (the same document, written out here).
+    static func rss(_ guids: [String], title: String = "Loopback Show") -> String {
+        let items = guids.map {
+            "<item><guid>\($0)</guid><title>Episode \($0)</title><pubDate>Mon, 0\(min(9, Int($0.dropFirst()) ?? 1)) Jan 2024 10:00:00 GMT</pubDate><enclosure url=\"/media/\($0).mp3\" length=\"1000\" type=\"audio/mpeg\"/></item>"
+        }.joined()
+        return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>\(title)</title>\(items)</channel></rss>"
+    }
+
     @Test func everyTruncationOfAKnownFeedAddsNothing() throws {
-        let bytes = Array(DaemonIntegrationTests.rss(["g1", "g2", "g3"]).utf8)
+        let bytes = Array(Self.rss(["g1", "g2", "g3"]).utf8)
         let store = try FeedStore(path: ":memory:")
         let feed = try store.add(url: "http://h/f")
         let good = try FeedParser.parse(bytes: bytes, baseURL: "http://h/f", httpContentType: nil)

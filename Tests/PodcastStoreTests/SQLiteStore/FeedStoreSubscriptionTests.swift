@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastStore
 
 @Suite struct FeedStoreSubscriptionTests {
     @Test func addListRemove() throws {

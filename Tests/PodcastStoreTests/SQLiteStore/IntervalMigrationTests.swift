@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastStore
 
 /// Schema v3: a NULL interval means "the default"; version 2 files upgrade cleanly.
 @Suite struct IntervalMigrationTests {

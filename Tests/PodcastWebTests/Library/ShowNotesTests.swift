@@ -1,7 +1,12 @@
 import Foundation
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastFeeds
+@testable import PodcastStore
+@testable import PodcastWeb
 
 /// Show notes on the dashboard: stored as the sanitiser's output (column `show_notes_html`),
 /// served by `GET /api/episodes/ID` with the security headers, never with script, event

@@ -1,7 +1,11 @@
 import Foundation
+import PodcastDaemonTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastFeeds
+@testable import PodcastStore
+@testable import PodcastWeb
 
 /// Feed URLs with credentials (`https://alice:pa55word@host/feed`) never leave the web layer
 /// unmasked: the page, the API, the event stream and `/export.opml` show them as `list` does

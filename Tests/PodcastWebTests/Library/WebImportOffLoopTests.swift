@@ -1,7 +1,8 @@
 import Foundation
+import PodcastDaemonTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastWeb
 
 /// The web OPML import parses on a worker (`HeldExecutor`, from ParseBudgetTests, holds the
 /// job until the test finishes it): the request handler returns at once, with nothing parsed

@@ -1,8 +1,10 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastWeb
 
 /// `/metrics`: the Prometheus text format with exact values.
 final class WebMetricsTests: XCTestCase {

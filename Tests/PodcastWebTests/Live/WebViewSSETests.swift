@@ -1,8 +1,12 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastStore
+@testable import PodcastWeb
 
 /// The web view as a second observer of the daemon's library: one SSE event per loop iteration
 /// per client, carrying everything that changed in it; slow readers get the latest state.

@@ -1,7 +1,10 @@
 import Foundation
+import PodcastDaemonTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastFeeds
+@testable import PodcastWeb
 
 /// The server-rendered page: feed text is escaped for its context, links only http(s).
 final class DashboardPageTests: XCTestCase {

@@ -1,7 +1,9 @@
 import Foundation
+import PodcastDaemonTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastFeeds
+@testable import PodcastWeb
 
 /// The JSON API through the router, with exact bodies and statuses.
 final class WebAPITests: XCTestCase {

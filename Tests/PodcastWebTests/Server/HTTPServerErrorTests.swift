@@ -1,7 +1,8 @@
 import Foundation
+import PodcastDaemonTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastWeb
 
 /// The errors `HTTPServer` answers before a handler runs are JSON with `errorHeaders` (the
 /// dashboard's security headers), not libevent's HTML pages; what libevent 2.1 still answers
@@ -10,7 +11,7 @@ final class HTTPServerErrorTests: XCTestCase {
     static let marker = ("X-Test-Security", "on")
 
     private func harness(_ limits: HTTPLimits = HTTPLimits()) throws -> ServerHarness {
-        let harness = try ServerHarness(limits: limits, handler: HTTPServerLimitTests.echo)
+        let harness = try ServerHarness(limits: limits, handler: ServerHarness.echo)
         harness.onLoop {
             harness.server.errorHeaders = [HTTPServerErrorTests.marker]
             return 0
@@ -112,7 +113,7 @@ final class HTTPFramingTests: XCTestCase {
     /// `Connection: close`, the handler never called).
     private func refused(_ head: String, _ message: String?, file: StaticString = #filePath, line: UInt = #line) throws
     {
-        let harness = try ServerHarness(limits: HTTPLimits(), handler: HTTPServerLimitTests.echo)
+        let harness = try ServerHarness(limits: HTTPLimits(), handler: ServerHarness.echo)
         defer { harness.stop() }
         harness.onLoop {
             harness.server.errorHeaders = [HTTPServerErrorTests.marker]
@@ -200,7 +201,7 @@ final class HTTPFramingTests: XCTestCase {
     /// GET, DELETE, OPTIONS, PUT, PATCH and CONNECT bodies are read by evhttp 2.1.12: the
     /// "request" inside one is never served, and the connection stays usable.
     func testBodyOnOtherMethodsIsReadNotSmuggled() throws {
-        let harness = try ServerHarness(limits: HTTPLimits(), handler: HTTPServerLimitTests.echo)
+        let harness = try ServerHarness(limits: HTTPLimits(), handler: ServerHarness.echo)
         defer { harness.stop() }
         let inner = "GET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n"
         let response = TestSocket.request(
@@ -246,7 +247,7 @@ final class HTTPFramingTests: XCTestCase {
 
     /// One chunked body and one plain length still work, on the same keep-alive connection.
     func testOrdinaryFramingStillWorks() throws {
-        let harness = try ServerHarness(limits: HTTPLimits(), handler: HTTPServerLimitTests.echo)
+        let harness = try ServerHarness(limits: HTTPLimits(), handler: ServerHarness.echo)
         defer { harness.stop() }
         let response = TestSocket.request(
             port: harness.port,

@@ -1,8 +1,9 @@
 import Foundation
 import LoopScheduler
+import PodcastDaemonTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastWeb
 
 #if canImport(Glibc)
 import Glibc
@@ -11,12 +12,8 @@ import Glibc
 /// `HTTPServer` over real sockets: evhttp's parsing, our limits, and no client able to stall the
 /// loop or lock other clients out.
 final class HTTPServerLimitTests: XCTestCase {
-    static func echo(_ request: HTTPRequest) -> HTTPReply {
-        .response(.text("\(request.method) \(request.path) \(request.query["q"] ?? "-") \(request.body.count)\n"))
-    }
-
     func testRequestsRoundTripThroughEvhttp() throws {
-        let harness = try ServerHarness(limits: HTTPLimits(), handler: HTTPServerLimitTests.echo)
+        let harness = try ServerHarness(limits: HTTPLimits(), handler: ServerHarness.echo)
         defer { harness.stop() }
         let response = TestSocket.request(
             port: harness.port,
@@ -33,7 +30,7 @@ final class HTTPServerLimitTests: XCTestCase {
 
     func testOversizedRequestsAreRefused() throws {
         let limits = HTTPLimits(maxHeaderBytes: 1024, maxHeaders: 8, maxBodyBytes: 100)
-        let harness = try ServerHarness(limits: limits, handler: HTTPServerLimitTests.echo)
+        let harness = try ServerHarness(limits: limits, handler: ServerHarness.echo)
         defer { harness.stop() }
         let manyHeaders = (0..<9).map { "X-H\($0): v\r\n" }.joined()
         let tooMany = TestSocket.request(
@@ -59,7 +56,7 @@ final class HTTPServerLimitTests: XCTestCase {
     /// a time; it is closed once `requestTimeout` passed without a complete request, while
     /// other clients are served and the loop's timer keeps firing throughout.
     func testASlowlorisClientIsClosedWhileOthersAreServed() throws {
-        let harness = try ServerHarness(limits: HTTPLimits(requestTimeout: 0.5), handler: HTTPServerLimitTests.echo)
+        let harness = try ServerHarness(limits: HTTPLimits(requestTimeout: 0.5), handler: ServerHarness.echo)
         defer { harness.stop() }
         guard let slow = TestSocket(port: harness.port, timeout: 0.05) else { return XCTFail("no connection") }
         slow.send("GET / HTTP/1.1\r\n")
@@ -85,7 +82,7 @@ final class HTTPServerLimitTests: XCTestCase {
     func testASlowHandlerStillGetsItsReplyOut() throws {
         let harness = try ServerHarness(limits: HTTPLimits(requestTimeout: 0.2)) { request in
             if request.path == "/slow" { Thread.sleep(forTimeInterval: 0.6) }  // a handler busy on the loop
-            return HTTPServerLimitTests.echo(request)
+            return ServerHarness.echo(request)
         }
         defer { harness.stop() }
         for _ in 0..<3 {
@@ -108,7 +105,7 @@ final class HTTPServerLimitTests: XCTestCase {
         }
         try XCTSkipIf(limit.rlim_cur < 2500, "the descriptor limit (\(limit.rlim_cur)) is too low for 1,000 clients")
         let harness = try ServerHarness(
-            limits: HTTPLimits(maxConnections: 64, requestTimeout: 30), handler: HTTPServerLimitTests.echo)
+            limits: HTTPLimits(maxConnections: 64, requestTimeout: 30), handler: ServerHarness.echo)
         defer { harness.stop() }
         var idle: [TestSocket] = []
         for _ in 0..<1000 {

@@ -1,7 +1,8 @@
 import Foundation
+import PodcastDaemonTestSupport
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastWeb
 
 /// An SSE client with a byte-counted send buffer, drained by `read`: what a socket does.
 private final class BufferedSSEClient: SSEClient {

@@ -1,7 +1,8 @@
 import Foundation
+import PodcastDaemonTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastWeb
 
 /// Tokens, the loopback Host check and CSRF, through the router.
 final class WebAccessTests: XCTestCase {
@@ -120,24 +121,6 @@ final class WebAccessTests: XCTestCase {
         XCTAssertFalse(try HTTPAddress.parse("0.0.0.0:1").isLoopback)
         for bad in ["", "x", "65536", "localhost:80", "1.2.3:80", "[::1]80", "[zz]:80", "1.2.3.4:", ":80"] {
             XCTAssertThrowsError(try HTTPAddress.parse(bad), bad)
-        }
-        XCTAssertEqual(
-            (try? CommandLineParser.parse(["run", "--http-token", "0123456789abcdef"])).debugDescription, "nil")
-        XCTAssertThrowsError(try CommandLineParser.parse(["run", "--http", "1", "--http-token", "short"]))
-        let invocation = try CommandLineParser.parse(["run", "--http", "0.0.0.0:0", "--http-token", "0123456789abcdef"])
-        guard case .run(let options) = invocation.command else { return XCTFail("not run") }
-        XCTAssertEqual(options.http, HTTPAddress(host: "0.0.0.0", port: 0))
-        XCTAssertEqual(options.httpToken, "0123456789abcdef")
-    }
-
-    func testTheConfigFileTakesTheHTTPKeys() throws {
-        let config = try RunConfig.parse("http = 0.0.0.0:8080\nhttp-token = 0123456789abcdef\n", path: "/etc/pw/config")
-        XCTAssertEqual(config.runTokens, ["--http", "0.0.0.0:8080", "--http-token", "0123456789abcdef"])
-        XCTAssertThrowsError(try RunConfig.parse("http = nowhere\n", path: "/c")) { error in
-            XCTAssertEqual(
-                (error as? UsageError)?.message,
-                "/c:1: bad value for 'http': option '--http' needs [ADDR:]PORT (the port must be a number from 0 to 65535), not 'nowhere'"
-            )
         }
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
+import PodcastDaemonTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastEngine
+@testable import PodcastWeb
 
 /// `--http-public-origin`: behind a reverse proxy the public `Host` and `Origin` are accepted,
 /// the setting is validated strictly, and a token is still required off loopback.
@@ -57,31 +59,10 @@ final class WebPublicOriginTests: XCTestCase {
         for (text, why) in refusals {
             XCTAssertThrowsError(try origin(text), text) { error in
                 XCTAssertEqual(
-                    (error as? UsageError)?.message,
+                    (error as? OptionValueError)?.message,
                     "option '--http-public-origin' needs scheme://host[:port] such as https://pods.example.net (\(why)), not '\(text)'"
                 )
             }
-        }
-    }
-
-    func testTheOptionAndTheConfigKey() throws {
-        let invocation = try CommandLineParser.parse([
-            "run", "--http", "8080", "--http-public-origin", "https://pods.example.net",
-        ])
-        guard case .run(let options) = invocation.command else { return XCTFail("not run") }
-        XCTAssertEqual(options.httpPublicOrigin?.description, "https://pods.example.net")
-        XCTAssertThrowsError(try CommandLineParser.parse(["run", "--http-public-origin", "https://pods.example.net"])) {
-            XCTAssertEqual(
-                ($0 as? UsageError)?.message, "option '--http-public-origin' only applies with '--http'")
-        }
-        let config = try RunConfig.parse("http = 8080\nhttp-public-origin = https://pods.example.net\n", path: "/c")
-        XCTAssertEqual(
-            config.runTokens, ["--http", "8080", "--http-public-origin", "https://pods.example.net"])
-        XCTAssertThrowsError(try RunConfig.parse("http-public-origin = https://pods.example.net/x\n", path: "/c")) {
-            XCTAssertEqual(
-                ($0 as? UsageError)?.message,
-                "/c:1: bad value for 'http-public-origin': option '--http-public-origin' needs scheme://host[:port] such as https://pods.example.net (no path: the dashboard is served at the root), not 'https://pods.example.net/x'"
-            )
         }
     }
 

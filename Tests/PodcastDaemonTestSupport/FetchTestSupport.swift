@@ -1,15 +1,15 @@
 import Foundation
 import LoopScheduler
-
-@testable import PodcastKit
+import PodcastEngine
+import PodcastTestSupport
 
 /// An `EventLoop` and an `HTTPFetcher` used on the calling thread, plus a loopback server.
-final class FetchHarness {
-    let loop: EventLoop
-    let fetcher: HTTPFetcher
-    let server: TestHTTPServer
+package final class FetchHarness {
+    package let loop: EventLoop
+    package let fetcher: HTTPFetcher
+    package let server: TestHTTPServer
 
-    init() throws {
+    package init() throws {
         loop = try EventLoop()
         fetcher = HTTPFetcher(loop: loop)
         server = try TestHTTPServer()
@@ -17,7 +17,7 @@ final class FetchHarness {
 
     /// Runs the loop until `count` fetches completed (or a 10 s watchdog fires); returns the
     /// results in completion order.
-    func run(_ requests: [FetchRequest]) -> [FetchResult] {
+    package func run(_ requests: [FetchRequest]) -> [FetchResult] {
         var results: [FetchResult] = []
         var tokens: [Cancellable] = []
         for request in requests {
@@ -33,21 +33,23 @@ final class FetchHarness {
         return results
     }
 
-    func fetch(_ request: FetchRequest) -> FetchResult? {
+    package func fetch(_ request: FetchRequest) -> FetchResult? {
         run([request]).first
     }
 
-    func fetch(_ path: String, limits: FetchLimits = FetchLimits(connectTimeout: 2, totalTimeout: 5)) -> FetchResult? {
+    package func fetch(_ path: String, limits: FetchLimits = FetchLimits(connectTimeout: 2, totalTimeout: 5))
+        -> FetchResult?
+    {
         fetch(FetchRequest(url: server.url(path), limits: limits))
     }
 }
 
 extension Result {
-    var value: Success? {
+    package var value: Success? {
         if case .success(let v) = self { return v }
         return nil
     }
-    var error: Failure? {
+    package var error: Failure? {
         if case .failure(let e) = self { return e }
         return nil
     }

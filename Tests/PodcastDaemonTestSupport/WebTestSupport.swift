@@ -1,23 +1,25 @@
 import Foundation
 import LoopScheduler
-
-@testable import PodcastKit
+import PodcastEngine
+import PodcastStore
+import PodcastTestSupport
+import PodcastWeb
 
 /// A daemon on a manual clock with two feeds polled once (feed 1 fetched with episodes g1 and
 /// g2, feed 2 failing with 404), and the web router over it.
-final class WebFixture {
-    static let now = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z
-    let dir = TemporaryDirectory("web")
-    let store: FeedStore
-    let scheduler = ManualScheduler()
-    let fetcher = ScriptedFetcher()
-    let daemon: PodcastDaemon<ManualScheduler>
-    let data: WebLibraryData
-    let metrics = WebMetrics()
-    let control: DaemonWebControl<ManualScheduler>
-    var access: WebAccess
+package final class WebFixture {
+    package static let now = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z
+    package let dir = TemporaryDirectory("web")
+    package let store: FeedStore
+    package let scheduler = ManualScheduler()
+    package let fetcher = ScriptedFetcher()
+    package let daemon: PodcastDaemon<ManualScheduler>
+    package let data: WebLibraryData
+    package let metrics = WebMetrics()
+    package let control: DaemonWebControl<ManualScheduler>
+    package var access: WebAccess
 
-    init(token: String? = nil, poll: Bool = true) throws {
+    package init(token: String? = nil, poll: Bool = true) throws {
         store = try FeedStore(path: dir.file("state.sqlite"))
         try store.add(url: "http://h/a")
         try store.add(url: "http://h/b")
@@ -34,10 +36,12 @@ final class WebFixture {
         access = WebAccess(token: token, csrfSecret: "s3cret")
     }
 
-    var router: WebRouter { WebRouter(data: data, control: control, access: access, metrics: metrics, hub: nil) }
+    package var router: WebRouter {
+        WebRouter(data: data, control: control, access: access, metrics: metrics, hub: nil)
+    }
 
     /// The response to `method target` from a loopback client (Host 127.0.0.1:8080).
-    func send(
+    package func send(
         _ method: String, _ target: String, headers: [String: String] = [:], body: String = ""
     ) -> HTTPResponse {
         var all = ["Host": "127.0.0.1:8080"]
@@ -55,26 +59,29 @@ final class WebFixture {
         }
     }
 
-    func json(_ method: String, _ target: String, _ body: String) -> HTTPResponse {
+    package func json(_ method: String, _ target: String, _ body: String) -> HTTPResponse {
         send(method, target, headers: ["Content-Type": "application/json"], body: body)
     }
 }
 
 /// An event-stream client that records what it is sent; `backedUp` plays a slow reader.
-final class RecordingSSEClient: SSEClient {
-    var isOpen = true
-    var backedUp = false
+package final class RecordingSSEClient: SSEClient {
+    package var isOpen = true
+    package var backedUp = false
     /// Backed up: far more pending than any bound plus snapshot.
-    var pendingBytes: Int { backedUp ? Int.max / 2 : 0 }
-    let bufferLimit = 64 * 1024
-    var onDrained: (() -> Void)?
-    var onClose: (() -> Void)?
-    private(set) var writes: [String] = []
+    package var pendingBytes: Int { backedUp ? Int.max / 2 : 0 }
+    package let bufferLimit = 64 * 1024
+    package var onDrained: (() -> Void)?
+    package var onClose: (() -> Void)?
+    package private(set) var writes: [String] = []
 
-    func write(_ text: String) { writes.append(text) }
+    /// An open client that is not backed up.
+    package init() {}
+
+    package func write(_ text: String) { writes.append(text) }
 
     /// The events written (`retry` hints and comments left out): (name, data).
-    var events: [(name: String, data: String)] {
+    package var events: [(name: String, data: String)] {
         writes.compactMap { chunk in
             var name: String?
             var data: String?
@@ -87,13 +94,13 @@ final class RecordingSSEClient: SSEClient {
         }
     }
 
-    func drain() {
+    package func drain() {
         backedUp = false
         onDrained?()
     }
 }
 
 /// `text` as a JSON object (test helper; traps on non-JSON).
-func jsonObject(_ text: String) -> [String: Any] {
+package func jsonObject(_ text: String) -> [String: Any] {
     (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
 }

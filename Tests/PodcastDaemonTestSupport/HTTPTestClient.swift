@@ -1,8 +1,7 @@
 import Foundation
 import LoopScheduler
+import PodcastWeb
 import Synchronization
-
-@testable import PodcastKit
 
 #if canImport(Glibc)
 import Glibc
@@ -10,16 +9,21 @@ import Glibc
 
 /// An `HTTPServer` on its own `EventLoop`, run on a background thread, with a 10 ms repeating
 /// timer standing in for the daemon's polling (`ticks` shows the loop kept going).
-final class ServerHarness: @unchecked Sendable {
-    let loop: EventLoop
-    let server: HTTPServer
-    let port: UInt16
-    let ticks = Atomic<Int>(0)
+package final class ServerHarness: @unchecked Sendable {
+    /// A handler answering `METHOD PATH Q BODY-BYTES` as text: what the server parsed.
+    package static func echo(_ request: HTTPRequest) -> HTTPReply {
+        .response(.text("\(request.method) \(request.path) \(request.query["q"] ?? "-") \(request.body.count)\n"))
+    }
+
+    package let loop: EventLoop
+    package let server: HTTPServer
+    package let port: UInt16
+    package let ticks = Atomic<Int>(0)
     private var timer: EventRegistration?
     private var thread: Thread?
     private let done = DispatchSemaphore(value: 0)
 
-    init(limits: HTTPLimits, handler: @escaping (HTTPRequest) -> HTTPReply) throws {
+    package init(limits: HTTPLimits, handler: @escaping (HTTPRequest) -> HTTPReply) throws {
         loop = try EventLoop()
         server = try HTTPServer(loop: loop, limits: limits, handler: handler)
         try server.bind(address: "127.0.0.1", port: 0)
@@ -39,7 +43,7 @@ final class ServerHarness: @unchecked Sendable {
 
     /// Runs `body` on the loop's thread and returns its result.
     @discardableResult
-    func onLoop<T: Sendable>(_ body: @escaping () -> T) -> T {
+    package func onLoop<T: Sendable>(_ body: @escaping () -> T) -> T {
         let result = Mutex<T?>(nil)
         let ready = DispatchSemaphore(value: 0)
         nonisolated(unsafe) let work = body  // runs on the loop's thread only, while we wait
@@ -51,7 +55,7 @@ final class ServerHarness: @unchecked Sendable {
         return result.withLock { $0! }
     }
 
-    func stop() {
+    package func stop() {
         let server = self.server
         let timer = self.timer
         onLoop {
@@ -66,11 +70,11 @@ final class ServerHarness: @unchecked Sendable {
 }
 
 /// A blocking TCP client for the server tests.
-final class TestSocket {
-    let fd: Int32
+package final class TestSocket {
+    package let fd: Int32
 
     /// Connects to 127.0.0.1:`port`; reads time out after `timeout` seconds.
-    init?(port: UInt16, timeout: Double = 10) {
+    package init?(port: UInt16, timeout: Double = 10) {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_in()
@@ -94,13 +98,13 @@ final class TestSocket {
 
     /// Sends `text`; `false` if the peer is gone.
     @discardableResult
-    func send(_ text: String) -> Bool {
+    package func send(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
     /// Reads until the peer closes (or the read times out): everything received.
-    func readToEnd() -> String {
+    package func readToEnd() -> String {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -112,7 +116,7 @@ final class TestSocket {
     }
 
     /// Reads what arrives until `marker` was seen (or the peer closes / the read times out).
-    func read(until marker: String) -> String {
+    package func read(until marker: String) -> String {
         var text = ""
         var buffer = [UInt8](repeating: 0, count: 65536)
         while !text.contains(marker) {
@@ -124,14 +128,14 @@ final class TestSocket {
     }
 
     /// Whether the server has closed the connection (a read gives end of file or an error).
-    func isClosedByPeer() -> Bool {
+    package func isClosedByPeer() -> Bool {
         var byte: UInt8 = 0
         let n = recv(fd, &byte, 1, 0)
         return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
     /// One request on a fresh connection with `Connection: close`: the whole response.
-    static func request(port: UInt16, _ head: String, body: String = "") -> String {
+    package static func request(port: UInt16, _ head: String, body: String = "") -> String {
         guard let socket = TestSocket(port: port) else { return "" }
         socket.send(head + body)
         return socket.readToEnd()

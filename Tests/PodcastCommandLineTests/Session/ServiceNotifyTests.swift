@@ -1,7 +1,8 @@
 import Foundation
+import PodcastTestSupport
 import XCTest
 
-@testable import PodcastKit
+@testable import PodcastEngine
 
 #if canImport(Glibc)
 import Glibc
@@ -73,7 +74,7 @@ final class ServiceNotifyTests: XCTestCase {
             throw XCTSkip("podcast-watch binary not built next to the tests")
         }
         let feed = dir.file("feed.xml")
-        try DaemonProcessTests.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
+        try TestFeeds.rss(["a"]).write(toFile: feed, atomically: true, encoding: .utf8)
         _ = try BinaryRun.run(["--state", dir.file("state"), "add", feed])
         return try DaemonProcessTests.Child(
             binary, ["--state", dir.file("state"), "run", "--json"], environment: environment)

@@ -1,25 +1,26 @@
 import Foundation
 import LoopScheduler
-
-@testable import PodcastKit
+import PodcastEngine
+import PodcastStore
+import PodcastTestSupport
 
 /// A real loop, a fetcher, a store with one feed, a `DownloadQueue` into a temporary folder and
 /// a loopback server: the download tests' world. Used on the test's thread.
-final class DownloadHarness {
-    let loop: EventLoop
-    let fetcher: HTTPFetcher
-    let server: TestHTTPServer
-    let temp = TemporaryDirectory("pw-dl")
-    let store: FeedStore
-    let feedID: Int64
-    var queue: DownloadQueue!
-    var events: [DownloadEvent] = []
-    var downloaded: [DownloadRecord] = []
-    var warnings: [String] = []
-    var settings: DownloadSettings
-    var directory: String { temp.path + "/media" }
+package final class DownloadHarness {
+    package let loop: EventLoop
+    package let fetcher: HTTPFetcher
+    package let server: TestHTTPServer
+    package let temp = TemporaryDirectory("pw-dl")
+    package let store: FeedStore
+    package let feedID: Int64
+    package var queue: DownloadQueue!
+    package var events: [DownloadEvent] = []
+    package var downloaded: [DownloadRecord] = []
+    package var warnings: [String] = []
+    package var settings: DownloadSettings
+    package var directory: String { temp.path + "/media" }
 
-    init(configure: (inout DownloadSettings) -> Void = { _ in }) throws {
+    package init(configure: (inout DownloadSettings) -> Void = { _ in }) throws {
         loop = try EventLoop()
         fetcher = HTTPFetcher(loop: loop)
         server = try TestHTTPServer()
@@ -32,7 +33,7 @@ final class DownloadHarness {
     }
 
     /// A new queue on the same store (what a restarted `run` does).
-    func makeQueue() {
+    package func makeQueue() {
         queue?.stop()
         queue = DownloadQueue(store: store, fetcher: fetcher, settings: settings, loop: loop)
         queue.onEvent = { [unowned self] in events.append($0) }
@@ -44,7 +45,7 @@ final class DownloadHarness {
 
     /// Stores an episode and announces it to the queue; returns its id.
     @discardableResult
-    func announce(
+    package func announce(
         title: String?, path: String, published: Date? = Date(timeIntervalSince1970: 1_700_000_000),
         length: Int64? = nil, mime: String? = "audio/mpeg", podcast: String? = "Loopback Radio"
     ) throws -> Int64 {
@@ -66,7 +67,7 @@ final class DownloadHarness {
     /// Runs the loop until `condition` holds or `seconds` of wall time passed (a watchdog, not a
     /// timing assertion). Returns the loop iterations it took.
     @discardableResult
-    func run(until condition: () -> Bool, seconds: Double = 20) -> Int {
+    package func run(until condition: () -> Bool, seconds: Double = 20) -> Int {
         var expired = false
         let watchdog = loop.scheduleTimer(after: .milliseconds(Int(seconds * 1000))) { expired = true }
         var iterations = 0
@@ -78,16 +79,16 @@ final class DownloadHarness {
         return iterations
     }
 
-    func record(_ id: Int64) -> DownloadRecord? { try? DownloadLedger(store: store).record(episodeID: id) }
+    package func record(_ id: Int64) -> DownloadRecord? { try? DownloadLedger(store: store).record(episodeID: id) }
 
-    func state(_ id: Int64) -> DownloadRecord.State? { record(id)?.state }
+    package func state(_ id: Int64) -> DownloadRecord.State? { record(id)?.state }
 
-    func isSettled(_ id: Int64) -> Bool {
+    package func isSettled(_ id: Int64) -> Bool {
         guard let state = state(id) else { return false }
         return (state == .done || state == .failed) && queue.activeCount == 0
     }
 
-    static func bytes(_ count: Int, seed: UInt8 = 7) -> [UInt8] {
+    package static func bytes(_ count: Int, seed: UInt8 = 7) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
         var x = UInt32(seed) &* 2_654_435_761
         for i in 0..<count {
@@ -97,17 +98,17 @@ final class DownloadHarness {
         return out
     }
 
-    func contents(_ path: String) -> [UInt8]? {
+    package func contents(_ path: String) -> [UInt8]? {
         FileManager.default.contents(atPath: path).map { Array($0) }
     }
 }
 
 /// A value the test thread sets and the server thread reads.
-final class Shared<Value>: @unchecked Sendable {
+package final class Shared<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
+    package init(_ value: Value) { stored = value }
+    package var value: Value {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }

@@ -1,24 +1,28 @@
 import Foundation
 import LoopScheduler
-
-@testable import PodcastKit
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
 
 /// A virtual-clock scheduler for daemon tests: actions run only inside `advance(by:)`, in time
 /// order (FIFO for equal times).
-final class ManualScheduler: Scheduler {
-    typealias SchedulerTimeType = MonotonicInstant
-    typealias SchedulerOptions = Never
+package final class ManualScheduler: Scheduler {
+    package typealias SchedulerTimeType = MonotonicInstant
+    package typealias SchedulerOptions = Never
 
-    private(set) var now = MonotonicInstant(nanoseconds: 0)
-    var minimumTolerance: MonotonicInstant.Stride { .nanoseconds(0) }
+    package private(set) var now = MonotonicInstant(nanoseconds: 0)
+    package var minimumTolerance: MonotonicInstant.Stride { .nanoseconds(0) }
+
+    /// A scheduler at virtual time 0.
+    package init() {}
     private var queue: [(at: MonotonicInstant, seq: Int, action: () -> Void)] = []
     private var seq = 0
 
-    func schedule(options: Never?, _ action: @escaping () -> Void) {
+    package func schedule(options: Never?, _ action: @escaping () -> Void) {
         schedule(after: now, tolerance: .nanoseconds(0), options: nil, action)
     }
 
-    func schedule(
+    package func schedule(
         after date: MonotonicInstant, tolerance: MonotonicInstant.Stride, options: Never?,
         _ action: @escaping () -> Void
     ) {
@@ -27,7 +31,7 @@ final class ManualScheduler: Scheduler {
     }
 
     /// Repeats `action` every `interval` (at least 1 ns) from `date` until the token is cancelled.
-    func schedule(
+    package func schedule(
         after date: MonotonicInstant, interval: MonotonicInstant.Stride, tolerance: MonotonicInstant.Stride,
         options: Never?, _ action: @escaping () -> Void
     ) -> Cancellable {
@@ -44,12 +48,12 @@ final class ManualScheduler: Scheduler {
     private var repeating: [Int: MonotonicInstant.Stride] = [:]
 
     /// Seconds from now of the pending actions, sorted.
-    var pendingDelays: [Double] { queue.map { now.distance(to: $0.at).seconds }.sorted() }
+    package var pendingDelays: [Double] { queue.map { now.distance(to: $0.at).seconds }.sorted() }
 
     /// Actions pending (a repeating one counts once).
-    var pendingCount: Int { queue.count }
+    package var pendingCount: Int { queue.count }
 
-    func advance(by seconds: Double) {
+    package func advance(by seconds: Double) {
         let end = now.advanced(by: .seconds(seconds))
         while let next = queue.filter({ $0.at <= end }).min(by: { ($0.at, $0.seq) < ($1.at, $1.seq) }) {
             queue.removeAll { $0.seq == next.seq }
@@ -63,16 +67,19 @@ final class ManualScheduler: Scheduler {
 
 /// A fetcher whose answers the test gives: each request waits until `respond` (or answers at
 /// once through `autoRespond`).
-final class ScriptedFetcher: FeedFetching {
-    private(set) var requests: [FetchRequest] = []
+package final class ScriptedFetcher: FeedFetching {
+    package private(set) var requests: [FetchRequest] = []
     private var pending: [(id: Int, request: FetchRequest, completion: (FetchResult) -> Void)] = []
     private var nextID = 0
-    private(set) var cancelled = 0
-    var autoRespond: ((FetchRequest) -> FetchResult)?
+    package private(set) var cancelled = 0
+    package var autoRespond: ((FetchRequest) -> FetchResult)?
 
-    var pendingURLs: [String] { pending.map(\.request.url) }
+    /// A fetcher with nothing scripted yet.
+    package init() {}
 
-    func fetch(_ request: FetchRequest, completion: @escaping (FetchResult) -> Void) -> Cancellable {
+    package var pendingURLs: [String] { pending.map(\.request.url) }
+
+    package func fetch(_ request: FetchRequest, completion: @escaping (FetchResult) -> Void) -> Cancellable {
         requests.append(request)
         if let auto = autoRespond {
             completion(auto(request))
@@ -89,7 +96,7 @@ final class ScriptedFetcher: FeedFetching {
     }
 
     /// Completes the oldest pending request for `url`.
-    func respond(_ url: String, _ result: FetchResult) {
+    package func respond(_ url: String, _ result: FetchResult) {
         guard let index = pending.firstIndex(where: { $0.request.url == url }) else {
             fatalError("no request for \(url)")
         }
@@ -98,7 +105,7 @@ final class ScriptedFetcher: FeedFetching {
     }
 
     /// Completes every pending request (in order) with `result(url)`.
-    func respondAll(_ result: (String) -> FetchResult) {
+    package func respondAll(_ result: (String) -> FetchResult) {
         let all = pending
         pending.removeAll()
         for entry in all { entry.completion(result(entry.request.url)) }
@@ -106,7 +113,8 @@ final class ScriptedFetcher: FeedFetching {
 }
 
 /// A 200 whose body lists episode guids, comma-separated; `parseGuids` reads it.
-func ok(_ url: String, _ guids: String, etag: String? = nil, redirect: PermanentRedirect? = nil) -> FetchResult {
+package func ok(_ url: String, _ guids: String, etag: String? = nil, redirect: PermanentRedirect? = nil) -> FetchResult
+{
     var headers: [String: String] = [:]
     if let etag { headers["etag"] = etag }
     return .success(
@@ -115,18 +123,18 @@ func ok(_ url: String, _ guids: String, etag: String? = nil, redirect: Permanent
             effectiveURL: redirect?.url ?? url, permanentRedirect: redirect))
 }
 
-func notModified(_ url: String) -> FetchResult {
+package func notModified(_ url: String) -> FetchResult {
     .success(FetchResponse(status: 304, requestedURL: url, effectiveURL: url))
 }
 
-func httpError(_ url: String, _ status: Int) -> FetchResult {
+package func httpError(_ url: String, _ status: Int) -> FetchResult {
     .failure(FetchError(kind: .httpStatus(status), url: url, message: "HTTP \(status)", status: status))
 }
 
-struct NotAFeed: Error, CustomStringConvertible { var description: String { "no channel" } }
+package struct NotAFeed: Error, CustomStringConvertible { package var description: String { "no channel" } }
 
 /// Episode `gN` is published N days after the epoch.
-func parseGuids(_ response: FetchResponse) throws -> ParsedFeed {
+package func parseGuids(_ response: FetchResponse) throws -> ParsedFeed {
     let text = String(decoding: response.body, as: UTF8.self)
     if text == "garbage" { throw NotAFeed() }
     let guids = text.split(separator: ",").map(String.init)
@@ -141,4 +149,4 @@ func parseGuids(_ response: FetchResponse) throws -> ParsedFeed {
 }
 
 /// u = 0.5: jitter adds nothing, so delays are exact.
-func noJitter() -> UInt64 { 1 << 63 }
+package func noJitter() -> UInt64 { 1 << 63 }

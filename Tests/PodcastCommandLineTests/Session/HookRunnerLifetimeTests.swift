@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import PodcastKit
+@testable import PodcastCommandLine
+@testable import PodcastEngine
 
 /// The session's termination handler must not keep its HookRunner alive (it did: a cycle).
 struct HookRunnerLifetimeTests {
