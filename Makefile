@@ -167,9 +167,9 @@ test-asan: deps
 # with the opt-in cross-module optimisation (LOOPMVVM_CMO=1), for the no-flag/CMO comparison.
 # It takes several minutes; bench-quick runs every case at a small size (no flags either).
 bench: deps
-	cd Benchmarks && $(SWIFT) run -c release loop-bench-user --json ../.build/loop-bench.json
+	cd Benchmarks && LOOPMVVM_TOOLS=1 $(SWIFT) run -c release loop-bench-user --json ../.build/loop-bench.json
 	LOOPMVVM_CMO=1 $(SWIFT) run -c release loop-bench --json .build/loop-bench-cmo.json chain memory
-	cd Benchmarks && $(SWIFT) run -c release loop-bench-user \
+	cd Benchmarks && LOOPMVVM_TOOLS=1 $(SWIFT) run -c release loop-bench-user \
 		--compare-cmo ../.build/loop-bench.json ../.build/loop-bench-cmo.json --json ../.build/loop-bench-compare.json
 
 # The same comparison in callgrind instructions per value (no load moves them): case 5's chain
