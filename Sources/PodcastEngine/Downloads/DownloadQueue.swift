@@ -35,7 +35,7 @@ public final class DownloadQueue {
     /// Timer service: run the closure after the seconds given; dropping the token cancels it.
     public typealias Schedule = (_ seconds: Double, _ action: @escaping () -> Void) -> Cancellable
 
-    private let ledger: DownloadLedger
+    private let ledger: any DownloadStoring
     private let fetcher: HTTPFetcher
     private let deliver: PartFile.Deliver
     private let now: () -> Date
@@ -57,7 +57,7 @@ public final class DownloadQueue {
     private var waiting: [Int64] = []  // FIFO of episode ids ready to start
     private var waitingRecords: [Int64: DownloadRecord] = [:]
     private var retryTimers: [Int64: Cancellable] = [:]
-    private var feedSettings: [Int64: DownloadLedger.FeedSettings] = [:]
+    private var feedSettings: [Int64: FeedDownloadSettings] = [:]
     private var running = false
     private var retentionsInFlight = 0
 
@@ -65,15 +65,15 @@ public final class DownloadQueue {
     /// compare it with the views' redraws).
     public private(set) var progressCallbacks = 0
 
-    /// A queue over `store` fetching with `fetcher` (the daemon's, so downloads share its multi
+    /// A queue over `store` (its `downloadLedger`) fetching with `fetcher` (the daemon's, so downloads share its multi
     /// handle and connections), writing files through `deliver` (an `EventLoop.execute`).
     public init(
-        store: FeedStore, fetcher: HTTPFetcher, settings: DownloadSettings,
+        store: any FeedStoring, fetcher: HTTPFetcher, settings: DownloadSettings,
         model: DownloadsViewModel = DownloadsViewModel(),
         deliver: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void, schedule: @escaping Schedule,
         now: @escaping () -> Date = Date.init, clock: @escaping () -> MonotonicInstant = MonotonicInstant.now
     ) {
-        self.ledger = DownloadLedger(store: store)
+        self.ledger = store.downloadLedger
         self.fetcher = fetcher
         self.settings = settings
         self.model = model
@@ -87,7 +87,7 @@ public final class DownloadQueue {
     /// A queue on `loop` (files written off the loop, delivered back with `loop.execute`; retry
     /// timers are loop timers).
     public convenience init(
-        store: FeedStore, fetcher: HTTPFetcher, settings: DownloadSettings, loop: EventLoop,
+        store: any FeedStoring, fetcher: HTTPFetcher, settings: DownloadSettings, loop: EventLoop,
         model: DownloadsViewModel = DownloadsViewModel()
     ) {
         self.init(
@@ -228,9 +228,9 @@ public final class DownloadQueue {
         do { return try ledger.record(episodeID: id) == nil } catch { return false }
     }
 
-    private func feedSettingsFor(_ feedID: Int64) -> DownloadLedger.FeedSettings {
+    private func feedSettingsFor(_ feedID: Int64) -> FeedDownloadSettings {
         if let cached = feedSettings[feedID] { return cached }
-        let loaded = (try? ledger.settings(feedID: feedID)) ?? DownloadLedger.FeedSettings()
+        let loaded = (try? ledger.settings(feedID: feedID)) ?? FeedDownloadSettings()
         feedSettings[feedID] = loaded
         return loaded
     }
@@ -434,16 +434,13 @@ public final class DownloadQueue {
         var a = EpisodeAnnouncement(
             time: record.finished ?? now(), feedURL: record.feedURL ?? "", podcastTitle: record.podcastTitle,
             title: record.episodeTitle, guid: nil, url: record.url)
-        if let statement = try? ledger.store.database.prepare(
-            "SELECT guid, link, published, duration, enclosure_type, enclosure_length FROM episodes WHERE id = ?1",
-            .integer(record.episodeID)), (try? statement.step()) == true
-        {
-            a.guid = statement.string(0)
-            a.link = statement.string(1)
-            a.published = statement.date(2)
-            a.duration = statement.double(3)
-            a.mimeType = statement.string(4)
-            a.length = statement.int64(5)
+        if let details = ledger.episodeDetails(episodeID: record.episodeID) {
+            a.guid = details.guid
+            a.link = details.link
+            a.published = details.published
+            a.duration = details.duration
+            a.mimeType = details.mimeType
+            a.length = details.length
         }
         a.feedID = record.feedID
         a.file = record.path

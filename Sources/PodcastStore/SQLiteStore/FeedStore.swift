@@ -343,3 +343,8 @@ public final class FeedStore {
         if changed == 0 { throw StoreError.noSuchFeed(String(id)) }
     }
 }
+
+extension FeedStore: FeedStoring {
+    /// The `downloads` table of this database (`DownloadLedger`).
+    public var downloadLedger: any DownloadStoring { DownloadLedger(store: self) }
+}
