@@ -151,7 +151,8 @@ let package = Package(
             ],
             path: "Tests/PodcastDaemonTestSupport"),
         .testTarget(
-            name: "PodcastFeedsTests", dependencies: ["PodcastFeeds", "PodcastTestSupport"], exclude: ["Fixtures"]),
+            name: "PodcastFeedsTests", dependencies: ["PodcastFeeds", "PodcastTestSupport"],
+            exclude: ["Fixtures", "RuleFixtures"]),
         .testTarget(name: "PodcastStoreTests", dependencies: ["PodcastStore", "PodcastFeeds", "PodcastTestSupport"]),
         .testTarget(
             name: "PodcastEngineTests",

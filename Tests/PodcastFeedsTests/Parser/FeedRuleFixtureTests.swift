@@ -4,10 +4,10 @@ import Testing
 
 @testable import PodcastFeeds
 
-/// Every feed fixture paired with the parse it must give, as JSON: `Fixtures/Rules/` holds one
-/// feed per namespace (each rule of `FeedRules` once, in its context), the other fixtures the
-/// edge cases of encodings, entities and broken documents. The expected files live in
-/// `Fixtures/Expected/`; `PODCASTFEEDS_RECORD_FIXTURES=1` rewrites them (then read the diff).
+/// Every feed fixture paired with the parse it must give, as JSON: `RuleFixtures/Feeds/` holds one
+/// feed per namespace (each rule of `FeedRules` once, in its context), `Fixtures/` the edge cases
+/// of encodings, entities and broken documents. The expected files live in
+/// `RuleFixtures/Expected/`; `PODCASTFEEDS_RECORD_FIXTURES=1` rewrites them (then read the diff).
 @Suite struct FeedRuleFixtureTests {
     static let base = "https://feeds.example.com/dir/feed.xml"
 
@@ -38,19 +38,24 @@ import Testing
         }
     }
 
-    /// The fixtures paired with an expected parse: every file but the OPML ones.
+    /// This test target's folder (no SwiftPM resources: found from this file's path).
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    /// One feed per namespace.
+    static let ruleFeeds = folder.appendingPathComponent("RuleFixtures/Feeds")
+
+    /// The fixtures paired with an expected parse: `Rules/NAME` for the rule feeds, the other
+    /// fixtures by name (every one but the OPML files).
     static let fixtures: [String] = {
-        let root = TestData.fixtures
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        let rules =
-            (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Rules").path)) ?? []
-        return
-            (names.filter { !$0.hasSuffix(".opml") && $0 != "Rules" && $0 != "Expected" }
-            + rules.map { "Rules/" + $0 }).sorted()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: TestData.fixtures.path)) ?? []
+        let rules = (try? FileManager.default.contentsOfDirectory(atPath: ruleFeeds.path)) ?? []
+        return (names.filter { !$0.hasSuffix(".opml") } + rules.map { "Rules/" + $0 }).sorted()
     }()
 
     static func json(_ name: String) throws -> String {
-        let bytes = try TestData.fixture(name)
+        let bytes =
+            name.hasPrefix("Rules/")
+            ? [UInt8](try Data(contentsOf: ruleFeeds.appendingPathComponent(String(name.dropFirst(6)))))
+            : try TestData.fixture(name)
         let result = Result { () throws(FeedParseError) in
             try FeedParser.parse(bytes: bytes, baseURL: base, httpContentType: nil)
         }
@@ -61,7 +66,7 @@ import Testing
     }
 
     static func expectedURL(_ name: String) -> URL {
-        TestData.fixtures.appendingPathComponent("Expected")
+        folder.appendingPathComponent("RuleFixtures/Expected")
             .appendingPathComponent(name.replacingOccurrences(of: "/", with: "-") + ".json")
     }
 
