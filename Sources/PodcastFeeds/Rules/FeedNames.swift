@@ -2,7 +2,7 @@ import Foundation
 
 /// The vocabularies the feed parser understands. `none` is plain RSS (also RSS 1.0's and 0.90's
 /// default namespaces, which name the same elements).
-enum FeedNamespace: UInt8 {
+enum FeedNamespace: UInt8, CaseIterable {
     case none, atom, itunes, podcast, media, content, dc, psc, googleplay, rdf, xhtml, other
 
     /// Namespace URIs, compared case-insensitively and without a trailing `/` or `#`.
@@ -43,7 +43,7 @@ enum FeedNamespace: UInt8 {
 }
 
 /// Element local names the parser acts on, matched case-insensitively (iTunes accepts `<TiTlE>`).
-enum FeedTag: UInt8 {
+enum FeedTag: UInt8, CaseIterable {
     case other
     case rss, channel, item, feed, entry, rdf
     case title, link, description, guid, pubdate, date, enclosure, image, url, language, generator
