@@ -80,170 +80,218 @@ public enum CommandLineParser {
 
     private static func parseCommand(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
         switch name {
-        case "help":
-            let args = try scan(tokens, command: name, valued: [], flags: [])
-            guard args.operands.count <= 1 else {
-                throw UsageError("'help' takes at most one command name", command: name)
-            }
-            if let topic = args.operands.first, !commands.contains(topic) {
-                throw UsageError("unknown command '\(topic)'")
-            }
-            return .help(topic: args.operands.first)
-        case "add":
-            let args = try scan(
-                tokens, command: name, valued: ["--title", "--interval", "--keep"],
-                flags: ["--download", "--no-download"])
-            let url = try exactlyOne(args.operands, what: "URL", command: name)
-            let interval = try args.values["--interval"].map { v throws(UsageError) in
-                try parseInterval(v, option: "--interval", command: name)
-            }
-            // A title is shown on the terminal and written to OPML: no escape sequences or newlines.
-            if let title = args.values["--title"], !TerminalText.isAcceptableTitle(title) {
-                throw UsageError(
-                    "option '--title' must not contain control characters (newlines, tabs, escapes)", command: name)
-            }
-            var downloads = DownloadLedger.FeedSettings()
-            if args.flags.contains("--download") && args.flags.contains("--no-download") {
-                throw UsageError("options '--download' and '--no-download' exclude each other", command: name)
-            }
-            if args.flags.contains("--download") { downloads.download = true }
-            if args.flags.contains("--no-download") { downloads.download = false }
-            if let v = args.values["--keep"] { downloads.keep = try parseKeep(v, command: name) }
-            return .add(url: url, title: args.values["--title"], intervalSeconds: interval, downloads: downloads)
-        case "remove":
-            let args = try scan(tokens, command: name, valued: ["--id"], flags: [])
-            if let v = args.values["--id"] {
-                // An id only with --id, so a file named "1" is never read as feed #1.
-                try noOperands(args.operands, command: name)
-                guard let id = wholeNumber(v).map(Int64.init), id >= 1 else {
-                    throw UsageError(
-                        "option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
-                }
-                return .removeID(id: id)
-            }
-            return .remove(url: try exactlyOne(args.operands, what: "URL", command: name))
-        case "enable", "disable":
-            let args = try scan(tokens, command: name, valued: ["--id"], flags: [])
-            let enabled = name == "enable"
-            if let v = args.values["--id"] {
-                try noOperands(args.operands, command: name)
-                guard let id = wholeNumber(v).map(Int64.init), id >= 1 else {
-                    throw UsageError(
-                        "option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
-                }
-                return .setEnabled(key: .id(id), enabled: enabled)
-            }
-            return .setEnabled(key: .url(try exactlyOne(args.operands, what: "URL", command: name)), enabled: enabled)
+        case "help": return try parseHelp(name, tokens)
+        case "add": return try parseAdd(name, tokens)
+        case "remove": return try parseRemove(name, tokens)
+        case "enable", "disable": return try parseEnableDisable(name, tokens)
         case "set":
             return try parseSet(tokens)
-        case "list":
-            let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
-            try noOperands(args.operands, command: name)
-            return .list(json: args.flags.contains("--json"))
-        case "import":
-            let args = try scan(tokens, command: name, valued: [], flags: [])
-            return .importOPML(path: try exactlyOne(args.operands, what: "FILE", command: name))
-        case "export":
-            let args = try scan(tokens, command: name, valued: [], flags: [])
-            try noOperands(args.operands, command: name)
-            return .export
-        case "run":
-            let args = try scan(
-                tokens, command: name,
-                valued: [
-                    "--interval", "--hook", "--first-sync-announce", "--hook-retries", "--hook-timeout", "--hook-log",
-                    "--download", "--download-name", "--download-jobs", "--download-per-host", "--download-rate",
-                    "--keep", "--hook-on",
-                    "--http", "--http-token", "--http-public-origin",
-                ],
-                flags: ["--once", "--json", "--force"])
-            try noOperands(args.operands, command: name)
-            var options = RunOptions(once: args.flags.contains("--once"), json: args.flags.contains("--json"))
-            options.force = args.flags.contains("--force")
-            if options.force && !options.once {
-                throw UsageError("option '--force' only applies with '--once'", command: name)
-            }
-            if let v = args.values["--interval"] {
-                options.intervalSeconds = try parseInterval(v, option: "--interval", command: name)
-            }
-            if let hook = args.values["--hook"] {
-                guard !hook.allSatisfy(\.isWhitespace) else {
-                    throw UsageError("option '--hook' needs a command", command: name)
-                }
-                options.hook = hook
-            }
-            if let v = args.values["--first-sync-announce"] {
-                guard let n = wholeNumber(v), n >= 0 else {
-                    throw UsageError(
-                        "option '--first-sync-announce' needs a whole number >= 0, not '\(v)'", command: name)
-                }
-                options.firstSyncAnnounce = n
-            }
-            if let v = args.values["--hook-retries"] {
-                guard let n = wholeNumber(v), (0...10).contains(n) else {
-                    throw UsageError(
-                        "option '--hook-retries' needs a whole number from 0 to 10, not '\(v)'", command: name)
-                }
-                options.hookRetries = n
-            }
-            if let v = args.values["--hook-timeout"] {
-                options.hookTimeoutSeconds = try parseInterval(v, option: "--hook-timeout", command: name)
-            }
-            if let v = args.values["--hook-log"] {
-                guard !v.isEmpty else { throw UsageError("option '--hook-log' needs a file", command: name) }
-                options.hookLog = v
-            }
-            try parseDownloadOptions(args.values, into: &options)
-            if let v = args.values["--http"] {
-                do throws(OptionValueError) {
-                    options.http = try HTTPAddress.parse(v)
-                } catch {
-                    throw UsageError(error, command: name)
-                }
-            }
-            if let v = args.values["--http-token"] {
-                guard v.count >= 16, v.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) })
-                else {
-                    throw UsageError(
-                        "option '--http-token' needs at least 16 letters, digits or -._~", command: name)
-                }
-                guard options.http != nil else {
-                    throw UsageError("option '--http-token' only applies with '--http'", command: name)
-                }
-                options.httpToken = v
-            }
-            if let v = args.values["--http-public-origin"] {
-                do throws(OptionValueError) {
-                    options.httpPublicOrigin = try HTTPPublicOrigin.parse(v)
-                } catch {
-                    throw UsageError(error, command: name)
-                }
-                guard options.http != nil else {
-                    throw UsageError("option '--http-public-origin' only applies with '--http'", command: name)
-                }
-            }
-            if options.hook == nil,
-                let given = ["--hook-retries", "--hook-timeout", "--hook-log", "--hook-on"].first(where: {
-                    args.values[$0] != nil
-                })
-            {
-                throw UsageError("option '\(given)' only applies with '--hook'", command: name)
-            }
-            return .run(options)
-        case "show":
-            let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
-            let target = try exactlyOne(args.operands, what: "URL or FILE", command: name)
-            return .show(target: target, json: args.flags.contains("--json"))
-        case "downloads":
-            let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
-            try noOperands(args.operands, command: name)
-            return .downloads(json: args.flags.contains("--json"))
-        case "demo":
-            let args = try scan(tokens, command: name, valued: ["--samples"], flags: ["--json"])
-            try noOperands(args.operands, command: name)
-            return .demo(samplesDirectory: args.values["--samples"], json: args.flags.contains("--json"))
+        case "list": return try parseList(name, tokens)
+        case "import": return try parseImport(name, tokens)
+        case "export": return try parseExport(name, tokens)
+        case "run": return try parseRun(name, tokens)
+        case "show": return try parseShow(name, tokens)
+        case "downloads": return try parseDownloads(name, tokens)
+        case "demo": return try parseDemo(name, tokens)
         default:
             throw UsageError("unknown command '\(name)'")
+        }
+    }
+
+    private static func parseHelp(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
+        let args = try scan(tokens, command: name, valued: [], flags: [])
+        guard args.operands.count <= 1 else {
+            throw UsageError("'help' takes at most one command name", command: name)
+        }
+        if let topic = args.operands.first, !commands.contains(topic) {
+            throw UsageError("unknown command '\(topic)'")
+        }
+        return .help(topic: args.operands.first)
+    }
+
+    private static func parseAdd(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
+        let args = try scan(
+            tokens, command: name, valued: ["--title", "--interval", "--keep"],
+            flags: ["--download", "--no-download"])
+        let url = try exactlyOne(args.operands, what: "URL", command: name)
+        let interval = try args.values["--interval"].map { v throws(UsageError) in
+            try parseInterval(v, option: "--interval", command: name)
+        }
+        // A title is shown on the terminal and written to OPML: no escape sequences or newlines.
+        if let title = args.values["--title"], !TerminalText.isAcceptableTitle(title) {
+            throw UsageError(
+                "option '--title' must not contain control characters (newlines, tabs, escapes)", command: name)
+        }
+        var downloads = DownloadLedger.FeedSettings()
+        if args.flags.contains("--download") && args.flags.contains("--no-download") {
+            throw UsageError("options '--download' and '--no-download' exclude each other", command: name)
+        }
+        if args.flags.contains("--download") { downloads.download = true }
+        if args.flags.contains("--no-download") { downloads.download = false }
+        if let v = args.values["--keep"] { downloads.keep = try parseKeep(v, command: name) }
+        return .add(url: url, title: args.values["--title"], intervalSeconds: interval, downloads: downloads)
+    }
+
+    private static func parseRemove(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
+        let args = try scan(tokens, command: name, valued: ["--id"], flags: [])
+        if let v = args.values["--id"] {
+            // An id only with --id, so a file named "1" is never read as feed #1.
+            try noOperands(args.operands, command: name)
+            guard let id = wholeNumber(v).map(Int64.init), id >= 1 else {
+                throw UsageError(
+                    "option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
+            }
+            return .removeID(id: id)
+        }
+        return .remove(url: try exactlyOne(args.operands, what: "URL", command: name))
+    }
+
+    private static func parseEnableDisable(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
+        let args = try scan(tokens, command: name, valued: ["--id"], flags: [])
+        let enabled = name == "enable"
+        if let v = args.values["--id"] {
+            try noOperands(args.operands, command: name)
+            guard let id = wholeNumber(v).map(Int64.init), id >= 1 else {
+                throw UsageError(
+                    "option '--id' needs a feed number (see 'podcast-watch list'), not '\(v)'", command: name)
+            }
+            return .setEnabled(key: .id(id), enabled: enabled)
+        }
+        return .setEnabled(key: .url(try exactlyOne(args.operands, what: "URL", command: name)), enabled: enabled)
+    }
+
+    private static func parseList(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
+        let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
+        try noOperands(args.operands, command: name)
+        return .list(json: args.flags.contains("--json"))
+    }
+
+    private static func parseImport(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
+        let args = try scan(tokens, command: name, valued: [], flags: [])
+        return .importOPML(path: try exactlyOne(args.operands, what: "FILE", command: name))
+    }
+
+    private static func parseExport(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
+        let args = try scan(tokens, command: name, valued: [], flags: [])
+        try noOperands(args.operands, command: name)
+        return .export
+    }
+
+    private static func parseRun(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
+        let args = try scan(
+            tokens, command: name,
+            valued: [
+                "--interval", "--hook", "--first-sync-announce", "--hook-retries", "--hook-timeout", "--hook-log",
+                "--download", "--download-name", "--download-jobs", "--download-per-host", "--download-rate",
+                "--keep", "--hook-on",
+                "--http", "--http-token", "--http-public-origin",
+            ],
+            flags: ["--once", "--json", "--force"])
+        try noOperands(args.operands, command: name)
+        var options = RunOptions(once: args.flags.contains("--once"), json: args.flags.contains("--json"))
+        options.force = args.flags.contains("--force")
+        if options.force && !options.once {
+            throw UsageError("option '--force' only applies with '--once'", command: name)
+        }
+        try parsePollingAndHookOptions(args.values, into: &options)
+        try parseDownloadOptions(args.values, into: &options)
+        try parseHTTPOptions(args.values, into: &options)
+        if options.hook == nil,
+            let given = ["--hook-retries", "--hook-timeout", "--hook-log", "--hook-on"].first(where: {
+                args.values[$0] != nil
+            })
+        {
+            throw UsageError("option '\(given)' only applies with '--hook'", command: name)
+        }
+        return .run(options)
+    }
+
+    private static func parseShow(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
+        let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
+        let target = try exactlyOne(args.operands, what: "URL or FILE", command: name)
+        return .show(target: target, json: args.flags.contains("--json"))
+    }
+
+    private static func parseDownloads(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
+        let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
+        try noOperands(args.operands, command: name)
+        return .downloads(json: args.flags.contains("--json"))
+    }
+
+    private static func parseDemo(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
+        let args = try scan(tokens, command: name, valued: ["--samples"], flags: ["--json"])
+        try noOperands(args.operands, command: name)
+        return .demo(samplesDirectory: args.values["--samples"], json: args.flags.contains("--json"))
+    }
+
+    // `run`'s interval, first-sync limit and hook options (see `RunOptions`).
+    private static func parsePollingAndHookOptions(_ values: [String: String], into options: inout RunOptions)
+        throws(UsageError)
+    {
+        let name = "run"
+        if let v = values["--interval"] {
+            options.intervalSeconds = try parseInterval(v, option: "--interval", command: name)
+        }
+        if let hook = values["--hook"] {
+            guard !hook.allSatisfy(\.isWhitespace) else {
+                throw UsageError("option '--hook' needs a command", command: name)
+            }
+            options.hook = hook
+        }
+        if let v = values["--first-sync-announce"] {
+            guard let n = wholeNumber(v), n >= 0 else {
+                throw UsageError(
+                    "option '--first-sync-announce' needs a whole number >= 0, not '\(v)'", command: name)
+            }
+            options.firstSyncAnnounce = n
+        }
+        if let v = values["--hook-retries"] {
+            guard let n = wholeNumber(v), (0...10).contains(n) else {
+                throw UsageError(
+                    "option '--hook-retries' needs a whole number from 0 to 10, not '\(v)'", command: name)
+            }
+            options.hookRetries = n
+        }
+        if let v = values["--hook-timeout"] {
+            options.hookTimeoutSeconds = try parseInterval(v, option: "--hook-timeout", command: name)
+        }
+        if let v = values["--hook-log"] {
+            guard !v.isEmpty else { throw UsageError("option '--hook-log' needs a file", command: name) }
+            options.hookLog = v
+        }
+    }
+
+    // `run`'s web options: the address, the token and the public origin.
+    private static func parseHTTPOptions(_ values: [String: String], into options: inout RunOptions) throws(UsageError)
+    {
+        let name = "run"
+        if let v = values["--http"] {
+            do throws(OptionValueError) {
+                options.http = try HTTPAddress.parse(v)
+            } catch {
+                throw UsageError(error, command: name)
+            }
+        }
+        if let v = values["--http-token"] {
+            guard v.count >= 16, v.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) })
+            else {
+                throw UsageError(
+                    "option '--http-token' needs at least 16 letters, digits or -._~", command: name)
+            }
+            guard options.http != nil else {
+                throw UsageError("option '--http-token' only applies with '--http'", command: name)
+            }
+            options.httpToken = v
+        }
+        if let v = values["--http-public-origin"] {
+            do throws(OptionValueError) {
+                options.httpPublicOrigin = try HTTPPublicOrigin.parse(v)
+            } catch {
+                throw UsageError(error, command: name)
+            }
+            guard options.http != nil else {
+                throw UsageError("option '--http-public-origin' only applies with '--http'", command: name)
+            }
         }
     }
 
