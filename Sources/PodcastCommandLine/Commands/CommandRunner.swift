@@ -136,6 +136,29 @@ public final class CommandRunner {
             return .stateError
         }
         let path = dir + "/" + StateLocation.databaseName
+        if let refused = checkStateDirectory(dir, path: path, option: option, create: create) { return refused }
+        var lock: StateLock?
+        defer { withExtendedLifetime(lock) {} }
+        let store: FeedStore?
+        switch openStore(dir, path: path, create: create, exclusive: exclusive, lock: &lock) {
+        case .opened(let opened): store = opened
+        case .refused(let status): return status
+        }
+        do {
+            return try body(store)
+        } catch let error as OutputError {
+            return outputFailed(error)
+        } catch let error as StoreError {
+            console.err("podcast-watch: state database \(path): \(error)\n")
+            return .stateError
+        } catch {
+            console.err("podcast-watch: \(error)\n")
+            return .stateError
+        }
+    }
+
+    // A state directory that is a file, under a file, or unreadable: said on stderr, exit 3.
+    private func checkStateDirectory(_ dir: String, path: String, option: String?, create: Bool) -> ExitCode? {
         // A file where the directory should be: say so (it used to read as "no subscriptions",
         // or fail with a raw Foundation error on add).
         var isDirectory: ObjCBool = false
@@ -167,9 +190,19 @@ public final class CommandRunner {
             console.err("podcast-watch: cannot read the state database \(path): \(String(cString: strerror(errno)))\n")
             return .stateError
         }
-        let store: FeedStore?
-        var lock: StateLock?
-        defer { withExtendedLifetime(lock) {} }
+        return nil
+    }
+
+    private enum OpenedStore {
+        case opened(FeedStore?)
+        case refused(ExitCode)
+    }
+
+    // Creates the directory and database when asked (or opens an existing one), holding the
+    // state lock for `exclusive` commands; `nil` store when there is none and none is created.
+    private func openStore(_ dir: String, path: String, create: Bool, exclusive: Bool, lock: inout StateLock?)
+        -> OpenedStore
+    {
         do {
             if FileManager.default.fileExists(atPath: path) || create {
                 do {
@@ -177,7 +210,7 @@ public final class CommandRunner {
                 } catch {
                     // "F/sub: Not a directory", not Foundation's "NSCocoaErrorDomain error 512".
                     console.err("podcast-watch: cannot create the state directory \(dir): \(error)\n")
-                    return .stateError
+                    return .refused(.stateError)
                 }
                 if exclusive {
                     switch StateLock.acquire(directory: dir) {
@@ -186,35 +219,23 @@ public final class CommandRunner {
                         console.err(
                             "podcast-watch: --state \(dir) is in use by another 'podcast-watch run' (\(dir)/\(StateLock.fileName) is locked); stop it first\n"
                         )
-                        return .stateLocked
+                        return .refused(.stateLocked)
                     case .failed(let code):
                         console.err(
                             "podcast-watch: cannot lock \(dir)/\(StateLock.fileName): \(String(cString: strerror(code)))\n"
                         )
-                        return .stateError
+                        return .refused(.stateError)
                     }
                 }
-                store = try FeedStore(path: path)
-            } else {
-                store = nil
+                return .opened(try FeedStore(path: path))
             }
+            return .opened(nil)
         } catch let error as StoreError {
             console.err("podcast-watch: cannot open the state database: \(error)\n")
-            return .stateError
+            return .refused(.stateError)
         } catch {
             console.err("podcast-watch: cannot create the state directory \(dir): \(error.localizedDescription)\n")
-            return .stateError
-        }
-        do {
-            return try body(store)
-        } catch let error as OutputError {
-            return outputFailed(error)
-        } catch let error as StoreError {
-            console.err("podcast-watch: state database \(path): \(error)\n")
-            return .stateError
-        } catch {
-            console.err("podcast-watch: \(error)\n")
-            return .stateError
+            return .refused(.stateError)
         }
     }
 

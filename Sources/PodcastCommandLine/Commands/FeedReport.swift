@@ -128,89 +128,109 @@ public enum FeedReport {
     /// value is neutralised for the terminal (`TerminalText.block`): it all comes from the feed
     /// or the server.
     public static func text(_ parsed: ParsedFeed, response: FetchResponse) -> String {
+        var text = TextLines()
+        responseLines(parsed, response, into: &text)
+        text.out += "\n"
+        channelLines(parsed, into: &text)
+        for (i, e) in parsed.episodes.enumerated() {
+            text.out += "\n--- item \(i + 1) ---\n"
+            episodeLines(e, into: &text)
+        }
+        return text.out
+    }
+
+    // `key: value` lines; an absent or empty value is left out, multi-line text indented.
+    private struct TextLines {
         var out = ""
-        func line(_ key: String, _ value: String?, indent: String = "") {
+
+        mutating func line(_ key: String, _ value: String?, indent: String = "") {
             guard let value, !value.isEmpty else { return }
             let body = TerminalText.block(value).split(separator: "\n", omittingEmptySubsequences: false)
                 .joined(separator: "\n" + indent + String(repeating: " ", count: key.count + 2))
             out += indent + key + ": " + body + "\n"
         }
-        let c = parsed.channel
-        line("url", MaskedURL.string(response.requestedURL))
-        if response.effectiveURL != response.requestedURL { line("final url", MaskedURL.string(response.effectiveURL)) }
-        line("moved to", response.permanentRedirect.map { "\(MaskedURL.string($0.url)) (HTTP \($0.status))" })
-        line("http status", String(response.status))
-        line("content type", response.contentType)
-        line("content language", response.contentLanguage)
-        line("etag", response.etag)
-        line("last modified", response.lastModified)
-        line(
+    }
+
+    private static func responseLines(_ parsed: ParsedFeed, _ response: FetchResponse, into text: inout TextLines) {
+        text.line("url", MaskedURL.string(response.requestedURL))
+        if response.effectiveURL != response.requestedURL {
+            text.line("final url", MaskedURL.string(response.effectiveURL))
+        }
+        text.line("moved to", response.permanentRedirect.map { "\(MaskedURL.string($0.url)) (HTTP \($0.status))" })
+        text.line("http status", String(response.status))
+        text.line("content type", response.contentType)
+        text.line("content language", response.contentLanguage)
+        text.line("etag", response.etag)
+        text.line("last modified", response.lastModified)
+        text.line(
             "format",
             parsed.format.rawValue + (parsed.encoding.map { ", " + $0 } ?? "")
                 + (parsed.repairedEncoding ? ", mixed encodings repaired" : "")
                 + (parsed.isWellFormed ? "" : ", NOT well-formed (recovered)"))
-        for w in parsed.warnings { line("warning", w) }
-        out += "\n"
-        line("title", c.title)
-        line("link", c.link)
-        line("description", c.description)
-        line("subtitle", c.subtitle)
-        line("image", c.imageURL)
-        line("language", c.language)
-        line("generator", c.generator)
-        line("author", c.author)
-        if c.itunesAuthor != c.author { line("itunes author", c.itunesAuthor) }
-        line("owner", [c.ownerName, c.ownerEmail.map { "<\($0)>" }].compactMap { $0 }.joined(separator: " "))
-        for cat in c.categories { line("category", cat.joined(separator: " > ")) }
-        line("keywords", c.keywords.joined(separator: ", "))
-        line("explicit", c.explicit.map { $0 ? "yes" : "no" })
-        line("type", c.showType)
-        line("new feed url", c.newFeedURL)
-        line("podcast guid", c.podcastGUID)
-        line("funding", c.fundingURL)
-        line("payment", c.paymentURL)
-        if c.locked { line("locked", "yes") }
-        line("first page", c.pagedFeedFirst)
-        line("next page", c.pagedFeedNext)
-        line("items", String(parsed.episodes.count))
-        for (i, e) in parsed.episodes.enumerated() {
-            out += "\n--- item \(i + 1) ---\n"
-            line("identity", EpisodeIdentity(e).key)
-            line("guid", e.guid)
-            line("title", e.title)
-            line("link", e.link)
-            line("published", e.published.map(OrderedJSON.iso8601) ?? "unknown")
-            line("duration", e.duration.map(formatDuration))
-            line("subtitle", e.subtitle)
-            line("author", e.author)
-            if e.itunesAuthor != e.author { line("itunes author", e.itunesAuthor) }
-            line("type", e.episodeType)
-            line("season", e.season.map(String.init))
-            line("episode", e.number.map(String.init))
-            line("explicit", e.explicit.map { $0 ? "yes" : "no" })
-            line("image", e.imageURL)
-            for enc in e.enclosures {
-                let primary = enc == e.primaryEnclosure ? " (primary)" : ""
-                let details = [enc.mimeType, enc.length.map { "\($0) bytes" }].compactMap { $0 }.joined(separator: ", ")
-                line("enclosure", enc.url + (details.isEmpty ? "" : " [\(details)]") + primary)
-            }
-            for ch in e.chapters {
-                line("chapter", "\(formatDuration(ch.start)) \(ch.title)" + (ch.href.map { " <\($0)>" } ?? ""))
-            }
-            line("chapters", e.chaptersURL)
-            line("payment", e.paymentURL)
-            for t in e.transcripts {
-                line(
-                    "transcript",
-                    t.url
-                        + ([t.mimeType, t.language].compactMap { $0 }.isEmpty
-                            ? "" : " [" + [t.mimeType, t.language].compactMap { $0 }.joined(separator: ", ") + "]"))
-            }
-            for p in e.persons { line("person", p.name + (p.role.map { " (\($0))" } ?? "")) }
-            line("description", e.description)
-            line("description html", e.descriptionHTML)
+        for w in parsed.warnings { text.line("warning", w) }
+    }
+
+    private static func channelLines(_ parsed: ParsedFeed, into text: inout TextLines) {
+        let c = parsed.channel
+        text.line("title", c.title)
+        text.line("link", c.link)
+        text.line("description", c.description)
+        text.line("subtitle", c.subtitle)
+        text.line("image", c.imageURL)
+        text.line("language", c.language)
+        text.line("generator", c.generator)
+        text.line("author", c.author)
+        if c.itunesAuthor != c.author { text.line("itunes author", c.itunesAuthor) }
+        text.line("owner", [c.ownerName, c.ownerEmail.map { "<\($0)>" }].compactMap { $0 }.joined(separator: " "))
+        for cat in c.categories { text.line("category", cat.joined(separator: " > ")) }
+        text.line("keywords", c.keywords.joined(separator: ", "))
+        text.line("explicit", c.explicit.map { $0 ? "yes" : "no" })
+        text.line("type", c.showType)
+        text.line("new feed url", c.newFeedURL)
+        text.line("podcast guid", c.podcastGUID)
+        text.line("funding", c.fundingURL)
+        text.line("payment", c.paymentURL)
+        if c.locked { text.line("locked", "yes") }
+        text.line("first page", c.pagedFeedFirst)
+        text.line("next page", c.pagedFeedNext)
+        text.line("items", String(parsed.episodes.count))
+    }
+
+    private static func episodeLines(_ e: Episode, into text: inout TextLines) {
+        text.line("identity", EpisodeIdentity(e).key)
+        text.line("guid", e.guid)
+        text.line("title", e.title)
+        text.line("link", e.link)
+        text.line("published", e.published.map(OrderedJSON.iso8601) ?? "unknown")
+        text.line("duration", e.duration.map(formatDuration))
+        text.line("subtitle", e.subtitle)
+        text.line("author", e.author)
+        if e.itunesAuthor != e.author { text.line("itunes author", e.itunesAuthor) }
+        text.line("type", e.episodeType)
+        text.line("season", e.season.map(String.init))
+        text.line("episode", e.number.map(String.init))
+        text.line("explicit", e.explicit.map { $0 ? "yes" : "no" })
+        text.line("image", e.imageURL)
+        for enc in e.enclosures {
+            let primary = enc == e.primaryEnclosure ? " (primary)" : ""
+            let details = [enc.mimeType, enc.length.map { "\($0) bytes" }].compactMap { $0 }.joined(separator: ", ")
+            text.line("enclosure", enc.url + (details.isEmpty ? "" : " [\(details)]") + primary)
         }
-        return out
+        for ch in e.chapters {
+            text.line("chapter", "\(formatDuration(ch.start)) \(ch.title)" + (ch.href.map { " <\($0)>" } ?? ""))
+        }
+        text.line("chapters", e.chaptersURL)
+        text.line("payment", e.paymentURL)
+        for t in e.transcripts {
+            text.line(
+                "transcript",
+                t.url
+                    + ([t.mimeType, t.language].compactMap { $0 }.isEmpty
+                        ? "" : " [" + [t.mimeType, t.language].compactMap { $0 }.joined(separator: ", ") + "]"))
+        }
+        for p in e.persons { text.line("person", p.name + (p.role.map { " (\($0))" } ?? "")) }
+        text.line("description", e.description)
+        text.line("description html", e.descriptionHTML)
     }
 
     /// Seconds as `H:MM:SS` (fractions kept to milliseconds when present).

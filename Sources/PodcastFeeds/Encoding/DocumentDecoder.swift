@@ -42,44 +42,44 @@ struct DocumentDecoder {
     }
 
     private init(buffer bytes: UnsafeBufferPointer<UInt8>, httpContentType: String?) {
-        var body = bytes
-        // The first four bytes (0 past the end) decide BOMs and BOM-less UTF-16/32; compared as
-        // values, since `starts(with:)` over array literals built an array per check.
+        utf8 = []
+        encoding = "UTF-8"
+        let mark = Self.byteOrderMark(bytes)
+        // Only a UTF-8 mark is cut here; UTF-16/32 converters read their own.
+        let body = mark.length > 0 ? UnsafeBufferPointer(rebasing: bytes[mark.length...]) : bytes
+        let declared = mark.sniffed == nil && mark.fromBOM == nil ? Self.declaredEncoding(body) : nil
+        let (choice, explicit) = choose(
+            fromBOM: mark.fromBOM, sniffed: mark.sniffed, declared: declared,
+            transport: Self.charset(fromContentType: httpContentType))
+        decode(body, as: choice, explicit: explicit, bomLength: mark.length)
+    }
+
+    /// The byte order mark (and how many bytes to cut: a UTF-8 mark's three), or UTF-16/32
+    /// without one, shown by the zero bytes around `<`. Only the first four bytes are read.
+    private static func byteOrderMark(_ body: UnsafeBufferPointer<UInt8>)
+        -> (fromBOM: String?, length: Int, sniffed: String?)
+    {
+        // Compared as values, since `starts(with:)` over array literals built an array per check.
         let b0 = body.count > 0 ? body[0] : 0
         let b1 = body.count > 1 ? body[1] : 0
         let b2 = body.count > 2 ? body[2] : 0
         let b3 = body.count > 3 ? body[3] : 0
-        var fromBOM: String? = nil
-        var bomLength = 0
-        if body.count >= 3, b0 == 0xEF, b1 == 0xBB, b2 == 0xBF {
-            fromBOM = "UTF-8"
-            bomLength = 3
-            body = UnsafeBufferPointer(rebasing: body[3...])
-        } else if body.count >= 4, b0 == 0x00, b1 == 0x00, b2 == 0xFE, b3 == 0xFF {
-            fromBOM = "UTF-32BE"
-        } else if body.count >= 4, b0 == 0xFF, b1 == 0xFE, b2 == 0x00, b3 == 0x00 {
-            fromBOM = "UTF-32LE"
-        } else if body.count >= 2, b0 == 0xFE, b1 == 0xFF {
-            fromBOM = "UTF-16BE"
-        } else if body.count >= 2, b0 == 0xFF, b1 == 0xFE {
-            fromBOM = "UTF-16LE"
-        }
-        // UTF-16/32 without a BOM shows itself by the zero bytes around `<`.
-        var sniffed: String? = nil
-        if fromBOM == nil {
-            if body.count >= 4, b0 == 0x00, b1 == 0x00, b2 == 0x00, b3 == 0x3C {
-                sniffed = "UTF-32BE"
-            } else if body.count >= 4, b0 == 0x3C, b1 == 0x00, b2 == 0x00, b3 == 0x00 {
-                sniffed = "UTF-32LE"
-            } else if body.count >= 2, b0 == 0x00, b1 == 0x3C {
-                sniffed = "UTF-16BE"
-            } else if body.count >= 2, b0 == 0x3C, b1 == 0x00 {
-                sniffed = "UTF-16LE"
-            }
-        }
-        let declared = sniffed == nil && fromBOM == nil ? Self.declaredEncoding(body) : nil
-        let transport = Self.charset(fromContentType: httpContentType)
+        if body.count >= 3, b0 == 0xEF, b1 == 0xBB, b2 == 0xBF { return ("UTF-8", 3, nil) }
+        if body.count >= 4, b0 == 0x00, b1 == 0x00, b2 == 0xFE, b3 == 0xFF { return ("UTF-32BE", 0, nil) }
+        if body.count >= 4, b0 == 0xFF, b1 == 0xFE, b2 == 0x00, b3 == 0x00 { return ("UTF-32LE", 0, nil) }
+        if body.count >= 2, b0 == 0xFE, b1 == 0xFF { return ("UTF-16BE", 0, nil) }
+        if body.count >= 2, b0 == 0xFF, b1 == 0xFE { return ("UTF-16LE", 0, nil) }
+        if body.count >= 4, b0 == 0x00, b1 == 0x00, b2 == 0x00, b3 == 0x3C { return (nil, 0, "UTF-32BE") }
+        if body.count >= 4, b0 == 0x3C, b1 == 0x00, b2 == 0x00, b3 == 0x00 { return (nil, 0, "UTF-32LE") }
+        if body.count >= 2, b0 == 0x00, b1 == 0x3C { return (nil, 0, "UTF-16BE") }
+        if body.count >= 2, b0 == 0x3C, b1 == 0x00 { return (nil, 0, "UTF-16LE") }
+        return (nil, 0, nil)
+    }
 
+    // The encoding to read as, and whether anything named it (else UTF-8 by default).
+    private mutating func choose(fromBOM: String?, sniffed: String?, declared: String?, transport: String?)
+        -> (choice: String, explicit: Bool)
+    {
         var choice: String
         var explicit = true
         if let bom = fromBOM {
@@ -99,7 +99,12 @@ struct DocumentDecoder {
             choice = "UTF-8"
             explicit = false
         }
+        return (choice, explicit)
+    }
 
+    // Decodes `body` as `choice`; past a byte that is not UTF-8, by the rules above.
+    private mutating func decode(_ body: UnsafeBufferPointer<UInt8>, as choice: String, explicit: Bool, bomLength: Int)
+    {
         // One pass serves every branch below: it validates (most of the cost for a UTF-8 feed) and,
         // only past a byte that is not UTF-8, counts what the mixed-encoding rule needs.
         let utf8Family = choice == "UTF-8" || Self.latin1Family.contains(choice)

@@ -163,17 +163,45 @@ public final class HTTPServer {
             setsockopt(
                 bufferevent_getfd(bev), Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         }
+        let head = RequestHead(request)
+        guard accepts(head, request), let body = readBody(request, method: head.method) else { return }
+        let parsed = HTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body)
+        let reply = handler(parsed)
+        // libevent caches the time at the start of an iteration: after a slow handler, evhttp's
+        // write timeout would be measured from that stale time and expire before the reply left.
+        event_base_update_cache_time(loop.base)
+        switch reply {
+        case .response(let response):
+            send(response, to: request, method: head.method)
+        case .deferred(let start):
+            answerLater(request, method: head.method, start)
+        case .stream(let streamHead, let start):
+            guard streams.count < limits.maxStreams, let connection else {
+                sendError(
+                    503, "too many event streams (at most \(limits.maxStreams))", to: request, method: head.method)
+                return
+            }
+            openStream(request, connection: connection, bev: bev, head: streamHead, start)
+        }
+    }
 
-        let command = evhttp_request_get_command(request)
-        let method = HTTPServer.methodNames[command.rawValue] ?? "OTHER"
-        let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
+    // A request's line and headers as evhttp parsed them, with what the checks need.
+    private struct RequestHead {
+        var method: String
+        var target: String
         var headers: [String: String] = [:]
         var headerCount = 0
         var badHeaderName = false
         var framing: [String: Int] = [:]  // content-length, transfer-encoding and host: how many
-        // As evhttp counts them: the request line and each header line with its CRLF.
-        var headerBytes = method.utf8.count + 1 + target.utf8.count + 11
-        if let list = evhttp_request_get_input_headers(request) {
+        var headerBytes: Int
+
+        init(_ request: OpaquePointer) {
+            let command = evhttp_request_get_command(request)
+            method = HTTPServer.methodNames[command.rawValue] ?? "OTHER"
+            target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
+            // As evhttp counts them: the request line and each header line with its CRLF.
+            headerBytes = method.utf8.count + 1 + target.utf8.count + 11
+            guard let list = evhttp_request_get_input_headers(request) else { return }
             var item = list.pointee.tqh_first
             while let entry = item {
                 headerCount += 1
@@ -188,89 +216,96 @@ public final class HTTPServer {
                 item = entry.pointee.next.tqe_next
             }
         }
-        if let problem = (badHeaderName ? HTTPServer.badHeaderNameProblem : nil)
-            ?? HTTPServer.framingProblem(framing, headers)
-            ?? HTTPServer.unreadBodyProblem(method: method, headers)
+    }
+
+    // The request's framing, header count and size, and method; a refused one is answered here.
+    private func accepts(_ head: RequestHead, _ request: OpaquePointer) -> Bool {
+        let method = head.method
+        if let problem = (head.badHeaderName ? HTTPServer.badHeaderNameProblem : nil)
+            ?? HTTPServer.framingProblem(head.framing, head.headers)
+            ?? HTTPServer.unreadBodyProblem(method: method, head.headers)
         {
             // The body's end is uncertain (evhttp used the first length): nothing more is read
             // from this connection, so no smuggled request behind it is served.
             var response = HTTPResponse.jsonError(400, problem)
             response.headers += errorHeaders + [("Connection", "close")]
             send(response, to: request, method: method)
-            return
+            return false
         }
-        guard headerCount <= limits.maxHeaders else {
+        guard head.headerCount <= limits.maxHeaders else {
             sendError(431, "more than \(limits.maxHeaders) request headers", to: request, method: method)
-            return
+            return false
         }
-        guard headerBytes <= limits.maxHeaderBytes else {
+        guard head.headerBytes <= limits.maxHeaderBytes else {
             sendError(
-                431, "the request line and headers are \(headerBytes) bytes, more than \(limits.maxHeaderBytes)",
+                431, "the request line and headers are \(head.headerBytes) bytes, more than \(limits.maxHeaderBytes)",
                 to: request, method: method)
-            return
+            return false
         }
         guard HTTPServer.servedMethods.contains(method) else {
             sendError(
                 501, "method \(method) is not implemented here; use GET, HEAD, POST or DELETE", to: request,
                 method: method)
-            return
+            return false
+        }
+        return true
+    }
+
+    // The body, or `nil` (answered with 413) when it is over the limit.
+    private func readBody(_ request: OpaquePointer, method: String) -> [UInt8]? {
+        guard let input = evhttp_request_get_input_buffer(request) else { return [] }
+        let length = evbuffer_get_length(input)
+        guard length <= limits.maxBodyBytes else {
+            sendError(
+                413, "the request body is \(length) bytes, more than \(limits.maxBodyBytes)", to: request,
+                method: method)
+            return nil
         }
         var body: [UInt8] = []
-        if let input = evhttp_request_get_input_buffer(request) {
-            let length = evbuffer_get_length(input)
-            guard length <= limits.maxBodyBytes else {
-                sendError(
-                    413, "the request body is \(length) bytes, more than \(limits.maxBodyBytes)", to: request,
-                    method: method)
-                return
-            }
-            if length > 0 {
-                body = [UInt8](repeating: 0, count: length)
-                _ = body.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, length) }
-            }
+        if length > 0 {
+            body = [UInt8](repeating: 0, count: length)
+            _ = body.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, length) }
         }
-        let parsed = HTTPRequest(method: method, target: target, headers: headers, body: body)
-        let reply = handler(parsed)
-        // libevent caches the time at the start of an iteration: after a slow handler, evhttp's
-        // write timeout would be measured from that stale time and expire before the reply left.
-        event_base_update_cache_time(loop.base)
-        switch reply {
-        case .response(let response):
-            send(response, to: request, method: method)
-        case .deferred(let start):
-            // evhttp keeps a request the user has not answered (a connection that fails in
-            // between detaches it; our reply then frees it), so it is valid until we answer.
-            let pending = DeferredReply(request: request, method: method)
-            let key = ObjectIdentifier(pending)
-            deferred[key] = pending
-            start { [weak self] response in
-                guard let self, let request = pending.request else { return }
-                pending.request = nil
-                self.deferred[key] = nil
-                event_base_update_cache_time(self.loop.base)
-                self.send(response, to: request, method: pending.method)
-            }
-        case .stream(let head, let start):
-            guard streams.count < limits.maxStreams, let connection else {
-                sendError(503, "too many event streams (at most \(limits.maxStreams))", to: request, method: method)
-                return
-            }
-            guardian.noteStream(bev)
-            var timeout = HTTPServer.timeval(limits.streamTimeout)
-            evhttp_connection_set_timeout_tv(connection, &timeout)
-            addHeaders(head, to: request)
-            evhttp_send_reply_start(request, Int32(head.status), HTTPResponse.reason(head.status))
-            let stream = HTTPStream(request: request, connection: connection, limits: limits)
-            let key = ObjectIdentifier(stream)
-            streams[key] = stream
-            stream.onEnd = { [weak self] in self?.streams[key] = nil }
-            evhttp_connection_set_closecb(
-                connection,
-                { _, arg in
-                    Unmanaged<HTTPStream>.fromOpaque(arg!).takeUnretainedValue().connectionClosed()
-                }, Unmanaged.passUnretained(stream).toOpaque())
-            start(stream)
+        return body
+    }
+
+    // evhttp keeps a request the user has not answered (a connection that fails in between
+    // detaches it; our reply then frees it), so it is valid until we answer.
+    private func answerLater(
+        _ request: OpaquePointer, method: String, _ start: (@escaping (HTTPResponse) -> Void) -> Void
+    ) {
+        let pending = DeferredReply(request: request, method: method)
+        let key = ObjectIdentifier(pending)
+        deferred[key] = pending
+        start { [weak self] response in
+            guard let self, let request = pending.request else { return }
+            pending.request = nil
+            self.deferred[key] = nil
+            event_base_update_cache_time(self.loop.base)
+            self.send(response, to: request, method: pending.method)
         }
+    }
+
+    // An event stream: the head now, then chunks until either side ends it.
+    private func openStream(
+        _ request: OpaquePointer, connection: OpaquePointer, bev: OpaquePointer?, head: HTTPResponse,
+        _ start: (HTTPStream) -> Void
+    ) {
+        guardian.noteStream(bev)
+        var timeout = HTTPServer.timeval(limits.streamTimeout)
+        evhttp_connection_set_timeout_tv(connection, &timeout)
+        addHeaders(head, to: request)
+        evhttp_send_reply_start(request, Int32(head.status), HTTPResponse.reason(head.status))
+        let stream = HTTPStream(request: request, connection: connection, limits: limits)
+        let key = ObjectIdentifier(stream)
+        streams[key] = stream
+        stream.onEnd = { [weak self] in self?.streams[key] = nil }
+        evhttp_connection_set_closecb(
+            connection,
+            { _, arg in
+                Unmanaged<HTTPStream>.fromOpaque(arg!).takeUnretainedValue().connectionClosed()
+            }, Unmanaged.passUnretained(stream).toOpaque())
+        start(stream)
     }
 
     /// evhttp's method bits and their names.
