@@ -12,10 +12,13 @@
 /// declarations in scope (a stack of open elements) and adds, for each start tag, its
 /// declarations times those already in scope; a document past `maxNamespaceWork` is refused.
 ///
-/// The scan works on raw bytes in any ASCII-compatible encoding and in UTF-16/32 (NUL bytes are
-/// skipped): it counts `=` outside quotes between `<name` and the closing `>`, and skips
-/// comments, CDATA sections, processing instructions, declarations and end tags. It errs
-/// towards counting too few on broken markup, never towards refusing a normal feed.
+/// The scan reads the bytes libxml2 will parse: `XMLReader` runs it on the decoded UTF-8 it hands
+/// libxml2 (a UTF-7 or EBCDIC feed shows its `<` only once decoded), so every document any of
+/// our parsers reads passes it. It also accepts UTF-16/32 (NUL bytes are skipped): it counts `=`
+/// outside quotes between `<name` and the closing `>`, adds the attribute defaults a DOCTYPE's
+/// internal subset declares for that element (`StartTagLimit.Defaults`), and skips comments,
+/// CDATA sections, processing instructions, other declarations and end tags. It errs towards
+/// counting too few on broken markup, never towards refusing a normal feed.
 public enum StartTagLimit {
     /// The most attributes accepted on one element.
     public static let maxAttributes = 256
@@ -54,6 +57,7 @@ public enum StartTagLimit {
         var work = 0
         var inScope = 0  // namespace declarations of the open elements
         var open: [Int] = []  // declarations per open element
+        var defaults: [[UInt8]: Defaults] = [:]  // attribute defaults a DOCTYPE declares, per element
         var i = 0
         let n = bytes.count
         // The next non-NUL byte at or after `j`, and its index.
@@ -91,7 +95,7 @@ public enum StartTagLimit {
                 } else if let (a, _) = next(at + 1), a == UInt8(ascii: "[") {
                     skip(past: Array("]]>".utf8))
                 } else {
-                    skip(past: [gt])
+                    i = skipDeclaration(bytes, from: at + 1, defaults: &defaults)
                 }
             case UInt8(ascii: "?"):
                 skip(past: Array("?>".utf8))
@@ -103,6 +107,13 @@ public enum StartTagLimit {
             default:
                 var count = 0
                 var declarations = 0
+                if !defaults.isEmpty {
+                    var name = Cursor(bytes: bytes, index: at)
+                    if let declared = defaults[name.takeName()] {
+                        count = declared.attributes
+                        declarations = declared.namespaces
+                    }
+                }
                 var quote: UInt8 = 0
                 var previous: UInt8 = 0  // the last byte outside quotes that is not white space
                 // The last run of name bytes outside quotes (the attribute name before `=`):
@@ -166,7 +177,7 @@ public enum StartTagLimit {
 
     // A byte that can be part of an XML name: ASCII letters, digits, `_ : . -`, and every byte
     // of a multi-byte UTF-8 sequence.
-    private static func isNameByte(_ b: UInt8) -> Bool {
+    static func isNameByte(_ b: UInt8) -> Bool {
         (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
             || b == 0x5F || b == 0x3A || b == 0x2E || b == 0x2D || b >= 0x80
     }

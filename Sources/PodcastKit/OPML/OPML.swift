@@ -8,8 +8,9 @@ public enum OPML {
     /// outline counts when it has `xmlUrl` (or, failing that, `url`); its title is `title`, else
     /// `text`. Repeated URLs are all returned, so a caller can report them.
     ///
-    /// - Throws: `OPMLError.emptyDocument`, `.notOPML` when the root is not `<opml>`, and
-    ///   `.malformed` (with what was recoverable) when the XML is broken.
+    /// - Throws: `OPMLError.emptyDocument`, `.notOPML` when the root is not `<opml>`,
+    ///   `.malformed` (with what was recoverable) when the XML is broken, and `.refused` when
+    ///   its start tags are out of proportion (`StartTagLimit`).
     public static func parse(bytes: [UInt8]) throws(OPMLError) -> [OPMLOutline] {
         let decoded = DocumentDecoder(bytes: bytes, httpContentType: nil)
         var repair = EntityRepair()
@@ -17,6 +18,7 @@ public enum OPML {
         if document.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { throw .emptyDocument }
         let collector = OPMLOutlineCollector()
         let outcome = XMLReader.parse(document, handler: collector)
+        if let refused = outcome.refused { throw .refused(refused) }
         if let root = collector.rejectedRoot { throw .notOPML(rootElement: root) }
         guard collector.sawRoot else {
             if XMLReader.hasOnlyProlog(document) { throw .emptyDocument }
