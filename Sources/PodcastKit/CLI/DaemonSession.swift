@@ -96,6 +96,8 @@ final class DaemonSession {
         defer { if hookLogFD >= 0 { close(hookLogFD) } }
         if let command = options.hook {
             let runner = HookRunner(command: command, policy: DaemonSession.hookPolicy(options))
+            // `--once` waits out no backoff: a failed attempt's retry is kept for the next run.
+            runner.defersRetries = options.once
             runner.after = { seconds, action in
                 hookTimerSerial += 1
                 let key = hookTimerSerial
@@ -455,8 +457,12 @@ final class DaemonSession {
                 if let id = episode.feedID { record?(id, nil) }
                 persist(episode) { try $0.clearHookRetry(episodeID: $1) }
             case .retrying(let how, let attempt, let delay):
+                let when =
+                    runner?.defersRetries == true
+                    ? "the retry is kept for the next run (due in \(HookRunner.Policy.format(delay)) s)"
+                    : "retrying in \(HookRunner.Policy.format(delay)) s"
                 console.err(
-                    "podcast-watch: hook \(how.description) for \"\(name)\" (attempt \(attempt) of \(attempts)); retrying in \(HookRunner.Policy.format(delay)) s\n"
+                    "podcast-watch: hook \(how.description) for \"\(name)\" (attempt \(attempt) of \(attempts)); \(when)\n"
                 )
                 let due = time.addingTimeInterval(delay)
                 persist(episode) {

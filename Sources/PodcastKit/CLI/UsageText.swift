@@ -247,7 +247,8 @@ public enum UsageText {
                                      apart (default 3, at most 10). The last
                                      failure shows in 'list' as 'hook failing'.
                                      A retry still waiting when run stops is
-                                     kept and runs at the next start
+                                     kept and runs at the next start; --once
+                                     waits for none (they are kept the same way)
           --hook-log FILE            append hooks' output to FILE (default: on a
                                      terminal, hooks.log in the state directory,
                                      so it never scrambles the table; else
