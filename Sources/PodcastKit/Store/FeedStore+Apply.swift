@@ -19,8 +19,9 @@ extension FeedStore {
     ///   that episode takes the new enclosure as its identity (well-formed parses only).
     ///   A degraded parse (`isWellFormed == false`) inserts only items with a strong identity
     ///   (guid or enclosure), since a cut-short item could otherwise reappear under another key.
-    /// - The first successful sync of a feed (no `lastSuccess` yet) announces only the newest
-    ///   `firstSyncAnnounceLimit` new episodes (by date, unknown dates last, ties in document
+    /// - The first sync of a feed that stores episodes (none stored yet: a first success with an
+    ///   empty channel, or a degraded parse that recovered no item, does not count) announces
+    ///   only the newest `firstSyncAnnounceLimit` new episodes (by date, unknown dates last, ties in document
     ///   order); later syncs announce every new one. `newEpisodeCount` grows by the number
     ///   announced. Announced episodes are stored *pending* (`announcementPending`) in the same
     ///   transaction, until the caller confirms delivery with `markAnnouncementsDelivered`: a
@@ -123,9 +124,17 @@ extension FeedStore {
                 after.lastHTTPStatus = isHTTP ? 200 : nil
                 after.status = .ok
 
+                // The first sync is the first one that stores episodes: a first document with
+                // none (a valid empty channel, or a broken one with nothing recovered) saw no
+                // back catalogue, and spending the limit on it made the next poll announce all.
+                var firstSync = before.lastSuccess == nil
+                if !firstSync && !parsed.episodes.isEmpty {
+                    let stored = try database.scalarInt(
+                        "SELECT EXISTS (SELECT 1 FROM episodes WHERE feed_id = ?1)", .integer(before.id))
+                    firstSync = (stored ?? 0) == 0
+                }
                 let inserted = try insertNewEpisodes(parsed, feedID: before.id, at: at, warnings: &warnings)
                 newEpisodes = inserted.map(\.episode)
-                let firstSync = before.lastSuccess == nil
                 let limit = firstSync ? max(0, firstSyncAnnounceLimit) : inserted.count
                 // Newest first: by date (unknown last), ties in document order.
                 let chosen = inserted.sorted { a, b in
