@@ -87,6 +87,10 @@ final class EpisodeDownload: FetchBodySink {
                 } else {
                     self.end(.nameTaken)
                 }
+            case .success(.partIsNotAFile):
+                // A link or a FIFO at NAME.part failed this download on every retry: it is
+                // someone else's name, as a foreign file is. Take the next free one.
+                self.end(.nameTaken)
             case .success(.part(let existing)) where existing > 0 && !self.record.mayOwnFiles:
                 // A part this download never wrote (another store's, a deleted store's): its bytes
                 // are not ours to continue, nor to delete. Leave it and take the next name.

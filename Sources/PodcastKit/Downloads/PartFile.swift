@@ -72,10 +72,15 @@ final class PartFile: @unchecked Sendable {
         /// The final file already exists (a finished download whose state was not recorded, or
         /// someone else's file): nothing was opened.
         case finalExists(bytes: Int64)
+        /// `partPath` is something we never write through: a symbolic link, a directory, a FIFO,
+        /// a device. Nothing was opened; the download takes another name.
+        case partIsNotAFile
     }
 
     /// Creates the parent folders (0755), then opens `partPath` (created 0644, never through a
-    /// symbolic link) and reports its size; `completion` gets the outcome or an error message.
+    /// symbolic link, never blocking on a FIFO) and reports its size, or `.partIsNotAFile` when
+    /// something that is not a regular file has that name; `completion` gets the outcome or an
+    /// error message.
     func open(completion: @escaping (Result<Opened, PartFileFailure>) -> Void) {
         let path = self.path
         let io = self.io
@@ -212,14 +217,28 @@ private final class IOState: @unchecked Sendable {
         let parent = (path as NSString).deletingLastPathComponent
         if let failure = makeDirectories(parent) { return .failure(failure) }
         partPath = path + ".part"
-        let descriptor = Glibc.open(partPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_APPEND, 0o644)
-        guard descriptor >= 0 else { return .failure(.errno("open", partPath, errno)) }
-        fd = descriptor
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            Glibc.close(descriptor)
-            fd = -1
-            return .failure(PartFileFailure(message: "\(partPath) is not a regular file", code: EINVAL))
+        // O_NONBLOCK: a FIFO with no reader fails (ENXIO) instead of blocking this queue.
+        let descriptor = Glibc.open(
+            partPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_APPEND | O_NONBLOCK | O_NOCTTY, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            // A link (ELOOP), a folder (EISDIR), a FIFO without a reader (ENXIO) at the name:
+            // not ours to write through, and no retry would change it.
+            if code == ELOOP || code == EISDIR || code == ENXIO { return .success(.partIsNotAFile) }
+            return .failure(.errno("open", partPath, code))
         }
+        guard fstat(descriptor, &info) == 0 else {
+            let failure = PartFileFailure.errno("open", partPath, errno)
+            Glibc.close(descriptor)
+            return .failure(failure)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            Glibc.close(descriptor)  // a FIFO with a reader, a device
+            return .success(.partIsNotAFile)
+        }
+        // Writes block as usual (a regular file ignores the flag, but say what we mean).
+        _ = fcntl(descriptor, F_SETFL, O_WRONLY | O_APPEND)
+        fd = descriptor
         error = nil
         return .success(.part(existingBytes: Int64(info.st_size)))
     }
