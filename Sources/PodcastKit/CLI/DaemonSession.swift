@@ -659,6 +659,7 @@ final class DaemonSession {
             case "download-jobs": applied.downloadJobs = new.downloadJobs
             case "download-per-host": applied.downloadPerHost = new.downloadPerHost
             case "download-rate": applied.downloadRate = new.downloadRate
+            case "download-max-size": applied.downloadMaxSize = new.downloadMaxSize
             case "keep": applied.keep = new.keep
             default: break
             }

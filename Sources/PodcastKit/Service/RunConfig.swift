@@ -31,7 +31,8 @@ public struct RunConfig: Equatable, Sendable {
     /// The keys a config file may set: `run`'s options that take a value, and `state`.
     public static let keys = [
         "state", "interval", "hook", "hook-timeout", "hook-retries", "hook-log", "first-sync-announce",
-        "download", "download-name", "download-jobs", "download-per-host", "download-rate", "keep", "hook-on",
+        "download", "download-name", "download-jobs", "download-per-host", "download-rate", "download-max-size", "keep",
+        "hook-on",
         "http", "http-token", "http-public-origin",
     ]
 
