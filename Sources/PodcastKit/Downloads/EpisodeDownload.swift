@@ -12,8 +12,12 @@ import LoopScheduler
 ///   written from the start, in the same request.
 /// - `416`, a `206` for another offset, or a changed `ETag` or total: the part is emptied and
 ///   the attempt starts again from zero (at most twice per attempt).
-/// The final size must equal `Content-Length` (or the `Content-Range` total); without either,
-/// the enclosure's declared `length` when it has one.
+/// Completeness: the final size must equal what the server announced for the file
+/// (`Content-Length`, or the `Content-Range` total). Without either, the body is complete when
+/// the server ends it cleanly (chunked end, or end of stream): the feed's declared `length` is
+/// never a completeness test, since feeds' lengths are often stale, rounded or placeholders
+/// (a file refused on its first attempt for that reason was accepted on the retry, which had
+/// lost the declared length; now both take it).
 ///
 /// Size: the file may not grow past `byteLimit` (`DownloadSettings.byteLimit(declaredLength:)`:
 /// the absolute cap, and about twice the declared length). A server announcing more, or a body
@@ -301,7 +305,9 @@ final class EpisodeDownload: FetchBodySink {
     }
 
     private func complete() {
-        let expected = total ?? record.total
+        // The server's length only (see the type's rules): `total` is this response's, or the
+        // stored one the part was checked against.
+        let expected = total
         file.complete(expectedBytes: expected) { [weak self] result in
             guard let self, !self.ended else { return }
             switch result {
