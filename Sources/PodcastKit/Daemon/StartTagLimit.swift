@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A linear pre-check run before libxml2 sees a document: the most attributes any start tag
 /// holds. libxml2 2.9 (Debian 12) compares each attribute of a start tag with every earlier one,
 /// inside one call that no SAX callback can interrupt: one element with 200,000 attributes
@@ -48,6 +52,15 @@ public enum StartTagLimit {
     public static func measure(_ bytes: [UInt8], attributeLimit limit: Int = .max, namespaceWorkLimit: Int = .max)
         -> Measure
     {
+        // Over the buffer: it runs before every parse, and array indexing checked each byte.
+        bytes.withUnsafeBufferPointer {
+            measure($0, array: bytes, attributeLimit: limit, namespaceWorkLimit: namespaceWorkLimit)
+        }
+    }
+
+    private static func measure(
+        _ bytes: UnsafeBufferPointer<UInt8>, array: [UInt8], attributeLimit limit: Int, namespaceWorkLimit: Int
+    ) -> Measure {
         let lt = UInt8(ascii: "<")
         let gt = UInt8(ascii: ">")
         let eq = UInt8(ascii: "=")
@@ -69,20 +82,38 @@ public enum StartTagLimit {
             }
             return nil
         }
+        // The index of the next `byte` at or after `j`, or `n`.
+        func find(_ byte: UInt8, from j: Int) -> Int {
+            guard j < n, let base = bytes.baseAddress, let hit = memchr(base + j, Int32(byte), n - j) else { return n }
+            return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+        }
         // Moves `i` past the next occurrence of `terminator` (non-NUL bytes only).
+        // Comments and CDATA sections (show notes) can be most of a feed: found with memchr.
         func skip(past terminator: [UInt8]) {
-            var matched = 0
             while i < n {
-                let b = bytes[i]
-                i += 1
-                if b == 0 { continue }
-                matched = b == terminator[matched] ? matched + 1 : (b == terminator[0] ? 1 : 0)
-                if matched == terminator.count { return }
+                let start = find(terminator[0], from: i)
+                guard start < n else {
+                    i = n
+                    return
+                }
+                var k = start + 1
+                var matched = 1
+                while matched < terminator.count, let (b, at) = next(k), b == terminator[matched] {
+                    matched += 1
+                    k = at + 1
+                }
+                if matched == terminator.count {
+                    i = k
+                    return
+                }
+                i = start + 1
             }
         }
         while i < n {
             guard bytes[i] == lt else {
-                i += 1
+                // Text: on to the next '<' at memchr's speed.
+                guard let base = bytes.baseAddress, let hit = memchr(base + i, Int32(lt), n - i) else { break }
+                i = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
                 continue
             }
             guard let (first, at) = next(i + 1) else { break }
@@ -91,16 +122,16 @@ public enum StartTagLimit {
             case UInt8(ascii: "!"):
                 if let (a, ai) = next(at + 1), a == UInt8(ascii: "-"), let (b, _) = next(ai + 1), b == UInt8(ascii: "-")
                 {
-                    skip(past: Array("-->".utf8))
+                    skip(past: Self.commentEnd)
                 } else if let (a, _) = next(at + 1), a == UInt8(ascii: "[") {
-                    skip(past: Array("]]>".utf8))
+                    skip(past: Self.cdataEnd)
                 } else {
-                    i = skipDeclaration(bytes, from: at + 1, defaults: &defaults)
+                    i = skipDeclaration(array, from: at + 1, defaults: &defaults)
                 }
             case UInt8(ascii: "?"):
-                skip(past: Array("?>".utf8))
+                skip(past: Self.instructionEnd)
             case UInt8(ascii: "/"):
-                skip(past: [gt])
+                i = min(n, find(gt, from: i) + 1)
                 if let declared = open.popLast() { inScope -= declared }
             case _ where !isNameByte(first):
                 continue  // a stray '<' in text ("a < b"): no tag, as libxml2 sees it
@@ -108,7 +139,7 @@ public enum StartTagLimit {
                 var count = 0
                 var declarations = 0
                 if !defaults.isEmpty {
-                    var name = Cursor(bytes: bytes, index: at)
+                    var name = Cursor(bytes: array, index: at)
                     if let declared = defaults[name.takeName()] {
                         count = declared.attributes
                         declarations = declared.namespaces
@@ -127,7 +158,9 @@ public enum StartTagLimit {
                     i += 1
                     if b == 0 { continue }
                     if quote != 0 {
-                        if b == quote { quote = 0 }
+                        // A quoted value (a URL, a title): straight to its closing quote.
+                        i = min(n, find(quote, from: i - 1) + 1)
+                        quote = 0
                         continue
                     }
                     defer { if !(b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D) { previous = b } }
@@ -168,6 +201,10 @@ public enum StartTagLimit {
         }
         return Measure(maxAttributes: most, namespaceWork: work)
     }
+
+    private static let commentEnd = Array("-->".utf8)
+    private static let cdataEnd = Array("]]>".utf8)
+    private static let instructionEnd = Array("?>".utf8)
 
     // "xmlns" and "xmlns:" as packed by the scan (little-endian, first byte lowest).
     private static let xmlns: UInt64 = Array("xmlns".utf8).enumerated().reduce(0) {
