@@ -181,13 +181,15 @@ bench-quick: deps
 	$(SWIFT) run -c release loop-bench --quick --json .build/loop-bench-quick.json
 
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer, a separate package under Fuzz/) of the
-# date, duration, feed and OPML parsers and the HTML sanitiser: `make fuzz` runs each 60 s, `make fuzz-smoke` (part of
-# `make test`) a few seconds each. A crash fails the target and leaves its input in Fuzz/crashes/.
+# date, duration, feed and OPML parsers and the HTML sanitiser: `make fuzz` explores each for 60 s
+# at random (a finding becomes a file in Fuzz/Regressions/); `make fuzz-smoke` (part of `make test`)
+# replays every seed and regression and a fixed number of mutations from a fixed seed, the same
+# inputs on every run. A crash fails the target and leaves its input in Fuzz/crashes/.
 fuzz: deps
 	SWIFT=$(SWIFT) Fuzz/run.sh 60
 
 fuzz-smoke: deps
-	SWIFT=$(SWIFT) Fuzz/run.sh 4
+	SWIFT=$(SWIFT) Fuzz/run.sh smoke
 
 clean:
 	rm -rf .build .build-cmo .build-tsan .build-asan Examples/GTKCounter/.build Benchmarks/.build Fuzz/.build

@@ -52,9 +52,12 @@ package final class DownloadHarness {
         nextEpisode += 1
         let url = server.url(path)
         try store.database.run(
-            "INSERT INTO episodes (feed_id, identity, title, first_seen, enclosure_url) VALUES (?1, ?2, ?3, ?4, ?5)",
+            """
+            INSERT INTO episodes (feed_id, identity, title, first_seen, enclosure_url, enclosure_length)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            """,
             .integer(feedID), .text("guid:\(nextEpisode)-\(UUID().uuidString)"), SQLValue(title), .date(Date()),
-            .text(url))
+            .text(url), SQLValue(length))
         let id = store.database.lastInsertRowID
         var a = EpisodeAnnouncement(
             time: Date(), feedURL: "http://feeds.example/podcast.xml", podcastTitle: podcast, title: title,

@@ -10,7 +10,9 @@ import Glibc
 extension CommandRunner {
     /// `show URL|FILE [--json]`: one unconditional fetch on the main loop, then the report on
     /// stdout. Fetch and parse errors go to stderr with exit status 1; a missing or unreadable
-    /// local file, or a directory, is status 4. A pipe or device (`/dev/stdin`) is read to its end.
+    /// local file, or a directory, is status 4. A pipe, FIFO or device (`/dev/stdin`) is read to
+    /// its end, bounded as a fetch is (first byte within 15 s, the end within 60 s): a FIFO with no
+    /// writer or a silent pipe is an error (status 1), never a wait for ever.
     func show(_ target: String, json: Bool) -> ExitCode {
         guard let url = location(target) else { return .usage }
         // A local file that is missing or unreadable is an input file error (4), as for `add`.

@@ -140,6 +140,9 @@ public struct RunOptions: Equatable, Sendable {
     public var downloadPerHost: Int = 2
     /// `--download-rate RATE`: total bytes per second (`500k`, `2M`); 0: unlimited.
     public var downloadRate: Int64 = 0
+    /// `--download-max-size SIZE`: the most bytes one downloaded file may have (`500M`, `4G`;
+    /// at least 1M). Default 8 GiB (`DownloadSettings.defaultMaxFileBytes`).
+    public var downloadMaxSize: Int64 = DownloadSettings.defaultMaxFileBytes
     /// `--keep N`: completed files kept per feed without its own `--keep`; `nil`: all.
     public var keep: Int?
     /// `--hook-on EVENTS`: when the hook runs, `new_episode` and/or `downloaded` (comma

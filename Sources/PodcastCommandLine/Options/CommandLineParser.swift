@@ -183,6 +183,7 @@ public enum CommandLineParser {
             valued: [
                 "--interval", "--hook", "--first-sync-announce", "--hook-retries", "--hook-timeout", "--hook-log",
                 "--download", "--download-name", "--download-jobs", "--download-per-host", "--download-rate",
+                "--download-max-size",
                 "--keep", "--hook-on",
                 "--http", "--http-token", "--http-public-origin",
             ],
@@ -371,6 +372,15 @@ public enum CommandLineParser {
             options.downloadPerHost = n
         }
         if let v = values["--download-rate"] { options.downloadRate = try parseRate(v, command: name) }
+        if let v = values["--download-max-size"] {
+            let size = try? parseRate(v, command: name)
+            guard let size, size >= 1 << 20 else {
+                throw UsageError(
+                    "option '--download-max-size' needs a size of at least 1M such as 500M or 4G, not '\(v)'",
+                    command: name)
+            }
+            options.downloadMaxSize = size
+        }
         if let v = values["--keep"] { options.keep = try parseKeep(v, command: name) }
         if let v = values["--hook-on"] {
             var events: Set<RunOptions.HookEvent> = []

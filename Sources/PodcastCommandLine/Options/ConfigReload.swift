@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Keys that apply live: `interval`, `first-sync-announce`, `hook` (a changed command; adding
 /// or removing the hook altogether needs a restart), `hook-timeout`, `hook-retries`, `hook-on`,
-/// `download`, `download-name`, `download-jobs`, `download-per-host`, `download-rate`, `keep`.
+/// `download`, `download-name`, `download-jobs`, `download-per-host`, `download-rate`, `download-max-size`, `keep`.
 /// Keys that need a restart: `state` (the open database and its lock), `http`, `http-token`
 /// and `http-public-origin` (the listening socket and its access rules), `hook-log` (the open file hooks write to), and `hook` or `download`
 /// going from absent to present or back (the hook runner and the download queue are made at
@@ -121,6 +121,7 @@ struct ConfigReload {
         note("download-jobs", old.downloadJobs != new.downloadJobs)
         note("download-per-host", old.downloadPerHost != new.downloadPerHost)
         note("download-rate", old.downloadRate != new.downloadRate)
+        note("download-max-size", old.downloadMaxSize != new.downloadMaxSize)
         note("keep", old.keep != new.keep)
         note("hook-on", old.hookOn != new.hookOn)
         note("http", old.http != new.http, live: false)

@@ -32,7 +32,8 @@ public struct RunConfig: Equatable, Sendable {
     /// The keys a config file may set: `run`'s options that take a value, and `state`.
     public static let keys = [
         "state", "interval", "hook", "hook-timeout", "hook-retries", "hook-log", "first-sync-announce",
-        "download", "download-name", "download-jobs", "download-per-host", "download-rate", "keep", "hook-on",
+        "download", "download-name", "download-jobs", "download-per-host", "download-rate", "download-max-size", "keep",
+        "hook-on",
         "http", "http-token", "http-public-origin",
     ]
 
@@ -57,8 +58,10 @@ public struct RunConfig: Equatable, Sendable {
     }
 
     /// Reads the file at `path`: `nil` when it does not exist (unless `required`: the path came
-    /// from `$PODCAST_WATCH_CONFIG`). An empty file or a character device (`/dev/null`) is an
-    /// empty config. `environment` expands `~` and `$NAME` in path values.
+    /// from `$PODCAST_WATCH_CONFIG`). An empty file or `/dev/null` (under any name, a link to it
+    /// included) is an empty config; anything else that is not a regular file (a directory, a
+    /// FIFO, another device such as `/dev/zero`) or is larger than `maximumBytes` is refused,
+    /// naming what it is. `environment` expands `~` and `$NAME` in path values.
     /// Throws `UsageError` as described above.
     ///
     /// A default path that cannot even be looked up (a folder on the way that this user may not
@@ -70,29 +73,89 @@ public struct RunConfig: Equatable, Sendable {
         warn: ((String) -> Void)? = nil
     ) throws(UsageError) -> RunConfig? {
         var info = stat()
-        if stat(path, &info) != 0 && !required {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            if errno == EACCES {
+        if stat(path, &info) != 0 {
+            let code = errno
+            if !required && (code == ENOENT || code == ENOTDIR) { return nil }
+            if !required && code == EACCES {
                 warn?(
-                    "cannot look for the config file \(visible(path)): \(String(cString: strerror(errno))); going on without it"
+                    "cannot look for the config file \(visible(path)): \(String(cString: strerror(code))); going on without it"
                 )
                 return nil
             }
+            throw unreadable(path, strerror: code)
         }
-        // A character device (`/dev/null`: the documented way to say "no config file") reads as
-        // an empty config; Foundation cannot read one ("Inappropriate ioctl for device").
-        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            break
+        case S_IFCHR where isDevNull(info):
+            // `/dev/null` (under any name): the documented way to say "no config file".
             return try parse("", path: path, environment: environment)
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        default:
+            // A directory, FIFO (whose open would wait for a writer), socket or device
+            // (`/dev/zero` never ends): not a config file, whatever the path says.
             throw UsageError(
-                "config file \(path): cannot read it: \(String(cString: strerror(errno == 0 ? EIO : errno)))",
+                "config file \(visible(path)): \(kind(info.st_mode)), not a regular file (use /dev/null for no config)",
                 command: "run")
         }
+        let data = try readRegularFile(path)
         guard let text = String(data: data, encoding: .utf8) else {
             throw UsageError("config file \(path): not UTF-8 text", command: "run")
         }
         return try parse(text, path: path, environment: environment)
+    }
+
+    /// The most bytes a config file may hold: one `key = value` per line needs far less.
+    static let maximumBytes = 1 << 20
+
+    private static func unreadable(_ path: String, strerror code: Int32) -> UsageError {
+        UsageError("config file \(visible(path)): cannot read it: \(String(cString: strerror(code)))", command: "run")
+    }
+
+    // What a path that is not a regular file is, for the message.
+    private static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: return "it is a directory"
+        case S_IFIFO: return "it is a FIFO"
+        case S_IFSOCK: return "it is a socket"
+        case S_IFCHR: return "it is a character device"
+        case S_IFBLK: return "it is a block device"
+        default: return "it is not a regular file"
+        }
+    }
+
+    // `/dev/null` itself: the same device numbers (a link or another name for it counts).
+    private static func isDevNull(_ info: stat) -> Bool {
+        var null = stat()
+        return stat("/dev/null", &null) == 0 && (null.st_mode & S_IFMT) == S_IFCHR && null.st_rdev == info.st_rdev
+    }
+
+    // Reads a regular file without blocking on a path swapped for a FIFO after the `stat`
+    // (`O_NONBLOCK`, then `fstat` on the descriptor), up to `maximumBytes`; each error names
+    // the call's own errno.
+    private static func readRegularFile(_ path: String) throws(UsageError) -> Data {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw unreadable(path, strerror: errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw unreadable(path, strerror: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw UsageError(
+                "config file \(visible(path)): \(kind(info.st_mode)), not a regular file", command: "run")
+        }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw unreadable(path, strerror: errno) }
+            if n == 0 { return data }
+            data.append(contentsOf: chunk[0..<n])
+            if data.count > maximumBytes {
+                throw UsageError(
+                    "config file \(visible(path)): larger than \(maximumBytes) bytes; not a config file", command: "run"
+                )
+            }
+        }
     }
 
     /// Parses config `text` (read from `path`, for messages and relative paths); `environment`

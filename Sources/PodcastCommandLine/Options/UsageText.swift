@@ -213,7 +213,8 @@ public enum UsageText {
                                  [--hook-retries N] [--hook-log FILE] [--hook-on EVENTS]
                                  [--download DIR] [--download-name TEMPLATE]
                                  [--download-jobs N] [--download-per-host N]
-                                 [--download-rate RATE] [--keep N]
+                                 [--download-rate RATE] [--download-max-size SIZE]
+                                 [--keep N]
                                  [--http [ADDR:]PORT [--http-token TOKEN]
                                   [--http-public-origin URL]]
 
@@ -249,7 +250,8 @@ public enum UsageText {
                                      apart (default 3, at most 10). The last
                                      failure shows in 'list' as 'hook failing'.
                                      A retry still waiting when run stops is
-                                     kept and runs at the next start
+                                     kept and runs at the next start; --once
+                                     waits for none (they are kept the same way)
           --hook-log FILE            append hooks' output to FILE (default: on a
                                      terminal, hooks.log in the state directory,
                                      so it never scrambles the table; else
@@ -269,6 +271,11 @@ public enum UsageText {
           --download-per-host N      downloads at once per host (default 2)
           --download-rate RATE       total bytes per second (500k, 2M; default
                                      no limit)
+          --download-max-size SIZE   the most one file may take (500M, 4G; default
+                                     8G); a file may also take at most about twice
+                                     the length its feed declares. Larger ones are
+                                     refused and not retried, and downloads leave
+                                     5% of the disk (at most 1G) free
           --keep N                   keep each feed's newest N downloaded files;
                                      only files the store downloaded are deleted
           --json                     JSON lines even on a terminal
@@ -295,8 +302,9 @@ public enum UsageText {
         else ~/.config/podcast-watch/config. One 'key = value' per line (LF or
         CRLF), '#' starts a comment line; keys: state, interval, hook, hook-timeout,
         hook-retries, hook-log, first-sync-announce, hook-on, download,
-        download-name, download-jobs, download-per-host, download-rate, keep,
-        http, http-token, http-public-origin (values as for the options). Every
+        download-name, download-jobs, download-per-host, download-rate,
+        download-max-size, keep, http, http-token, http-public-origin (values as
+        for the options). Every
         command that uses the state reads it, so 'state' applies to add, list,
         remove... too. In state, hook-log and download, ~/ and $NAME or ${NAME}
         are expanded; a relative path is relative to the config file's folder.

@@ -25,10 +25,12 @@ extension DaemonSession {
     static func downloadSettings(_ options: RunOptions) -> DownloadSettings? {
         guard let directory = options.downloadDirectory ?? options.downloadFallbackDirectory else { return nil }
         let naming = (try? DownloadNaming(template: options.downloadName)) ?? .standard
-        return DownloadSettings(
+        var settings = DownloadSettings(
             directory: directory, allFeeds: options.downloadDirectory != nil, naming: naming,
             maxConcurrent: options.downloadJobs, maxPerHost: options.downloadPerHost,
             bytesPerSecond: options.downloadRate, keep: options.keep)
+        settings.maxFileBytes = options.downloadMaxSize
+        return settings
     }
 
     /// Runs `hooks` on each completed download when `events` includes `downloaded` (else none).

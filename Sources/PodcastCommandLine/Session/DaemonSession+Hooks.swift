@@ -34,7 +34,8 @@ extension DaemonSession {
         runner.onOutcome = { [weak runner] episode, outcome in
             // Read at each outcome: a reload may have changed `hook-retries`.
             let attempts = (runner?.policy.retries ?? 0) + 1
-            reporter.report(outcome, of: episode, attempts: attempts, time: now())
+            reporter.report(
+                outcome, of: episode, attempts: attempts, defersRetries: runner?.defersRetries == true, time: now())
         }
         runner.onTermination = { [weak runner] _, _ in
             if let runner { finished(runner) }
@@ -88,7 +89,10 @@ private struct HookOutcomeReporter {
     let retriesChanged: ((Int64) -> Void)?
     let report: ((FeedEvent, Int64?) -> Void)?
 
-    func report(_ outcome: HookRunner.Outcome, of episode: EpisodeAnnouncement, attempts: Int, time: Date) {
+    // `defersRetries`: the runner keeps a retry for the next run (`--once`) instead of waiting.
+    func report(
+        _ outcome: HookRunner.Outcome, of episode: EpisodeAnnouncement, attempts: Int, defersRetries: Bool, time: Date
+    ) {
         // Feed text: neutralised before it reaches a terminal or the journal.
         let name = TerminalText.line(episode.title ?? episode.url ?? "?")
         switch outcome {
@@ -96,8 +100,12 @@ private struct HookOutcomeReporter {
             if let id = episode.feedID { record?(id, nil) }
             persist(episode) { try $0.clearHookRetry(episodeID: $1) }
         case .retrying(let how, let attempt, let delay):
+            let when =
+                defersRetries
+                ? "the retry is kept for the next run (due in \(HookRunner.Policy.format(delay)) s)"
+                : "retrying in \(HookRunner.Policy.format(delay)) s"
             console.err(
-                "podcast-watch: hook \(how.description) for \"\(name)\" (attempt \(attempt) of \(attempts)); retrying in \(HookRunner.Policy.format(delay)) s\n"
+                "podcast-watch: hook \(how.description) for \"\(name)\" (attempt \(attempt) of \(attempts)); \(when)\n"
             )
             let due = time.addingTimeInterval(delay)
             persist(episode) {

@@ -102,6 +102,7 @@ extension DaemonSession {
         case "download-jobs": options.downloadJobs = new.downloadJobs
         case "download-per-host": options.downloadPerHost = new.downloadPerHost
         case "download-rate": options.downloadRate = new.downloadRate
+        case "download-max-size": options.downloadMaxSize = new.downloadMaxSize
         case "keep": options.keep = new.keep
         default: break
         }

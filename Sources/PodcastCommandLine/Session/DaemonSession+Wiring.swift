@@ -18,6 +18,8 @@ extension DaemonSession {
         let loop = parts.loop
         let daemon = parts.daemon
         let runner = HookRunner(command: command, policy: DaemonSession.hookPolicy(options))
+        // `--once` waits out no backoff: a failed attempt's retry is kept for the next run.
+        runner.defersRetries = options.once
         runner.after = { seconds, action in
             self.hookTimerSerial += 1
             let key = self.hookTimerSerial

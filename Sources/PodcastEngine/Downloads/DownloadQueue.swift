@@ -272,11 +272,14 @@ public final class DownloadQueue {
     }
 
     private func begin(_ record: DownloadRecord, host: String) {
-        let file = PartFile(path: record.path, deliver: deliver)
+        let file = PartFile(path: record.path, keepFree: settings.keepFreeBytes, deliver: deliver)
         var options = StreamOptions()
         options.lowSpeedSeconds = settings.stallSeconds
+        // The feed's own figure (the record's total may be a server's since).
+        let declared = (try? ledger.declaredLength(episodeID: record.episodeID)) ?? nil
         let download = EpisodeDownload(
-            record: record, fetcher: fetcher, file: file, limits: settings.limits, options: options)
+            record: record, fetcher: fetcher, file: file, limits: settings.limits, options: options,
+            byteLimit: settings.byteLimit(declaredLength: declared), declaredLength: declared)
         let id = record.episodeID
         active[id] = Active(download: download, host: host, record: record, started: clock())
         hostCounts[host, default: 0] += 1
@@ -369,6 +372,15 @@ public final class DownloadQueue {
                 again.nextRetry = nextRetry
                 scheduleRetry(again, at: nextRetry)
             }
+        case .tooLarge(let message):
+            // Refused for good: another attempt would fetch the same file (the part is gone).
+            try? ledger.markFailed(episodeID: id, error: message, bytes: 0, nextRetry: nil)
+            model.end(id: id, finished: false)
+            var event = self.event(.failed, record, bytes: 0)
+            event.error = message
+            event.attempts = record.attempts + 1
+            onEvent?(event)
+            onWarning?("download of \(TerminalText.line(record.path)) refused: \(message); not retried")
         case .nameTaken:
             // Someone else's file has the name: take the next free one and go again at once.
             let (base, taken) = DownloadNaming.unnumbered(record.path)

@@ -27,6 +27,36 @@ public struct DownloadSettings: Sendable, Equatable {
     public var limits: FetchLimits
     /// A transfer slower than 1 byte/s for this many seconds fails (and is retried). Default 60.
     public var stallSeconds: Int
+    /// The most bytes one downloaded file may have, whatever the feed or the server says
+    /// (`--download-max-size`, config `download-max-size`). Default 8 GiB.
+    public var maxFileBytes: Int64
+    /// Bytes to leave free on the file system downloads write to: a write that would leave less
+    /// fails (the `.part` keeps what was written; the download is retried later). `nil`: 5% of
+    /// the file system's size, at most 1 GiB (`DownloadSettings.headroom(fileSystemBytes:)`).
+    public var keepFreeBytes: Int64?
+
+    /// The default `maxFileBytes`.
+    public static let defaultMaxFileBytes: Int64 = 8 << 30
+
+    /// How far past the feed's declared length a download may grow: its own size again, and at
+    /// least 64 MiB (declared lengths are often stale or rounded, never ten times off).
+    public static let declaredLengthMargin: Int64 = 64 << 20
+
+    /// The most bytes a download may take: `maxFileBytes`, and when the feed declares a length
+    /// (the enclosure's `length`, in bytes) at most `max(2 × length, length + 64 MiB)`. A body
+    /// or a `Content-Length` past it is refused for good: a retry would fetch the same.
+    public func byteLimit(declaredLength: Int64?) -> Int64 {
+        guard let declared = declaredLength, declared > 0 else { return maxFileBytes }
+        let (doubled, over) = declared.multipliedReportingOverflow(by: 2)
+        let bound = over ? Int64.max : max(doubled, declared + Self.declaredLengthMargin)
+        return min(maxFileBytes, bound)
+    }
+
+    /// The default free-space headroom for a file system of `fileSystemBytes`: 5% of it, at most
+    /// 1 GiB.
+    public static func headroom(fileSystemBytes: Int64) -> Int64 {
+        min(1 << 30, max(0, fileSystemBytes / 20))
+    }
 
     /// Settings for `directory`; the defaults are `run --download DIR`'s.
     public init(
@@ -45,5 +75,7 @@ public struct DownloadSettings: Sendable, Equatable {
         self.limits = FetchLimits(
             connectTimeout: 30, totalTimeout: 7 * 86_400, maxResponseBytes: 16 << 30, maxDecodedBytes: 16 << 30)
         self.stallSeconds = 60
+        self.maxFileBytes = Self.defaultMaxFileBytes
+        self.keepFreeBytes = nil
     }
 }

@@ -13,8 +13,18 @@ import PodcastStore
 ///   written from the start, in the same request.
 /// - `416`, a `206` for another offset, or a changed `ETag` or total: the part is emptied and
 ///   the attempt starts again from zero (at most twice per attempt).
-/// The final size must equal `Content-Length` (or the `Content-Range` total); without either,
-/// the enclosure's declared `length` when it has one.
+/// Completeness: the final size must equal what the server announced for the file
+/// (`Content-Length`, or the `Content-Range` total). Without either, the body is complete when
+/// the server ends it cleanly (chunked end, or end of stream): the feed's declared `length` is
+/// never a completeness test, since feeds' lengths are often stale, rounded or placeholders
+/// (a file refused on its first attempt for that reason was accepted on the retry, which had
+/// lost the declared length; now both take it).
+///
+/// Size: the file may not grow past `byteLimit` (`DownloadSettings.byteLimit(declaredLength:)`:
+/// the absolute cap, and about twice the declared length). A server announcing more, or a body
+/// that passes it, ends the attempt as `.tooLarge`: its `.part` is deleted and it is not retried
+/// (another attempt would fetch the same). Free space is `PartFile`'s: a response's announced
+/// length must fit with the headroom left, and so must every write.
 ///
 /// Threading: loop thread only.
 final class EpisodeDownload: FetchBodySink {
@@ -27,6 +37,9 @@ final class EpisodeDownload: FetchBodySink {
         case failed(message: String, bytes: Int64, permanent: Bool)
         /// The final name is taken on disk by a file the store did not finish: pick another.
         case nameTaken
+        /// The file is larger than the download may take (`byteLimit`): refused for good, its
+        /// part deleted.
+        case tooLarge(message: String)
     }
 
     private(set) var record: DownloadRecord
@@ -42,7 +55,12 @@ final class EpisodeDownload: FetchBodySink {
     private var restartReason: String?
     private var restarts = 0
     private var fileError: String?
+    private var tooLarge: String?
     private var ended = false
+    /// The most bytes the file may have (see the type's rules).
+    let byteLimit: Int64
+    /// The enclosure's length as the feed declares it, for messages.
+    let declaredLength: Int64?
     private var lastReported: Int64 = -1
     /// Wall-clock start, for `download_finished`'s seconds.
     let startTime: MonotonicInstant
@@ -59,12 +77,17 @@ final class EpisodeDownload: FetchBodySink {
     /// How many times libcurl reported progress or data to this download (the coalescing test).
     private(set) var callbackCount = 0
 
-    init(record: DownloadRecord, fetcher: HTTPFetcher, file: PartFile, limits: FetchLimits, options: StreamOptions) {
+    init(
+        record: DownloadRecord, fetcher: HTTPFetcher, file: PartFile, limits: FetchLimits, options: StreamOptions,
+        byteLimit: Int64 = .max, declaredLength: Int64? = nil
+    ) {
         self.record = record
         self.fetcher = fetcher
         self.file = file
         self.limits = limits
         self.options = options
+        self.byteLimit = byteLimit
+        self.declaredLength = declaredLength
         self.startTime = MonotonicInstant.now()
         file.onDrained = { [weak self] in self?.control?.resume() }
         file.onError = { [weak self] message in self?.failFile(message) }
@@ -88,6 +111,10 @@ final class EpisodeDownload: FetchBodySink {
                 } else {
                     self.end(.nameTaken)
                 }
+            case .success(.partIsNotAFile):
+                // A link or a FIFO at NAME.part failed this download on every retry: it is
+                // someone else's name, as a foreign file is. Take the next free one.
+                self.end(.nameTaken)
             case .success(.part(let existing)) where existing > 0 && !self.record.mayOwnFiles:
                 // A part this download never wrote (another store's, a deleted store's): its bytes
                 // are not ours to continue, nor to delete. Leave it and take the next name.
@@ -175,14 +202,34 @@ final class EpisodeDownload: FetchBodySink {
             received = 0
             total = length
         }
+        if let total, total > byteLimit {
+            tooLarge = "the server announces \(total) bytes, \(limitText)"
+            return false
+        }
         record.etag = etag
         record.lastModified = headers["last-modified"]
         onResponse?(etag, record.lastModified, total)
+        if let total { file.expect(total - base) }
         return true
     }
 
+    // "more than the N bytes this download may take (…why)".
+    private var limitText: String {
+        let fromDeclared = declaredLength.map { byteLimit == max($0 &* 2, $0 + DownloadSettings.declaredLengthMargin) }
+        let why =
+            fromDeclared == true
+            ? "twice the \(declaredLength ?? 0) bytes the feed declares, or that plus 64 MiB"
+            : "download-max-size"
+        return "more than the \(byteLimit) bytes this download may take (\(why))"
+    }
+
     func receive(_ bytes: UnsafeRawBufferPointer) -> FetchSinkVerdict {
-        if fileError != nil { return .abort }
+        if fileError != nil || tooLarge != nil { return .abort }
+        if received + Int64(bytes.count) > byteLimit {
+            // A body that never ends, or a length the server did not announce: cut here.
+            tooLarge = "the body passed \(byteLimit) bytes, \(limitText)"
+            return .abort
+        }
         if file.mustWait() { return .pause }
         callbackCount += 1
         file.append(bytes)
@@ -205,6 +252,11 @@ final class EpisodeDownload: FetchBodySink {
     private func transferEnded(_ result: FetchResult) {
         control = nil
         guard !ended else { return }
+        if let tooLarge {
+            // Bytes of a file we will not take: deleted, so they hold no disk space.
+            file.close(.remove) { [weak self] _ in self?.end(.tooLarge(message: tooLarge)) }
+            return
+        }
         if let fileError {
             end(.failed(message: fileError, bytes: received, permanent: false))
             return
@@ -254,7 +306,9 @@ final class EpisodeDownload: FetchBodySink {
     }
 
     private func complete() {
-        let expected = total ?? record.total
+        // The server's length only (see the type's rules): `total` is this response's, or the
+        // stored one the part was checked against.
+        let expected = total
         file.complete(expectedBytes: expected) { [weak self] result in
             guard let self, !self.ended else { return }
             switch result {

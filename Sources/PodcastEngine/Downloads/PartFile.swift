@@ -47,17 +47,19 @@ final class PartFile: @unchecked Sendable {
     private var closed = false
 
     /// A part file for the final `path`, its jobs delivered back with `deliver` (an
-    /// `EventLoop.execute`).
-    init(path: String, deliver: @escaping Deliver) {
+    /// `EventLoop.execute`). `keepFree`: bytes every write must leave free on the file system
+    /// (`nil`: `DownloadSettings.headroom(fileSystemBytes:)` of it).
+    init(path: String, keepFree: Int64? = nil, deliver: @escaping Deliver) {
         self.path = path
         self.deliver = deliver
         self.queue = DispatchQueue(label: "pw-download-file", target: .global(qos: .utility))
+        io.keepFree = keepFree
         buffer.reserveCapacity(PartFile.chunkBytes)
     }
 
     /// A `PartFile` delivering to `loop`.
-    convenience init(path: String, loop: EventLoop) {
-        self.init(path: path, deliver: { work in loop.execute(work) })
+    convenience init(path: String, keepFree: Int64? = nil, loop: EventLoop) {
+        self.init(path: path, keepFree: keepFree, deliver: { work in loop.execute(work) })
     }
 
     deinit {
@@ -72,10 +74,15 @@ final class PartFile: @unchecked Sendable {
         /// The final file already exists (a finished download whose state was not recorded, or
         /// someone else's file): nothing was opened.
         case finalExists(bytes: Int64)
+        /// `partPath` is something we never write through: a symbolic link, a directory, a FIFO,
+        /// a device. Nothing was opened; the download takes another name.
+        case partIsNotAFile
     }
 
     /// Creates the parent folders (0755), then opens `partPath` (created 0644, never through a
-    /// symbolic link) and reports its size; `completion` gets the outcome or an error message.
+    /// symbolic link, never blocking on a FIFO) and reports its size, or `.partIsNotAFile` when
+    /// something that is not a regular file has that name; `completion` gets the outcome or an
+    /// error message.
     func open(completion: @escaping (Result<Opened, PartFileFailure>) -> Void) {
         let path = self.path
         let io = self.io
@@ -83,6 +90,20 @@ final class PartFile: @unchecked Sendable {
         queue.async { [deliver] in
             let result = io.open(path: path)
             deliver { box.value(result) }
+        }
+    }
+
+    /// Checks, in order with the writes, that `bytes` more fit on the file system with the
+    /// headroom left free; if not, writing stops there as on a write error (`onError`, once).
+    /// Called when a response announces its length, so a body that cannot fit is refused
+    /// before it fills the disk.
+    func expect(_ bytes: Int64) {
+        flushBuffer()
+        let io = self.io
+        queue.async { [deliver, weak self] in
+            guard let error = io.reserve(bytes) else { return }
+            let owner = WeakBox(self)
+            deliver { owner.value?.written(0, error: error) }
         }
     }
 
@@ -205,6 +226,34 @@ private final class IOState: @unchecked Sendable {
     private var fd: Int32 = -1
     private var partPath = ""
     private var error: PartFileFailure?
+    /// Set once, before any job runs.
+    var keepFree: Int64?
+
+    // When `more` bytes would leave less than the headroom free on the part's file system, the
+    // failure that says so (and the state stops writing); nil when they fit or nothing is known.
+    func reserve(_ more: Int64) -> PartFileFailure? {
+        if let error { return error }
+        guard fd >= 0 else { return nil }
+        var info = statvfs()
+        guard fstatvfs(fd, &info) == 0 else { return nil }  // unknown: the writes will tell
+        let block = Int64(info.f_frsize > 0 ? info.f_frsize : info.f_bsize)
+        let free = Int64(clamping: info.f_bavail).multipliedReportingOverflow(by: block)
+        let size = Int64(clamping: info.f_blocks).multipliedReportingOverflow(by: block)
+        guard !free.overflow, !size.overflow else { return nil }
+        let headroom = keepFree ?? DownloadSettings.headroom(fileSystemBytes: size.partialValue)
+        guard free.partialValue - max(0, more) < headroom else { return nil }
+        let failure = PartFileFailure(
+            message:
+                "not enough free space for \(partPath): \(IOState.megabytes(free.partialValue)) free, \(IOState.megabytes(more)) more to write, and downloads leave \(IOState.megabytes(headroom)) free",
+            code: ENOSPC)
+        error = failure
+        return failure
+    }
+
+    static func megabytes(_ bytes: Int64) -> String {
+        let mib = Double(bytes) / Double(1 << 20)
+        return mib >= 10 || mib == mib.rounded() ? "\(Int64(mib.rounded())) MiB" : String(format: "%.1f MiB", mib)
+    }
 
     func open(path: String) -> Result<PartFile.Opened, PartFileFailure> {
         var info = stat()
@@ -212,15 +261,35 @@ private final class IOState: @unchecked Sendable {
         let parent = (path as NSString).deletingLastPathComponent
         if let failure = makeDirectories(parent) { return .failure(failure) }
         partPath = path + ".part"
-        let descriptor = Glibc.open(partPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_APPEND, 0o644)
-        guard descriptor >= 0 else { return .failure(.errno("open", partPath, errno)) }
-        fd = descriptor
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            Glibc.close(descriptor)
-            fd = -1
-            return .failure(PartFileFailure(message: "\(partPath) is not a regular file", code: EINVAL))
+        // O_NONBLOCK: a FIFO with no reader fails (ENXIO) instead of blocking this queue.
+        let descriptor = Glibc.open(
+            partPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_APPEND | O_NONBLOCK | O_NOCTTY, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            // A link (ELOOP), a folder (EISDIR), a FIFO without a reader (ENXIO) at the name:
+            // not ours to write through, and no retry would change it.
+            if code == ELOOP || code == EISDIR || code == ENXIO { return .success(.partIsNotAFile) }
+            return .failure(.errno("open", partPath, code))
         }
+        guard fstat(descriptor, &info) == 0 else {
+            let failure = PartFileFailure.errno("open", partPath, errno)
+            Glibc.close(descriptor)
+            return .failure(failure)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            Glibc.close(descriptor)  // a FIFO with a reader, a device
+            return .success(.partIsNotAFile)
+        }
+        // Writes block as usual (a regular file ignores the flag, but say what we mean).
+        _ = fcntl(descriptor, F_SETFL, O_WRONLY | O_APPEND)
+        fd = descriptor
         error = nil
+        // A disk already past the headroom: nothing is requested (the part keeps its bytes).
+        if let failure = reserve(0) {
+            error = nil
+            close()
+            return .failure(failure)
+        }
         return .success(.part(existingBytes: Int64(info.st_size)))
     }
 
@@ -244,6 +313,7 @@ private final class IOState: @unchecked Sendable {
     func write(_ bytes: [UInt8]) -> PartFileFailure? {
         if let error { return error }
         guard fd >= 0 else { return nil }
+        if let failure = reserve(Int64(bytes.count)) { return failure }
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }

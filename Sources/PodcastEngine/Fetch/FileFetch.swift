@@ -1,4 +1,5 @@
 import Foundation
+import LoopScheduler
 
 #if canImport(Glibc)
 import Glibc
@@ -62,17 +63,61 @@ package enum FileFetch {
         return readToEnd(fd: fd, path: path, request: request, headers: headers)
     }
 
-    /// `show`'s read of a pipe or device (`curl … | podcast-watch show /dev/stdin`): blocking,
-    /// to end of file, capped at `maxResponseBytes`. Never used by the daemon.
+    /// `show`'s read of a pipe or device (`curl … | podcast-watch show /dev/stdin`): to end of
+    /// file, capped at `maxResponseBytes`, and bounded in time as a fetch is: the first byte must
+    /// come within `connectTimeout` and the end within `totalTimeout` (seconds). Opened
+    /// `O_NONBLOCK`, so a FIFO with no writer cannot hold `open(2)` for ever; then `poll(2)` waits
+    /// for the writer, and a FIFO or pipe that stays silent is an error naming the wait. Never
+    /// used by the daemon.
     package static func readStream(path: String, request: FetchRequest) -> FetchResult {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else {
+        func failure(_ message: String) -> FetchResult {
+            .failure(FetchError(kind: .file, url: request.url, message: message))
+        }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return failure("cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let cap = request.limits.maxResponseBytes
+        let start = MonotonicInstant.now()
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var polledReady = false  // poll said readable or hung up: a 0 from read is the end
+        while data.count <= cap {
+            let want = min(chunk.count, cap + 1 - data.count)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, want) }
+            if n > 0 {
+                data.append(contentsOf: chunk[0..<n])
+                continue
+            }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && errno != EAGAIN { return failure("cannot read \(path): \(String(cString: strerror(errno)))") }
+            if n == 0 && polledReady { break }
+            // Nothing to read yet (EAGAIN), or a 0 from a FIFO no writer has opened, which reads
+            // as end of file too: wait for data or the last writer's hang-up, in the time left.
+            let limit = data.isEmpty ? request.limits.connectTimeout : request.limits.totalTimeout
+            let left = limit - Double(start.distance(to: MonotonicInstant.now()).nanoseconds) / 1e9
+            guard left > 0 else { return failure(Self.silence(path, waited: limit, gotData: !data.isEmpty)) }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, Int32(min((left * 1000).rounded(.up), Double(Int32.max))))
+            if ready < 0 && errno != EINTR {
+                return failure("cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            if ready > 0 { polledReady = true }
+        }
+        if data.count > cap {
             return .failure(
                 FetchError(
-                    kind: .file, url: request.url, message: "cannot read \(path): \(String(cString: strerror(errno)))"))
+                    kind: .tooLarge(decoded: false), url: request.url, message: "file is larger than \(cap) bytes"))
         }
-        defer { close(fd) }
-        return readToEnd(fd: fd, path: path, request: request, headers: [:])
+        return .success(
+            FetchResponse(status: 200, headers: [:], body: data, requestedURL: request.url, effectiveURL: request.url))
+    }
+
+    // The error for a pipe or FIFO that stayed silent: before its first byte, or before its end.
+    private static func silence(_ path: String, waited seconds: Double, gotData: Bool) -> String {
+        let shown = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+        return gotData
+            ? "\(path): the stream did not end within \(shown) s"
+            : "\(path): nothing to read within \(shown) s (a FIFO with no writer, or a pipe whose writer sends nothing)"
     }
 
     private static func readToEnd(fd: Int32, path: String, request: FetchRequest, headers: [String: String])

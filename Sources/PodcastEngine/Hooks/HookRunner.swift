@@ -138,6 +138,11 @@ public final class HookRunner {
     /// Runs an action after a delay in seconds, on this runner's thread: the loop's timer in the
     /// daemon, a virtual clock in tests. Without it, no retry and no timeout happens.
     public var after: ((Double, @escaping () -> Void) -> Void)?
+    /// When true (`run --once`), a failed attempt with retries left is reported as `.retrying`
+    /// (for the caller to keep, as at shutdown) but not waited for in this process: the retry is
+    /// owed to the next start. So a pass ends when every first attempt has, whatever the backoff
+    /// and whichever of a hook's end and the last poll comes first.
+    public var defersRetries = false
     /// Where the hooks' stdout and stderr go instead of our stderr (`--hook-log`); the runner
     /// does not own it (the caller closes it after the last hook).
     public var outputFD: Int32?
@@ -329,8 +334,9 @@ public final class HookRunner {
             onOutcome?(episode, .succeeded(attempts: attempt))
         } else if attempt <= policy.retries, let after {
             let delay = policy.delay(beforeRetry: attempt)
-            // After shutdown began the retry is owed to the next start (the caller persists it).
-            guard !stopped else {
+            // After shutdown began, or in a pass that waits for no backoff, the retry is owed to
+            // the next start (the caller persists it).
+            guard !stopped && !defersRetries else {
                 onOutcome?(episode, .retrying(how, attempt: attempt, delay: delay))
                 return
             }

@@ -132,7 +132,9 @@ public enum HTMLSanitizer {
     /// characters, tabs and line breaks removed) when that is an absolute `http`, `https` or
     /// `mailto` URL; `nil` otherwise (another scheme, or a relative reference).
     static func safeURL(_ value: String) -> String? {
-        let cleaned = String(decoding: value.trimmedASCII.utf8.filter { $0 >= 0x20 && $0 != 0x7F }, as: UTF8.self)
+        // Control characters out first, then the blanks they uncover trimmed: trimming first
+        // left "x \0" as "x ", which a second pass trimmed to "x" (not idempotent).
+        let cleaned = String(decoding: value.utf8.filter { $0 >= 0x20 && $0 != 0x7F }, as: UTF8.self).trimmedASCII
         var scheme: [UInt8] = []
         for byte in cleaned.utf8 {
             if byte == UInt8(ascii: ":") {

@@ -8,8 +8,10 @@ public enum OPML {
     /// outline counts when it has `xmlUrl` (or, failing that, `url`); its title is `title`, else
     /// `text`. Repeated URLs are all returned, so a caller can report them.
     ///
-    /// - Throws: `OPMLError.emptyDocument`, `.notOPML` when the root is not `<opml>`, and
-    ///   `.malformed` (with what was recoverable) when the XML is broken.
+    /// - Throws: `OPMLError.emptyDocument`, `.notOPML` when the root is not `<opml>`,
+    ///   `.malformed` (with what was recoverable) when the XML is broken (an outline the end of
+    ///   the file cuts off is not recoverable: its URL would be cut short), and `.refused` when
+    ///   its start tags are out of proportion (`StartTagLimit`).
     public static func parse(bytes: [UInt8]) throws(OPMLError) -> [OPMLOutline] {
         let decoded = DocumentDecoder(bytes: bytes, httpContentType: nil)
         var repair = EntityRepair()
@@ -17,17 +19,41 @@ public enum OPML {
         if document.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { throw .emptyDocument }
         let collector = OPMLOutlineCollector()
         let outcome = XMLReader.parse(document, handler: collector)
+        if let refused = outcome.refused { throw .refused(refused) }
         if let root = collector.rejectedRoot { throw .notOPML(rootElement: root) }
         guard collector.sawRoot else {
             if XMLReader.hasOnlyProlog(document) { throw .emptyDocument }
             throw .malformed(details: outcome.messages, recovered: [])
         }
-        let errors = outcome.messages.filter { $0.hasPrefix("XML error") }
+        var outlines = collector.outlines
+        var errors = outcome.messages.filter { $0.hasPrefix("XML error") }
+        // The file ends inside an attribute value of its last outline: that value (its URL,
+        // perhaps) is cut short, so the outline is not offered at all.
+        if let cut = collector.outlineAtEnd, endsInsideAttributeValue(document) {
+            let line = outlines[cut].line.map { "line \($0): " } ?? ""
+            errors.insert("\(line)the file ends inside an outline's attribute value; that outline is left out", at: 0)
+            outlines.remove(at: cut)
+        }
         if !outcome.wellFormed {
             throw .malformed(
-                details: errors.isEmpty ? outcome.messages + decoded.warnings : errors, recovered: collector.outlines)
+                details: errors.isEmpty ? outcome.messages + decoded.warnings : errors, recovered: outlines)
         }
-        return collector.outlines
+        return outlines
+    }
+
+    /// Whether `document` ends inside a quoted attribute value of its last tag (quotes counted
+    /// from its last `<`, which a well-formed value cannot hold).
+    static func endsInsideAttributeValue(_ document: [UInt8]) -> Bool {
+        guard let start = document.lastIndex(of: UInt8(ascii: "<")) else { return false }
+        var quote: UInt8 = 0
+        for byte in document[start...] {
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            }
+        }
+        return quote != 0
     }
 
     /// Parses OPML held in `Data`; see `parse(bytes:)`.

@@ -9,6 +9,9 @@ public enum OPMLError: Error, Sendable, Equatable, CustomStringConvertible, Loca
     /// The XML is broken. `details` are libxml2's messages (with line numbers); `recovered` is
     /// what could still be read, so a caller may offer a partial import.
     case malformed(details: [String], recovered: [OPMLOutline])
+    /// The document was not parsed: its start tags would cost libxml2 time out of proportion to
+    /// its size (`StartTagLimit`, measured on the decoded text).
+    case refused(DocumentRefused)
 
     /// A one-line explanation.
     public var description: String {
@@ -20,6 +23,8 @@ public enum OPMLError: Error, Sendable, Equatable, CustomStringConvertible, Loca
         case .malformed(let details, let recovered):
             return "broken OPML file (\(recovered.count) outline(s) recoverable)"
                 + (details.first.map { ": \($0)" } ?? "")
+        case .refused(let refusal):
+            return "OPML file \(refusal)"
         }
     }
 

@@ -7,6 +7,9 @@ final class OPMLOutlineCollector: XMLReaderHandler {
     private(set) var sawRoot = false
     private(set) var rejectedRoot: String?
     private(set) var outlines: [OPMLOutline] = []
+    /// The outline whose start tag the end of the document cut off (its index in `outlines`):
+    /// libxml2's recovery reports it with what it read, including an attribute value cut short.
+    private(set) var outlineAtEnd: Int?
     private var depth = 0
 
     override func startElement(_ element: XMLStartElement) {
@@ -22,6 +25,9 @@ final class OPMLOutlineCollector: XMLReaderHandler {
             return
         }
         guard name.lowercased() == "outline" else { return }
+        // A complete start tag leaves libxml2 at its `>` or `/>` when it reports it; the end of
+        // the input there (the NUL after the last byte read) means the tag was cut.
+        let atEnd = parserContext?.pointee.input?.pointee.cur?.pointee == 0
         let raw =
             Self.nonBlank(element.attribute("xmlUrl")) ?? Self.nonBlank(element.attribute("xmlURL"))
             ?? Self.nonBlank(element.attribute("url"))
@@ -46,6 +52,7 @@ final class OPMLOutlineCollector: XMLReaderHandler {
             (1...100_000).contains($0) ? $0 : nil
         }
         let line = parserContext.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) }
+        if atEnd { outlineAtEnd = outlines.count }
         outlines.append(
             OPMLOutline(
                 url: url, title: title, interval: interval, rejectedInterval: interval == nil ? rawInterval : nil,

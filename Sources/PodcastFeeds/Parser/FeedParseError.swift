@@ -11,6 +11,9 @@ public enum FeedParseError: Error, Sendable, Equatable, CustomStringConvertible,
     case unreadable(details: [String])
     /// The parse was stopped through `ParseCancellation` (its budget ran out) before the end.
     case stopped
+    /// The document was not parsed: its start tags would cost libxml2 time out of proportion to
+    /// its size (`StartTagLimit`, measured on the decoded text).
+    case refused(DocumentRefused)
 
     /// A one-line explanation naming what was found.
     public var description: String {
@@ -23,6 +26,8 @@ public enum FeedParseError: Error, Sendable, Equatable, CustomStringConvertible,
             return "not readable as XML" + (details.first.map { ": \($0)" } ?? "")
         case .stopped:
             return "parse stopped before the end of the document"
+        case .refused(let refusal):
+            return refusal.description
         }
     }
 

@@ -25,7 +25,8 @@ public enum FeedParser {
     /// - Returns: the feed; `isWellFormed == false` and `warnings` when libxml2 had to recover.
     /// - Throws: `FeedParseError` for an empty document, a root element that is not a feed, or
     ///   no recoverable root element; `.stopped` when `ParseCancellation.current` was cancelled
-    ///   during the parse.
+    ///   during the parse; `.refused` when the decoded document's start tags would cost libxml2
+    ///   time out of proportion (`StartTagLimit`: checked before libxml2 sees a byte).
     public static func parse(
         bytes: [UInt8], baseURL: String?, httpContentType: String? = nil, httpContentLanguage: String? = nil
     ) throws(FeedParseError) -> ParsedFeed {
@@ -37,6 +38,7 @@ public enum FeedParser {
         }
         let builder = FeedBuilder(documentURL: baseURL)
         let outcome = XMLReader.parse(document, handler: builder)
+        if let refused = outcome.refused { throw .refused(refused) }
         if outcome.stopped { throw .stopped }
         if let root = builder.rejectedRoot { throw .notAFeed(rootElement: root) }
         guard let format = builder.format else {

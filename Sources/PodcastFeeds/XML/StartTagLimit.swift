@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A linear pre-check run before libxml2 sees a document: the most attributes any start tag
 /// holds. libxml2 2.9 (Debian 12) compares each attribute of a start tag with every earlier one,
 /// inside one call that no SAX callback can interrupt: one element with 200,000 attributes
@@ -12,10 +16,13 @@
 /// declarations in scope (a stack of open elements) and adds, for each start tag, its
 /// declarations times those already in scope; a document past `maxNamespaceWork` is refused.
 ///
-/// The scan works on raw bytes in any ASCII-compatible encoding and in UTF-16/32 (NUL bytes are
-/// skipped): it counts `=` outside quotes between `<name` and the closing `>`, and skips
-/// comments, CDATA sections, processing instructions, declarations and end tags. It errs
-/// towards counting too few on broken markup, never towards refusing a normal feed.
+/// The scan reads the bytes libxml2 will parse: `XMLReader` runs it on the decoded UTF-8 it hands
+/// libxml2 (a UTF-7 or EBCDIC feed shows its `<` only once decoded), so every document any of
+/// our parsers reads passes it. It also accepts UTF-16/32 (NUL bytes are skipped): it counts `=`
+/// outside quotes between `<name` and the closing `>`, adds the attribute defaults a DOCTYPE's
+/// internal subset declares for that element (`StartTagLimit.Defaults`), and skips comments,
+/// CDATA sections, processing instructions, other declarations and end tags. It errs towards
+/// counting too few on broken markup, never towards refusing a normal feed.
 public enum StartTagLimit {
     /// The most attributes accepted on one element.
     public static let maxAttributes = 256
@@ -45,110 +52,56 @@ public enum StartTagLimit {
     public static func measure(_ bytes: [UInt8], attributeLimit limit: Int = .max, namespaceWorkLimit: Int = .max)
         -> Measure
     {
-        let lt = UInt8(ascii: "<")
-        let gt = UInt8(ascii: ">")
-        let eq = UInt8(ascii: "=")
-        let dq = UInt8(ascii: "\"")
-        let sq = UInt8(ascii: "'")
+        // Over the buffer: it runs before every parse, and array indexing checked each byte.
+        bytes.withUnsafeBufferPointer {
+            measure($0, array: bytes, attributeLimit: limit, namespaceWorkLimit: namespaceWorkLimit)
+        }
+    }
+
+    private static func measure(
+        _ bytes: UnsafeBufferPointer<UInt8>, array: [UInt8], attributeLimit limit: Int, namespaceWorkLimit: Int
+    ) -> Measure {
+        var scan = Scan(bytes)
+        let n = bytes.count
         var most = 0
         var work = 0
         var inScope = 0  // namespace declarations of the open elements
         var open: [Int] = []  // declarations per open element
-        var i = 0
-        let n = bytes.count
-        // The next non-NUL byte at or after `j`, and its index.
-        func next(_ j: Int) -> (UInt8, Int)? {
-            var k = j
-            while k < n {
-                if bytes[k] != 0 { return (bytes[k], k) }
-                k += 1
-            }
-            return nil
-        }
-        // Moves `i` past the next occurrence of `terminator` (non-NUL bytes only).
-        func skip(past terminator: [UInt8]) {
-            var matched = 0
-            while i < n {
-                let b = bytes[i]
-                i += 1
-                if b == 0 { continue }
-                matched = b == terminator[matched] ? matched + 1 : (b == terminator[0] ? 1 : 0)
-                if matched == terminator.count { return }
-            }
-        }
-        while i < n {
-            guard bytes[i] == lt else {
-                i += 1
+        var defaults: [[UInt8]: Defaults] = [:]  // attribute defaults a DOCTYPE declares, per element
+        while scan.i < n {
+            guard bytes[scan.i] == UInt8(ascii: "<") else {
+                // Text: on to the next '<' at memchr's speed.
+                scan.i = scan.find(UInt8(ascii: "<"), from: scan.i)
                 continue
             }
-            guard let (first, at) = next(i + 1) else { break }
-            i = at
+            guard let (first, at) = scan.next(scan.i + 1) else { break }
+            scan.i = at
             switch first {
             case UInt8(ascii: "!"):
-                if let (a, ai) = next(at + 1), a == UInt8(ascii: "-"), let (b, _) = next(ai + 1), b == UInt8(ascii: "-")
-                {
-                    skip(past: Array("-->".utf8))
-                } else if let (a, _) = next(at + 1), a == UInt8(ascii: "[") {
-                    skip(past: Array("]]>".utf8))
-                } else {
-                    skip(past: [gt])
-                }
+                scan.skipMarkupDeclaration(at: at, array: array, defaults: &defaults)
             case UInt8(ascii: "?"):
-                skip(past: Array("?>".utf8))
+                scan.skip(past: Self.instructionEnd)
             case UInt8(ascii: "/"):
-                skip(past: [gt])
+                scan.i = min(n, scan.find(UInt8(ascii: ">"), from: scan.i) + 1)
                 if let declared = open.popLast() { inScope -= declared }
             case _ where !isNameByte(first):
                 continue  // a stray '<' in text ("a < b"): no tag, as libxml2 sees it
             default:
-                var count = 0
-                var declarations = 0
-                var quote: UInt8 = 0
-                var previous: UInt8 = 0  // the last byte outside quotes that is not white space
-                // The last run of name bytes outside quotes (the attribute name before `=`):
-                // its first six bytes, packed, and its length.
-                var run: UInt64 = 0
-                var runLength = 0
-                var inRun = false
-                var selfClosing = false
-                while i < n {
-                    let b = bytes[i]
-                    i += 1
-                    if b == 0 { continue }
-                    if quote != 0 {
-                        if b == quote { quote = 0 }
-                        continue
-                    }
-                    defer { if !(b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D) { previous = b } }
-                    if isNameByte(b) {
-                        if !inRun { (run, runLength, inRun) = (0, 0, true) }
-                        if runLength < 6 { run |= UInt64(b) << (8 * UInt64(runLength)) }
-                        runLength += 1
-                        continue
-                    }
-                    inRun = false
-                    if b == dq || b == sq {
-                        quote = b
-                    } else if b == eq {
-                        if isNameByte(previous) {  // `name=`, not a run of '='
-                            count += 1
-                            if runLength == 5 ? run == xmlns : (runLength > 6 && run == xmlnsColon) {
-                                declarations += 1
-                            }
-                        }
-                    } else if b == gt || b == lt {
-                        if b == lt { i -= 1 }  // an unclosed tag: the next one starts here
-                        selfClosing = b == gt && previous == UInt8(ascii: "/")
-                        break
+                var tag = TagCount()
+                if !defaults.isEmpty {
+                    var name = Cursor(bytes: array, index: at)
+                    if let declared = defaults[name.takeName()] {
+                        tag.attributes = declared.attributes
+                        tag.declarations = declared.namespaces
                     }
                 }
-                most = max(most, count)
-                work += declarations * inScope
-                if selfClosing {
+                scan.readStartTag(into: &tag)
+                most = max(most, tag.attributes)
+                work += tag.declarations * inScope
+                if !tag.selfClosing {
                     // Declarations of an empty element go out of scope with it.
-                } else {
-                    open.append(declarations)
-                    inScope += declarations
+                    open.append(tag.declarations)
+                    inScope += tag.declarations
                 }
                 if most > limit || work > namespaceWorkLimit {
                     return Measure(maxAttributes: most, namespaceWork: work)
@@ -158,6 +111,128 @@ public enum StartTagLimit {
         return Measure(maxAttributes: most, namespaceWork: work)
     }
 
+    /// What one start tag holds: its attributes (with the DOCTYPE's defaults for its element),
+    /// the namespace declarations among them, and whether it ends with `/>`.
+    private struct TagCount {
+        var attributes = 0
+        var declarations = 0
+        var selfClosing = false
+    }
+
+    /// The position of one pass over the bytes, and the moves it makes: NUL bytes (UTF-16/32)
+    /// are skipped, and long stretches are crossed with memchr.
+    private struct Scan {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let n: Int
+        var i = 0
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+            n = bytes.count
+        }
+
+        // The next non-NUL byte at or after `j`, and its index.
+        func next(_ j: Int) -> (UInt8, Int)? {
+            var k = j
+            while k < n {
+                if bytes[k] != 0 { return (bytes[k], k) }
+                k += 1
+            }
+            return nil
+        }
+
+        // The index of the next `byte` at or after `j`, or `n`.
+        func find(_ byte: UInt8, from j: Int) -> Int {
+            guard j < n, let base = bytes.baseAddress, let hit = memchr(base + j, Int32(byte), n - j) else { return n }
+            return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+        }
+
+        // Moves `i` past the next occurrence of `terminator` (non-NUL bytes only).
+        // Comments and CDATA sections (show notes) can be most of a feed: found with memchr.
+        mutating func skip(past terminator: [UInt8]) {
+            while i < n {
+                let start = find(terminator[0], from: i)
+                guard start < n else {
+                    i = n
+                    return
+                }
+                var k = start + 1
+                var matched = 1
+                while matched < terminator.count, let (b, at) = next(k), b == terminator[matched] {
+                    matched += 1
+                    k = at + 1
+                }
+                if matched == terminator.count {
+                    i = k
+                    return
+                }
+                i = start + 1
+            }
+        }
+
+        // `<!` at `at - 1`: a comment, a CDATA section, or a declaration (a DOCTYPE's internal
+        // subset records its attribute defaults in `defaults`).
+        mutating func skipMarkupDeclaration(at: Int, array: [UInt8], defaults: inout [[UInt8]: Defaults]) {
+            if let (a, ai) = next(at + 1), a == UInt8(ascii: "-"), let (b, _) = next(ai + 1), b == UInt8(ascii: "-") {
+                skip(past: StartTagLimit.commentEnd)
+            } else if let (a, _) = next(at + 1), a == UInt8(ascii: "[") {
+                skip(past: StartTagLimit.cdataEnd)
+            } else {
+                i = StartTagLimit.skipDeclaration(array, from: at + 1, defaults: &defaults)
+            }
+        }
+
+        // From the start tag's name to its end: counts `name=` outside quotes, and the
+        // `xmlns` / `xmlns:p` ones among them. Leaves `i` past the `>`, or at the `<` that
+        // starts the next tag when this one is unclosed.
+        mutating func readStartTag(into tag: inout TagCount) {
+            var quote: UInt8 = 0
+            var previous: UInt8 = 0  // the last byte outside quotes that is not white space
+            // The last run of name bytes outside quotes (the attribute name before `=`): its
+            // first six bytes, packed, and its length.
+            var run: UInt64 = 0
+            var runLength = 0
+            var inRun = false
+            while i < n {
+                let b = bytes[i]
+                i += 1
+                if b == 0 { continue }
+                if quote != 0 {
+                    // A quoted value (a URL, a title): straight to its closing quote.
+                    i = min(n, find(quote, from: i - 1) + 1)
+                    quote = 0
+                    continue
+                }
+                defer { if !(b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D) { previous = b } }
+                if isNameByte(b) {
+                    if !inRun { (run, runLength, inRun) = (0, 0, true) }
+                    if runLength < 6 { run |= UInt64(b) << (8 * UInt64(runLength)) }
+                    runLength += 1
+                    continue
+                }
+                inRun = false
+                if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                    quote = b
+                } else if b == UInt8(ascii: "=") {
+                    if isNameByte(previous) {  // `name=`, not a run of '='
+                        tag.attributes += 1
+                        if runLength == 5 ? run == xmlns : (runLength > 6 && run == xmlnsColon) {
+                            tag.declarations += 1
+                        }
+                    }
+                } else if b == UInt8(ascii: ">") || b == UInt8(ascii: "<") {
+                    if b == UInt8(ascii: "<") { i -= 1 }  // an unclosed tag: the next one starts here
+                    tag.selfClosing = b == UInt8(ascii: ">") && previous == UInt8(ascii: "/")
+                    return
+                }
+            }
+        }
+    }
+
+    private static let commentEnd = Array("-->".utf8)
+    private static let cdataEnd = Array("]]>".utf8)
+    private static let instructionEnd = Array("?>".utf8)
+
     // "xmlns" and "xmlns:" as packed by the scan (little-endian, first byte lowest).
     private static let xmlns: UInt64 = Array("xmlns".utf8).enumerated().reduce(0) {
         $0 | UInt64($1.element) << (8 * UInt64($1.offset))
@@ -166,7 +241,7 @@ public enum StartTagLimit {
 
     // A byte that can be part of an XML name: ASCII letters, digits, `_ : . -`, and every byte
     // of a multi-byte UTF-8 sequence.
-    private static func isNameByte(_ b: UInt8) -> Bool {
+    static func isNameByte(_ b: UInt8) -> Bool {
         (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
             || b == 0x5F || b == 0x3A || b == 0x2E || b == 0x2D || b >= 0x80
     }

@@ -117,6 +117,15 @@ struct XMLStartElement {
 /// DTD loading and no entity substitution (`XML_PARSE_RECOVER | XML_PARSE_NONET |
 /// XML_PARSE_IGNORE_ENC`), delivering events to a handler. The handler pointer travels as
 /// libxml2's `userData` (an unretained `Unmanaged` reference that lives for the call).
+///
+/// Two guards keep a hostile document from holding the calling thread:
+/// - Before libxml2 sees a byte, `StartTagLimit` measures exactly these bytes (the decoded text,
+///   not what came over the wire): a document whose start tags would cost libxml2 quadratic
+///   time where no callback can stop it is refused (`Outcome.refused`) and never parsed.
+/// - libxml2 reads the document through a callback, a few KiB at a time, and each read first
+///   checks the `ParseCancellation`: once it is cancelled libxml2 gets end of input, so a
+///   stretch with no SAX event (a huge comment, a long start tag) still stops within one read.
+///   The SAX callbacks check it too, and stop libxml2 (`xmlStopParser`) at the next event.
 enum XMLReader {
     struct Outcome {
         /// libxml2 reported no error (warnings allowed).
@@ -125,6 +134,11 @@ enum XMLReader {
         var messages: [String]
         /// The parse was stopped by `ParseCancellation` before the end of the document.
         var stopped = false
+        /// The document was not parsed at all: its start tags are out of proportion
+        /// (`StartTagLimit`).
+        var refused: DocumentRefused?
+        /// Bytes of the document libxml2 read (all of them unless stopped or refused).
+        var bytesRead = 0
     }
 
     private static let initialize: Void = { xmlInitParser() }()
@@ -162,8 +176,9 @@ enum XMLReader {
     static let maximumMessages = 40
 
     /// Parses `utf8` (no BOM, already UTF-8). Any thread; one handler per call. Stops at the
-    /// next SAX event once `cancellation` (by default the task-local `ParseCancellation.current`)
-    /// is cancelled, with `Outcome.stopped` set.
+    /// next SAX event or input read once `cancellation` (by default the task-local
+    /// `ParseCancellation.current`) is cancelled, with `Outcome.stopped` set. A document
+    /// `StartTagLimit.check` refuses is not parsed: `Outcome.refused` says why.
     static func parse(
         _ utf8: [UInt8], handler: XMLReaderHandler, cancellation: ParseCancellation? = ParseCancellation.current
     ) -> Outcome {
@@ -171,6 +186,11 @@ enum XMLReader {
         let session = Session(handler: handler, cancellation: cancellation)
         guard utf8.count < Int(Int32.max) else {
             return Outcome(wellFormed: false, messages: ["document larger than 2 GiB"])
+        }
+        do {
+            try StartTagLimit.check(utf8)
+        } catch {
+            return Outcome(wellFormed: false, messages: [], refused: error)
         }
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
@@ -185,23 +205,19 @@ enum XMLReader {
         }
 
         return utf8.withUnsafeBufferPointer { buffer -> Outcome in
-            let empty: [CChar] = [0]
-            let context: xmlParserCtxtPtr? =
-                buffer.baseAddress.map {
-                    UnsafeRawPointer($0).withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
-                        xmlCreateMemoryParserCtxt(chars, Int32(buffer.count))
-                    }
-                } ?? xmlCreateMemoryParserCtxt(empty, 0)
+            session.input = UnsafeRawBufferPointer(buffer)
+            defer { session.input = UnsafeRawBufferPointer(start: nil, count: 0) }
+            let unmanaged = Unmanaged.passRetained(session)
+            defer { unmanaged.release() }
+            // libxml2 pulls the bytes through `read` (no copy of the whole document up front,
+            // and a point between any two reads where a cancelled parse ends); the parser is
+            // the same pull parser as over memory, so messages and recovery are unchanged.
+            let context = xmlCreateIOParserCtxt(
+                &sax, unmanaged.toOpaque(), XMLReader.read, nil, unmanaged.toOpaque(), XML_CHAR_ENCODING_NONE)
             guard let context else {
                 return Outcome(wellFormed: false, messages: ["libxml2 could not create a parser"])
             }
             defer { xmlFreeParserCtxt(context) }
-            // Replace the default SAX2 (tree-building) callbacks with ours, in place; libxml2
-            // frees this struct with the context.
-            context.pointee.sax.pointee = sax
-            let unmanaged = Unmanaged.passRetained(session)
-            defer { unmanaged.release() }
-            context.pointee.userData = unmanaged.toOpaque()
             session.context = context
             let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
             xmlCtxtUseOptions(context, options)
@@ -209,7 +225,26 @@ enum XMLReader {
             defer { handler.parserContext = nil }
             xmlParseDocument(context)
             let wellFormed = context.pointee.wellFormed != 0 && context.pointee.nsWellFormed != 0 && !session.sawError
-            return Outcome(wellFormed: wellFormed, messages: session.messages, stopped: session.stopped)
+            return Outcome(
+                wellFormed: wellFormed, messages: session.messages, stopped: session.stopped,
+                bytesRead: session.offset)
+        }
+    }
+
+    /// libxml2's input callback: the next bytes of the session's document, or end of input once
+    /// its cancellation is set (the parse is then reported as stopped).
+    private static let read: xmlInputReadCallback = { context, destination, length in
+        guard let context, let destination, length > 0 else { return 0 }
+        return Unmanaged<Session>.fromOpaque(context)._withUnsafeGuaranteedRef { session in
+            if let cancellation = session.cancellation, cancellation.isCancelled {
+                session.stopped = true
+                return 0
+            }
+            let count = min(Int(length), session.input.count - session.offset)
+            guard count > 0, let base = session.input.baseAddress else { return 0 }
+            UnsafeMutableRawPointer(destination).copyMemory(from: base + session.offset, byteCount: count)
+            session.offset += count
+            return Int32(count)
         }
     }
 
@@ -276,6 +311,10 @@ enum XMLReader {
         let cancellation: ParseCancellation?
         var context: xmlParserCtxtPtr?
         var stopped = false
+        /// The document libxml2 reads through `XMLReader.read`, valid during the parse.
+        var input = UnsafeRawBufferPointer(start: nil, count: 0)
+        /// Bytes of `input` handed to libxml2 so far.
+        var offset = 0
 
         init(handler: XMLReaderHandler, cancellation: ParseCancellation?) {
             self.handler = handler

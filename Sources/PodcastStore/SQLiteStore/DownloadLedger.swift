@@ -157,6 +157,14 @@ public struct DownloadLedger: DownloadStoring {
             .integer(episodeID), SQLValue(etag), SQLValue(lastModified), SQLValue(total))
     }
 
+    /// The length the feed declares for episode `episodeID`'s enclosure (bytes), if any.
+    public func declaredLength(episodeID: Int64) throws -> Int64? {
+        let statement = try database.prepare(
+            "SELECT enclosure_length FROM episodes WHERE id = ?1", .integer(episodeID))
+        guard try statement.step() else { return nil }
+        return statement.int64(0).flatMap { $0 > 0 ? $0 : nil }
+    }
+
     /// Bytes on disk so far (recorded now and then, and when an attempt ends).
     public func noteBytes(episodeID: Int64, bytes: Int64) throws {
         try database.run("UPDATE downloads SET bytes = ?2 WHERE episode_id = ?1", .integer(episodeID), .integer(bytes))

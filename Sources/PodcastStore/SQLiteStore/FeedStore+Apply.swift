@@ -20,9 +20,10 @@ extension FeedStore {
     ///   that episode takes the new enclosure as its identity (well-formed parses only).
     ///   A degraded parse (`isWellFormed == false`) inserts only items with a strong identity
     ///   (guid or enclosure), since a cut-short item could otherwise reappear under another key.
-    /// - The first successful sync of a feed (no `lastSuccess` yet) announces only the newest
-    ///   `firstSyncAnnounceLimit` new episodes (by date, unknown dates last, ties in document
-    ///   order); later syncs announce every new one. `newEpisodeCount` grows by the number
+    /// - The first sync of a feed that stores episodes (none stored yet: a first success with an
+    ///   empty channel, or a degraded parse that recovered no item, does not count) announces
+    ///   only the newest `firstSyncAnnounceLimit` new episodes (by date, unknown dates last, ties
+    ///   in document order); later syncs announce every new one. `newEpisodeCount` grows by the number
     ///   announced. Announced episodes are stored *pending* (`announcementPending`) in the same
     ///   transaction, until the caller confirms delivery with `markAnnouncementsDelivered`: a
     ///   process killed after the commit but before its output loses no announcement.
@@ -71,6 +72,7 @@ extension FeedStore {
         var inserted: [(index: Int, episode: StoredEpisode)] = []
         var newEpisodes: [StoredEpisode] = []
         var announced: [StoredEpisode] = []
+        var firstSync = false
 
         init(before: FeedRecord, update: FeedUpdate) {
             self.before = before
@@ -161,16 +163,27 @@ extension FeedStore {
         change.after.lastError = nil
         change.after.lastHTTPStatus = isHTTP ? 200 : nil
         change.after.status = .ok
+        change.firstSync = try isFirstSync(parsed, change.before)
         change.inserted = try insertNewEpisodes(
             parsed, feedID: before.id, at: change.update.checkedAt, warnings: &change.warnings)
+    }
+
+    // The first sync is the first one that stores episodes: a first document with none (a valid
+    // empty channel, or a broken one with nothing recovered) saw no back catalogue, and spending
+    // the limit on it made the next poll announce all. Asked before this poll inserts any.
+    private func isFirstSync(_ parsed: ParsedFeed, _ before: FeedRecord) throws -> Bool {
+        if before.lastSuccess == nil { return true }
+        guard !parsed.episodes.isEmpty else { return false }
+        let stored = try database.scalarInt(
+            "SELECT EXISTS (SELECT 1 FROM episodes WHERE feed_id = ?1)", .integer(before.id))
+        return (stored ?? 0) == 0
     }
 
     // Marks the new episodes to announce (all of them, or the newest on a first sync) announced
     // and pending, and counts them.
     private func announceNew(_ change: inout AppliedChange) throws {
         let inserted = change.inserted
-        let firstSync = change.before.lastSuccess == nil
-        let limit = firstSync ? max(0, firstSyncAnnounceLimit) : inserted.count
+        let limit = change.firstSync ? max(0, firstSyncAnnounceLimit) : inserted.count
         // Newest first: by date (unknown last), ties in document order.
         let chosen = inserted.sorted { a, b in
             switch (a.episode.published, b.episode.published) {

@@ -32,6 +32,8 @@ public protocol DownloadStoring {
     func markDownloading(episodeID: Int64, bytes: Int64) throws
     /// The server's validators and the full size, for a later resume.
     func noteResponse(episodeID: Int64, etag: String?, lastModified: String?, total: Int64?) throws
+    /// The length the feed declares for the episode's enclosure (bytes), if any.
+    func declaredLength(episodeID: Int64) throws -> Int64?
     /// Progress: `bytes` on disk.
     func noteBytes(episodeID: Int64, bytes: Int64) throws
     /// Complete: `bytes` long, finished at `finished` after `seconds`.

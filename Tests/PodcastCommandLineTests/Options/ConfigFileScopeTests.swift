@@ -35,7 +35,7 @@ import Testing
     @Test func controlCharactersInMessagesAreVisible() {
         #expect(
             error("inter\rval = 2h\n")
-                == "/c/config:1: unknown key 'inter␍val' (known: state, interval, hook, hook-timeout, hook-retries, hook-log, first-sync-announce, download, download-name, download-jobs, download-per-host, download-rate, keep, hook-on, http, http-token, http-public-origin)"
+                == "/c/config:1: unknown key 'inter␍val' (known: state, interval, hook, hook-timeout, hook-retries, hook-log, first-sync-announce, download, download-name, download-jobs, download-per-host, download-rate, download-max-size, keep, hook-on, http, http-token, http-public-origin)"
         )
         #expect(
             error("hook = x\nhook-retries = 1\u{1b}[2J\n")

@@ -56,7 +56,7 @@ import Testing
         }
         #expect(
             error("interval = 15m\n\n# x\nintervall = 2h\n")
-                == "/c:4: unknown key 'intervall' (known: state, interval, hook, hook-timeout, hook-retries, hook-log, first-sync-announce, download, download-name, download-jobs, download-per-host, download-rate, keep, hook-on, http, http-token, http-public-origin)"
+                == "/c:4: unknown key 'intervall' (known: state, interval, hook, hook-timeout, hook-retries, hook-log, first-sync-announce, download, download-name, download-jobs, download-per-host, download-rate, download-max-size, keep, hook-on, http, http-token, http-public-origin)"
         )
         #expect(error("interval = 15m\ninterval = 2h\n") == "/c:2: 'interval' is already set on line 1")
         #expect(error("\n\ninterval\n") == "/c:3: expected 'key = value', got 'interval'")
@@ -86,7 +86,7 @@ import Testing
         #expect(runner.run(["--state", dir.file("state"), "run", "--once"]) == .usage)
         #expect(
             captured.err
-                == "podcast-watch: \(dir.file("cfg/podcast-watch/config")):2: unknown key 'hook-timout' (known: state, interval, hook, hook-timeout, hook-retries, hook-log, first-sync-announce, download, download-name, download-jobs, download-per-host, download-rate, keep, hook-on, http, http-token, http-public-origin)\n"
+                == "podcast-watch: \(dir.file("cfg/podcast-watch/config")):2: unknown key 'hook-timout' (known: state, interval, hook, hook-timeout, hook-retries, hook-log, first-sync-announce, download, download-name, download-jobs, download-per-host, download-rate, download-max-size, keep, hook-on, http, http-token, http-public-origin)\n"
         )
         #expect(!FileManager.default.fileExists(atPath: dir.file("state")))  // nothing started
 

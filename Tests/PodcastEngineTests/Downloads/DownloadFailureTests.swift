@@ -180,16 +180,17 @@ import Testing
         let id = try h.announce(title: "Big", path: "/big.mp3")
         h.run(until: { h.state(id) == .failed && h.queue.activeCount == 0 })
         let record = try #require(h.record(id))
-        #expect(record.error?.hasSuffix("No space left on device (disk full)") == true)
-        #expect(record.error?.hasPrefix("cannot write \(record.path).part") == true)
-        let part = try #require(h.contents(record.path + ".part"))
-        #expect(part.count > 0)
-        #expect(part == Array(big[..<part.count]))  // what was written is a clean prefix
+        // Refused before the disk fills: its Content-Length does not fit with the headroom
+        // (DiskHeadroomTests has the rules); retried later, as a full disk was.
+        #expect(record.error?.hasPrefix("not enough free space for \(record.path).part: ") == true)
+        #expect(record.nextRetry != nil)
+        let part = h.contents(record.path + ".part") ?? []
+        #expect(part == Array(big[..<part.count]))  // whatever was written is a clean prefix
         #expect(record.bytes == Int64(part.count))
         #expect(h.events.last?.kind == .failed)
 
         // The queue goes on: room made, the next download succeeds.
-        try FileManager.default.removeItem(atPath: record.path + ".part")
+        try? FileManager.default.removeItem(atPath: record.path + ".part")
         let other = try h.announce(title: "Small", path: "/small.mp3")
         h.run(until: { h.state(other) == .done && h.queue.activeCount == 0 })
         #expect(h.contents(h.record(other)!.path) == small)
