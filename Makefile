@@ -183,8 +183,8 @@ test-asan: deps
 	ASAN_OPTIONS=detect_leaks=1 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
 	  --disable-xctest --filter 'LoopSchedulerTests|ViewModelKitTests' --skip '$(ASAN_SKIP_LEAKS)'
 
-# Release-built benchmarks, each beside its baseline measured in the same run (see README,
-# "Performance"). `make bench` builds the runner as a user's package builds us (Benchmarks/, a
+# Release-built benchmarks, each beside its baseline measured in the same run (see
+# docs/PERFORMANCE.md). `make bench` builds the runner as a user's package builds us (Benchmarks/, a
 # path dependency, release, no flags) and runs every case; then the chain and memory cases again
 # with the opt-in cross-module optimisation (LOOPMVVM_CMO=1), for the no-flag/CMO comparison.
 # It takes several minutes; bench-quick runs every case at a small size (no flags either).

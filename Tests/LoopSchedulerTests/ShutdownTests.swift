@@ -10,8 +10,8 @@ private func openDescriptorCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
 }
 
-/// `EventLoop.shutdown()`: the lifecycle of issue 19, and bug 7 (a dropped loop with pending
-/// work leaked its `event_base` and descriptors).
+/// `EventLoop.shutdown()`: its lifecycle, and a dropped loop with pending
+/// work (which leaked its `event_base` and descriptors).
 @Suite(.serialized) struct ShutdownTests {
     /// Bug 7: pending work holds the loop (a job capturing a source, a timed action capturing the
     /// scheduler, a repeating timer's token), so dropping it freed nothing: 300 loops left 1,505

@@ -1,4 +1,4 @@
-// Baselines for loop-bench (issue 6), written in plain C so that nothing of ours sits between
+// Baselines for loop-bench, written in plain C so that nothing of ours sits between
 // the measurement and libevent / libxml2. Only plain C types cross this header, so the Swift side
 // imports it without libevent's or libxml2's headers.
 #ifndef CLIBEVENTBASELINE_H

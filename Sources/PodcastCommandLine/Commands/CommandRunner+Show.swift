@@ -23,7 +23,7 @@ extension CommandRunner {
         var result: FetchResult?
         var info = stat()
         // A directory is an input file error too (it fell through to the fetcher: status 1,
-        // where the README promises 4).
+        // where the manual (docs/PODCAST-WATCH.md) promises 4).
         if let path = URL(string: url).flatMap({ $0.isFileURL ? $0.path : nil }), stat(path, &info) == 0,
             (info.st_mode & S_IFMT) == S_IFDIR
         {

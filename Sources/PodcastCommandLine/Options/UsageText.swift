@@ -338,7 +338,7 @@ public enum UsageText {
         or parsed, 4 if FILE (or a file:// URL) is missing, unreadable or a
         directory.
 
-          --json   one JSON document (schema in the README)
+          --json   one JSON document (schema in docs/PODCAST-WATCH.md)
 
         """
 

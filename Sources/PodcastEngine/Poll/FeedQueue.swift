@@ -3,7 +3,7 @@
 ///
 /// The daemon's per-host waiting lists used `[Int64].removeFirst()` on a copy taken out of a
 /// dictionary, which copied and shifted the whole list for every fetch that ended: O(N) per feed,
-/// O(N²) per cycle when many feeds share a host (issue 13, 100,000 feeds).
+/// O(N²) per cycle when many feeds share a host (measured at 100,000 feeds).
 struct FeedQueue {
     private var storage: [Int64] = []
     private var head = 0

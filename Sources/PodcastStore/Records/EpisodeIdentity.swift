@@ -3,7 +3,7 @@ import PodcastFeeds
 
 /// The key that says "this is the same episode" across polls of one feed.
 ///
-/// Chosen in this order (the podcast-watch rule, issue #5): the `guid`; else the primary
+/// Chosen in this order (the podcast-watch rule): the `guid`; else the primary
 /// enclosure URL without its query string and fragment; else the `link`; else a stable FNV-1a
 /// 64-bit hash of the title and publication date. `key` carries a kind prefix (`guid:`,
 /// `enclosure:`, `link:`, `hash:`) so a guid can never collide with a URL of another item.

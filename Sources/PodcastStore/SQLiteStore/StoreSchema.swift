@@ -105,7 +105,7 @@ enum StoreSchema {
             last_error TEXT                                  -- how the previous attempt ended
         );
         """,
-        // Downloads (issue 14): one row per episode queued for download, and two per-feed
+        // Downloads: one row per episode queued for download, and two per-feed
         // settings (NULL: follow `run`'s). Only new tables and added columns, so it stacks on
         // other migrations in any order. `path` is the final file; `path || '.part'` holds the
         // bytes until it is complete. A row is the store's proof that it created the file:

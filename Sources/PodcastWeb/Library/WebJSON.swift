@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// The JSON shapes of the web API and the event stream (one place, so `/api/feeds`, the SSE
-/// events and the README agree). Keys are snake_case, as in the daemon's JSON lines; dates are
+/// events and the manual, docs/PODCAST-WATCH.md, agree). Keys are snake_case, as in the daemon's JSON lines; dates are
 /// ISO 8601 UTC with milliseconds (`WebJSON.iso8601`); every URL (feed, enclosure, link, and a
 /// guid that is a URL) has its credentials masked as `list` masks them (`MaskedURL`);
 /// bidi overrides and isolates in feed or server text are U+FFFD (`shown`), since the page

@@ -4,9 +4,9 @@ import PodcastFeeds
 import PodcastStore
 
 /// The JSON API under `/api/` (shapes in `WebJSON`; documented with `curl` examples in the
-/// README). Errors are `HTTPResponse.jsonError` with a fitting status: `400` malformed input,
-/// `404` no such feed, `409` already subscribed, `415` a body that is not JSON, `422` a URL
-/// that cannot be subscribed to.
+/// manual, docs/PODCAST-WATCH.md). Errors are `HTTPResponse.jsonError` with a fitting status:
+/// `400` malformed input, `404` no such feed, `409` already subscribed, `415` a body that is not
+/// JSON, `422` a URL that cannot be subscribed to.
 ///
 /// Threading: the loop's thread only.
 struct WebAPI {

@@ -277,7 +277,7 @@ func temporaryDirectory() -> String {
                 == Int64(FeedStore.applicationID))
     }
 
-    @Test func generalHelpMatchesTheREADME() {
+    @Test func generalHelpMatchesTheManual() {
         let help = UsageText.general
         #expect(help.contains("add URL [--title T] [--interval SECONDS|15m|2h|1d]"))
         #expect(help.contains("remove or set found no such\n      feed, or add found it already subscribed"))

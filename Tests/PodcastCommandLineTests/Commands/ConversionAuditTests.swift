@@ -7,7 +7,7 @@ import Testing
 @testable import PodcastFeeds
 @testable import PodcastStore
 
-/// Issue 9 item 1, outside the parsers: unchecked conversions reachable from a parsed feed, a
+/// Outside the parsers: unchecked conversions reachable from a parsed feed, a
 /// header or a stored row trapped (`Int64(1e30)` is a crash, not an error).
 @Suite struct ConversionAuditTests {
     @Test func hookEnvironmentTakesAnyDuration() {

@@ -8,7 +8,7 @@ import Testing
 @testable import PodcastFeeds
 @testable import PodcastStore
 
-/// Issue 9 item 9: credentials in feed URLs were printed everywhere. They are kept for fetching
+/// Credentials in feed URLs were printed everywhere. They are kept for fetching
 /// and for `export` (a backup must round-trip) and shown as `user:***@` everywhere else.
 @Suite struct CredentialMaskTests {
     static let secret = "https://alice:s3cret@feeds.example/private.xml"

@@ -5,7 +5,7 @@ import Testing
 @testable import PodcastCommandLine
 @testable import PodcastStore
 
-/// `enable` / `disable` (issue 17): by URL or `--id`, shown in `list`, history kept.
+/// `enable` / `disable`: by URL or `--id`, shown in `list`, history kept.
 @Suite struct EnableDisableTests {
     let state = temporaryDirectory()
 

@@ -5,7 +5,7 @@ import Testing
 @testable import PodcastCommandLine
 @testable import PodcastStore
 
-/// Feed ids are never reused after `remove` (issue 17): schema v4's high-water mark.
+/// Feed ids are never reused after `remove`: schema v4's high-water mark.
 @Suite struct FeedIDReuseTests {
     @Test func removedIDsStayRetired() throws {
         let dir = TemporaryDirectory()

@@ -6,7 +6,7 @@ import Testing
 @testable import PodcastEngine
 @testable import PodcastFeeds
 
-/// `show --json` carries every field the parser exposes (issue 12): checked end to end, from a
+/// `show --json` carries every field the parser exposes: checked end to end, from a
 /// document through `FeedParser` to the exact JSON.
 @Suite struct FeedReportParserFieldsTests {
     // Declares ISO-8859-1 but is UTF-8 with one stray Latin-1 byte (0xE9): repaired per run.

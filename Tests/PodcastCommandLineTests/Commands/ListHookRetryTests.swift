@@ -4,7 +4,7 @@ import Testing
 @testable import PodcastCommandLine
 @testable import PodcastStore
 
-/// `list` shows a hook that is failing but not given up yet (issue 17 follow-up): the soonest
+/// `list` shows a hook that is failing but not given up yet: the soonest
 /// owed retry with its attempt, the limit, when, and why; before, nothing showed until the last
 /// attempt had failed.
 @Suite struct ListHookRetryTests {

@@ -6,7 +6,7 @@ import Testing
 @testable import PodcastCommandLine
 @testable import PodcastEngine
 
-/// Issue 9 items 3 and 11: a FIFO, a device or a directory is no feed file. `add` and `import`
+/// A FIFO, a device or a directory is no feed file. `add` and `import`
 /// refuse them, and a poll refuses one swapped in later without blocking in `open` or `read`.
 @Suite(.serialized) struct LocalFileRefusalTests {
     let dir = TemporaryDirectory("refusal")

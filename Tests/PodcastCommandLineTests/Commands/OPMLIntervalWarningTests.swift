@@ -6,7 +6,7 @@ import Testing
 @testable import PodcastFeeds
 @testable import PodcastStore
 
-/// Issue 9 residual: an imported `pw:interval` that is no number of seconds is not dropped
+/// An imported `pw:interval` that is no number of seconds is not dropped
 /// silently: the import warns with the outline and its line, and uses the default interval.
 @Suite struct OPMLIntervalWarningTests {
     let dir = TemporaryDirectory("opml-interval")

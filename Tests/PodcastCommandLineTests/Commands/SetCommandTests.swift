@@ -7,7 +7,7 @@ import Testing
 @testable import PodcastEngine
 @testable import PodcastStore
 
-/// `set` (issue 14/17 follow-up): one feed's download, retention and interval settings change
+/// `set`: one feed's download, retention and interval settings change
 /// in place, keeping its episodes and downloads (before, only remove + add could, losing them).
 @Suite struct SetCommandTests {
     let state = temporaryDirectory()

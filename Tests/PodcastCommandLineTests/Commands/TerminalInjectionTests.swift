@@ -8,7 +8,7 @@ import Testing
 @testable import PodcastFeeds
 @testable import PodcastStore
 
-/// Issue 9 item 2: feed and server text reached the terminal raw (`list`, `show`, `run`'s
+/// Feed and server text reached the terminal raw (`list`, `show`, `run`'s
 /// stderr and table): an HTML-typed title decoding to ESC, or a reason phrase such as
 /// `500 Bad\e]0;TITLE\a\e[2J`, renamed the terminal, cleared it and wrote the clipboard.
 @Suite struct TerminalInjectionTests {

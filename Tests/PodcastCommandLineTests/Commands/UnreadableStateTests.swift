@@ -4,7 +4,7 @@ import XCTest
 
 @testable import PodcastCommandLine
 
-/// Issue 9 item 8: with `chmod 000` on the state directory, `list` said "No subscriptions" and
+/// With `chmod 000` on the state directory, `list` said "No subscriptions" and
 /// `export` printed an empty OPML, both with status 0, so `export > backup.opml` silently
 /// emptied a backup. Now: exit 3, naming the path and the errno text.
 final class UnreadableStateTests: XCTestCase {

@@ -5,7 +5,7 @@ import Testing
 @testable import PodcastCommandLine
 @testable import PodcastFeeds
 
-/// The config file beyond `run` (issue 17, fresh-user review): CRLF files, control characters
+/// The config file beyond `run`: CRLF files, control characters
 /// in messages, `~` and `$NAME` in path values, and `state` applying to every command that
 /// uses the state directory.
 @Suite struct ConfigFileScopeTests {

@@ -8,7 +8,7 @@ import Testing
 @testable import PodcastEngine
 @testable import PodcastStore
 
-/// SIGHUP re-reads the config file (issue 17 follow-up): which keys apply live, which need a
+/// SIGHUP re-reads the config file: which keys apply live, which need a
 /// restart, a broken file refused whole, the command line still winning; and the live changes
 /// themselves on a virtual clock (poll interval, hook command and policy, download limits).
 @Suite struct ConfigReloadTests {

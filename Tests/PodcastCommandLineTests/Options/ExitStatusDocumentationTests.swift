@@ -5,10 +5,10 @@ import XCTest
 @testable import PodcastCommandLine
 @testable import PodcastFeeds
 
-/// Every exit status the README documents, run as a user would (the built binary): each case
-/// the README names exits with the status it promises, and every status in the README's list
+/// Every exit status the manual (docs/PODCAST-WATCH.md) documents, run as a user would (the built binary): each case
+/// the manual names exits with the status it promises, and every status in the manual's list
 /// has a case here (or, for the few that need a signal or an internal failure, a named test
-/// elsewhere). Found by a fresh user: `show /tmp` exited 1 where the README says 4.
+/// elsewhere). Found by a fresh user: `show /tmp` exited 1 where the manual says 4.
 final class ExitStatusDocumentationTests: XCTestCase {
     struct Case {
         var name: String
@@ -16,17 +16,17 @@ final class ExitStatusDocumentationTests: XCTestCase {
         var status: ExitCode
     }
 
-    /// Statuses the README lists that are checked elsewhere: 70 cannot be provoked from outside
+    /// Statuses the manual lists that are checked elsewhere: 70 cannot be provoked from outside
     /// (the event loop failing); 130 / 143 need a signal mid-pass
     /// (`DaemonProcessTests.testOnceInterruptedBeforeEveryFeedWasPolledExitsWithTheSignalStatus`);
     /// 7 needs a port held open (`DaemonProcessTests.testRunHTTPOnAPortInUseExitsWithStatus7`).
     static let checkedElsewhere: Set<Int32> = [7, 70, 130, 143]
 
-    /// The numbers in the README's "Exit status:" paragraph.
+    /// The numbers in the manual's "Exit status:" paragraph.
     static func documentedStatuses() throws -> Set<Int32> {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("docs/PODCAST-WATCH.md"), encoding: .utf8)
         let start = try XCTUnwrap(readme.range(of: "Exit status: "))
         let paragraph = readme[start.upperBound...].prefix { _ in true }.components(separatedBy: "\n\n")[0]
         var statuses: Set<Int32> = []

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PodcastCommandLine
 
-/// `run`'s config file (issue 17): strict `key = value`, errors with line numbers (exit 2),
+/// `run`'s config file: strict `key = value`, errors with line numbers (exit 2),
 /// command-line options win.
 @Suite struct RunConfigTests {
     func options(_ config: String, _ arguments: [String]) throws -> RunOptions {

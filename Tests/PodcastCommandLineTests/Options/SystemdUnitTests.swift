@@ -4,7 +4,7 @@ import Testing
 
 @testable import PodcastCommandLine
 
-/// The units in contrib/systemd (issue 17): hardened as documented, Type=notify, and their
+/// The units in contrib/systemd: hardened as documented, Type=notify, and their
 /// ExecStart is a command line podcast-watch accepts.
 @Suite struct SystemdUnitTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

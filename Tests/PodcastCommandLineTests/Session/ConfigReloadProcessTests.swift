@@ -5,8 +5,7 @@ import XCTest
 
 @testable import PodcastEngine
 
-/// `systemctl reload` (SIGHUP) re-reads the config file in a running `run` (issue 17
-/// follow-up): a changed hook runs from the next episode, a key that needs a restart is named
+/// `systemctl reload` (SIGHUP) re-reads the config file in a running `run`: a changed hook runs from the next episode, a key that needs a restart is named
 /// and keeps its running value, and a broken file is refused with its line while `run` goes on.
 final class ConfigReloadProcessTests: XCTestCase {
     func testSIGHUPRereadsTheConfigFile() throws {

@@ -7,7 +7,7 @@ import XCTest
 @testable import PodcastEngine
 @testable import PodcastStore
 
-/// `run` with no subscriptions and no terminal (issue 17): says how to add one on stderr, keeps
+/// `run` with no subscriptions and no terminal: says how to add one on stderr, keeps
 /// running, and polls what a later SIGHUP finds.
 final class EmptyStartTests: XCTestCase {
     var server: TestHTTPServer!

@@ -8,7 +8,7 @@ import Testing
 @testable import PodcastStore
 @testable import PodcastWeb
 
-/// The live table shows a feed whose hook failed after its retries (issue 17).
+/// The live table shows a feed whose hook failed after its retries.
 @Suite struct HookFailingViewTests {
     @Test func headerCountsAndTheFeedSaysWhy() {
         let r = TerminalRenderer(width: 60, ansi: false, timeZone: TimeZone(identifier: "UTC")!)

@@ -9,7 +9,7 @@ import XCTest
 import Glibc
 #endif
 
-/// `run --hook` on a terminal (issue 17): the hooks' output goes to a log, not the table.
+/// `run --hook` on a terminal: the hooks' output goes to a log, not the table.
 final class HookLogTerminalTests: XCTestCase {
     /// While the live table is on, hooks write to hooks.log in the state directory, not to the
     /// terminal the table redraws.

@@ -7,7 +7,7 @@ import XCTest
 @testable import PodcastFeeds
 
 /// The built binary: a failing or hung hook is reported, recorded on its feed and shown by
-/// `list` until a later run succeeds (issue 17).
+/// `list` until a later run succeeds.
 final class HookOutcomeProcessTests: XCTestCase {
     func testFailingAndHungHooksAreRecordedAndListed() throws {
         let dir = TemporaryDirectory("hook-outcome")

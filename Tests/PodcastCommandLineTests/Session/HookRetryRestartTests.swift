@@ -8,7 +8,7 @@ import XCTest
 @testable import PodcastFeeds
 @testable import PodcastStore
 
-/// The built binary across a restart (issue 17, fresh-user review): a hook retry waiting when
+/// The built binary across a restart: a hook retry waiting when
 /// the daemon stops, and a hook still running at SIGTERM, are both run at the next start
 /// instead of being lost (the retry lived only in memory) or orphaned (the hook kept running
 /// after the daemon exited).

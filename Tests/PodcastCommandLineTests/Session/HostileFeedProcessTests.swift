@@ -4,7 +4,7 @@ import XCTest
 
 @testable import PodcastCommandLine
 
-/// Issue 9 item 3 end to end: the built binary polls a hostile feed (one element with 200,000
+/// End to end: the built binary polls a hostile feed (one element with 200,000
 /// attributes: libxml2 spent 36 s in it on the loop thread, and SIGTERM waited for it) and
 /// answers SIGTERM at once, refusing the document with a clear error.
 final class HostileFeedProcessTests: XCTestCase {

@@ -4,7 +4,7 @@ import XCTest
 
 @testable import PodcastEngine
 
-/// stderr for journald (issue 17): `<N>` level prefixes only when stderr is the journal stream
+/// stderr for journald: `<N>` level prefixes only when stderr is the journal stream
 /// `JOURNAL_STREAM` names; plain otherwise; never an escape sequence.
 final class JournalStreamProcessTests: XCTestCase {
     /// Runs the binary through a shell that sets JOURNAL_STREAM to `stream` (`self`: the

@@ -8,7 +8,7 @@ import XCTest
 import Glibc
 #endif
 
-/// stderr connected to a journal stream as systemd connects it (issue 17 follow-up): a unix
+/// stderr connected to a journal stream as systemd connects it: a unix
 /// stream socket (one end of a `socketpair`, standing in for journald's stdout socket) whose
 /// device and inode `JOURNAL_STREAM` names. Every line that arrives carries its level prefix:
 /// the daemon's own, and a hook's stdout (`<6>`) and stderr (`<4>`) through the relay.

@@ -2,7 +2,7 @@ import Foundation
 import PodcastTestSupport
 import XCTest
 
-/// The config file as `run` uses it (issue 17): its state directory and hook apply, and a
+/// The config file as `run` uses it: its state directory and hook apply, and a
 /// command-line option wins over the file.
 final class RunConfigProcessTests: XCTestCase {
     func testRunTakesTheFileAndFlagsWin() throws {

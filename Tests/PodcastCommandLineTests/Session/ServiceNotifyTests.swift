@@ -66,7 +66,7 @@ final class FakeServiceManager {
     }
 }
 
-/// `run` under a service manager (issue 17): READY=1 once it polls, RELOADING=1 / READY=1
+/// `run` under a service manager: READY=1 once it polls, RELOADING=1 / READY=1
 /// around SIGHUP, STOPPING=1 on shutdown, WATCHDOG=1 from the loop when WATCHDOG_USEC is set.
 final class ServiceNotifyTests: XCTestCase {
     func start(_ dir: TemporaryDirectory, environment: [String: String]) throws -> DaemonProcessTests.Child {

@@ -4,7 +4,7 @@ import XCTest
 
 @testable import PodcastCommandLine
 
-/// Issue 9 item 10: SIGHUP/SIGUSR1 in a daemon's first 10–20 ms killed it (their handlers were
+/// SIGHUP/SIGUSR1 in a daemon's first 10–20 ms killed it (their handlers were
 /// not installed yet); deleting `podcast-watch.lock` let a second `run` start on the same state.
 final class StartupSignalTests: XCTestCase {
     func makeState() throws -> (TemporaryDirectory, String) {

@@ -9,7 +9,7 @@ import XCTest
 import Glibc
 #endif
 
-/// A `run` killed by SIGKILL must not leave the shell's terminal non-blocking (issue 17): the
+/// A `run` killed by SIGKILL must not leave the shell's terminal non-blocking: the
 /// daemon sets O_NONBLOCK on a description of its own, never on the one it shares.
 final class TerminalFlagsAfterKillTests: XCTestCase {
     /// A child `run` on a pseudo-terminal (the test holds the same open file description as the

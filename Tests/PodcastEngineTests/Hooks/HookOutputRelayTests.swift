@@ -4,7 +4,7 @@ import Testing
 
 @testable import PodcastEngine
 
-/// A hook's output without a hook log (issue 17): read through pipes, each line neutralised
+/// A hook's output without a hook log: read through pipes, each line neutralised
 /// (a hook echoing `$EPISODE_TITLE` passed feed escape sequences to the journal raw) and, under
 /// journald, prefixed `<6>` (its stdout) or `<4>` (its stderr).
 @Suite struct HookOutputRelayTests {

@@ -32,7 +32,7 @@ final class ManualClock {
     }
 }
 
-/// Hook retries with backoff, the timeout and the hook log (issue 17). Delays run on a virtual
+/// Hook retries with backoff, the timeout and the hook log. Delays run on a virtual
 /// clock; children are real processes, waited for with a generous deadline.
 @Suite struct HookRetryTests {
     func temp() -> String { NSTemporaryDirectory() + "hook-retry-\(UUID().uuidString)" }

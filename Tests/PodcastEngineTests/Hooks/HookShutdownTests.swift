@@ -10,7 +10,7 @@ import Testing
 import Glibc
 #endif
 
-/// Hooks at shutdown and hook attempts owed across runs (issue 17, fresh-user review): a hook
+/// Hooks at shutdown and hook attempts owed across runs: a hook
 /// still running at SIGTERM gets a grace, then its process group is killed and the attempt is
 /// owed to the next start; a retry owed is persisted and resumed. Delays on a virtual clock.
 @Suite struct HookShutdownTests {

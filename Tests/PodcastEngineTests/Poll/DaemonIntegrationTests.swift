@@ -134,7 +134,7 @@ final class DaemonIntegrationTests: XCTestCase {
         // The same document cut inside the third item's title (a short read, a proxy's error).
         let cut = full.range(of: "Episode g3")!.lowerBound
         server.route("/feed", .ok(String(full[..<full.index(cut, offsetBy: 4)]), headers: [("ETag", "\"v1\"")]))
-        // A truncated body is a failed poll (issue 9 item 6): nothing is stored from it.
+        // A truncated body is a failed poll: nothing is stored from it.
         pass = try oncePass()
         XCTAssertEqual(pass.failed, [feed.id])
         XCTAssertEqual(pass.newGuids, [])

@@ -7,7 +7,7 @@ import Testing
 @testable import PodcastEngine
 @testable import PodcastStore
 
-/// Issue 9 item 5: an imported `pw:interval` of 1e10 s armed libevent for 292 years (and
+/// An imported `pw:interval` of 1e10 s armed libevent for 292 years (and
 /// overflowed the monotonic deadline). Every interval and deadline is clamped to 30 days,
 /// whatever its source: OPML, the CLI, `Retry-After`, a policy, a stored row.
 @Suite struct DeadlineClampTests {

@@ -8,7 +8,7 @@ import Testing
 @testable import PodcastFeeds
 @testable import PodcastStore
 
-/// Issue 9 item 11: one 9.9 MB feed stored 180,754 episodes in 17.5 s at 266 MB. A poll keeps at
+/// One 9.9 MB feed stored 180,754 episodes in 17.5 s at 266 MB. A poll keeps at
 /// most `maxEpisodesPerPoll` items, the newest, and says so once.
 @Suite struct EpisodeCapTests {
     @Test func aPollKeepsTheNewestItemsUpToTheCapAndWarnsOnce() throws {

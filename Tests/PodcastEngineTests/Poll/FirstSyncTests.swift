@@ -8,7 +8,7 @@ import Testing
 @testable import PodcastFeeds
 @testable import PodcastStore
 
-/// Issue 9 item 6: a 304 on the very first poll (no validators were sent), or a first body cut
+/// A 304 on the very first poll (no validators were sent), or a first body cut
 /// short, counted as the first sync, so the next 200 announced all 50 items (and ran the hook
 /// 50 times) instead of 3. Both are failed polls now.
 @Suite(.serialized) struct FirstSyncTests {
@@ -100,7 +100,7 @@ import Testing
         #expect(response.status == 304)
     }
 
-    /// Issue 9 item 11: conflicting `Content-Length` headers were accepted.
+    /// Conflicting `Content-Length` headers were accepted.
     @Test func conflictingContentLengthsAreRefused() throws {
         let h = try FetchHarness()
         let body = "<rss version=\"2.0\"><channel><title>x</title></channel></rss>"

@@ -8,7 +8,7 @@ import XCTest
 @testable import PodcastEngine
 @testable import PodcastStore
 
-/// Issue 9 item 4: 8 feeds that never answer held all 8 fetch slots, so healthy feeds waited for
+/// 8 feeds that never answer held all 8 fetch slots, so healthy feeds waited for
 /// the 60 s timeout. A per-host limit and a larger global pool keep a few dead hosts from
 /// delaying the rest.
 @Suite struct HeadOfLineTests {

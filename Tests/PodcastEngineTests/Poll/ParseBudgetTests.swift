@@ -7,7 +7,7 @@ import Testing
 @testable import PodcastEngine
 @testable import PodcastStore
 
-/// Issue 9 item 3: each parse has a budget, timed on the daemon's scheduler from when a worker
+/// Each parse has a budget, timed on the daemon's scheduler from when a worker
 /// took it; a parse past it fails the poll, and its late result is dropped.
 @Suite struct ParseBudgetTests {
     let dir = TemporaryDirectory("budget")
@@ -77,7 +77,7 @@ import Testing
         #expect(daemon.inFlightCount == 0)
     }
 
-    /// Issue 13: budgets are entries of the daemon's deadline heap behind one scheduler timer,
+    /// Budgets are entries of the daemon's deadline heap behind one scheduler timer,
     /// and keep no response body; each still runs out exactly `parseBudget` after its start.
     @Test func budgetsShareOneTimerAndEachRunsOutOnTime() throws {
         let urls = ["http://h/a", "http://h/b", "http://h/c"]

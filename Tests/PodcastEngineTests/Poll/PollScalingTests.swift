@@ -8,7 +8,7 @@ import ViewModelKit
 @testable import PodcastEngine
 @testable import PodcastStore
 
-/// Issue 13: nothing in the poll path is O(N) per feed. The same cycles are run over a small and
+/// Nothing in the poll path is O(N) per feed. The same cycles are run over a small and
 /// a large subscription list, counting the work each poll does: the store's statements, SQLite's
 /// VM steps (an indexed lookup costs the same steps at any table size; a scan grows with it),
 /// fetches and library changes. Per feed, the counts must be identical at both sizes.

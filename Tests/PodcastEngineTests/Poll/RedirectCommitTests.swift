@@ -7,7 +7,7 @@ import XCTest
 @testable import PodcastEngine
 @testable import PodcastStore
 
-/// Issue 9 item 7: a 301 was committed even when the fetch failed: a 301 loop moved the
+/// A 301 was committed even when the fetch failed: a 301 loop moved the
 /// subscription on every poll (4 polls, 4 moves), a 30-hop chain advanced 5 hops per poll. A
 /// move is committed only when the poll at the new URL succeeded.
 final class RedirectCommitTests: XCTestCase {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PodcastEngine
 
-/// Issue 12 item 7: the daemon's parse of a fetched response hands the parser the HTTP
+/// The daemon's parse of a fetched response hands the parser the HTTP
 /// `Content-Language`, which names the language of a feed that states none (and only then).
 struct ResponseLanguageTests {
     static func response(_ xml: String, language: String?) -> FetchResponse {

@@ -5,7 +5,7 @@ import Testing
 @testable import PodcastEngine
 @testable import PodcastStore
 
-/// The poller's dense slot table (issue 13: a dictionary of slots cost 25 MB at 100,000 feeds).
+/// The poller's dense slot table (a dictionary of slots cost 25 MB at 100,000 feeds).
 @Suite struct SlotTableTests {
     @Test func insertUpdateAndRemoveKeepEveryOtherSlot() throws {
         let dir = TemporaryDirectory("slots")

@@ -8,7 +8,7 @@ import XCTest
 @testable import PodcastEngine
 @testable import PodcastStore
 
-/// Issue 9 item 3: parsing and file reads run on a worker pool; the loop thread keeps answering.
+/// Parsing and file reads run on a worker pool; the loop thread keeps answering.
 /// XCTest: the loop runs on the test's thread.
 final class WorkerPoolTests: XCTestCase {
     func testWorkRunsOffTheLoopThreadAndResultsComeBackOnIt() throws {

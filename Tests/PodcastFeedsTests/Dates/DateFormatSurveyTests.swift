@@ -3,8 +3,8 @@ import Testing
 
 @testable import PodcastFeeds
 
-/// The date shapes feedparser accepts that real feeds use (issue 12), and the crash of issue 9
-/// item 1. Expected instants were worked out independently (Python's `calendar.timegm`).
+/// The date shapes feedparser accepts that real feeds use, and a 10-digit year that
+/// used to crash the daemon. Expected instants were worked out independently (Python's `calendar.timegm`).
 struct DateFormatSurveyTests {
     @Test(arguments: [
         // A space between the time and the zone (Ruby and PHP feeds).
@@ -46,7 +46,7 @@ struct DateFormatSurveyTests {
     }
 
     @Test(arguments: [
-        // Issue 9 item 1: a 10-digit year trapped in a force-unwrap and killed the daemon.
+        // A 10-digit year trapped in a force-unwrap and killed the daemon.
         "Mon, 01 Jan 1000000000 00:00:00 GMT",
         "Mon, 01 Jan 10000000000000000000000000 00:00:00 GMT",
         "1000000000 Jan 01",

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PodcastFeeds
 
-/// Issue 12 item 2: mostly-UTF-8 documents with stray single-byte characters are repaired per run.
+/// Mostly-UTF-8 documents with stray single-byte characters are repaired per run.
 struct MixedEncodingTests {
     /// A feed whose titles are UTF-8 ("Brøndby", "Ærø") but whose last title has a stray Latin-1
     /// `é` (0xE9), under `declaration`.

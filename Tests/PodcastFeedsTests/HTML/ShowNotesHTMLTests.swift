@@ -3,7 +3,7 @@ import Testing
 
 @testable import PodcastFeeds
 
-/// Issue 12 items 4 and 8: relative URLs in show notes and permalinks; the sanitised HTML form.
+/// Relative URLs in show notes and permalinks; the sanitised HTML form.
 struct ShowNotesHTMLTests {
     @Test func relativeURLsInShowNotesResolveAgainstTheBaseInScope() throws {
         let xml = """

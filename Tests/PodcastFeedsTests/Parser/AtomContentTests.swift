@@ -3,7 +3,7 @@ import Testing
 
 @testable import PodcastFeeds
 
-/// Issue 12 item 6: base64 Atom content and XHTML titles.
+/// Base64 Atom content and XHTML titles.
 struct AtomContentTests {
     static func entry(_ inner: String) throws -> Episode {
         let xml = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>A</title><entry><id>1</id>\(inner)</entry></feed>"

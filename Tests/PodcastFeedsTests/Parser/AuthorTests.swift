@@ -3,7 +3,7 @@ import Testing
 
 @testable import PodcastFeeds
 
-/// Issue 12 item 5: authors from every vocabulary feeds use, and item 3: `<redirect><newLocation>`.
+/// Authors from every vocabulary feeds use, and `<redirect><newLocation>`.
 struct AuthorTests {
     static func parse(_ xml: String, base: String? = nil) throws -> ParsedFeed {
         try FeedParser.parse(bytes: Array(xml.utf8), baseURL: base)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PodcastFeeds
 
-/// Issue 12 item 7: the smaller fields feeds use.
+/// The smaller fields feeds use.
 struct SmallerFieldTests {
     static func parse(_ xml: String, base: String? = nil, language: String? = nil) throws -> ParsedFeed {
         try FeedParser.parse(bytes: Array(xml.utf8), baseURL: base, httpContentLanguage: language)

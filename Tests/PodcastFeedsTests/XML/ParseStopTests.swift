@@ -3,7 +3,7 @@ import Testing
 
 @testable import PodcastFeeds
 
-/// Issue 9 residual: a parse past its budget is stopped inside libxml2 (`xmlStopParser` from the
+/// A parse past its budget is stopped inside libxml2 (`xmlStopParser` from the
 /// SAX callbacks), and nested namespace declarations are measured before libxml2 runs.
 @Suite struct ParseStopTests {
     /// `depth` nested elements, each declaring `perLevel` namespaces of its own.

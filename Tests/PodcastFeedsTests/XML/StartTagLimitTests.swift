@@ -4,7 +4,7 @@ import Testing
 
 @testable import PodcastFeeds
 
-/// Issue 9 item 3: one start tag with 200,000 attributes held libxml2 for 36 s (its pairwise
+/// One start tag with 200,000 attributes held libxml2 for 36 s (its pairwise
 /// attribute check cannot be interrupted); the linear pre-check refuses it first.
 @Suite struct StartTagLimitTests {
     @Test func countsAttributesOfTheWidestStartTag() {
