@@ -18,6 +18,18 @@ import Glibc
 /// `scheduleRepeatingTimer`, `watch`, `onSignal`) must be made on the loop's thread (a
 /// precondition checks it while the loop runs under `run()`/`runOnce`); use `execute` to get there.
 ///
+/// **Nothing waits for a callback.** libevent's `event_del` and `event_free`, called from a thread
+/// other than the loop's, wait until a callback of that event that is running has returned. So
+/// the loop never calls them under a lock that one of its callbacks takes, nor on a path that a
+/// running callback may be waiting for (a `shutdown()` from a callback waits for cancels in
+/// progress): from other threads it removes events with `event_del_noblock` and leaves freeing
+/// them to the loop's thread (a job), and it frees its own events only on the loop's thread or
+/// while the loop does not run, after releasing its locks. For you this means that
+/// `EventRegistration.cancel()`, a `LoopScheduler` token's `cancel()` and
+/// `LoopEventSource.cancel()` never block, from any thread: a call already running on the loop's
+/// thread may finish after they return. Foreign libevent code on `base` must follow the same
+/// rule.
+///
 /// **Iterations and the flush.** An *iteration* polls once (waiting first if the caller blocks
 /// and nothing is ready), runs every callback that is ready and every one those make ready in
 /// turn, and ends with the flush when a source was signalled, otherwise when nothing is ready any
@@ -417,6 +429,16 @@ public final class EventLoop: @unchecked Sendable {
             ? jobQueue.pushFromLoopThread(work) : jobQueue.push(work)
         if !queued { preconditionFailure("EventLoop.execute/LoopScheduler.schedule after the loop's shutdown()") }
         flush.hostWake.notify()  // a host loop driving us waits on its own descriptor (HostWake)
+    }
+
+    /// Hands `teardown` to the loop's thread: a job releases it there, after any callback that is
+    /// running (see `cancelRegistration`). Any thread other than the loop's.
+    func handOffToLoopThread(_ teardown: RegistrationTeardown) {
+        if jobQueue.push({ withExtendedLifetime(teardown) {} }) {
+            flush.hostWake.notify()
+        } else {
+            teardown.leaveToLibevent()
+        }
     }
 
     private func drainJobs() {

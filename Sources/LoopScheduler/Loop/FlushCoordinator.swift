@@ -20,6 +20,10 @@ import Synchronization
 ///   and no time slice, which would read the clock after every callback), so the loop polls,
 ///   processes its timers and sees the deadline timer regularly.
 /// - Sources are serviced by ascending `order`, then registration order (guarantee 6).
+/// - Threads: `signal`, `requestPass` and `cancel` from any thread, the passes on the loop's
+///   thread, `close` on the loop's thread or while the loop does not run. Under the lock (which
+///   the passes take) only calls that never wait for a callback are made: `event_active`,
+///   `event_add` and `event_del_noblock`; `close` frees the events after releasing it.
 /// - Inside `runOnce` a pass ends the iteration, except a deadline pass whose timer was armed
 ///   before the call began (a flush left overdue while nobody ran the loop): that one serves the
 ///   overdue flush and requests an ordinary pass, so the callbacks already ready when the call
@@ -149,12 +153,9 @@ final class FlushCoordinator: @unchecked Sendable {
     /// events and refuses later requests. On the loop's thread (or any while it does not run);
     /// also from a handler, the pass then stops after it. Idempotent.
     func close() {
-        let slots = lock.withLock { () -> [Slot?] in
-            if closed { return [] }
+        let slots = lock.withLock { () -> [Slot?]? in
+            if closed { return nil }
             closed = true
-            event_free(flushEvent)
-            event_free(rearmTimer)
-            event_free(deadlineTimer)
             queuedSlots.removeAll()
             defer {
                 liveSlots = []
@@ -162,6 +163,12 @@ final class FlushCoordinator: @unchecked Sendable {
             }
             return liveSlots
         }
+        guard let slots else { return }
+        // `closed` is set: no other thread activates or arms the events any more. Freed after the
+        // lock (the passes take it), on the loop's thread or while it does not run.
+        event_free(flushEvent)
+        event_free(rearmTimer)
+        event_free(deadlineTimer)
         for box in boxes { box.body = nil }
         for case let slot? in slots { cancel(slot) }
     }
@@ -290,7 +297,7 @@ final class FlushCoordinator: @unchecked Sendable {
                 // A pass with nothing signalled (`requestPass`): its deadline timer is not needed
                 // any more. Under the lock, so it cannot delete the timer of a request that a
                 // signal makes after this check (that one sets `pending` first, under the lock).
-                if !pending, !closed { event_del(deadlineTimer) }
+                if !pending, !closed { event_del_noblock(deadlineTimer) }
                 return nil
             }
             pending = false
@@ -302,9 +309,9 @@ final class FlushCoordinator: @unchecked Sendable {
         }
         guard let sort else { return }
         // Whichever event got here first, the others are no longer needed for this request.
-        event_del(flushEvent)
-        event_del(rearmTimer)
-        event_del(deadlineTimer)
+        event_del_noblock(flushEvent)
+        event_del_noblock(rearmTimer)
+        event_del_noblock(deadlineTimer)
 
         // The batch belongs to this pass now (flushing is set): sorted outside the lock.
         if sort { deliveringSlots.sort { $0.precedes($1) } }

@@ -20,7 +20,8 @@ import Glibc
 ///
 /// `refresh()` re-reads the base before each host poll and applies the differences with
 /// `epoll_ctl`; it costs O(events), one `fstat` per watched descriptor and a few more system
-/// calls. Loop thread only.
+/// calls. Loop thread only, which is why the probe may be deleted and freed with the blocking
+/// calls: on the loop's thread they never wait for a callback.
 final class RegistrationMirror {
     /// The descriptor the host polls (an epoll instance: readable when any member is).
     let descriptor: Int32
