@@ -24,10 +24,11 @@ import Synchronization
 ///   thread, `close` on the loop's thread or while the loop does not run. Under the lock (which
 ///   the passes take) only calls that never wait for a callback are made: `event_active`,
 ///   `event_add` and `event_del_noblock`; `close` frees the events after releasing it.
-/// - Inside `runOnce` a pass ends the iteration, except a deadline pass whose timer was armed
-///   before the call began (a flush left overdue while nobody ran the loop): that one serves the
-///   overdue flush and requests an ordinary pass, so the callbacks already ready when the call
-///   polled (main-queue blocks, `execute` work) still run in this iteration.
+/// - Inside `runOnce` a pass ends the iteration, and there is one pass per call. A deadline timer
+///   armed before the call began (a flush left overdue while nobody ran the loop) does not flush:
+///   it requests the ordinary pass, so the callbacks already ready when the call polled
+///   (main-queue blocks, `execute` work) run first, and what that one pass's handlers signal
+///   belongs to the next call, overdue or not.
 final class FlushCoordinator: @unchecked Sendable {
     /// Per-source state.
     ///
@@ -275,20 +276,22 @@ final class FlushCoordinator: @unchecked Sendable {
 
     /// The deadline timer fired: the flush was starved for `maximumDelay`. Inside a `runOnce`
     /// whose own work starved it, the pass ends the iteration (guarantee 5). A timer armed before
-    /// the call began only says that the flush is overdue: it runs now, and the iteration ends
-    /// with an ordinary pass after the callbacks that were ready when the call polled (ending
-    /// it here skipped them: a main-queue block enqueued before `runOnce(blocking: false)` did
-    /// not run in it).
+    /// the call began only says that the flush is overdue (nobody ran the loop for a while): it
+    /// does not flush here, it makes sure the ordinary pass at the end of this iteration runs,
+    /// after the callbacks that were ready when the call polled (main-queue blocks, `execute`
+    /// work). Flushing here as well gave two passes in one call, the second serving what the
+    /// first had signalled (`updateView()` twice per iteration); ending the iteration here skipped
+    /// the ready callbacks. `requestPass()` also re-arms the deadline for this call, so busy ready
+    /// work cannot starve that pass beyond `maximumDelay` either.
     private func deadlinePass() {
-        let stale =
-            runState.drivenOnce
-            && lock.withLock { deadlineArmedInCall != runState.onceCalls.load(ordering: .relaxed) }
-        runFlushIfPending()
-        if stale {
+        if runState.drivenOnce,
+            lock.withLock({ deadlineArmedInCall != runState.onceCalls.load(ordering: .relaxed) })
+        {
             requestPass()
-        } else {
-            runState.afterFlushPass()
+            return
         }
+        runFlushIfPending()
+        runState.afterFlushPass()
     }
 
     private func runFlushIfPending() {
