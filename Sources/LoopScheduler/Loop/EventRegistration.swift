@@ -94,6 +94,9 @@ final class RegistrationCore: @unchecked Sendable {
     var slot = -1
     /// Noted by each call (adopted bases are run by foreign code on threads of its choosing).
     let runState: LoopRunState
+    /// A descriptor watch (`EV_READ`/`EV_WRITE`), not a timer or a signal (whose "descriptor"
+    /// is the signal number).
+    let watchesDescriptor: Bool
 
     init(
         base: OpaquePointer, priority: Int32, runState: LoopRunState, fd: Int32, flags: Int32,
@@ -102,6 +105,7 @@ final class RegistrationCore: @unchecked Sendable {
         self.handler = handler
         self.onCancel = onCancel
         self.runState = runState
+        watchesDescriptor = fd >= 0 && flags & Int32(EV_SIGNAL) == 0 && flags & Int32(EV_READ | EV_WRITE) != 0
         // The event's own reference, released by `free()`.
         let argument = Unmanaged.passRetained(self).toOpaque()
         guard let event = event_new(base, fd, Int16(truncatingIfNeeded: flags), registrationTrampoline, argument)
@@ -196,7 +200,13 @@ extension EventLoop {
         set.remove(core)
         let me = currentThreadID()
         let running = state.runningThread.load(ordering: .acquiring)
-        if running == me || (running == 0 && state.ownerThread.load(ordering: .acquiring) == me) {
+        let onLoopThread = running == me || (running == 0 && state.ownerThread.load(ordering: .acquiring) == me)
+        // A host driver mirrors watched descriptors in its epoll set: drop this one while its
+        // number still names the file (the caller may close it as soon as we return).
+        if core.watchesDescriptor {
+            hostWake.forget(descriptor: event_get_fd(core.event), wakeHost: !onLoopThread)
+        }
+        if onLoopThread {
             core.free()
         } else {
             event_del_noblock(core.event)
