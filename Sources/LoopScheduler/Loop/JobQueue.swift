@@ -132,6 +132,13 @@ final class JobQueue: @unchecked Sendable {
         local.pointee.jobs.free()
     }
 
+    /// Whether work queued from outside the loop's run waits (the leak diagnostic). Any thread;
+    /// work the loop's thread queued for itself during a run is not counted (that queue has no
+    /// lock).
+    var hasSharedWork: Bool {
+        lock.withLock { shared.pointee.jobs.count > 0 }
+    }
+
     /// Whether work was queued since the last `drain` took its batch. Loop thread only.
     var hasWorkWaiting: Bool {
         local.pointee.wakePending || sharedHasWork.load(ordering: .acquiring)
