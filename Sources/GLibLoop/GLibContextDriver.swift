@@ -1,6 +1,10 @@
 import CGLib
 import LoopScheduler
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The reverse direction: a `GMainContext` driven from an `EventLoop`, so a program whose main
 /// loop is ours (`run()`, `runOnce`) still serves GLib-based code (GIO, D-Bus, libraries that
 /// attach `GSource`s to the default context) on the same thread, with no polling.
@@ -19,6 +23,10 @@ import LoopScheduler
 /// attaches GLib sources outside a GLib callback should call `refresh()` (or
 /// `g_main_context_wakeup`) afterwards. Sources attached inside GLib callbacks need nothing.
 ///
+/// Each cycle costs one `fstat` per descriptor GLib polls: watches are keyed by the open file, not
+/// only by the number, so a descriptor closed and reopened under the same number inside a GLib
+/// callback is watched afresh.
+///
 /// **Threads.** Create, use and drop it on the loop's thread. Do not also run the context with
 /// `g_main_loop_run`/`g_main_context_iteration`, and do not combine it with a `GLibLoopSource`
 /// on the same context and loop (each would wait for the other).
@@ -32,10 +40,35 @@ public final class GLibContextDriver {
 
     private var pollFDs: [GPollFD] = []
     private var maxPriority: gint = 0
-    private var watches: [Int32: (events: IOEvents, registration: EventRegistration)] = [:]
+    private var watches: [Int32: Watch] = [:]
     private var timer: EventRegistration?
     private var cycleQueued = false
     private var running = true
+
+    /// One descriptor GLib polls, watched on our loop. The open file (device and inode from
+    /// `fstat`) is part of the key: a GLib callback may close a descriptor and open another that
+    /// gets the same number (a GIO client reconnecting), and closing took the old file out of
+    /// libevent's epoll set, so a watch kept because number and events still matched would never
+    /// report the new file.
+    private struct Watch {
+        var events: IOEvents
+        var file: FileIdentity
+        var registration: EventRegistration
+    }
+
+    /// The open file a descriptor names (`st_dev`, `st_ino`); nil when `fstat` fails (a closed
+    /// descriptor: then libevent refuses it too, and GLib reports it as invalid).
+    private struct FileIdentity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+
+        init?(descriptor: Int32) {
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else { return nil }
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+        }
+    }
 
     /// Errors creating a driver.
     public enum Failure: Error, Equatable {
@@ -111,20 +144,28 @@ public final class GLibContextDriver {
             if events.isEmpty { events = .read }  // errors and hang-ups show as readable
             wanted[entry.fd, default: []].formUnion(events)
         }
-        for (fd, watch) in watches where wanted[fd] != watch.events {
+        var files: [Int32: FileIdentity] = [:]
+        for fd in wanted.keys { files[fd] = FileIdentity(descriptor: fd) }
+        for (fd, watch) in watches where wanted[fd] != watch.events || files[fd] != watch.file {
             watch.registration.cancel()
             watches[fd] = nil
         }
         for (fd, events) in wanted where watches[fd] == nil {
+            // A closed descriptor: libevent would refuse it. GLib's own poll would report
+            // G_IO_NVAL at once; so do we.
+            guard let file = files[fd] else {
+                noteReady(fd: fd, [], invalid: true)
+                continue
+            }
             let registration = loop.watch(fd: fd, events: events) { [unowned self] fired in
                 self.noteReady(fd: fd, fired)
             }
-            watches[fd] = (events, registration)
+            watches[fd] = Watch(events: events, file: file, registration: registration)
         }
     }
 
-    private func noteReady(fd: Int32, _ fired: IOEvents) {
-        var revents: gushort = 0
+    private func noteReady(fd: Int32, _ fired: IOEvents, invalid: Bool = false) {
+        var revents: gushort = invalid ? gushort(G_IO_NVAL.rawValue) : 0
         if fired.contains(.read) { revents |= gushort(G_IO_IN.rawValue) }
         if fired.contains(.write) { revents |= gushort(G_IO_OUT.rawValue) }
         for index in pollFDs.indices where pollFDs[index].fd == fd {

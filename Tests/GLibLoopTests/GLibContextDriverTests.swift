@@ -188,3 +188,96 @@ final class GLibContextDriverTests: XCTestCase {
         acquired.wait()
     }
 }
+
+/// What a GIO client does when it reconnects: inside a GLib callback it closes its socket and
+/// opens a new one, which gets the same descriptor number, and watches that. The number is the
+/// same, the open file is not: closing dropped the old one from libevent's epoll set, so a watch
+/// kept because its number and events matched never saw the new file.
+private final class ReconnectingClient {
+    let context: OpaquePointer
+    var descriptor: Int32
+    var newWriteEnd: Int32 = -1
+    var reconnects = 0
+    var reads = 0
+
+    init(context: OpaquePointer, descriptor: Int32) {
+        self.context = context
+        self.descriptor = descriptor
+    }
+
+    func watch() {
+        let source = g_unix_fd_source_new(descriptor, G_IO_IN)!
+        let callback: GUnixFDSourceFunc = { fd, _, arg in
+            let client = Unmanaged<ReconnectingClient>.fromOpaque(arg!).takeUnretainedValue()
+            var byte: UInt8 = 0
+            _ = read(fd, &byte, 1)
+            if client.reconnects > 0 {
+                client.reads += 1
+                return 1  // G_SOURCE_CONTINUE
+            }
+            // Reconnect: a new pipe whose read end takes this very number.
+            var fds: [Int32] = [0, 0]
+            precondition(pipe(&fds) == 0)
+            precondition(dup2(fds[0], fd) == fd)  // closes the old file behind `fd`
+            close(fds[0])
+            client.newWriteEnd = fds[1]
+            client.reconnects += 1
+            client.watch()
+            return 0  // G_SOURCE_REMOVE: the old connection's source goes
+        }
+        g_source_set_callback(
+            source, unsafeBitCast(callback, to: GSourceFunc.self), Unmanaged.passUnretained(self).toOpaque(), nil)
+        g_source_attach(source, context)
+        g_source_unref(source)
+    }
+}
+
+extension GLibContextDriverTests {
+    func testADescriptorNumberReopenedInsideAGLibCallbackIsPolledAgain() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let client = ReconnectingClient(context: context, descriptor: fds[0])
+        defer {
+            close(client.descriptor)
+            close(fds[1])
+            if client.newWriteEnd >= 0 { close(client.newWriteEnd) }
+        }
+        client.watch()
+        let driver = try GLibContextDriver(context: context, loop: loop)
+        defer { driver.invalidate() }
+        var byte: UInt8 = 1
+        XCTAssertEqual(write(fds[1], &byte, 1), 1)
+        run { client.reconnects == 1 }
+        XCTAssertEqual(client.descriptor, fds[0])
+        XCTAssertEqual(write(client.newWriteEnd, &byte, 1), 1)
+        run { client.reads == 1 }
+        XCTAssertEqual(client.reads, 1)
+        XCTAssertEqual(write(client.newWriteEnd, &byte, 1), 1)
+        run { client.reads == 2 }
+        XCTAssertEqual(client.reconnects, 1)
+    }
+}
+
+extension GLibContextDriverTests {
+    /// A descriptor GLib polls that is already closed is reported to its source as G_IO_NVAL, as
+    /// GLib's own `poll` would (libevent cannot watch it; the driver trapped on it).
+    func testAClosedDescriptorIsReportedAsInvalid() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        close(fds[0])
+        close(fds[1])
+        let conditions = CallCounter()
+        let source = g_unix_fd_source_new(fds[0], G_IO_IN)!
+        let callback: GUnixFDSourceFunc = { _, condition, arg in
+            arg!.assumingMemoryBound(to: Int.self).pointee = Int(condition.rawValue)
+            return 0  // G_SOURCE_REMOVE
+        }
+        g_source_set_callback(source, unsafeBitCast(callback, to: GSourceFunc.self), conditions.pointer, nil)
+        g_source_attach(source, context)
+        g_source_unref(source)
+        let driver = try GLibContextDriver(context: context, loop: loop)
+        defer { driver.invalidate() }
+        run { conditions.value != 0 }
+        XCTAssertEqual(conditions.value, Int(G_IO_NVAL.rawValue))
+    }
+}

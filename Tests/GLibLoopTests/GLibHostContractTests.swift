@@ -117,6 +117,23 @@ final class GLibHostContractTests: XCTestCase {
         XCTAssertEqual(dispatches, 2)
     }
 
+    // 3, overdue: the same when the change was made more than the main loop's 20 ms
+    // maximumFlushDelay before the GLib iteration that serves it (a busy GTK frame): the overdue
+    // flush and a second pass used to run in that one dispatch, updateView() twice.
+    func testAnOverdueFlushStillGivesOneUpdatePerGLibIteration() {
+        let view = CounterView(Counter())
+        view.onUpdate = { v in if v.counter.count == 1 { v.counter.count = 2 } }
+        view.counter.count = 1
+        usleep(30_000)  // past the 20 ms bound: the flush is overdue when GLib dispatches us
+        XCTAssertTrue(iterate(nil, blocking: false))
+        XCTAssertEqual(view.updates, ["0", "1"])
+        XCTAssertEqual(dispatches, 1)
+        XCTAssertTrue(iterate(nil, blocking: false), "ready at once: GLib must not sleep first")
+        XCTAssertEqual(view.updates, ["0", "1", "2"])
+        XCTAssertFalse(iterate(nil, blocking: false))
+        XCTAssertEqual(dispatches, 2)
+    }
+
     // 4: changes from other threads wake GLib and coalesce.
     func testChangesFromFourThreadsCoalesceIntoOneUpdate() {
         let counter = Counter()

@@ -160,27 +160,4 @@ extension RunStopTests {
         #expect(spins > before)
         #expect(!gaveUp)
     }
-
-    /// A flush requested before `runOnce` and overdue by the time it polls (its deadline timer,
-    /// priority 0, fires with the ready work) runs first, but does not end the iteration: the
-    /// work that was ready when the call started runs in it, and the iteration still ends with
-    /// a flush pass (the work's own source, signalled by it, is served in the same call).
-    @Test func anOverdueFlushDoesNotEndRunOnceBeforeTheReadyWork() throws {
-        let loop = try EventLoop(maximumFlushDelay: .milliseconds(1))
-        defer { loop.shutdown() }
-        var log: [String] = []
-        let early = loop.makeEventSource { _ in log.append("early flush") }
-        let late = loop.makeEventSource { _ in log.append("late flush") }
-        for round in 0..<3 {
-            early.signal()
-            usleep(5_000)  // well past the 1 ms bound: the deadline timer is due at the next poll
-            loop.enqueue {
-                log.append("work \(round)")
-                late.signal()
-            }
-            loop.runOnce(blocking: false)
-            #expect(log == ["early flush", "work \(round)", "late flush"], "round \(round)")
-            log.removeAll()
-        }
-    }
 }

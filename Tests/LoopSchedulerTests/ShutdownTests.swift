@@ -5,19 +5,18 @@ import Testing
 
 @testable import LoopScheduler
 
-/// Open descriptors of this process.
-private func openDescriptorCount() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-}
-
 /// `EventLoop.shutdown()`: its lifecycle, and a dropped loop with pending
 /// work (which leaked its `event_base` and descriptors).
 @Suite(.serialized) struct ShutdownTests {
+    /// Open descriptors of this process.
+    static func openDescriptorCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+    }
     /// Bug 7: pending work holds the loop (a job capturing a source, a timed action capturing the
     /// scheduler, a repeating timer's token), so dropping it freed nothing: 300 loops left 1,505
     /// descriptors open. Shut down and dropped, every loop is freed with its descriptors.
     @Test func shutDownLoopsWithPendingWorkAreFreedWithTheirDescriptors() throws {
-        let before = openDescriptorCount()
+        let before = Self.openDescriptorCount()
         var freed = 0
         final class Witness {
             weak var loop: EventLoop?
@@ -41,7 +40,7 @@ private func openDescriptorCount() -> Int {
         #expect(freed == 300)
         // Suites run in parallel and open descriptors of their own, so the count is compared
         // with slack: the leak left 5 per loop, 1,500 here.
-        #expect(openDescriptorCount() - before < 100)
+        #expect(Self.openDescriptorCount() - before < 100)
     }
 
     @Test func shutdownReleasesPendingWorkUnrunAndIsIdempotent() throws {

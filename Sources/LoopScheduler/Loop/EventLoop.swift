@@ -18,6 +18,31 @@ import Glibc
 /// `scheduleRepeatingTimer`, `watch`, `onSignal`) must be made on the loop's thread (a
 /// precondition checks it while the loop runs under `run()`/`runOnce`); use `execute` to get there.
 ///
+/// **Nothing waits for a callback.** libevent's `event_del` and `event_free`, called from a thread
+/// other than the loop's, wait until a callback of that event that is running has returned. So
+/// the loop never calls them under a lock that one of its callbacks takes, nor on a path that a
+/// running callback may be waiting for (a `shutdown()` from a callback waits for cancels in
+/// progress): from other threads it removes events with `event_del_noblock` and leaves freeing
+/// them to the loop's thread (a job), and it frees its own events only on the loop's thread or
+/// while the loop does not run, after releasing its locks. For you this means that
+/// `EventRegistration.cancel()`, a `LoopScheduler` token's `cancel()` and
+/// `LoopEventSource.cancel()` never block, from any thread: a call already running on the loop's
+/// thread may finish after they return. Foreign libevent code on `base` must follow the same
+/// rule.
+///
+/// **Lifetime: shut a loop down when you are done with it.** A loop you drop is freed with its
+/// `event_base` and descriptors only if nothing of its own pending work refers to it. Work that
+/// does (a job capturing a `LoopEventSource`, a timed action capturing its `LoopScheduler`, a
+/// job holding a repeating timer's token, a delivery a Combine operator scheduled before its
+/// subscription was cancelled) forms a reference cycle through the loop's queues that ARC cannot
+/// free, so, as with SwiftNIO's event loops, end a loop with `shutdown()`: it releases that work
+/// unrun, and the loop is freed when the last reference goes. Debug builds name the loops that
+/// look dropped (alive, never shut down, not running, holding jobs or timed actions) by the
+/// place they were made (the initialisers' `file` and `line`): on standard error at exit, and
+/// when 64, 128, 256, … of them are alive at once. Schedulers, sources and registrations keep
+/// their loop alive on purpose: a loop freed while one of them still used it would be worse
+/// than the leak.
+///
 /// **Iterations and the flush.** An *iteration* polls once (waiting first if the caller blocks
 /// and nothing is ready), runs every callback that is ready and every one those make ready in
 /// turn, and ends with the flush when a source was signalled, otherwise when nothing is ready any
@@ -58,6 +83,9 @@ public final class EventLoop: @unchecked Sendable {
 
     let ownsBase: Bool
     let isMain: Bool
+    /// Where the loop was made (`#fileID`, `#line` of the initialiser call), for `LoopLeakCheck`.
+    private let creationFile: StaticString
+    private let creationLine: UInt
     /// Priority for our ordinary events (timers, watches, signals, `execute`).
     let normalPriority: Int32
     /// Number of priorities the base has.
@@ -100,13 +128,20 @@ public final class EventLoop: @unchecked Sendable {
     /// queue's processing at `EventLoop.callbacksPerPass` callbacks
     /// (`event_config_set_max_dispatch_interval` with a callback count and no time slice), so
     /// busy work returns to the poll regularly and the bounded-delay timer is seen there.
-    /// - Parameter maximumFlushDelay: bound of guarantee 5, default 20 ms; values below 1 ms are
-    ///   raised to 1 ms.
+    /// - Parameters:
+    ///   - maximumFlushDelay: bound of guarantee 5, default 20 ms; values below 1 ms are raised to
+    ///     1 ms.
+    ///   - file: where the loop is made (leave the default): debug builds name it when the loop is
+    ///     never shut down and holds pending work (see the type's doc, "Lifetime").
+    ///   - line: the line of `file`.
     /// - Throws: `EventLoopError.baseCreationFailed` if libevent cannot create the base.
-    public convenience init(maximumFlushDelay: MonotonicInstant.Stride = .milliseconds(20)) throws {
+    public convenience init(
+        maximumFlushDelay: MonotonicInstant.Stride = .milliseconds(20), file: StaticString = #fileID,
+        line: UInt = #line
+    ) throws {
         let delay = max(maximumFlushDelay, .milliseconds(1))
         let base = try EventLoop.makeBase(maximumFlushDelay: delay)
-        self.init(base: base, owns: true, isMain: false, maximumFlushDelay: delay)
+        self.init(base: base, owns: true, isMain: false, maximumFlushDelay: delay, site: (file, line))
     }
 
     /// Wraps an `event_base*` that foreign C code created and may run itself with
@@ -116,13 +151,23 @@ public final class EventLoop: @unchecked Sendable {
     /// Cross-thread calls (`execute`, `stop`, `signal`) need a base created *after*
     /// `EventLoop.enableThreadSupport()` (libevent's `evthread_use_pthreads()`). See the type's
     /// doc for what the flush guarantees with the base's priorities.
+    /// - Parameters:
+    ///   - base: the foreign `event_base*`.
+    ///   - maximumFlushDelay: bound of guarantee 5, default 20 ms; values below 1 ms are raised to
+    ///     1 ms.
+    ///   - file: where the loop is made (leave the default), for the debug-build diagnostic of
+    ///     loops never shut down (see the type's doc, "Lifetime").
+    ///   - line: the line of `file`.
     /// - Throws: `EventLoopError.baseCreationFailed` if the base reports no priorities.
     public convenience init(
-        adopting base: OpaquePointer, maximumFlushDelay: MonotonicInstant.Stride = .milliseconds(20)
+        adopting base: OpaquePointer, maximumFlushDelay: MonotonicInstant.Stride = .milliseconds(20),
+        file: StaticString = #fileID, line: UInt = #line
     ) throws {
         _ = LibeventSetup.threadsEnabled
         guard event_base_get_npriorities(base) >= 1 else { throw EventLoopError.baseCreationFailed }
-        self.init(base: base, owns: false, isMain: false, maximumFlushDelay: max(maximumFlushDelay, .milliseconds(1)))
+        self.init(
+            base: base, owns: false, isMain: false, maximumFlushDelay: max(maximumFlushDelay, .milliseconds(1)),
+            site: (file, line))
     }
 
     /// Calls libevent's `evthread_use_pthreads()` once per process. Our initialisers do it
@@ -154,8 +199,13 @@ public final class EventLoop: @unchecked Sendable {
     /// callbacks; large enough that the extra non-blocking poll costs little per callback.
     static let callbacksPerPass: Int32 = 256
 
-    private init(base: OpaquePointer, owns: Bool, isMain: Bool, maximumFlushDelay: MonotonicInstant.Stride) {
+    private init(
+        base: OpaquePointer, owns: Bool, isMain: Bool, maximumFlushDelay: MonotonicInstant.Stride,
+        site: (file: StaticString, line: UInt)
+    ) {
         self.base = base
+        creationFile = site.file
+        creationLine = site.line
         self.ownsBase = owns
         self.isMain = isMain
         self.maximumFlushDelay = maximumFlushDelay
@@ -179,9 +229,11 @@ public final class EventLoop: @unchecked Sendable {
         // deinit) before the loop goes, and a drain that drops the last reference to the loop
         // holds it for the call.
         wakeBox.body = { [unowned self] _, _ in self.drainJobs() }
+        if !isMain { LoopLeakCheck.shared.register(self, site: creationSite) }
     }
 
     deinit {
+        if !isMain { LoopLeakCheck.shared.unregister(ObjectIdentifier(self)) }
         if !state.isShutDown.load(ordering: .acquiring) {
             releaseEverything()
             if ownsBase { event_base_free(base) }
@@ -230,6 +282,20 @@ public final class EventLoop: @unchecked Sendable {
         state.isShutDown.load(ordering: .acquiring)
     }
 
+    /// `file:line` where the loop was made.
+    var creationSite: String {
+        "\(creationFile):\(creationLine)"
+    }
+
+    /// Not shut down, not inside `run()`/`runOnce`, and holding jobs queued from outside a run or
+    /// timed actions: what a loop dropped by its owner and kept alive by its own pending work
+    /// looks like (`LoopLeakCheck`). Any thread.
+    var holdsPendingWorkWhileIdle: Bool {
+        guard !state.isShutDown.load(ordering: .acquiring), state.runningThread.load(ordering: .acquiring) == 0
+        else { return false }
+        return jobQueue.hasSharedWork || timers.heapCounts.live > 0
+    }
+
     /// Frees every event of ours on the base and releases the work and handlers they carried.
     private func releaseEverything() {
         registrations.close()
@@ -262,7 +328,8 @@ public final class EventLoop: @unchecked Sendable {
         let loop: EventLoop
         do {
             let base = try makeBase(maximumFlushDelay: .milliseconds(20))
-            loop = EventLoop(base: base, owns: true, isMain: true, maximumFlushDelay: .milliseconds(20))
+            loop = EventLoop(
+                base: base, owns: true, isMain: true, maximumFlushDelay: .milliseconds(20), site: (#fileID, #line))
         } catch {
             fatalError("EventLoop.main: \(error)")
         }
@@ -417,6 +484,16 @@ public final class EventLoop: @unchecked Sendable {
             ? jobQueue.pushFromLoopThread(work) : jobQueue.push(work)
         if !queued { preconditionFailure("EventLoop.execute/LoopScheduler.schedule after the loop's shutdown()") }
         flush.hostWake.notify()  // a host loop driving us waits on its own descriptor (HostWake)
+    }
+
+    /// Hands `teardown` to the loop's thread: a job releases it there, after any callback that is
+    /// running (see `cancelRegistration`). Any thread other than the loop's.
+    func handOffToLoopThread(_ teardown: RegistrationTeardown) {
+        if jobQueue.push({ withExtendedLifetime(teardown) {} }) {
+            flush.hostWake.notify()
+        } else {
+            teardown.leaveToLibevent()
+        }
     }
 
     private func drainJobs() {

@@ -20,10 +20,15 @@ import Synchronization
 ///   and no time slice, which would read the clock after every callback), so the loop polls,
 ///   processes its timers and sees the deadline timer regularly.
 /// - Sources are serviced by ascending `order`, then registration order (guarantee 6).
-/// - Inside `runOnce` a pass ends the iteration, except a deadline pass whose timer was armed
-///   before the call began (a flush left overdue while nobody ran the loop): that one serves the
-///   overdue flush and requests an ordinary pass, so the callbacks already ready when the call
-///   polled (main-queue blocks, `execute` work) still run in this iteration.
+/// - Threads: `signal`, `requestPass` and `cancel` from any thread, the passes on the loop's
+///   thread, `close` on the loop's thread or while the loop does not run. Under the lock (which
+///   the passes take) only calls that never wait for a callback are made: `event_active`,
+///   `event_add` and `event_del_noblock`; `close` frees the events after releasing it.
+/// - Inside `runOnce` a pass ends the iteration, and there is one pass per call. A deadline timer
+///   armed before the call began (a flush left overdue while nobody ran the loop) does not flush:
+///   it requests the ordinary pass, so the callbacks already ready when the call polled
+///   (main-queue blocks, `execute` work) run first, and what that one pass's handlers signal
+///   belongs to the next call, overdue or not.
 final class FlushCoordinator: @unchecked Sendable {
     /// Per-source state.
     ///
@@ -149,12 +154,9 @@ final class FlushCoordinator: @unchecked Sendable {
     /// events and refuses later requests. On the loop's thread (or any while it does not run);
     /// also from a handler, the pass then stops after it. Idempotent.
     func close() {
-        let slots = lock.withLock { () -> [Slot?] in
-            if closed { return [] }
+        let slots = lock.withLock { () -> [Slot?]? in
+            if closed { return nil }
             closed = true
-            event_free(flushEvent)
-            event_free(rearmTimer)
-            event_free(deadlineTimer)
             queuedSlots.removeAll()
             defer {
                 liveSlots = []
@@ -162,6 +164,12 @@ final class FlushCoordinator: @unchecked Sendable {
             }
             return liveSlots
         }
+        guard let slots else { return }
+        // `closed` is set: no other thread activates or arms the events any more. Freed after the
+        // lock (the passes take it), on the loop's thread or while it does not run.
+        event_free(flushEvent)
+        event_free(rearmTimer)
+        event_free(deadlineTimer)
         for box in boxes { box.body = nil }
         for case let slot? in slots { cancel(slot) }
     }
@@ -268,20 +276,22 @@ final class FlushCoordinator: @unchecked Sendable {
 
     /// The deadline timer fired: the flush was starved for `maximumDelay`. Inside a `runOnce`
     /// whose own work starved it, the pass ends the iteration (guarantee 5). A timer armed before
-    /// the call began only says that the flush is overdue: it runs now, and the iteration ends
-    /// with an ordinary pass after the callbacks that were ready when the call polled (ending
-    /// it here skipped them: a main-queue block enqueued before `runOnce(blocking: false)` did
-    /// not run in it).
+    /// the call began only says that the flush is overdue (nobody ran the loop for a while): it
+    /// does not flush here, it makes sure the ordinary pass at the end of this iteration runs,
+    /// after the callbacks that were ready when the call polled (main-queue blocks, `execute`
+    /// work). Flushing here as well gave two passes in one call, the second serving what the
+    /// first had signalled (`updateView()` twice per iteration); ending the iteration here skipped
+    /// the ready callbacks. `requestPass()` also re-arms the deadline for this call, so busy ready
+    /// work cannot starve that pass beyond `maximumDelay` either.
     private func deadlinePass() {
-        let stale =
-            runState.drivenOnce
-            && lock.withLock { deadlineArmedInCall != runState.onceCalls.load(ordering: .relaxed) }
-        runFlushIfPending()
-        if stale {
+        if runState.drivenOnce,
+            lock.withLock({ deadlineArmedInCall != runState.onceCalls.load(ordering: .relaxed) })
+        {
             requestPass()
-        } else {
-            runState.afterFlushPass()
+            return
         }
+        runFlushIfPending()
+        runState.afterFlushPass()
     }
 
     private func runFlushIfPending() {
@@ -290,7 +300,7 @@ final class FlushCoordinator: @unchecked Sendable {
                 // A pass with nothing signalled (`requestPass`): its deadline timer is not needed
                 // any more. Under the lock, so it cannot delete the timer of a request that a
                 // signal makes after this check (that one sets `pending` first, under the lock).
-                if !pending, !closed { event_del(deadlineTimer) }
+                if !pending, !closed { event_del_noblock(deadlineTimer) }
                 return nil
             }
             pending = false
@@ -302,9 +312,9 @@ final class FlushCoordinator: @unchecked Sendable {
         }
         guard let sort else { return }
         // Whichever event got here first, the others are no longer needed for this request.
-        event_del(flushEvent)
-        event_del(rearmTimer)
-        event_del(deadlineTimer)
+        event_del_noblock(flushEvent)
+        event_del_noblock(rearmTimer)
+        event_del_noblock(deadlineTimer)
 
         // The batch belongs to this pass now (flushing is set): sorted outside the lock.
         if sort { deliveringSlots.sort { $0.precedes($1) } }

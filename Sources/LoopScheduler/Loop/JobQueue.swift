@@ -55,7 +55,8 @@ final class JobQueue: @unchecked Sendable {
     private let closedFlag = Atomic<Bool>(false)
     /// The loop's wake event, activated for the first job after a drain. Set once by the loop
     /// before the queue is shared; freed by `close()`. Activated from other threads only under
-    /// `lock`, so that `close()` (which frees it under `lock`) cannot free it under their feet.
+    /// `lock` after checking `closed`, so that `close()` (which sets `closed` under `lock` and
+    /// frees the event after it) cannot free it under their feet.
     var wakeEvent: OpaquePointer?
 
     /// Largest buffer kept for reuse when the batch it carried used less than a quarter of it
@@ -114,18 +115,28 @@ final class JobQueue: @unchecked Sendable {
     /// `false`. The loop's thread (or any thread while the loop does not run). Idempotent.
     func close() {
         var taken = JobBuffer()
-        lock.withLock {
+        let event = lock.withLock { () -> OpaquePointer? in
             shared.pointee.closed = true
             closedFlag.store(true, ordering: .relaxed)
             swap(&taken, &shared.pointee.jobs)
             sharedHasWork.store(false, ordering: .relaxed)
-            if let wakeEvent { event_free(wakeEvent) }
-            wakeEvent = nil
+            defer { wakeEvent = nil }
+            return wakeEvent
         }
+        // No other thread activates it once `closed` is set; freed after the lock, which the
+        // wake event's callback (`drain`) takes.
+        if let event { event_free(event) }
         local.pointee.wakePending = false
         // Released outside the lock: a job's captures may run deinits that queue work.
         taken.free()
         local.pointee.jobs.free()
+    }
+
+    /// Whether work queued from outside the loop's run waits (the leak diagnostic). Any thread;
+    /// work the loop's thread queued for itself during a run is not counted (that queue has no
+    /// lock).
+    var hasSharedWork: Bool {
+        lock.withLock { shared.pointee.jobs.count > 0 }
     }
 
     /// Whether work was queued since the last `drain` took its batch. Loop thread only.

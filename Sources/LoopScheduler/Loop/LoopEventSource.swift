@@ -8,7 +8,8 @@
 ///   itself) is delivered in the next iteration, never twice in one flush.
 /// - Sources are serviced by ascending `order`, then in the order they were created.
 /// - After `cancel()` or deinit the handler is released and never called again. On the loop
-///   thread that holds immediately; from another thread a delivery that already started finishes.
+///   thread that holds immediately; from another thread a delivery that already started finishes
+///   (`cancel()` never waits for it).
 public final class LoopEventSource: EventSource, @unchecked Sendable {
     /// The loop that services this source.
     public let loop: EventLoop

@@ -6,15 +6,19 @@ import Glibc
 #endif
 
 /// Every live registration of one loop, so that `shutdown()` can free their events before the
-/// base. A slab of unretained references with an intrusive free list: O(1) insert and remove,
-/// no allocation per entry, and the set never keeps a registration alive (its deinit cancels it).
+/// base. A slab of unretained references to the registrations' cores with an intrusive free
+/// list: O(1) insert and remove, no allocation per entry.
 ///
-/// An entry stays valid while it is in the slab: a registration leaves it (under the lock, in
-/// `remove`, from `cancel()` or its deinit) before its memory goes, and `close()` touches entries
-/// only under the lock.
+/// An entry stays valid while it is in the slab: a core's event owns a reference to it until
+/// the event is freed, and whoever takes a core out of service (`cancelRegistration`, `close()`)
+/// first wins its `active` flag and removes the entry under the lock, before the event goes.
+///
+/// Thread rules: `insert` on the loop's thread (registration calls), `remove` from any thread,
+/// `close()` on the loop's thread or while the loop does not run. No libevent call is made under
+/// the lock: `close()` frees the events after it.
 final class RegistrationSet: @unchecked Sendable {
     private let lock = Lock()
-    /// Slot words: a registration's address (even), or a free slot `(next + 1) << 1 | 1`, where
+    /// Slot words: a core's address (even), or a free slot `(next + 1) << 1 | 1`, where
     /// `next` is the following free slot (-1 at the end of the list). Guarded by the lock.
     @exclusivity(unchecked) private var slots: UnsafeMutablePointer<UInt>?
     @exclusivity(unchecked) private var capacity = 0
@@ -23,15 +27,17 @@ final class RegistrationSet: @unchecked Sendable {
     /// First free slot below `used`, -1 when none.
     @exclusivity(unchecked) private var freeHead = -1
     @exclusivity(unchecked) private var closed = false
-    /// Frees in progress on any thread; `close()` waits for them before the base may be freed.
+    /// Cancels in progress on any thread; `close()` waits for them before the base may be freed.
     private let freeing = Atomic<Int>(0)
 
     deinit {
         slots?.deallocate()
     }
 
-    func insert(_ entry: EventRegistration) {
-        let address = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
+    /// Tracks `core`; after `close()` frees its event at once instead (the registration is then
+    /// inactive). Loop thread.
+    func insert(_ core: RegistrationCore) {
+        let address = UInt(bitPattern: Unmanaged.passUnretained(core).toOpaque())
         let refused = lock.withLock { () -> Bool in
             if closed { return true }
             let index: Int
@@ -44,10 +50,10 @@ final class RegistrationSet: @unchecked Sendable {
                 used += 1
             }
             slots.unsafelyUnwrapped[index] = address
-            entry.slot = index
+            core.slot = index
             return false
         }
-        if refused { _ = free(entry) }
+        if refused, core.active.exchange(false, ordering: .acquiringAndReleasing) { core.free() }
     }
 
     private func grow() {
@@ -61,60 +67,57 @@ final class RegistrationSet: @unchecked Sendable {
         capacity = newCapacity
     }
 
-    func remove(_ entry: EventRegistration) {
-        let address = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
+    /// Untracks `core` (a no-op when it is not tracked). Any thread.
+    func remove(_ core: RegistrationCore) {
+        let address = UInt(bitPattern: Unmanaged.passUnretained(core).toOpaque())
         lock.withLock {
-            let index = entry.slot
+            let index = core.slot
             guard index >= 0, index < used, slots.unsafelyUnwrapped[index] == address else { return }
             slots.unsafelyUnwrapped[index] = UInt(freeHead + 1) << 1 | 1
             freeHead = index
-            entry.slot = -1
+            core.slot = -1
         }
     }
 
-    /// Frees `entry`'s event and releases its handler if nobody did yet; returns whether this
-    /// call did it.
-    @discardableResult
-    func free(_ entry: EventRegistration) -> Bool {
+    /// Brackets a cancel (`EventLoop.cancelRegistration`), before it tries to win the core.
+    func beginFree() {
         freeing.add(1, ordering: .acquiringAndReleasing)
-        defer { freeing.subtract(1, ordering: .acquiringAndReleasing) }
-        guard entry.active.exchange(false, ordering: .acquiringAndReleasing) else { return false }
-        // event_free does event_del first, which drops it from the active queue as well.
-        event_free(entry.event)
-        entry.handler = nil
-        entry.onCancel?()
-        return true
     }
 
-    /// Frees every registration's event and refuses new ones; returns once no free is running on
-    /// another thread (after that no event of a registration exists). Idempotent.
+    func endFree() {
+        freeing.subtract(1, ordering: .acquiringAndReleasing)
+    }
+
+    /// Frees every registration's event and refuses new ones; returns once no cancel is in
+    /// progress on another thread (after that, every event of a registration is freed or handed
+    /// to the job queue, which `shutdown()` closes next). Idempotent.
     ///
-    /// The events are freed under the lock (the entries may be deinitialising on another thread,
-    /// waiting for the lock in `remove`); the handlers are released, and `onCancel` called, after
-    /// it. Called on the loop's thread or while the loop does not run, so `event_free` waits for
-    /// no callback here.
+    /// The cores are taken under the lock and their events freed after it. Called on the loop's
+    /// thread or while the loop does not run, so `event_free` waits for no callback. The wait for
+    /// other threads' cancels ends: a cancel never waits for the loop (see
+    /// `EventLoop.cancelRegistration`), even for the callback that is calling `shutdown()`.
     func close() {
-        let released = lock.withLock { () -> [(EventRegistration.Handler?, (() -> Void)?)] in
+        let taken = lock.withLock { () -> [RegistrationCore] in
             if closed { return [] }
             closed = true
-            var released: [(EventRegistration.Handler?, (() -> Void)?)] = []
+            var taken: [RegistrationCore] = []
             for index in 0..<used {
                 let word = slots.unsafelyUnwrapped[index]
                 guard word & 1 == 0, let pointer = UnsafeMutableRawPointer(bitPattern: word) else { continue }
-                Unmanaged<EventRegistration>.fromOpaque(pointer)._withUnsafeGuaranteedRef { entry in
-                    entry.slot = -1
-                    guard entry.active.exchange(false, ordering: .acquiringAndReleasing) else { return }
-                    event_free(entry.event)
-                    released.append((entry.handler, entry.onCancel))
-                    entry.handler = nil
-                }
+                // Alive: its event (not freed yet, the entry is still here) holds it.
+                let core = Unmanaged<RegistrationCore>.fromOpaque(pointer).takeUnretainedValue()
+                core.slot = -1
+                if core.active.exchange(false, ordering: .acquiringAndReleasing) { taken.append(core) }
             }
             used = 0
             freeHead = -1
-            return released
+            return taken
         }
-        for (_, onCancel) in released { onCancel?() }
-        // A `cancel()` on another thread that won its entry may still be inside event_free.
+        for core in taken {
+            core.free()
+            core.onCancel?()
+        }
+        // A `cancel()` on another thread that won its core may still be removing its event.
         while freeing.load(ordering: .acquiring) != 0 { sched_yield() }
     }
 }

@@ -4,8 +4,15 @@ import CLibevent
 ///
 /// libevent's timer heap does not keep equal deadlines in insertion order, so the loop keeps its
 /// own binary heap ordered by (deadline, sequence) and arms one libevent timer for the earliest
-/// entry. `add` is thread-safe: the heap is locked and `event_add` is thread-safe once threading
-/// is enabled (it is called under our lock only because it never waits for a callback).
+/// entry.
+///
+/// Thread rules: `add` and `cancel` from any thread, `close` on the loop's thread or while the
+/// loop does not run. The heap is locked, and the timer's callback (`fire`) takes that lock
+/// between actions, so nothing that can wait for a running callback is called under it: the
+/// timer is armed with `event_add` (thread-safe once threading is enabled, and it never waits for
+/// a non-signal event's callback) and disarmed with `event_del_noblock`; `event_del` there
+/// deadlocked a repeating action cancelled from a worker while `fire` waited for the lock.
+/// `close` frees the event after releasing the lock.
 final class SchedulerTimerQueue: @unchecked Sendable {
     final class Entry: @unchecked Sendable {
         // Renewed when a repeating entry is queued again (see `fire`).
@@ -62,10 +69,9 @@ final class SchedulerTimerQueue: @unchecked Sendable {
     /// Releases every queued action unrun, frees the libevent timer and refuses later `add`s.
     /// Idempotent.
     func close() {
-        let entries = lock.withLock { () -> [Entry] in
-            if closed { return [] }
+        let entries = lock.withLock { () -> [Entry]? in
+            if closed { return nil }
             closed = true
-            event_free(event)
             var taken: [Entry] = []
             while heap.first != nil {
                 let entry = heap.pop()
@@ -75,6 +81,10 @@ final class SchedulerTimerQueue: @unchecked Sendable {
             cancelledInHeap = 0
             return taken
         }
+        guard let entries else { return }
+        // `closed` is set: no other thread arms the event any more. Loop thread (or the loop does
+        // not run), so `event_free` waits for nothing.
+        event_free(event)
         box.body = nil
         for entry in entries { cancel(entry) }  // actions released outside the lock
     }
@@ -126,7 +136,8 @@ final class SchedulerTimerQueue: @unchecked Sendable {
     }
 
     // Pops cancelled entries off the top, compacts when they are most of the heap, and deletes
-    // the libevent timer when the heap is empty.
+    // the libevent timer when the heap is empty (without waiting: `fire` may be running and
+    // waiting for our lock).
     private func dropCancelledLocked() {
         while let first = heap.first, first.cancelled {
             _ = heap.pop()
@@ -142,7 +153,7 @@ final class SchedulerTimerQueue: @unchecked Sendable {
             cancelledInHeap = 0
         }
         if heap.first == nil, !closed, armedDeadline != nil {
-            event_del(event)
+            event_del_noblock(event)
             armedDeadline = nil
         }
     }

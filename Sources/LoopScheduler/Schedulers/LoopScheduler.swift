@@ -74,7 +74,9 @@ public struct LoopScheduler: Scheduler, EventSourceScheduler, Sendable {
 
     /// Runs `action` at `date` and then every `interval` (at least 1 ns) on the loop's thread,
     /// keeping the original phase and skipping ticks missed while the loop was busy. Cancel the
-    /// returned token (or drop it: it is an `AnyCancellable`) to stop. Any thread.
+    /// returned token (or drop it: it is an `AnyCancellable`) to stop. Any thread; cancelling
+    /// never waits for the loop: no tick starts after `cancel()` returns, and one already running
+    /// on the loop's thread finishes.
     public func schedule(
         after date: MonotonicInstant, interval: MonotonicInstant.Stride,
         tolerance: MonotonicInstant.Stride, options: SchedulerOptions?, _ action: @escaping () -> Void

@@ -74,6 +74,8 @@ public final class HostLoopDriver {
             wake.detach()
             throw error
         }
+        mirror.wake = wake
+        wake.attachMirror(mirror.descriptor)
     }
 
     deinit {

@@ -25,6 +25,13 @@ final class HostWake: @unchecked Sendable {
     /// in that very dispatch (libevent's `EVLOOP_ONCE` goes on while events are active), so it
     /// needs no wake-up, and writing one would cost the host an idle iteration.
     private let dispatchingThread = Atomic<UInt>(0)
+    /// The attached driver's epoll set (-1 when none) and the descriptors removed from it by
+    /// `forget(descriptor:)` since its last refresh. Guarded by `lock`, so that no `forget` on
+    /// another thread can reach an epoll number the driver has closed (and the kernel reused).
+    /// `epoll_ctl` never waits for a callback, so it may run under the lock.
+    private let lock = Lock()
+    private var mirrorDescriptor: Int32 = -1
+    private var forgotten: [Int32] = []
 
     deinit {
         let fd = descriptor.load(ordering: .relaxed)
@@ -66,9 +73,45 @@ final class HostWake: @unchecked Sendable {
         return fd
     }
 
-    /// Releases the wake-up; later `notify()` calls do nothing.
+    /// Releases the wake-up; later `notify()` and `forget(descriptor:)` calls do nothing.
     func detach() {
         attached.store(false, ordering: .releasing)
+        lock.withLock {
+            mirrorDescriptor = -1
+            forgotten.removeAll()
+        }
+    }
+
+    /// Names the attached driver's epoll set, for `forget(descriptor:)`. Loop thread.
+    func attachMirror(_ epoll: Int32) {
+        lock.withLock { mirrorDescriptor = epoll }
+    }
+
+    /// A watch of `descriptor` is going away (`EventRegistration.cancel()`, any thread): remove
+    /// the descriptor from the driver's epoll set now, while the number still names the file the
+    /// set holds. epoll keeps an entry until every descriptor of its open file is closed, so once
+    /// the caller closes a number whose file is shared (a `dup`, a forked child) the entry can no
+    /// longer be removed by number and would keep the host awake for nothing. The driver's next
+    /// refresh adds the descriptor back if another event still waits on it; with `wakeHost` (a
+    /// cancel from another thread, while the host may sleep) the host is woken for that refresh.
+    /// On the loop's thread the host prepares again before it polls anyway.
+    func forget(descriptor: Int32, wakeHost: Bool) {
+        guard attached.load(ordering: .acquiring) else { return }
+        let removed = lock.withLock { () -> Bool in
+            guard mirrorDescriptor >= 0 else { return false }
+            _ = cloop_epoll_control(mirrorDescriptor, EpollOperation.delete, descriptor, 0)
+            forgotten.append(descriptor)
+            return true
+        }
+        if removed, wakeHost { notify() }
+    }
+
+    /// The descriptors `forget(descriptor:)` removed since the last call. Loop thread.
+    func takeForgotten() -> [Int32] {
+        lock.withLock {
+            defer { forgotten.removeAll(keepingCapacity: true) }
+            return forgotten
+        }
     }
 
     /// Empties the counter (the host saw it). Loop thread.

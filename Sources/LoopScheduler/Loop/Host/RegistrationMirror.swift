@@ -18,9 +18,14 @@ import Glibc
 ///   writes the wake-up eventfd instead;
 /// - the loop's `HostWake` eventfd, for work queued outside a dispatch.
 ///
+/// A descriptor whose watch is cancelled leaves the set at the cancel (`HostWake.forget`), not
+/// at the next refresh: by then the number may be closed while a `dup` keeps its file open, and
+/// such an entry can no longer be deleted.
+///
 /// `refresh()` re-reads the base before each host poll and applies the differences with
 /// `epoll_ctl`; it costs O(events), one `fstat` per watched descriptor and a few more system
-/// calls. Loop thread only.
+/// calls. Loop thread only, which is why the probe may be deleted and freed with the blocking
+/// calls: on the loop's thread they never wait for a callback.
 final class RegistrationMirror {
     /// The descriptor the host polls (an epoll instance: readable when any member is).
     let descriptor: Int32
@@ -39,6 +44,9 @@ final class RegistrationMirror {
     /// first arming.
     private var armedDeadline: Int64?
     private let scan = Scan()
+    /// The loop's wake-up, which removes a cancelled watch's descriptor from `descriptor` at the
+    /// cancel and lists it for the next refresh (see `HostWake.forget(descriptor:)`).
+    var wake: HostWake?
 
     /// What one descriptor is watched for, and which open file it is (device and inode from
     /// `fstat`): a descriptor closed and its number reused for another file must be added again,
@@ -188,6 +196,10 @@ final class RegistrationMirror {
     }
 
     private func applyInterests() {
+        // Removed from the set when their watch was cancelled: mirrored afresh if still wanted.
+        if let wake {
+            for fd in wake.takeForgotten() { mirrored[fd] = nil }
+        }
         for (fd, interest) in scan.interests {
             guard let old = mirrored[fd] else {
                 control(EpollOperation.add, fd, interest.events, fallback: EpollOperation.modify)
@@ -247,7 +259,7 @@ final class RegistrationMirror {
 }
 
 /// `epoll_ctl` operations (`EPOLL_CTL_ADD`, `_DEL`, `_MOD`).
-private enum EpollOperation {
+enum EpollOperation {
     static let add: Int32 = 1
     static let delete: Int32 = 2
     static let modify: Int32 = 3
