@@ -4,7 +4,8 @@ SWIFT ?= swift
 DOCC ?= docc
 SWIFT_FORMAT ?= swift-format
 # The modules with a DocC catalog (Sources/<module>/<module>.docc).
-DOC_MODULES := LoopScheduler ViewModelKit LoopSchedulerFoundation ViewModelKitFoundation GLibLoop
+DOC_MODULES := LoopScheduler ViewModelKit LoopSchedulerFoundation ViewModelKitFoundation GLibLoop \
+  PodcastFeeds PodcastStore PodcastEngine PodcastWeb PodcastCommandLine
 PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev \
   libsystemd:libsystemd-dev glib-2.0:libglib2.0-dev gtk4:libgtk-4-dev
 # Commands the GTK example's test needs (an X server, a screenshot, window lookup): command:package.
@@ -70,6 +71,7 @@ test-tsan: deps
 # compiled file contains (Scripts/docs-check.swift, which first proves on a fixture that it
 # catches each of its cases).
 docs: deps
+	python3 Scripts/check-architecture.py docs/ARCHITECTURE.md  # its dependency table is Package.swift's
 	$(SWIFT) build --build-tests  # dump-symbol-graph also loads the test modules
 	@set -e; graphs=$$(dirname "$$($(SWIFT) build --show-bin-path)")/symbolgraph; \
 	rm -rf "$$graphs" .build/docs; mkdir -p .build/docs; \
@@ -95,7 +97,8 @@ docs: deps
 	done; \
 	cp docs/docs-index.html .build/docs/index.html
 
-# The runnable examples, each run and compared with its expected output (Examples/*/expected-output.txt).
+# The runnable examples, each run and compared with its expected output (Examples/*/expected-output.txt),
+# then Examples/FeedReader, the package that uses PodcastFeeds and nothing else.
 EXAMPLES := getting-started-example:Examples/GettingStarted c-hosted-loop:Examples/CHostedLoop \
   poll-host-example:Examples/PollHost
 examples: deps
@@ -107,12 +110,31 @@ examples: deps
 	  diff -u "$$dir/expected-output.txt" .build/examples/$$name.out || { echo "examples: $$name printed something else"; exit 1; }; \
 	  echo "examples: $$name ok"; \
 	done
+	@# The feed library alone: a package of its own that depends only on the PodcastFeeds product
+	@# parses a sample feed; its binary must link none of libevent, SQLite or libcurl.
+	cd Examples/FeedReader && $(SWIFT) build
+	@bin=$$(cd Examples/FeedReader && $(SWIFT) build --show-bin-path)/feed-reader; \
+	"$$bin" Sources/podcast-watch/SampleFeeds/tidepool-radio.xml >.build/examples/feed-reader.out 2>&1 \
+	  || { cat .build/examples/feed-reader.out; echo "examples: feed-reader failed"; exit 1; }; \
+	diff -u Examples/FeedReader/expected-output.txt .build/examples/feed-reader.out \
+	  || { echo "examples: feed-reader printed something else"; exit 1; }; \
+	if ldd "$$bin" | grep -E 'libevent|libsqlite3|libcurl'; then \
+	  echo "examples: feed-reader links a library PodcastFeeds must not need"; exit 1; fi; \
+	echo "examples: feed-reader ok (PodcastFeeds alone)"
 
 # swift-format with the repository's .swift-format (see README, "Code style"). `make lint` fails
 # on any finding (`make test` runs it first); `make format` rewrites the files in place.
+# It also checks the podcast side's layout: no file over 600 lines and no function over 80
+# (Scripts/source-lengths.py), and each module's folders using each other one way only
+# (Scripts/folder-dependencies.py).
 FORMATTED := Package.swift Sources Tests Examples Scripts
+PODCAST_MODULES := Sources/PodcastFeeds Sources/PodcastStore Sources/PodcastEngine Sources/PodcastWeb \
+  Sources/PodcastCommandLine
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive --parallel $(FORMATTED)
+	python3 Scripts/source-lengths.py --max-file 600 --max-function 80 $(PODCAST_MODULES) Sources/podcast-watch
+	python3 Scripts/folder-dependencies.py $(PODCAST_MODULES) >/dev/null \
+	  || python3 Scripts/folder-dependencies.py $(PODCAST_MODULES)
 
 format:
 	$(SWIFT_FORMAT) format --in-place --recursive --parallel $(FORMATTED)
@@ -161,15 +183,15 @@ test-asan: deps
 	ASAN_OPTIONS=detect_leaks=1 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
 	  --disable-xctest --filter 'LoopSchedulerTests|ViewModelKitTests' --skip '$(ASAN_SKIP_LEAKS)'
 
-# Release-built benchmarks, each beside its baseline measured in the same run (see README,
-# "Performance"). `make bench` builds the runner as a user's package builds us (Benchmarks/, a
+# Release-built benchmarks, each beside its baseline measured in the same run (see
+# docs/PERFORMANCE.md). `make bench` builds the runner as a user's package builds us (Benchmarks/, a
 # path dependency, release, no flags) and runs every case; then the chain and memory cases again
 # with the opt-in cross-module optimisation (LOOPMVVM_CMO=1), for the no-flag/CMO comparison.
 # It takes several minutes; bench-quick runs every case at a small size (no flags either).
 bench: deps
-	cd Benchmarks && $(SWIFT) run -c release loop-bench-user --json ../.build/loop-bench.json
+	cd Benchmarks && LOOPMVVM_TOOLS=1 $(SWIFT) run -c release loop-bench-user --json ../.build/loop-bench.json
 	LOOPMVVM_CMO=1 $(SWIFT) run -c release loop-bench --json .build/loop-bench-cmo.json chain memory
-	cd Benchmarks && $(SWIFT) run -c release loop-bench-user \
+	cd Benchmarks && LOOPMVVM_TOOLS=1 $(SWIFT) run -c release loop-bench-user \
 		--compare-cmo ../.build/loop-bench.json ../.build/loop-bench-cmo.json --json ../.build/loop-bench-compare.json
 
 # The same comparison in callgrind instructions per value (no load moves them): case 5's chain
@@ -192,4 +214,4 @@ fuzz-smoke: deps
 	SWIFT=$(SWIFT) Fuzz/run.sh smoke
 
 clean:
-	rm -rf .build .build-cmo .build-tsan .build-asan Examples/GTKCounter/.build Benchmarks/.build Fuzz/.build
+	rm -rf .build .build-cmo .build-tsan .build-asan Examples/GTKCounter/.build Examples/FeedReader/.build Benchmarks/.build Fuzz/.build

@@ -12,25 +12,35 @@ let viewModelKitTuning: [SwiftSetting] =
     ? [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
     : []
 
+// Products only the repository's own tools link: the benchmark runner built as a separate
+// package (Benchmarks/, which needs our C baselines and libevent's API beside the libraries).
+// They are declared only when LOOPMVVM_TOOLS=1 (the Makefile sets it for those builds), so a
+// package that depends on LoopMVVM sees the libraries above and nothing else.
+let toolProducts: [Product] =
+    Context.environment["LOOPMVVM_TOOLS"] == "1"
+    ? [
+        .library(name: "LoopBenchSupport", targets: ["CLibeventBaseline"]),
+        .library(name: "CLibevent", targets: ["CLibevent"]),
+    ]
+    : []
+
 let package = Package(
     name: "LoopMVVM",
     products: [
         .library(name: "LoopScheduler", targets: ["LoopScheduler"]),
         .library(name: "ViewModelKit", targets: ["ViewModelKit"]),
-        // GLib integration (issue 18): only programs that import it need libglib2.0.
+        // GLib integration: only programs that import it need libglib2.0.
         .library(name: "GLibLoop", targets: ["GLibLoop"]),
         .library(name: "LoopSchedulerFoundation", targets: ["LoopSchedulerFoundation"]),
         .library(name: "ViewModelKitFoundation", targets: ["ViewModelKitFoundation"]),
+        // The podcast side, one library per layer (docs/ARCHITECTURE.md). PodcastFeeds stands
+        // alone: a program that only reads feeds links libxml2 and nothing else of ours.
+        .library(name: "PodcastFeeds", targets: ["PodcastFeeds"]),
+        .library(name: "PodcastStore", targets: ["PodcastStore"]),
+        .library(name: "PodcastEngine", targets: ["PodcastEngine"]),
+        .library(name: "PodcastWeb", targets: ["PodcastWeb"]),
         .executable(name: "podcast-watch", targets: ["podcast-watch"]),
-        // Not API: what the benchmark runner needs beyond the two libraries, so that
-        // `Benchmarks/` (its own package, depending on this one by path) builds it the way a
-        // user's package would build us: release, no flags.
-        .library(name: "LoopBenchSupport", targets: ["PodcastKit", "CLibeventBaseline"]),
-        .library(name: "CLibevent", targets: ["CLibevent"]),
-        // The daemon's library (feed and OPML parsing, store, fetcher); the fuzz package under
-        // Fuzz/ links it.
-        .library(name: "PodcastKit", targets: ["PodcastKit"]),
-    ],
+    ] + toolProducts,
     targets: [
         // System libraries, found with pkg-config; `make deps` installs the apt providers.
         .systemLibrary(
@@ -59,25 +69,51 @@ let package = Package(
         .target(name: "ViewModelKit", dependencies: ["LoopScheduler"], swiftSettings: viewModelKitTuning),
         // A GSource driving an EventLoop, and the loop run inside g_main_loop_run.
         .target(name: "GLibLoop", dependencies: ["LoopScheduler", "CGLib"]),
-        // Foundation's RunLoop as a Scheduler and EventSourceScheduler (CombineViewModel parity,
-        // issue 11); kept apart so LoopScheduler and ViewModelKit do not link Foundation.
+        // Foundation's RunLoop as a Scheduler and EventSourceScheduler (what CombineViewModel
+        // offers on Apple platforms); kept apart so LoopScheduler and ViewModelKit do not link
+        // Foundation.
         .target(name: "LoopSchedulerFoundation", dependencies: ["LoopScheduler"]),
         // Foundation's Combine extensions (Timer.publish, NotificationCenter/URLSession publishers,
         // RunLoop/OperationQueue schedulers), apart so that ViewModelKit needs no Foundation.
         .target(name: "ViewModelKitFoundation", dependencies: ["ViewModelKit", "LoopSchedulerFoundation"]),
+        // The podcast side, bottom to top; each layer depends only on layers below it.
+        // Feeds: model, parser, dates, OPML, HTML and text hygiene. No loop, no store, no network.
+        .target(name: "PodcastFeeds", dependencies: ["CLibxml2"]),
+        // The store: the FeedStoring protocol the engine uses, and its SQLite implementation.
+        .target(name: "PodcastStore", dependencies: ["PodcastFeeds", "CSQLite3"]),
+        // The daemon's engine: fetching, poll scheduling, downloads, hooks, workers, the view
+        // models, service-manager integration.
         .target(
-            name: "PodcastKit",
-            dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3", "CSystemd"]),
-        .executableTarget(name: "podcast-watch", dependencies: ["PodcastKit"], exclude: ["SampleFeeds"]),
+            name: "PodcastEngine",
+            dependencies: [
+                "PodcastStore", "PodcastFeeds", "LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CSystemd",
+            ]),
+        // The web layer: the evhttp server, JSON API, dashboard and live updates.
+        .target(
+            name: "PodcastWeb",
+            dependencies: [
+                "PodcastEngine", "PodcastStore", "PodcastFeeds", "LoopScheduler", "ViewModelKit", "CLibevent",
+            ]),
+        // The command line: commands, usage text, config file, terminal views, the `run` session.
+        .target(
+            name: "PodcastCommandLine",
+            dependencies: [
+                "PodcastWeb", "PodcastEngine", "PodcastStore", "PodcastFeeds", "LoopScheduler", "ViewModelKit",
+            ]),
+        .executableTarget(name: "podcast-watch", dependencies: ["PodcastCommandLine"], exclude: ["SampleFeeds"]),
         .executableTarget(name: "counter-example", dependencies: ["ViewModelKit"], path: "Examples/Counter"),
         .executableTarget(name: "task-list", dependencies: ["ViewModelKit"], path: "Examples/TaskList"),
-        // Benchmarks (issue 6): the C baselines (raw libevent, libxml2 SAX floor, loopback server)
-        // and the release-built runner, `make bench`.
+        // Benchmarks: the C baselines (raw libevent, libxml2 SAX floor, loopback servers) and the
+        // release-built runner, `make bench` (docs/PERFORMANCE.md).
         .target(name: "CLibeventBaseline", dependencies: ["CLibevent", "CLibxml2"]),
         .executableTarget(
             name: "loop-bench",
-            dependencies: ["LoopScheduler", "ViewModelKit", "PodcastKit", "CLibevent", "CLibeventBaseline"]),
-        // Documentation (issue 16): the programs of the DocC articles, run by `make examples`, which
+            dependencies: [
+                "LoopScheduler", "ViewModelKit", "PodcastFeeds", "PodcastStore", "PodcastEngine", "PodcastWeb",
+                "CLibevent",
+                "CLibeventBaseline",
+            ]),
+        // Documentation: the programs of the DocC articles, run by `make examples`, which
         // compares their output with Examples/*/expected-output.txt. The "Getting started" article:
         .executableTarget(
             name: "getting-started-example", dependencies: ["ViewModelKit"], path: "Examples/GettingStarted",
@@ -95,16 +131,49 @@ let package = Package(
         .target(name: "LoopTestSupport", path: "Tests/LoopTestSupport"),
         .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent", "LoopTestSupport"]),
         .testTarget(name: "GLibLoopTests", dependencies: ["GLibLoop", "ViewModelKit", "CGLib", "LoopTestSupport"]),
-        // thoughtbot/CombineViewModel's own tests, ported with only mechanical changes (issue 11).
+        // thoughtbot/CombineViewModel's own tests, ported with only mechanical changes.
         .testTarget(name: "CombineViewModelTests", dependencies: ["ViewModelKit", "LoopSchedulerFoundation"]),
-        // The Swift 6 @MainActor idiom as users write it (issue 11): Swift 6 mode, complete
+        // The Swift 6 @MainActor idiom as users write it: Swift 6 mode, complete
         // strict concurrency, no @testable import; must build without a warning.
         .testTarget(
             name: "MainActorIdiomTests", dependencies: ["ViewModelKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "ViewModelKitTests",
             dependencies: ["ViewModelKit", "ViewModelKitFoundation", "LoopSchedulerFoundation", "LoopTestSupport"]),
-        .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "CLibevent"], exclude: ["Fixtures"]),
+        // The podcast side's tests: one target per module, in folders that mirror its sources.
+        // Helpers they share: plain ones (temporary folders, a loopback HTTP server, fixture
+        // paths), and the daemon's and web layer's (scripted fetchers, harnesses).
+        .target(name: "PodcastTestSupport", dependencies: ["CLibevent"], path: "Tests/PodcastTestSupport"),
+        .target(
+            name: "PodcastDaemonTestSupport",
+            dependencies: [
+                "PodcastWeb", "PodcastEngine", "PodcastStore", "PodcastFeeds", "PodcastTestSupport", "LoopScheduler",
+            ],
+            path: "Tests/PodcastDaemonTestSupport"),
+        .testTarget(
+            name: "PodcastFeedsTests", dependencies: ["PodcastFeeds", "PodcastTestSupport"],
+            exclude: ["Fixtures", "RuleFixtures"]),
+        .testTarget(name: "PodcastStoreTests", dependencies: ["PodcastStore", "PodcastFeeds", "PodcastTestSupport"]),
+        .testTarget(
+            name: "PodcastEngineTests",
+            dependencies: [
+                "PodcastEngine", "PodcastStore", "PodcastFeeds", "PodcastTestSupport", "PodcastDaemonTestSupport",
+                "LoopScheduler", "ViewModelKit",
+            ]),
+        .testTarget(
+            name: "PodcastWebTests",
+            dependencies: [
+                "PodcastWeb", "PodcastEngine", "PodcastStore", "PodcastFeeds", "PodcastTestSupport",
+                "PodcastDaemonTestSupport",
+                "LoopScheduler", "ViewModelKit", "CLibevent",
+            ]),
+        .testTarget(
+            name: "PodcastCommandLineTests",
+            dependencies: [
+                "PodcastCommandLine", "PodcastWeb", "PodcastEngine", "PodcastStore", "PodcastFeeds",
+                "PodcastTestSupport",
+                "PodcastDaemonTestSupport", "LoopScheduler", "ViewModelKit",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

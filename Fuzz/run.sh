@@ -22,7 +22,7 @@ fuzz=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$fuzz")
 shared=${SHARED_CORPUS:-$root/../shared/corpus}
 work=$fuzz/.build/corpus
-fixtures=$root/Tests/PodcastKitTests/Fixtures
+fixtures=$root/Tests/PodcastFeedsTests/Fixtures
 SWIFT=${SWIFT:-swift}
 
 cd "$fuzz"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Instructions per value of case 5 (the subject→map→filter→removeDuplicates→sink chain, and one
 # @Published set) under callgrind, for the build a user gets (Benchmarks/: a path dependency,
-# release, no flags) and for the LOOPMVVM_CMO=1 build, with the ratio of the two (issue 13:
+# release, no flags) and for the LOOPMVVM_CMO=1 build, with the ratio of the two (the target:
 # at most 1.2x). Unlike ns/value, no machine load moves these counts. `make bench-callgrind`.
 #
 # Each binary runs `--quick --subject-only` (one warm-up and 5 runs of 200,000 values or sets);
@@ -14,7 +14,7 @@ SWIFT=${SWIFT:-swift}
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "callgrind-chain: valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
 
-(cd Benchmarks && $SWIFT build -c release --product loop-bench-user >&2)
+(cd Benchmarks && LOOPMVVM_TOOLS=1 $SWIFT build -c release --product loop-bench-user >&2)
 LOOPMVVM_CMO=1 $SWIFT build -c release --product loop-bench --scratch-path .build-cmo >&2
 
 work=$(mktemp -d)

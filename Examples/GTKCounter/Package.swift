@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // GTKCounter: a GTK 4 window driven by a ViewModelKit view model, with LoopScheduler's main loop
-// running inside GLib's (issue 18). Its own package so that the root package, and programs that
+// running inside GLib's. Its own package so that the root package, and programs that
 // use LoopScheduler or ViewModelKit, never need GTK's headers. `make test-gtk` builds and tests it.
 import Foundation
 import PackageDescription

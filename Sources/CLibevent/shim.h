@@ -1,7 +1,7 @@
 // Umbrella header for libevent 2.1.
 // The system headers come first: event2/event-config.h defines _GNU_SOURCE, and if it were seen
 // first glibc's fd_set would differ from the one in the Glibc and Dispatch modules (see
-// ARCHITECTURE.md, "Two traps").
+// docs/ARCHITECTURE.md, "Two traps").
 #include <sys/types.h>
 #include <sys/time.h>
 #include <sys/select.h>

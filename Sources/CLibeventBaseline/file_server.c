@@ -1,4 +1,4 @@
-// A loopback HTTP server of large files for the download case (issue 14): evhttp on its own
+// A loopback HTTP server of large files for the download case: evhttp on its own
 // thread and base; GET /file/<n> answers with the same `size`-byte body for every n, sent
 // without copying (evbuffer_add_reference), with Content-Length and an ETag.
 #define _GNU_SOURCE

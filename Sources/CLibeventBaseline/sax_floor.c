@@ -1,5 +1,5 @@
 // The floor for case 7: libxml2's SAX2 parser with callbacks that do (almost) nothing, set up the
-// way PodcastKit's XMLReader sets it up.
+// way PodcastFeeds' XMLReader sets it up.
 #include "CLibeventBaseline.h"
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>

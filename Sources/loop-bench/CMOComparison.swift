@@ -1,6 +1,6 @@
 import Foundation
 
-/// `loop-bench --compare-cmo USER.json CMO.json`: the row of issue 13 that holds the no-flag
+/// `loop-bench --compare-cmo USER.json CMO.json`: the row that holds the no-flag
 /// build (a user's package, `Benchmarks/`) against the `LOOPMVVM_CMO=1` build. The two JSONs come
 /// from two processes that may have seen different load, so each side is first taken against its
 /// own closure baseline, measured in turn with it; the row is the ratio of those two ratios.

@@ -1,9 +1,11 @@
 import CLibeventBaseline
 import Foundation
 import LoopScheduler
-import PodcastKit
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
 
-/// Case 10 (issue 14): N concurrent episode downloads of S MB each from a loopback evhttp file
+/// Case 10: N concurrent episode downloads of S MB each from a loopback evhttp file
 /// server through `DownloadQueue` (libcurl multi on `EventLoop.main`, files written off the
 /// loop), beside the `curl` command-line tool fetching the same files in parallel
 /// (`curl --parallel`) in the same run. Also the loop thread's CPU per MB.

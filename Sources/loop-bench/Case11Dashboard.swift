@@ -1,7 +1,10 @@
 import CLibevent
 import Foundation
 import LoopScheduler
-import PodcastKit
+import PodcastEngine
+import PodcastFeeds
+import PodcastStore
+import PodcastWeb
 
 /// Case 10: the web dashboard (`run --http`).
 /// - `/api/feeds` over 2,000 feeds, requests per second over one keep-alive connection, beside a

@@ -68,7 +68,7 @@ enum Coalescing {
     }
 
     /// The publisher form of the same observer: `model.observe(on: LoopScheduler.main).sink`
-    /// (issue 13 compares it with the `@ViewModel` path).
+    /// (compared with the `@ViewModel` path in docs/PERFORMANCE.md).
     final class PublisherItemView {
         let model: ItemModel
         var token: AnyCancellable?

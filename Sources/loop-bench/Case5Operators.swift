@@ -1,7 +1,7 @@
 import Foundation
 import ViewModelKit
 
-/// Case 5b (issues 10 and 13): the combining operators, each beside a hand-written closure
+/// Case 5b: the combining operators, each beside a hand-written closure
 /// baseline doing the same work, and each held against the case-5 chain measured in the same
 /// run (target: merge and flatMap at most 2x the chain, combineLatest of 3 and zip of 2 too).
 enum OperatorChains {
@@ -37,7 +37,7 @@ enum OperatorChains {
         for (name, baselineName, ours, floor) in cases where only.map({ name.contains($0) }) ?? true {
             // The chain is measured in turn with each row (not once, before all of them): on a
             // loaded machine the load drifts between rows, and a chain median taken minutes
-            // earlier put flatMap at 3.3x in one run and 1.3x in its fastest (issue 13).
+            // earlier put flatMap at 3.3x in one run and 1.3x in its fastest.
             let (value, baseline, reference) = measureWithReference(runs: runs, ours, floor, chain)
             let limit = 2 * reference.median
             rows.append(

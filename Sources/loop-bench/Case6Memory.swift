@@ -1,7 +1,7 @@
 import CLibeventBaseline
 import ViewModelKit
 
-/// Case 6: bytes per live subscription, 100k sinks on one subject. The figure is the RSS
+/// Case 6: bytes per live subscription, 100k sinks on one subject. The target's figure is the RSS
 /// growth; the C heap's own count (glibc mallinfo2) is reported beside it because freed memory
 /// stays resident, which makes repeated RSS readings drift. Baseline: the same number of
 /// closures (each capturing one object) kept in an array, the least a subscription can cost.

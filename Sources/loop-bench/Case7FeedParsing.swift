@@ -1,6 +1,6 @@
 import CLibeventBaseline
 import Foundation
-import PodcastKit
+import PodcastFeeds
 
 /// Case 7: `FeedParser` throughput on a generated feed and on the corpus feeds, against
 /// libxml2's SAX parser with empty callbacks over the same bytes (the floor: we cannot parse

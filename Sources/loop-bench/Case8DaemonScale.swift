@@ -1,14 +1,15 @@
 import CLibeventBaseline
 import Foundation
 import LoopScheduler
-import PodcastKit
+import PodcastEngine
+import PodcastStore
 
 /// Case 8: `PodcastDaemon` as `podcast-watch run --once` builds it (HTTPFetcher on EventLoop.main,
 /// parsing on a `WorkerPool`, FeedStore on SQLite) over N feeds (100,000 by default) served by an
 /// in-process loopback evhttp server on 8 loopback addresses: one full poll cycle (every feed 200
 /// with a 20-item body), then a second cycle in which every feed answers 304 to the stored ETag.
 /// The same pair at 2,000 feeds, in the same run, is the baseline that per-feed costs must not
-/// grow from (issue 13: nothing in the poll path is O(N) per feed).
+/// grow from (nothing in the poll path may be O(N) per feed).
 enum DaemonScale {
     /// `--feeds N`: poll N feeds instead of 100,000 (60 with --quick), to see how a cost scales.
     nonisolated(unsafe) static var feedCountOverride: Int?

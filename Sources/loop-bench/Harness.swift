@@ -28,7 +28,7 @@ struct Row {
     var value: Stats
     var baselineName: String?
     var baseline: Stats?
-    /// The target for this row, in words, and whether the median meets it (nil: no target).
+    /// The target for this row, in words, and whether the median meets it (nil: no target).
     var target: String?
     var met: Bool?
     var note: String?

@@ -1,7 +1,7 @@
 import Foundation
 import LoopScheduler
 
-// loop-bench: the benchmarks of issue 6, each beside its baseline measured in the same run.
+// loop-bench: the benchmarks, each beside its baseline measured in the same run.
 //   loop-bench [--quick] [--json FILE] [--corpus DIR] [--subject-only] [--feeds N] [FILTER...]
 //   loop-bench --compare-cmo USER.json CMO.json [--json FILE]
 // FILTER selects cases by number ("1", "5") or by a word of their name ("timers").

@@ -1,7 +1,7 @@
 import Foundation
-import PodcastKit
+import PodcastCommandLine
 
-// podcast-watch: a thin shell over PodcastKit's CommandRunner (see `podcast-watch --help`).
+// podcast-watch: a thin shell over PodcastCommandLine's CommandRunner (see `podcast-watch --help`).
 #if canImport(Glibc)
 import Glibc
 #endif

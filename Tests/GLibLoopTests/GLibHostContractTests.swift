@@ -8,7 +8,7 @@ import XCTest
 
 @testable import GLibLoop
 
-// The iteration contract (ARCHITECTURE.md) with GLib as the host: EventLoop.main driven by a
+// The iteration contract (docs/ARCHITECTURE.md) with GLib as the host: EventLoop.main driven by a
 // GLibLoopSource on GLib's default context, one g_main_context_iteration at a time, on the main
 // thread (XCTest runs test methods there, as EventLoop.main, DispatchQueue.main and the
 // MainActor need).

@@ -204,7 +204,7 @@ final class GLibLoopSourceTests: XCTestCase {
         source.cancel()
     }
 
-    /// The "no polling": a loop with a far timer and a watched but silent descriptor
+    /// The "no polling" promise: a loop with a far timer and a watched but silent descriptor
     /// lets GLib sleep in one poll for a whole quiet second.
     func testAQuietSecondIsOneSleepInTheHostsPoll() {
         g_main_context_set_poll_func(context, countingPoll)

@@ -84,7 +84,7 @@ import Testing
 }
 
 extension AdoptedBaseTests {
-    /// Issue 19, bug 3: the adopting docs' teardown order (drop the loop and its sources, then
+    /// The adopting docs' teardown order (drop the loop and its sources, then
     /// free the base) done from one of the loop's own flush handlers while C code runs
     /// `event_base_loop`. The flush's after-pass hook reached the loop through `unowned` and the
     /// process aborted; now the loop is gone when the handler returns and the C loop carries on.

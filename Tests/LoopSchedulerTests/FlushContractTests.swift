@@ -4,7 +4,7 @@ import Testing
 
 @testable import LoopScheduler
 
-/// One test (or more) per guarantee of the iteration contract in ARCHITECTURE.md.
+/// One test (or more) per guarantee of the iteration contract in docs/ARCHITECTURE.md.
 @Suite(.serialized) struct FlushContractTests {
     /// Guarantee 1 (once) and 2 (after the callbacks, before blocking): timers, descriptors and
     /// `execute` work ready in one iteration signal 8 times; one handler call merges all 8 and it

@@ -5,7 +5,7 @@ import Testing
 @testable import LoopScheduler
 
 /// `run()`/`runOnce` against `stop()`: a stop request is consumed exactly once, never lost, and
-/// one `runOnce` is one iteration (issue 19, bugs 2 and 6).
+/// one `runOnce` is one iteration.
 @Suite(.serialized) struct RunStopTests {
     /// Bug 2: `runOnce` read the stop flag, then its exit path cleared it unconditionally, wiping a
     /// `stop()` from another thread that landed in between; `while loop.runOnce(...) {}` then

@@ -5,8 +5,8 @@ import Testing
 
 @testable import LoopScheduler
 
-/// `EventLoop.shutdown()`: the lifecycle of issue 19, and bug 7 (a dropped loop with pending
-/// work leaked its `event_base` and descriptors).
+/// `EventLoop.shutdown()`: its lifecycle, and a dropped loop with pending
+/// work (which leaked its `event_base` and descriptors).
 @Suite(.serialized) struct ShutdownTests {
     /// Open descriptors of this process.
     static func openDescriptorCount() -> Int {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import LoopScheduler
 
-/// Issue 19, bug 1: "never" (`.seconds(.infinity)`, `.seconds(Int.max)`) must stay in the future.
+/// "never" (`.seconds(.infinity)`, `.seconds(Int.max)`) must stay in the future.
 /// Time arithmetic saturates at the ends of `Int64` nanoseconds, as Combine's and Dispatch's do.
 @Suite(.serialized) struct TimeSaturationTests {
     typealias Instant = MonotonicInstant

@@ -1,5 +1,5 @@
 import FuzzSupport
-import PodcastKit
+import PodcastFeeds
 
 /// `DateParser` on arbitrary text: never traps, and an accepted date is an instant within years
 /// 1...9999 (`parse` and `parseSeconds` agree).

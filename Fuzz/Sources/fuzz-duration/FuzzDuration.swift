@@ -1,5 +1,5 @@
 import FuzzSupport
-import PodcastKit
+import PodcastFeeds
 
 /// `DurationParser` on arbitrary text: never traps; an accepted duration is finite and >= 0.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,5 +1,5 @@
 import FuzzSupport
-import PodcastKit
+import PodcastFeeds
 
 /// `HTMLSanitizer` on arbitrary text (the HTML the web dashboard will show): never traps, its
 /// output has no `<script`, every URL attribute it keeps is http, https or mailto (the words
@@ -25,7 +25,10 @@ func urlAttributesAreSafe(_ html: String) -> Bool {
     let b = Array(html.utf8)
     var i = 0
     while i < b.count {
-        guard b[i] == UInt8(ascii: "<") else { i += 1; continue }
+        guard b[i] == UInt8(ascii: "<") else {
+            i += 1
+            continue
+        }
         while i < b.count, b[i] != UInt8(ascii: ">") {
             if b[i] == UInt8(ascii: "=") {
                 var nameStart = i

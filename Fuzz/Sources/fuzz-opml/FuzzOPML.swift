@@ -1,5 +1,5 @@
 import FuzzSupport
-import PodcastKit
+import PodcastFeeds
 
 /// `OPML.parse` on arbitrary bytes: never traps; what it returns exports and re-imports to the
 /// same outlines (the round trip `export` promises).

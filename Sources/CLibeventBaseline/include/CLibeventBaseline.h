@@ -1,4 +1,4 @@
-// Baselines for loop-bench (issue 6), written in plain C so that nothing of ours sits between
+// Baselines for loop-bench, written in plain C so that nothing of ours sits between
 // the measurement and libevent / libxml2. Only plain C types cross this header, so the Swift side
 // imports it without libevent's or libxml2's headers.
 #ifndef CLIBEVENTBASELINE_H
@@ -27,7 +27,7 @@ long clb_reactivate_one_event(void *base, long count, int priority, uint64_t *el
 long clb_timers(long count, long spread_us, uint64_t *thread_cpu_ns, uint64_t *wall_ns);
 
 /// libxml2's SAX2 parser over `length` bytes with callbacks that do nothing but count elements,
-/// with the options PodcastKit's XMLReader uses (RECOVER | NONET | IGNORE_ENC,
+/// with the options PodcastFeeds' XMLReader uses (RECOVER | NONET | IGNORE_ENC,
 /// xmlCreateMemoryParserCtxt + xmlParseDocument). Returns the number of elements, -1 on failure.
 long clb_sax_floor(const char *bytes, int length);
 

@@ -52,7 +52,7 @@ import Glibc
 /// `runOnce(blocking:)` runs exactly one. Bases we create get three priorities: 0 for the
 /// bounded-delay timer, 1 (libevent's default for new events, ours and foreign ones) for ordinary
 /// callbacks, 2 for the flush. Signalled `LoopEventSource`s are serviced by the flush, which keeps
-/// the iteration contract of ARCHITECTURE.md:
+/// the iteration contract of docs/ARCHITECTURE.md:
 /// 1. once per iteration per source, however many signals;
 /// 2. after the iteration's callbacks, before the loop blocks;
 /// 3. a signal during the flush is served in the next iteration, and the loop does not block

@@ -4,7 +4,7 @@ import Synchronization
 /// The end-of-iteration flush: services signalled `LoopEventSource`s once per loop iteration,
 /// after the iteration's ordinary callbacks and before the loop blocks again.
 ///
-/// Mechanism (libevent 2.1 facts from ARCHITECTURE.md):
+/// Mechanism (libevent 2.1 facts from docs/ARCHITECTURE.md):
 /// - `flushEvent` sits at the base's lowest priority and is made ready with `event_active`
 ///   (thread-safe, merges repeated activations). libevent runs a lower priority only once every
 ///   higher priority is empty, so it runs after the iteration's callbacks (guarantees 1, 2, 4).

@@ -171,7 +171,7 @@ private func deliveries<S: EventSourceScheduler>(
     }
 
     @Test func nonisolatedUpdateViewWithClosuresRunsOffTheMainThread() {
-        // Swift Testing runs this off the main thread (see ARCHITECTURE.md).
+        // Swift Testing runs this off the main thread (see docs/ARCHITECTURE.md, "Two traps").
         let scheduler = TestScheduler()
         let items = [CounterModel(), CounterModel()]
         let view = OffMainListView(items, scheduler: scheduler)

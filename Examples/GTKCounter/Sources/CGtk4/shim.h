@@ -1,5 +1,5 @@
 // GTK 4 (Debian's libgtk-4-dev). System headers first, as for libevent and GLib (see
-// ARCHITECTURE.md, "Two traps").
+// docs/ARCHITECTURE.md, "Two traps").
 #include <sys/types.h>
 #include <sys/time.h>
 #include <sys/select.h>

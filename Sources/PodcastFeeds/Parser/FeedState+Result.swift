@@ -1,0 +1,99 @@
+import Foundation
+
+// The end of the document: the channel's fallbacks between fields, Atom authors inherited by
+// entries, duplicate guids dropped; and the value helpers the other steps share.
+extension FeedState {
+    /// The feed read so far: channel fallbacks applied, duplicate guids dropped (first kept).
+    /// `httpContentLanguage` (the HTTP header) gives the language when the document names none.
+    /// The fallbacks are applied to the stored channel in place and it is copied once, on return:
+    /// every `Channel` copy retains each of its strings, which showed in the per-document cost.
+    mutating func result(httpContentLanguage: String? = nil) -> (Channel, [Episode]) {
+        channel.description =
+            channelDescription.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
+            ?? channelSummary.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
+            ?? channelSubtitle.flatMap(Self.plain)
+            ?? googleplayDescription.flatMap { Self.plain(($0, .text)) }
+        channel.imageURL = rssImage ?? itunesImage ?? atomIcon ?? atomLogo ?? googleplayImage
+        if channel.title == nil { channel.title = channelDCTitle }
+        if channel.language == nil { channel.language = channelLanguage ?? rootLanguage }
+        if channel.language == nil, let header = httpContentLanguage {
+            let first = header.split(separator: ",").first.map { String($0).trimmedASCII } ?? ""
+            if !first.isEmpty, first.utf8.allSatisfy({ $0 < 0x80 && $0 > 0x20 }) { channel.language = first }
+        }
+        let atomAuthor = feedAtomAuthors.isEmpty ? nil : feedAtomAuthors.joined(separator: ", ")
+        channel.author = channel.itunesAuthor ?? channelCreator ?? channelRSSAuthor ?? atomAuthor ?? managingEditor
+        if format == .atom, let atomAuthor {
+            for index in episodes.indices where episodes[index].author == nil { episodes[index].author = atomAuthor }
+        }
+        var seen = Set<String>(minimumCapacity: episodes.count)
+        var duplicates: [Int] = []
+        for (index, episode) in episodes.enumerated() {
+            if let guid = episode.guid, !seen.insert(guid).inserted {
+                warn("duplicate guid \"\(guid)\" at item \(index + 1): kept the first occurrence only")
+                duplicates.append(index)
+            }
+        }
+        for index in duplicates.reversed() { episodes.remove(at: index) }
+        return (channel, episodes)
+    }
+
+    mutating func warn(_ message: String) {
+        if warnings.count < 100 { warnings.append(message) }
+    }
+
+    static func title(_ value: String, _ type: TextType) -> String {
+        type == .text
+            ? HTMLText.squash(value, keepNewlines: false)
+            : HTMLText.squash(HTMLText.plainText(fromHTML: value), keepNewlines: false)
+    }
+
+    static func plain(_ candidate: (String, TextType)) -> String? {
+        let (value, type) = candidate
+        let text = type == .text ? HTMLText.squashKeepingLines(value) : HTMLText.plainText(fromHTML: value)
+        return text.isEmpty ? nil : text
+    }
+
+    static func plain(_ value: String) -> String? {
+        plain((value, HTMLText.looksLikeHTML(value) ? .html : .text))
+    }
+
+    /// The name in an RFC 822 mailbox as RSS `<author>` and `managingEditor` write it:
+    /// `jo@example.com (Jo Smith)` and `Jo Smith <jo@example.com>` give "Jo Smith"; a bare address
+    /// or a bare name is kept as written.
+    static func personName(_ value: String) -> String? {
+        let text = HTMLText.squash(value, keepNewlines: false)
+        // Both mailbox shapes hold an `@`; a bare name (most `dc:creator`s) needs no search.
+        guard text.utf8.contains(UInt8(ascii: "@")) else { return nonEmpty(text) }
+        if let open = text.firstIndex(of: "("), text.hasSuffix(")"), text[..<open].contains("@") {
+            let name = HTMLText.squash(
+                String(text[text.index(after: open)..<text.index(before: text.endIndex)]), keepNewlines: false)
+            if !name.isEmpty { return name }
+        }
+        if let open = text.firstIndex(of: "<"), text.hasSuffix(">"), text[open...].contains("@") {
+            let name = HTMLText.squash(String(text[..<open]), keepNewlines: false)
+                .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            if !name.isEmpty { return name }
+        }
+        return nonEmpty(text)
+    }
+
+    static func explicit(_ value: String) -> Bool? {
+        switch value.trimmedASCII.lowercased() {
+        case "yes", "true", "explicit": return true
+        case "no", "false", "clean": return false
+        default: return nil
+        }
+    }
+}
+
+/// `value`, or `nil` when it is `nil` or empty.
+func nonEmpty(_ value: String?) -> String? {
+    guard let value, !value.isEmpty else { return nil }
+    return value
+}
+
+/// `value` without ASCII white space at its ends, or `nil` when nothing is left.
+func nonEmptyTrimmed(_ value: String) -> String? {
+    let trimmed = value.trimmedASCII
+    return trimmed.isEmpty ? nil : trimmed
+}
