@@ -51,11 +51,14 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     /// Attaches `subscriber`; it gets the result once there is one (and demand, for a value).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = FutureSubscription(subscriber, parent: self)
-        lock.lock()
-        let known = result
-        if known == nil { waiting.append(subscription) }
-        lock.unlock()
-        subscription.start()
+        // Registered under the subscription's delivery lock: a promise fulfilled on another
+        // thread meanwhile delivers only after `receive(subscription:)`.
+        let known = subscription.start {
+            lock.withLock { () -> Result<Output, Failure>? in
+                if result == nil { waiting.append(subscription) }
+                return result
+            }
+        }
         if let known { subscription.resolve(known) }
     }
 }
@@ -85,13 +88,19 @@ private final class FutureSubscription<S: Subscriber>: FutureSubscriptionBase<S.
 
     var description: String { "Future" }
 
-    func start() {
+    /// Runs `register` (which returns the future's result, if any) and hands the subscription
+    /// to the subscriber, under one hold of the delivery lock.
+    func start(
+        registeredBy register: () -> Result<S.Input, S.Failure>?
+    ) -> Result<S.Input, S.Failure>? {
         delivery.lock()
+        let known = register()
         lock.lock()
         let target = downstream
         lock.unlock()
         target?.receive(subscription: self)
         delivery.unlock()
+        return known
     }
 
     override func resolve(_ result: Result<S.Input, S.Failure>) {
