@@ -54,9 +54,13 @@ extension Subscribers {
             return overflow ? .unlimited : Demand(rawValue: sum)
         }
 
-        /// Saturating sum with a count (a negative count subtracts, floored at zero).
+        /// Saturating sum with a count (a negative count subtracts, floored at zero; `Int.min`
+        /// included).
         @inlinable public static func + (lhs: Demand, rhs: Int) -> Demand {
-            rhs < 0 ? lhs - (-rhs) : lhs + .max(rhs)
+            guard let l = lhs.rawValue else { return .unlimited }
+            // `l` is never negative, so only a positive `rhs` can overflow.
+            let (sum, overflow) = l.addingReportingOverflow(rhs)
+            return overflow ? .unlimited : Demand(rawValue: Swift.max(0, sum))
         }
 
         /// Difference floored at zero; `.unlimited - n` stays unlimited, `n - .unlimited` is `.none`.
