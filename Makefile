@@ -4,7 +4,7 @@ SWIFT ?= swift
 DOCC ?= docc
 SWIFT_FORMAT ?= swift-format
 # The modules with a DocC catalog (Sources/<module>/<module>.docc).
-DOC_MODULES := LoopScheduler ViewModelKit LoopSchedulerFoundation ViewModelKitFoundation GLibLoop
+DOC_MODULES := LoopScheduler ViewModelKit ViewModelKitSchedulers LoopSchedulerFoundation ViewModelKitFoundation GLibLoop
 PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev \
   libsystemd:libsystemd-dev glib-2.0:libglib2.0-dev gtk4:libgtk-4-dev
 # Commands the GTK example's test needs (an X server, a screenshot, window lookup): command:package.

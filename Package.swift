@@ -17,6 +17,10 @@ let package = Package(
     products: [
         .library(name: "LoopScheduler", targets: ["LoopScheduler"]),
         .library(name: "ViewModelKit", targets: ["ViewModelKit"]),
+        // What Combine does not have and add-on libraries commonly define (combine-schedulers'
+        // AnyScheduler, TestScheduler, Publishers.Timer, …): imported on purpose, never through
+        // ViewModelKit, so code that brings its own add-ons sees no second declaration.
+        .library(name: "ViewModelKitSchedulers", targets: ["ViewModelKitSchedulers"]),
         // GLib integration (issue 18): only programs that import it need libglib2.0.
         .library(name: "GLibLoop", targets: ["GLibLoop"]),
         .library(name: "LoopSchedulerFoundation", targets: ["LoopSchedulerFoundation"]),
@@ -57,6 +61,7 @@ let package = Package(
 
         .target(name: "LoopScheduler", dependencies: ["CLibevent", "CLoopSupport"]),
         .target(name: "ViewModelKit", dependencies: ["LoopScheduler"], swiftSettings: viewModelKitTuning),
+        .target(name: "ViewModelKitSchedulers", dependencies: ["LoopScheduler", "ViewModelKit"]),
         // A GSource driving an EventLoop, and the loop run inside g_main_loop_run.
         .target(name: "GLibLoop", dependencies: ["LoopScheduler", "CGLib"]),
         // Foundation's RunLoop as a Scheduler and EventSourceScheduler (CombineViewModel parity,
@@ -93,18 +98,26 @@ let package = Package(
 
         // Helpers the loop and reactive test targets share (a locked value, a joinable thread, a pipe).
         .target(name: "LoopTestSupport", path: "Tests/LoopTestSupport"),
-        .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent", "LoopTestSupport"]),
+        .testTarget(
+            name: "LoopSchedulerTests",
+            dependencies: ["LoopScheduler", "ViewModelKitSchedulers", "CLibevent", "LoopTestSupport"]),
         .testTarget(name: "GLibLoopTests", dependencies: ["GLibLoop", "ViewModelKit", "CGLib", "LoopTestSupport"]),
         // thoughtbot/CombineViewModel's own tests, ported with only mechanical changes (issue 11).
         .testTarget(name: "CombineViewModelTests", dependencies: ["ViewModelKit", "LoopSchedulerFoundation"]),
         // The Swift 6 @MainActor idiom as users write it (issue 11): Swift 6 mode, complete
         // strict concurrency, no @testable import; must build without a warning.
         .testTarget(
-            name: "MainActorIdiomTests", dependencies: ["ViewModelKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
+            name: "MainActorIdiomTests", dependencies: ["ViewModelKit", "ViewModelKitSchedulers"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "ViewModelKitTests",
-            dependencies: ["ViewModelKit", "ViewModelKitFoundation", "LoopSchedulerFoundation", "LoopTestSupport"]),
-        .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "CLibevent"], exclude: ["Fixtures"]),
+            dependencies: [
+                "ViewModelKit", "ViewModelKitSchedulers", "ViewModelKitFoundation", "LoopSchedulerFoundation",
+                "LoopTestSupport",
+            ]),
+        .testTarget(
+            name: "PodcastKitTests", dependencies: ["PodcastKit", "ViewModelKitSchedulers", "CLibevent"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,7 @@ extension Timer {
     /// to `runLoop` in `mode`, first firing one `interval` after connecting. Each tick sends
     /// `Date()` to every subscriber that has demand, on the run loop's thread; subscribers
     /// without demand miss that tick. Cancelling the connection invalidates the timer. It never
-    /// completes. Built on `Publishers.Timer`, which gives the same publisher on any scheduler.
+    /// completes. Built on the same timer engine as ViewModelKitSchedulers' `Publishers.Timer`, which ticks on any scheduler.
     public final class TimerPublisher: ConnectablePublisher, @unchecked Sendable {
         /// The time of the tick.
         public typealias Output = Date
@@ -26,7 +26,7 @@ extension Timer {
         /// Accepted for Combine's signature; `RunLoop` has no options.
         public let options: RunLoop.SchedulerOptions?
 
-        private let ticks: Publishers.Timer<RunLoopModeScheduler>
+        private let ticks: SchedulerTimer<RunLoopModeScheduler>
 
         /// A timer publisher; nothing happens until `connect()`.
         public init(
@@ -38,7 +38,7 @@ extension Timer {
             self.runLoop = runLoop
             self.mode = mode
             self.options = options
-            ticks = Publishers.Timer(
+            ticks = SchedulerTimer(
                 every: .init(interval), tolerance: tolerance.map { .init($0) },
                 scheduler: RunLoopModeScheduler(runLoop, mode), options: options)
         }

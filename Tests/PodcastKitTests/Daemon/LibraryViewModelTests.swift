@@ -1,6 +1,7 @@
 import Foundation
 import LoopScheduler
 import Testing
+import ViewModelKitSchedulers
 
 @testable import PodcastKit
 

@@ -1,5 +1,6 @@
 import Foundation
 import LoopScheduler
+import ViewModelKitSchedulers
 import XCTest
 
 @testable import PodcastKit

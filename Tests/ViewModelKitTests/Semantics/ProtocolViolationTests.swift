@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ViewModelKit
+import ViewModelKitSchedulers
 
 /// Issue 10, section 2: protocol violations from a misbehaving upstream are absorbed as Combine
 /// absorbs them, operator by operator. Every operator runs through every violation (see
