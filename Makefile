@@ -97,7 +97,7 @@ docs: deps
 
 # The runnable examples, each run and compared with its expected output (Examples/*/expected-output.txt).
 EXAMPLES := getting-started-example:Examples/GettingStarted c-hosted-loop:Examples/CHostedLoop \
-  poll-host-example:Examples/PollHost
+  poll-host-example:Examples/PollHost add-on-names-example:Examples/AddOnNames
 examples: deps
 	$(SWIFT) build
 	@bin=$$($(SWIFT) build --show-bin-path); mkdir -p .build/examples; \

@@ -95,6 +95,13 @@ let package = Package(
         .executableTarget(
             name: "poll-host-example", dependencies: ["ViewModelKit"], path: "Examples/PollHost",
             exclude: ["expected-output.txt"]),
+        // A Combine add-on library's names (combine-schedulers': TestScheduler, AnyScheduler,
+        // AnySchedulerOf, Publishers.Timer, …) declared by a stand-in library and used beside
+        // `import ViewModelKit`: it builds only while ViewModelKit exports none of them.
+        .target(name: "AddOnSchedulers", dependencies: ["ViewModelKit"], path: "Examples/AddOnNames/AddOnSchedulers"),
+        .executableTarget(
+            name: "add-on-names-example", dependencies: ["AddOnSchedulers", "ViewModelKit", "ViewModelKitFoundation"],
+            path: "Examples/AddOnNames/Program"),
 
         // Helpers the loop and reactive test targets share (a locked value, a joinable thread, a pipe).
         .target(name: "LoopTestSupport", path: "Tests/LoopTestSupport"),
@@ -121,3 +128,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `import Combine` on Linux (Sources/Combine): a module named like Apple's, so code written for
+// Combine, module-qualified names included, builds unchanged. Declared only where no Combine
+// ships with the system, so it can clash with nothing.
+#if os(Linux)
+package.products.append(.library(name: "Combine", targets: ["Combine"]))
+package.targets.append(.target(name: "Combine", dependencies: ["ViewModelKitFoundation"]))
+package.targets.append(.testTarget(name: "CombineShimTests", dependencies: ["Combine"]))
+#endif
