@@ -222,9 +222,10 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         withExtendedLifetime(released) {}  // upstream subscriptions are released here, outside the lock
     }
 
-    /// Keeps `subscription` and asks it for unlimited values once any subscriber has requested
-    /// demand, as a Combine subject does.
-    func send(subscription: Subscription) {
+    /// Keeps `subscription` and asks it for unlimited values at once (`requestingAtOnce`, as
+    /// Combine's `CurrentValueSubject`) or once any subscriber has requested demand (as
+    /// Combine's `PassthroughSubject`).
+    func send(subscription: Subscription, requestingAtOnce: Bool = false) {
         lock.lock()
         if completion != nil {
             lock.unlock()
@@ -232,7 +233,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         upstreams.append(subscription)
-        let demanded = hasAnyDownstreamDemand.load(ordering: .acquiring)
+        let demanded = requestingAtOnce || hasAnyDownstreamDemand.load(ordering: .acquiring)
         lock.unlock()
         if demanded { subscription.request(.unlimited) }
     }
