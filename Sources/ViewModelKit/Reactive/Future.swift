@@ -168,3 +168,69 @@ private final class FutureSubscription<S: Subscriber>: FutureSubscriptionBase<S.
         return (parent, result)
     }
 }
+
+extension Future where Failure == Never {
+    /// The future's value, once the promise is fulfilled, as Combine's async `value`. Waiting
+    /// does not start anything (the closure ran in `init`); cancelling the waiting task does not
+    /// end the wait, as in Combine.
+    public var value: Output {
+        get async {
+            let handed = await withCheckedContinuation { continuation in
+                awaitResult { continuation.resume(returning: FutureHandoff($0)) }
+            }
+            switch handed.result {
+            case .success(let value): return value
+            }
+        }
+    }
+}
+
+extension Future {
+    /// The future's value, or its failure thrown, once the promise is fulfilled, as Combine's
+    /// async `value`.
+    public var value: Output {
+        get async throws {
+            let handed = await withCheckedContinuation { continuation in
+                awaitResult { continuation.resume(returning: FutureHandoff($0)) }
+            }
+            return try handed.result.get()
+        }
+    }
+
+    /// Subscribes a one-shot sink that calls `deliver` once with the result. The subscription
+    /// holds the sink until the future delivers.
+    private func awaitResult(_ deliver: @escaping (Result<Output, Failure>) -> Void) {
+        let once = OnceBox(deliver)
+        subscribe(
+            Subscribers.Sink<Output, Failure>(
+                receiveCompletion: { completion in
+                    if case .failure(let error) = completion { once.call(.failure(error)) }
+                },
+                receiveValue: { once.call(.success($0)) }))
+    }
+}
+
+/// Calls its closure the first time only; a future delivers a value then `.finished`.
+private final class OnceBox<Output, Failure: Error>: @unchecked Sendable {
+    private let lock = Lock()
+    private var body: ((Result<Output, Failure>) -> Void)?
+
+    init(_ body: @escaping (Result<Output, Failure>) -> Void) {
+        self.body = body
+    }
+
+    func call(_ result: Result<Output, Failure>) {
+        let taken = lock.withLock { () -> ((Result<Output, Failure>) -> Void)? in
+            defer { body = nil }
+            return body
+        }
+        taken?(result)
+    }
+}
+
+/// Carries a future's result from the delivering thread to the one task awaiting it, never
+/// shared.
+private struct FutureHandoff<Output, Failure: Error>: @unchecked Sendable {
+    let result: Result<Output, Failure>
+    init(_ result: Result<Output, Failure>) { self.result = result }
+}
