@@ -2,7 +2,8 @@
 // `first`, `last`, `collect`, `reduce`, `count`, `min`/`max`, `contains`, `allSatisfy`,
 // `first(where:)`, `last(where:)` and their `try` forms. As Combine's reducing operators, it asks
 // upstream for `.unlimited` as soon as it is subscribed, keeps the result, and hands it over
-// (value, then `.finished`) once the subscriber has asked for anything. A failure (upstream's, or
+// (value, then `.finished`; `.finished` alone when there is no result) once the subscriber has
+// asked for anything. A failure (upstream's, or
 // thrown by the fold in a `try` form) is passed on at once, without demand; a thrown error also
 // cancels upstream. `Failure` is the upstream's; `convertFailure` maps it to the downstream's.
 final class ReduceCore<Input, Result, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
@@ -148,12 +149,12 @@ final class ReduceCore<Input, Result, Failure: Error, Downstream: Subscriber>: S
             lock.unlock()
             return
         }
-        let value = output(accumulated)
-        // With nothing to publish, `.finished` needs no demand.
-        guard demanded || value == nil else {
+        // Even with nothing to publish, `.finished` waits for demand, as Combine was recorded.
+        guard demanded else {
             lock.unlock()
             return
         }
+        let value = output(accumulated)
         delivered = true
         downstream = nil
         lock.unlock()
