@@ -5,7 +5,9 @@ extension Timer {
     /// Combine's `Timer.TimerPublisher`.
     ///
     /// Nothing happens until `connect()` (or `autoconnect()`): then a repeating `Timer` is added
-    /// to `runLoop` in `mode`, first firing one `interval` after connecting. Each tick sends
+    /// to `runLoop` in `mode`, first firing one `interval` after connecting. On `RunLoop.main` the
+    /// ticks go through the main dispatch queue instead, in every mode, so they come while
+    /// `EventLoop.main` (or `RunLoop.main.run()`) runs the main thread. Each tick sends
     /// `Date()` to every subscriber that has demand, on the run loop's thread; subscribers
     /// without demand miss that tick. Cancelling the connection invalidates the timer. It never
     /// completes. Built on the same timer engine as ViewModelKitSchedulers' `Publishers.Timer`, which ticks on any scheduler.
