@@ -17,7 +17,7 @@ extension Subscribers {
     ///   publisher delivers on; the value path takes the sink's inline lock only to read the
     ///   closure.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
-        @unchecked Sendable
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
         /// Called with each value; a no-op once the sink has ended.
         public var receiveValue: (Input) -> Void {
@@ -63,6 +63,12 @@ extension Subscribers {
 
         /// `"Sink"`, as Combine's description.
         public var description: String { "Sink" }
+
+        /// A mirror without children, as Combine's.
+        public var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        /// `"Sink"`, as Combine's.
+        public var playgroundDescription: Any { description }
 
         /// Stores `subscription` and requests `.unlimited`; cancels any later subscription.
         public func receive(subscription: Subscription) {

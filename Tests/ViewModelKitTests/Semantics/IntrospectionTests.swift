@@ -1,0 +1,123 @@
+import Testing
+import ViewModelKit
+
+/// Combine's subscribers and operator subscriptions describe themselves with fixed names, show
+/// the same name in a playground and reflect named children, as OpenCombine's Combine-validated
+/// tests record (`SinkTests`, `AssignTests`, `MapTests`, `FilterTests`, `ReduceTests`,
+/// `FirstTests`, `CollectTests`, …). Printing or dumping a subscription shows these.
+@Suite struct IntrospectionTests {
+    /// What `print`, a playground and `dump` show of `object`.
+    struct Shown: Equatable, CustomStringConvertible {
+        var description: String
+        var playground: String?
+        var children: [String?]
+
+        init(_ description: String, playground: String?, children: [String?]) {
+            self.description = description
+            self.playground = playground
+            self.children = children
+        }
+
+        init(of object: Any) {
+            description = (object as? CustomStringConvertible)?.description ?? "<none>"
+            playground = (object as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+            children = (object as? CustomReflectable).map { $0.customMirror.children.map(\.label) } ?? ["<no mirror>"]
+        }
+    }
+
+    /// The subscriber an operator hands its upstream, and the subscription it hands downstream.
+    func introspect<UpstreamFailure: Error, P: Publisher>(
+        _ make: (Upstream<UpstreamFailure>) -> P
+    ) -> (subscriber: Shown, subscription: Shown?) {
+        let upstream = Upstream<UpstreamFailure>()
+        let downstream = Downstream<P.Output, P.Failure>()
+        make(upstream).subscribe(downstream)
+        // Unwrapped: an `Optional` in an `Any` would answer the casts itself.
+        let subscriber = Shown(of: upstream.subscriber.map { $0 as Any } ?? "no subscriber")
+        upstream.sendSubscription()
+        return (subscriber, downstream.subscription.map { Shown(of: $0 as Any) })
+    }
+
+    @Test func sinkIsNamedSinkEverywhereAndReflectsNoChildren() {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        #expect(Shown(of: sink) == Shown("Sink", playground: "Sink", children: []))
+    }
+
+    @Test func assignNamesItsRootAndReflectsObjectKeyPathAndStatus() {
+        final class Target { var value = 0 }
+        let target = Target()
+        let assign = Subscribers.Assign(object: target, keyPath: \Target.value)
+        #expect(Shown(of: assign) == Shown("Assign Target.", playground: "Assign Target.", children: ["object", "keyPath", "status"]))
+        let children = Array(Mirror(reflecting: assign).children)
+        #expect(children[0].value as? Target === target)
+        #expect(children[1].value as? ReferenceWritableKeyPath<Target, Int> == \Target.value)
+    }
+
+    @Test func passThroughOperatorsShowTheirNameAndAnEmptyMirror() {
+        let map = introspect { (upstream: Upstream<TestError>) in upstream.map { $0 * 2 } }
+        #expect(map.subscriber == Shown("Map", playground: "Map", children: []))
+        let filter = introspect { (upstream: Upstream<TestError>) in upstream.filter { $0 > 0 } }
+        #expect(filter.subscriber == Shown("Filter", playground: "Filter", children: []))
+    }
+
+    @Test func reducingOperatorsShowTheirNameAndReflectDownstreamResultInitialStatus() {
+        let reduceLike: [String?] = ["downstream", "result", "initial", "status"]
+        let cases: [(String, (Upstream<TestError>) -> AnyPublisher<String, TestError>)] = [
+            ("Reduce", { $0.reduce(0, +).map(String.init).eraseToAnyPublisher() }),
+            ("First", { $0.first().map(String.init).eraseToAnyPublisher() }),
+            ("TryFirst", { $0.first { $0 > 2 }.map(String.init).eraseToAnyPublisher() }),
+            ("Last", { $0.last().map(String.init).eraseToAnyPublisher() }),
+            ("LastWhere", { $0.last { $0 > 2 }.map(String.init).eraseToAnyPublisher() }),
+            ("Count", { $0.count().map(String.init).eraseToAnyPublisher() }),
+            ("Comparison", { $0.min().map(String.init).eraseToAnyPublisher() }),
+            ("Contains", { $0.contains(3).map(String.init).eraseToAnyPublisher() }),
+            ("ContainsWhere", { $0.contains { $0 > 3 }.map(String.init).eraseToAnyPublisher() }),
+            ("AllSatisfy", { $0.allSatisfy { $0 > 3 }.map(String.init).eraseToAnyPublisher() }),
+        ]
+        for (name, make) in cases {
+            let shown = introspect(make)
+            #expect(shown.subscriber == Shown(name, playground: name, children: reduceLike), "\(name)")
+            #expect(shown.subscription == shown.subscriber, "\(name): the same object both ways")
+        }
+        let tried = introspect { (upstream: Upstream<TestError>) in upstream.tryFirst { $0 > 2 } }
+        #expect(tried.subscriber == Shown("TryFirstWhere", playground: "TryFirstWhere", children: reduceLike))
+    }
+
+    @Test func collectReflectsTheCountOfWhatItHolds() {
+        let upstream = Upstream<TestError>()
+        let downstream = Downstream<[Int], TestError>()
+        upstream.collect().subscribe(downstream)
+        upstream.sendSubscription()
+        _ = upstream.send(4)
+        _ = upstream.send(5)
+        let collect = upstream.subscriber.map { $0 as Any } ?? "no subscriber"
+        #expect(Shown(of: collect) == Shown("Collect", playground: "Collect", children: ["count"]))
+        let count = (collect as? CustomReflectable)?.customMirror.children.first?.value as? Int
+        #expect(count == 2)
+    }
+}
+
+/// A publisher that keeps the subscriber it is given as it is (not erased), for introspection.
+final class Upstream<Failure: Error>: Publisher, @unchecked Sendable {
+    typealias Output = Int
+    private(set) var subscriber: (any Subscriber)?
+    private var deliver: ((Int) -> Subscribers.Demand)?
+    private var subscribe: (() -> Void)?
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
+        self.subscriber = subscriber
+        deliver = { subscriber.receive($0) }
+        subscribe = { subscriber.receive(subscription: Subscriptions.empty) }
+    }
+
+    func sendSubscription() { subscribe?() }
+    func send(_ value: Int) -> Subscribers.Demand { deliver?(value) ?? .none }
+}
+
+/// A subscriber that keeps the subscription it is given, as it is, and asks for nothing.
+final class Downstream<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+    private(set) var subscription: (any Subscription)?
+    func receive(subscription: any Subscription) { self.subscription = subscription }
+    func receive(_ input: Input) -> Subscribers.Demand { .none }
+    func receive(completion: Subscribers.Completion<Failure>) {}
+}
