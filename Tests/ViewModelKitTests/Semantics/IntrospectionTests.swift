@@ -47,7 +47,9 @@ import ViewModelKit
         final class Target { var value = 0 }
         let target = Target()
         let assign = Subscribers.Assign(object: target, keyPath: \Target.value)
-        #expect(Shown(of: assign) == Shown("Assign Target.", playground: "Assign Target.", children: ["object", "keyPath", "status"]))
+        #expect(
+            Shown(of: assign)
+                == Shown("Assign Target.", playground: "Assign Target.", children: ["object", "keyPath", "status"]))
         let children = Array(Mirror(reflecting: assign).children)
         #expect(children[0].value as? Target === target)
         #expect(children[1].value as? ReferenceWritableKeyPath<Target, Int> == \Target.value)
