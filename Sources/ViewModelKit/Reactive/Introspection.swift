@@ -16,3 +16,17 @@ extension OperatorIntrospection {
     /// No children, as Combine reflects most operators' subscriptions.
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
 }
+
+/// A subscription's name carried as a type, for a subscription class shared by several
+/// publishers: the name costs no stored field (some of these are allocated once per value).
+protocol SubscriptionName {
+    /// The name Combine gives this publisher's subscription.
+    static var name: String { get }
+}
+
+/// `Just`'s subscription.
+enum JustSubscriptionName: SubscriptionName { static var name: String { "Just" } }
+/// `Optional.Publisher`'s subscription for a value.
+enum OptionalSubscriptionName: SubscriptionName { static var name: String { "Optional" } }
+/// `Result.Publisher`'s subscription for a success (Combine's `Once`).
+enum OnceSubscriptionName: SubscriptionName { static var name: String { "Once" } }

@@ -85,6 +85,51 @@ import ViewModelKit
         #expect(tried.subscriber == Shown("TryFirstWhere", playground: "TryFirstWhere", children: reduceLike))
     }
 
+    /// The name a publisher's subscription shows downstream.
+    func subscriptionShown<P: Publisher>(_ publisher: P) -> Shown? {
+        let downstream = Downstream<P.Output, P.Failure>()
+        publisher.subscribe(downstream)
+        return downstream.subscription.map { Shown(of: $0 as Any) }
+    }
+
+    @Test func valuePublishersShowJustOptionalOrOnceWithTheValueAsTheirOneChild() throws {
+        #expect(subscriptionShown(Just(42)) == Shown("Just", playground: "Just", children: [nil]))
+        #expect(subscriptionShown(Optional(42).publisher) == Shown("Optional", playground: "Optional", children: [nil]))
+        let once = Result<Int, TestError>.success(42).publisher
+        #expect(subscriptionShown(once) == Shown("Once", playground: "Once", children: [nil]))
+        let downstream = Downstream<Int, Never>()
+        Just(42).subscribe(downstream)
+        let given = try #require(downstream.subscription)
+        let subscription = try #require(given as? CustomReflectable)
+        #expect(subscription.customMirror.children.first?.value as? Int == 42)
+    }
+
+    @Test func combiningFlatteningRelayingAndSchedulingOperatorsShowCombinesNames() {
+        let subject = PassthroughSubject<Int, Never>()
+        let failing = PassthroughSubject<Int, TestError>()
+        let immediate = ImmediateScheduler.shared
+        let named: [(String, Shown?)] = [
+            ("Merge", subscriptionShown(subject.merge(with: subject))),
+            ("FlatMap", subscriptionShown(subject.flatMap { Just($0) })),
+            ("SwitchToLatest", subscriptionShown(subject.map { Just($0) }.switchToLatest())),
+            ("CombineLatest", subscriptionShown(subject.combineLatest(subject))),
+            ("Zip", subscriptionShown(subject.zip(subject))),
+            ("Retry", subscriptionShown(subject.retry(1))),
+            ("Catch", subscriptionShown(failing.catch { _ in Just(1) })),
+            ("TryCatch", subscriptionShown(failing.tryCatch { _ in Just(1) })),
+            ("Concatenate", subscriptionShown(subject.append(1))),
+            ("ReceiveOn", subscriptionShown(subject.receive(on: immediate))),
+            ("SubscribeOn", subscriptionShown(subject.subscribe(on: immediate))),
+            ("Throttle", subscriptionShown(subject.throttle(for: .seconds(1), scheduler: immediate, latest: true))),
+            ("Debounce", subscriptionShown(subject.debounce(for: .seconds(1), scheduler: immediate))),
+            ("Delay", subscriptionShown(subject.delay(for: .seconds(1), scheduler: immediate))),
+            ("Timeout", subscriptionShown(subject.timeout(.seconds(1), scheduler: immediate))),
+        ]
+        for (name, shown) in named {
+            #expect(shown == Shown(name, playground: name, children: []), "\(name)")
+        }
+    }
+
     @Test func collectReflectsTheCountOfWhatItHolds() {
         let upstream = Upstream<TestError>()
         let downstream = Downstream<[Int], TestError>()
