@@ -69,7 +69,7 @@ class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
 }
 
 private final class FutureSubscription<S: Subscriber>: FutureSubscriptionBase<S.Input, S.Failure>,
-    Subscription, CustomStringConvertible, @unchecked Sendable
+    Subscription, OperatorIntrospection, @unchecked Sendable
 {
     private let lock = Lock()
     // Held while calling the subscriber so a promise on another thread cannot overtake
@@ -87,6 +87,18 @@ private final class FutureSubscription<S: Subscriber>: FutureSubscriptionBase<S.
     }
 
     var description: String { "Future" }
+
+    /// As Combine's: `parent` and `subject` (the future, until the end), `downstream`, and
+    /// `hasAnyDemand`.
+    var customMirror: Mirror {
+        lock.lock()
+        let (future, target, demanded) = (parent, downstream, demand > 0)
+        lock.unlock()
+        let children: KeyValuePairs<String, Any> = [
+            "parent": future as Any, "downstream": target as Any, "hasAnyDemand": demanded, "subject": future as Any,
+        ]
+        return Mirror(self, children: children)
+    }
 
     /// Runs `register` (which returns the future's result, if any) and hands the subscription
     /// to the subscriber, under one hold of the delivery lock.

@@ -347,7 +347,9 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 /// into unspecialised code and no generic-metadata lookups. Values and the completion reach the
 /// closure by address, so it needs no enum or optional of a generic type.
 @usableFromInline
-final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+{
     /// What a relay call carries: the address of an `Output` or of a completion.
     @usableFromInline
     enum Event {
@@ -421,6 +423,9 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
     }
 
     @usableFromInline var description: String { core.name.description }
+
+    /// The subject's name (`PassthroughSubject`, `CurrentValueSubject`, …), as Combine's.
+    @usableFromInline var playgroundDescription: Any { description }
 
     private var replays: Bool { core.replays }
 

@@ -104,6 +104,30 @@ import ViewModelKit
         #expect(subscription.customMirror.children.first?.value as? Int == 42)
     }
 
+    @Test func aSequencesSubscriptionIsNamedAfterTheSequenceAndReflectsIt() throws {
+        #expect(subscriptionShown((1...5).publisher) == Shown("1...5", playground: "1...5", children: ["sequence"]))
+        #expect(
+            subscriptionShown([1, 2, 3].publisher)
+                == Shown("[1, 2, 3]", playground: "[1, 2, 3]", children: ["sequence"]))
+        let downstream = Downstream<Int, Never>()
+        (1...5).publisher.subscribe(downstream)
+        let given = try #require(downstream.subscription)
+        let subscription = try #require(given as? CustomReflectable)
+        #expect(subscription.customMirror.children.first?.value as? ClosedRange<Int> == 1...5)
+    }
+
+    @Test func subjectsAndFutureShowTheirNames() throws {
+        let passthrough = try #require(subscriptionShown(PassthroughSubject<Int, Never>()))
+        #expect(passthrough.description == "PassthroughSubject")
+        #expect(passthrough.playground == "PassthroughSubject")
+        let current = try #require(subscriptionShown(CurrentValueSubject<Int, Never>(0)))
+        #expect(current.playground == "CurrentValueSubject")
+        let future = Future<Int, Never> { _ in }
+        #expect(
+            subscriptionShown(future)
+                == Shown("Future", playground: "Future", children: ["parent", "downstream", "hasAnyDemand", "subject"]))
+    }
+
     @Test func combiningFlatteningRelayingAndSchedulingOperatorsShowCombinesNames() {
         let subject = PassthroughSubject<Int, Never>()
         let failing = PassthroughSubject<Int, TestError>()
