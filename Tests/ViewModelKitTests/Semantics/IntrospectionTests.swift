@@ -31,6 +31,7 @@ import ViewModelKit
     ) -> (subscriber: Shown, subscription: Shown?) {
         let upstream = Upstream<UpstreamFailure>()
         let downstream = Downstream<P.Output, P.Failure>()
+        defer { downstream.detach() }
         make(upstream).subscribe(downstream)
         // Unwrapped: an `Optional` in an `Any` would answer the casts itself.
         let subscriber = Shown(of: upstream.subscriber.map { $0 as Any } ?? "no subscriber")
@@ -88,6 +89,7 @@ import ViewModelKit
     /// The name a publisher's subscription shows downstream.
     func subscriptionShown<P: Publisher>(_ publisher: P) -> Shown? {
         let downstream = Downstream<P.Output, P.Failure>()
+        defer { downstream.detach() }
         publisher.subscribe(downstream)
         return downstream.subscription.map { Shown(of: $0 as Any) }
     }
@@ -98,6 +100,7 @@ import ViewModelKit
         let once = Result<Int, TestError>.success(42).publisher
         #expect(subscriptionShown(once) == Shown("Once", playground: "Once", children: [nil]))
         let downstream = Downstream<Int, Never>()
+        defer { downstream.detach() }
         Just(42).subscribe(downstream)
         let given = try #require(downstream.subscription)
         let subscription = try #require(given as? CustomReflectable)
@@ -110,6 +113,7 @@ import ViewModelKit
             subscriptionShown([1, 2, 3].publisher)
                 == Shown("[1, 2, 3]", playground: "[1, 2, 3]", children: ["sequence"]))
         let downstream = Downstream<Int, Never>()
+        defer { downstream.detach() }
         (1...5).publisher.subscribe(downstream)
         let given = try #require(downstream.subscription)
         let subscription = try #require(given as? CustomReflectable)
@@ -157,6 +161,7 @@ import ViewModelKit
     @Test func collectReflectsTheCountOfWhatItHolds() {
         let upstream = Upstream<TestError>()
         let downstream = Downstream<[Int], TestError>()
+        defer { downstream.detach() }
         upstream.collect().subscribe(downstream)
         upstream.sendSubscription()
         _ = upstream.send(4)
@@ -191,4 +196,12 @@ final class Downstream<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     func receive(subscription: any Subscription) { self.subscription = subscription }
     func receive(_ input: Input) -> Subscribers.Demand { .none }
     func receive(completion: Subscribers.Completion<Failure>) {}
+
+    /// Cancels and forgets the subscription: the stream never ends by itself, and the
+    /// subscription keeps this subscriber (a cycle, in Combine too, until the cancel).
+    func detach() {
+        let kept = subscription
+        subscription = nil
+        kept?.cancel()
+    }
 }
