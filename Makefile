@@ -4,7 +4,7 @@ SWIFT ?= swift
 DOCC ?= docc
 SWIFT_FORMAT ?= swift-format
 # The modules with a DocC catalog (Sources/<module>/<module>.docc).
-DOC_MODULES := LoopScheduler ViewModelKit LoopSchedulerFoundation ViewModelKitFoundation GLibLoop \
+DOC_MODULES := LoopScheduler ViewModelKit ViewModelKitSchedulers LoopSchedulerFoundation ViewModelKitFoundation GLibLoop \
   PodcastFeeds PodcastStore PodcastEngine PodcastWeb PodcastCommandLine
 PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev \
   libsystemd:libsystemd-dev glib-2.0:libglib2.0-dev gtk4:libgtk-4-dev
@@ -100,7 +100,7 @@ docs: deps
 # The runnable examples, each run and compared with its expected output (Examples/*/expected-output.txt),
 # then Examples/FeedReader, the package that uses PodcastFeeds and nothing else.
 EXAMPLES := getting-started-example:Examples/GettingStarted c-hosted-loop:Examples/CHostedLoop \
-  poll-host-example:Examples/PollHost
+  poll-host-example:Examples/PollHost add-on-names-example:Examples/AddOnNames
 examples: deps
 	$(SWIFT) build
 	@bin=$$($(SWIFT) build --show-bin-path); mkdir -p .build/examples; \

@@ -29,6 +29,10 @@ let package = Package(
     products: [
         .library(name: "LoopScheduler", targets: ["LoopScheduler"]),
         .library(name: "ViewModelKit", targets: ["ViewModelKit"]),
+        // What Combine does not have and add-on libraries commonly define (combine-schedulers'
+        // AnyScheduler, TestScheduler, Publishers.Timer, …): imported on purpose, never through
+        // ViewModelKit, so code that brings its own add-ons sees no second declaration.
+        .library(name: "ViewModelKitSchedulers", targets: ["ViewModelKitSchedulers"]),
         // GLib integration: only programs that import it need libglib2.0.
         .library(name: "GLibLoop", targets: ["GLibLoop"]),
         .library(name: "LoopSchedulerFoundation", targets: ["LoopSchedulerFoundation"]),
@@ -67,6 +71,7 @@ let package = Package(
 
         .target(name: "LoopScheduler", dependencies: ["CLibevent", "CLoopSupport"]),
         .target(name: "ViewModelKit", dependencies: ["LoopScheduler"], swiftSettings: viewModelKitTuning),
+        .target(name: "ViewModelKitSchedulers", dependencies: ["LoopScheduler", "ViewModelKit"]),
         // A GSource driving an EventLoop, and the loop run inside g_main_loop_run.
         .target(name: "GLibLoop", dependencies: ["LoopScheduler", "CGLib"]),
         // Foundation's RunLoop as a Scheduler and EventSourceScheduler (what CombineViewModel
@@ -126,20 +131,33 @@ let package = Package(
         .executableTarget(
             name: "poll-host-example", dependencies: ["ViewModelKit"], path: "Examples/PollHost",
             exclude: ["expected-output.txt"]),
+        // A Combine add-on library's names (combine-schedulers': TestScheduler, AnyScheduler,
+        // AnySchedulerOf, Publishers.Timer, …) declared by a stand-in library and used beside
+        // `import ViewModelKit`: it builds only while ViewModelKit exports none of them.
+        .target(name: "AddOnSchedulers", dependencies: ["ViewModelKit"], path: "Examples/AddOnNames/AddOnSchedulers"),
+        .executableTarget(
+            name: "add-on-names-example", dependencies: ["AddOnSchedulers", "ViewModelKit", "ViewModelKitFoundation"],
+            path: "Examples/AddOnNames/Program"),
 
         // Helpers the loop and reactive test targets share (a locked value, a joinable thread, a pipe).
         .target(name: "LoopTestSupport", path: "Tests/LoopTestSupport"),
-        .testTarget(name: "LoopSchedulerTests", dependencies: ["LoopScheduler", "CLibevent", "LoopTestSupport"]),
+        .testTarget(
+            name: "LoopSchedulerTests",
+            dependencies: ["LoopScheduler", "ViewModelKitSchedulers", "CLibevent", "LoopTestSupport"]),
         .testTarget(name: "GLibLoopTests", dependencies: ["GLibLoop", "ViewModelKit", "CGLib", "LoopTestSupport"]),
         // thoughtbot/CombineViewModel's own tests, ported with only mechanical changes.
         .testTarget(name: "CombineViewModelTests", dependencies: ["ViewModelKit", "LoopSchedulerFoundation"]),
         // The Swift 6 @MainActor idiom as users write it: Swift 6 mode, complete
         // strict concurrency, no @testable import; must build without a warning.
         .testTarget(
-            name: "MainActorIdiomTests", dependencies: ["ViewModelKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
+            name: "MainActorIdiomTests", dependencies: ["ViewModelKit", "ViewModelKitSchedulers"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "ViewModelKitTests",
-            dependencies: ["ViewModelKit", "ViewModelKitFoundation", "LoopSchedulerFoundation", "LoopTestSupport"]),
+            dependencies: [
+                "ViewModelKit", "ViewModelKitSchedulers", "ViewModelKitFoundation", "LoopSchedulerFoundation",
+                "LoopTestSupport",
+            ]),
         // The podcast side's tests: one target per module, in folders that mirror its sources.
         // Helpers they share: plain ones (temporary folders, a loopback HTTP server, fixture
         // paths), and the daemon's and web layer's (scripted fetchers, harnesses).
@@ -158,14 +176,14 @@ let package = Package(
             name: "PodcastEngineTests",
             dependencies: [
                 "PodcastEngine", "PodcastStore", "PodcastFeeds", "PodcastTestSupport", "PodcastDaemonTestSupport",
-                "LoopScheduler", "ViewModelKit",
+                "LoopScheduler", "ViewModelKit", "ViewModelKitSchedulers",
             ]),
         .testTarget(
             name: "PodcastWebTests",
             dependencies: [
                 "PodcastWeb", "PodcastEngine", "PodcastStore", "PodcastFeeds", "PodcastTestSupport",
                 "PodcastDaemonTestSupport",
-                "LoopScheduler", "ViewModelKit", "CLibevent",
+                "LoopScheduler", "ViewModelKit", "ViewModelKitSchedulers", "CLibevent",
             ]),
         .testTarget(
             name: "PodcastCommandLineTests",
@@ -177,3 +195,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `import Combine` on Linux (Sources/Combine): a module named like Apple's, so code written for
+// Combine, module-qualified names included, builds unchanged. Declared only where no Combine
+// ships with the system, so it can clash with nothing.
+#if os(Linux)
+package.products.append(.library(name: "Combine", targets: ["Combine"]))
+package.targets.append(.target(name: "Combine", dependencies: ["ViewModelKitFoundation"]))
+package.targets.append(.testTarget(name: "CombineShimTests", dependencies: ["Combine"]))
+#endif

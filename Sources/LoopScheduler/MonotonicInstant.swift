@@ -7,14 +7,15 @@ import Glibc
 /// so code written against one runs on the other.
 ///
 /// The value never goes backwards and is unaffected by wall-clock changes. It is not a date:
-/// compare instants only with instants from the same boot.
+/// compare instants only with instants from the same boot. `Codable` (as Combine's scheduler time
+/// types are) with its nanoseconds under `nanoseconds`, and so is its `Stride`.
 ///
 /// **Saturation.** All arithmetic on instants and strides saturates at the ends of `Int64`
 /// nanoseconds instead of wrapping or trapping, as Dispatch's time arithmetic does (Combine's
 /// `DispatchQueue.SchedulerTimeType` inherits it): `.seconds(.infinity)` and `.seconds(Int.max)`
 /// mean "never", and `now.advanced(by:)` with them is `MonotonicInstant(nanoseconds: .max)`, the
 /// end of time, which stays after every real deadline.
-public struct MonotonicInstant: Strideable, Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct MonotonicInstant: Strideable, Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
     /// Nanoseconds since the clock's origin.
     public var nanoseconds: Int64
 
@@ -53,7 +54,7 @@ public struct MonotonicInstant: Strideable, Hashable, Comparable, Sendable, Cust
     /// `.milliseconds(_:)` and friends for other units. Arithmetic and conversions saturate at
     /// the ends of `Int64` nanoseconds (never wrap, never trap), as Dispatch's do.
     public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable,
-        Sendable, ExpressibleByFloatLiteral, CustomStringConvertible
+        Codable, Sendable, ExpressibleByFloatLiteral, CustomStringConvertible
     {
         /// The span in nanoseconds (negative for a span backwards).
         public var nanoseconds: Int64

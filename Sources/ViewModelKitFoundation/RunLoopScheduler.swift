@@ -6,6 +6,12 @@ import Foundation
 
 /// A run loop in one mode, as a scheduler: the engine of
 /// `Timer.publish(every:tolerance:on:in:options:)` (in the mode given).
+///
+/// `RunLoop.main` is the exception: the main thread of a LoopMVVM program runs `EventLoop.main`,
+/// not a Foundation run loop, so a `Timer` added to it in any mode would never fire. Its actions
+/// go through `RunLoop.main`'s own scheduler (the main dispatch queue, which `EventLoop.main` and
+/// `RunLoop.main.run()` both drain), whatever the mode: `.common`, `.default` and custom modes all
+/// tick.
 struct RunLoopModeScheduler: ViewModelKit.Scheduler, @unchecked Sendable {
     typealias SchedulerTimeType = DateSchedulerTime
     typealias SchedulerOptions = RunLoop.SchedulerOptions
@@ -24,13 +30,17 @@ struct RunLoopModeScheduler: ViewModelKit.Scheduler, @unchecked Sendable {
     /// A timer due now rather than `perform(_:)`: adding a timer wakes a run loop that waits in
     /// another thread, and keeps these actions in order with the timed ones.
     func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+        if isMain { return runLoop.schedule(options: options, action) }
         schedule(after: now, tolerance: 0, options: options, action)
     }
+
+    private var isMain: Bool { runLoop === RunLoop.main }
 
     func schedule(
         after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
+        if isMain { return runLoop.schedule(after: date, tolerance: tolerance, options: options, action) }
         let work = UncheckedAction(action)
         let timer = Timer(fire: date.date, interval: 0, repeats: false) { _ in work.action() }
         timer.tolerance = tolerance.magnitude
@@ -41,6 +51,10 @@ struct RunLoopModeScheduler: ViewModelKit.Scheduler, @unchecked Sendable {
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> Cancellable {
+        if isMain {
+            return runLoop.schedule(
+                after: date, interval: interval, tolerance: tolerance, options: options, action)
+        }
         let work = UncheckedAction(action)
         let timer = Timer(fire: date.date, interval: interval.magnitude, repeats: true) { _ in work.action() }
         timer.tolerance = tolerance.magnitude

@@ -5,10 +5,12 @@ extension Timer {
     /// Combine's `Timer.TimerPublisher`.
     ///
     /// Nothing happens until `connect()` (or `autoconnect()`): then a repeating `Timer` is added
-    /// to `runLoop` in `mode`, first firing one `interval` after connecting. Each tick sends
+    /// to `runLoop` in `mode`, first firing one `interval` after connecting. On `RunLoop.main` the
+    /// ticks go through the main dispatch queue instead, in every mode, so they come while
+    /// `EventLoop.main` (or `RunLoop.main.run()`) runs the main thread. Each tick sends
     /// `Date()` to every subscriber that has demand, on the run loop's thread; subscribers
     /// without demand miss that tick. Cancelling the connection invalidates the timer. It never
-    /// completes. Built on `Publishers.Timer`, which gives the same publisher on any scheduler.
+    /// completes. Built on the same timer engine as ViewModelKitSchedulers' `Publishers.Timer`, which ticks on any scheduler.
     public final class TimerPublisher: ConnectablePublisher, @unchecked Sendable {
         /// The time of the tick.
         public typealias Output = Date
@@ -26,7 +28,7 @@ extension Timer {
         /// Accepted for Combine's signature; `RunLoop` has no options.
         public let options: RunLoop.SchedulerOptions?
 
-        private let ticks: Publishers.Timer<RunLoopModeScheduler>
+        private let ticks: SchedulerTimer<RunLoopModeScheduler>
 
         /// A timer publisher; nothing happens until `connect()`.
         public init(
@@ -38,7 +40,7 @@ extension Timer {
             self.runLoop = runLoop
             self.mode = mode
             self.options = options
-            ticks = Publishers.Timer(
+            ticks = SchedulerTimer(
                 every: .init(interval), tolerance: tolerance.map { .init($0) },
                 scheduler: RunLoopModeScheduler(runLoop, mode), options: options)
         }

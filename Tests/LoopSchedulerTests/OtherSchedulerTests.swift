@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LoopTestSupport
 import Testing
+import ViewModelKitSchedulers
 
 @testable import LoopScheduler
 

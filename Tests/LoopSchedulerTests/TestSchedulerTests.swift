@@ -1,6 +1,7 @@
 import Foundation
 import LoopTestSupport
 import Testing
+import ViewModelKitSchedulers
 
 @testable import LoopScheduler
 
@@ -77,6 +78,21 @@ import Testing
         #expect(seen == [10_000_000_000])
         #expect(scheduler.now == Instant(nanoseconds: 10_000_000_000))
         scheduler.advance(by: -5)
+        #expect(scheduler.now == Instant(nanoseconds: 10_000_000_000))
+    }
+
+    /// The promise: an action scheduled for an instant already past runs at the current virtual
+    /// time, in its turn after what was already due then, and the clock never goes back.
+    @Test func anActionScheduledInThePastRunsAtTheCurrentVirtualTime() {
+        let scheduler = TestScheduler(now: Instant(nanoseconds: 10_000_000_000))
+        var log: [String] = []
+        scheduler.schedule { log.append("due now@\(scheduler.now.nanoseconds)") }
+        scheduler.schedule(after: Instant(nanoseconds: 5_000_000_000)) {
+            log.append("past@\(scheduler.now.nanoseconds)")
+        }
+        scheduler.schedule(after: Instant(nanoseconds: 1)) { log.append("long past@\(scheduler.now.nanoseconds)") }
+        scheduler.advance()
+        #expect(log == ["due now@10000000000", "past@10000000000", "long past@10000000000"])
         #expect(scheduler.now == Instant(nanoseconds: 10_000_000_000))
     }
 

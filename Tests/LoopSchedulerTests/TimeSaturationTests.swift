@@ -1,6 +1,7 @@
 import Foundation
 import LoopTestSupport
 import Testing
+import ViewModelKitSchedulers
 
 @testable import LoopScheduler
 

@@ -1,5 +1,6 @@
 import Foundation
 import ViewModelKit
+import ViewModelKitSchedulers
 import XCTest
 
 // The Swift 6 idiom (issue 11, part 2), written as a user writes it: `@MainActor` view models

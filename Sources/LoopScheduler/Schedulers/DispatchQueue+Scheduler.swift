@@ -30,9 +30,9 @@ extension DispatchQueue: Scheduler, EventSourceScheduler {
             return SchedulerTimeType(DispatchTime(uptimeNanoseconds: UInt64(target)))
         }
 
-        /// Hashes the uptime.
+        /// Hashes the dispatch time's raw value, as Combine's.
         public func hash(into hasher: inout Hasher) {
-            hasher.combine(dispatchTime.uptimeNanoseconds)
+            hasher.combine(dispatchTime.rawValue)
         }
 
         /// Equal uptimes.
@@ -85,11 +85,10 @@ extension DispatchQueue: Scheduler, EventSourceScheduler {
                 self = .seconds(value)
             }
 
-            /// Whole seconds; `nil` if they do not fit in nanoseconds.
+            /// A span of `source` nanoseconds, as Combine's (unlike a literal, which is seconds);
+            /// `nil` if it does not fit in `Int64`.
             public init?<T: BinaryInteger>(exactly source: T) {
-                guard let s = Int64(exactly: source) else { return nil }
-                let (ns, overflow) = s.multipliedReportingOverflow(by: 1_000_000_000)
-                if overflow { return nil }
+                guard let ns = Int64(exactly: source) else { return nil }
                 magnitude = ns
             }
 
@@ -206,5 +205,39 @@ extension DispatchQueue: Scheduler, EventSourceScheduler {
         options: SchedulerOptions?, _ handler: @escaping (ScheduledEventSource<DispatchQueue>) -> Void
     ) -> ScheduledEventSource<DispatchQueue> {
         ScheduledEventSource(scheduler: self, options: options, handler)
+    }
+}
+
+/// As Combine's: the time as its uptime nanoseconds, one unsigned integer.
+extension DispatchQueue.SchedulerTimeType: Codable {
+    /// Decodes uptime nanoseconds.
+    public init(from decoder: Decoder) throws {
+        let nanoseconds = try decoder.singleValueContainer().decode(UInt64.self)
+        self.init(DispatchTime(uptimeNanoseconds: nanoseconds))
+    }
+
+    /// Encodes the uptime nanoseconds.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(dispatchTime.uptimeNanoseconds)
+    }
+}
+
+/// As Combine's: `{"magnitude": nanoseconds}`.
+extension DispatchQueue.SchedulerTimeType.Stride: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case magnitude
+    }
+
+    /// Decodes a span of nanoseconds.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(nanoseconds: try container.decode(Int64.self, forKey: .magnitude))
+    }
+
+    /// Encodes the span in nanoseconds.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(magnitude, forKey: .magnitude)
     }
 }

@@ -3,7 +3,7 @@
 /// action once.
 ///
 /// Its time type is `MonotonicInstant` (`now` reads `CLOCK_MONOTONIC`). For code written against
-/// `AnySchedulerOf<LoopScheduler>`, use `AnyScheduler.immediate`.
+/// `AnySchedulerOf<LoopScheduler>`, use `AnyScheduler.immediate` (ViewModelKitSchedulers).
 public struct ImmediateScheduler: Scheduler, EventSourceScheduler, Sendable {
     /// Monotonic nanoseconds.
     public typealias SchedulerTimeType = MonotonicInstant

@@ -27,7 +27,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handler = self.handler
             subscribeRelay(
-                subscriber, first: upstream,
+                subscriber, name: "Catch", first: upstream,
                 then: { completion -> RelayStep<NewPublisher, Failure> in
                     switch completion {
                     case .finished: .end(.finished)
@@ -61,7 +61,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handler = self.handler
             subscribeRelay(
-                subscriber, first: upstream,
+                subscriber, name: "TryCatch", first: upstream,
                 then: { completion -> RelayStep<NewPublisher, Failure> in
                     guard case .failure(let error) = completion else { return .end(.finished) }
                     do {

@@ -217,6 +217,7 @@ struct CombineLatestRule<Slots: CombiningSlots>: CombiningRule {
     @usableFromInline var queued = QueueSlot<Output>()
 
     @inlinable static var arity: Int { Slots.arity }
+    @usableFromInline static var name: String { "CombineLatest" }
 
     @inlinable init() {}
 

@@ -22,6 +22,9 @@ protocol CombiningRule {
     /// How many inputs.
     static var arity: Int { get }
 
+    /// The name Combine gives the subscription (`CombineLatest`, `Zip`).
+    static var name: String { get }
+
     init()
 
     /// The fast path, tried when the downstream has demand and nobody is delivering: takes in
@@ -211,8 +214,12 @@ class CombiningBase: @unchecked Sendable {
 /// line in `CombiningBase`; subscription, request, cancel, completion and the queued path are out
 /// of line too.
 @usableFromInline
-final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: CombiningBase, @unchecked Sendable
+final class CombiningCore<Downstream: Subscriber, Rule: CombiningRule>: CombiningBase, OperatorIntrospection,
+    @unchecked Sendable
 where Rule.Output == Downstream.Input {
+    /// `CombineLatest` or `Zip`, as Combine's.
+    @usableFromInline var description: String { Rule.name }
+
     @usableFromInline typealias Failure = Downstream.Failure
 
     /// The downstream, boxed (see `DownstreamBox`); nil once the stream has ended.

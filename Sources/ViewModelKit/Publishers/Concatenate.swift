@@ -27,7 +27,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let suffix = self.suffix
             subscribeRelay(
-                subscriber, first: prefix,
+                subscriber, name: "Concatenate", first: prefix,
                 then: { completion -> RelayStep<Suffix, Failure> in
                     switch completion {
                     case .finished: .then(suffix)

@@ -47,6 +47,8 @@ extension Publishers {
 private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: ScheduledRelay<Downstream, Context>,
     @unchecked Sendable
 {
+    override var description: String { "Debounce" }
+
     private let dueTime: Context.SchedulerTimeType.Stride
     private var pending: Input?
     /// Tags each value's schedule; a schedule whose value was replaced or dropped does nothing.

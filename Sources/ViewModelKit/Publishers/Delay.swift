@@ -47,6 +47,8 @@ extension Publishers {
 private final class DelayInner<Downstream: Subscriber, Context: Scheduler>: ScheduledRelay<Downstream, Context>,
     @unchecked Sendable
 {
+    override var description: String { "Delay" }
+
     private let interval: Context.SchedulerTimeType.Stride
     private let tolerance: Context.SchedulerTimeType.Stride
 

@@ -24,7 +24,7 @@ extension Publishers {
 
         /// Subscribes `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(matchCore(subscriber, name: "FirstWhere", stopAtFirst: true, predicate))
+            upstream.subscribe(matchCore(subscriber, name: "TryFirst", stopAtFirst: true, predicate))
         }
     }
 

@@ -40,7 +40,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = MergeCore(
-                downstream: subscriber, sourcesOpen: true, replenishOuter: maxPublishers != .unlimited)
+                downstream: subscriber, sourcesOpen: true, replenishOuter: maxPublishers != .unlimited, kind: .flatMap)
             // `receive(subscriber:)`, not `subscribe(_:)`: see `Publishers.Map`.
             upstream.receive(
                 subscriber: FlatMapOuter(

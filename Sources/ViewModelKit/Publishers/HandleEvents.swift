@@ -54,15 +54,17 @@ extension Publishers.HandleEvents {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        /// Guarded by `lock`; dropped at completion or cancel, after which no hook runs.
-        private var handlers: Publishers.HandleEvents<Upstream>?
+        /// Guarded by `lock`; dropped at completion or cancel, after which no hook runs. Only
+        /// the closures: the upstream publisher is not kept (as Combine's), so a publisher whose
+        /// owner lets it go can end its subscribers itself.
+        private var handlers: Hooks?
 
         init(downstream: Downstream, handlers: Publishers.HandleEvents<Upstream>) {
-            self.handlers = handlers
+            self.handlers = Hooks(handlers)
             super.init(downstream: downstream, name: "HandleEvents")
         }
 
-        private var currentHandlers: Publishers.HandleEvents<Upstream>? {
+        private var currentHandlers: Hooks? {
             lock.withLock { handlers }
         }
 
@@ -102,7 +104,7 @@ extension Publishers.HandleEvents {
         }
 
         /// Ends the relay in one step, so that completion and cancel never both run their hook.
-        private func takeHandlersAndUpstream() -> (hooks: Publishers.HandleEvents<Upstream>?, Subscription?) {
+        private func takeHandlersAndUpstream() -> (hooks: Hooks?, Subscription?) {
             lock.withLock {
                 defer {
                     handlers = nil
@@ -111,6 +113,25 @@ extension Publishers.HandleEvents {
                 }
                 return (handlers, upstream)
             }
+        }
+    }
+}
+
+extension Publishers.HandleEvents {
+    /// The closures of a `HandleEvents`, without its upstream publisher.
+    struct Hooks {
+        let receiveSubscription: ((Subscription) -> Void)?
+        let receiveOutput: ((Upstream.Output) -> Void)?
+        let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
+        let receiveCancel: (() -> Void)?
+        let receiveRequest: ((Subscribers.Demand) -> Void)?
+
+        init(_ operator: Publishers.HandleEvents<Upstream>) {
+            receiveSubscription = `operator`.receiveSubscription
+            receiveOutput = `operator`.receiveOutput
+            receiveCompletion = `operator`.receiveCompletion
+            receiveCancel = `operator`.receiveCancel
+            receiveRequest = `operator`.receiveRequest
         }
     }
 }

@@ -105,9 +105,11 @@ extension Just {
         return .init(index == 0 ? output : nil)
     }
 
-    /// The value if `range` holds position 0.
+    /// The value if `range` starts at position 0, as Combine was recorded to answer: an empty
+    /// range starting at 0 gives the value too, and one with a negative lower bound gives
+    /// nothing (no trap).
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
-        .init(range.contains(0) ? output : nil)
+        .init(range.relative(to: 0..<Int.max).lowerBound == 0 ? output : nil)
     }
 
     /// The value if `maxLength` is positive.
@@ -136,9 +138,15 @@ extension Just {
     /// The value (nothing precedes it to duplicate).
     public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Just<Output> { self }
 
-    /// The value (nothing precedes it to duplicate), as a `Result.Publisher` for Combine's type.
+    /// The value, or the error `predicate` throws: as Combine was recorded to do, the predicate
+    /// is called once, with the value on both sides, and only an error it throws matters.
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
-        .init(output)
+        do {
+            _ = try predicate(output, output)
+            return .init(output)
+        } catch {
+            return .init(.failure(error))
+        }
     }
 
     /// The value (`Just` cannot fail).

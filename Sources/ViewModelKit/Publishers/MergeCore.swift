@@ -28,7 +28,7 @@ import Synchronization
 /// straight to the downstream without touching the queue; and requests to children are
 /// collected only when something that could need one changed (`needsRequests`).
 @usableFromInline
-final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+final class MergeCore<Downstream: Subscriber>: Subscription, OperatorIntrospection, @unchecked Sendable {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -65,12 +65,30 @@ final class MergeCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     static var outerEnded: Int { 2 }
     /// FlatMap with a finite `maxPublishers`: each finished child asks the outer for one more.
     private let replenishOuter: Bool
+    /// Which operator this engine serves, for its description (one byte, beside the flags).
+    private let kind: Kind
+
+    /// The operators built on the engine, named as Combine names their subscriptions.
+    @usableFromInline
+    enum Kind: UInt8 {
+        case merge, flatMap, switchToLatest
+    }
 
     @usableFromInline
-    init(downstream: Downstream, sourcesOpen: Bool, replenishOuter: Bool = false) {
+    init(downstream: Downstream, sourcesOpen: Bool, replenishOuter: Bool = false, kind: Kind = .merge) {
+        self.kind = kind
         self.sink = DownstreamBox(downstream)
         self.sourcesOpen = sourcesOpen
         self.replenishOuter = replenishOuter
+    }
+
+    /// `Merge`, `FlatMap` or `SwitchToLatest`, as Combine's.
+    @usableFromInline var description: String {
+        switch kind {
+        case .merge: "Merge"
+        case .flatMap: "FlatMap"
+        case .switchToLatest: "SwitchToLatest"
+        }
     }
 
     // MARK: Set-up

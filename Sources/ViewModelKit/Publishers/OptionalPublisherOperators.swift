@@ -64,9 +64,12 @@ extension Optional.Publisher {
         return .init(index == 0 ? output : nil)
     }
 
-    /// The value if `range` holds position 0.
+    /// The value if `range`, taken relative to `0..<Int.max`, starts at position 0 and is not
+    /// empty (`0..<0` and `..<0` give nothing, `...0` the value), as Combine was recorded to
+    /// answer. A negative lower bound gives nothing: Combine traps there, we do not.
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
-        .init(range.contains(0) ? output : nil)
+        let positions = range.relative(to: 0..<Int.max)
+        return .init(positions.lowerBound == 0 && !positions.isEmpty ? output : nil)
     }
 
     /// The value if `maxLength` is positive.

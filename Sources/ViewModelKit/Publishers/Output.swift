@@ -57,18 +57,23 @@ extension Publishers.Output {
             let position = index
             index += 1
             if position < range.lowerBound { return .max(1) }
-            let more = downstream?.receive(input) ?? .none
-            if index >= range.upperBound {
-                finish()
-                return .none
-            }
-            return more
+            guard index >= range.upperBound else { return downstream?.receive(input) ?? .none }
+            // The last position: the operator is done before the value goes out, so a value sent
+            // back in from inside the subscriber's `receive` is ignored, as in Combine.
+            finished = true
+            _ = downstream?.receive(input)
+            end()
+            return .none
         }
 
         /// The range is done: cancels upstream and finishes.
         private func finish() {
             if finished { return }
             finished = true
+            end()
+        }
+
+        private func end() {
             takeUpstream()?.cancel()
             complete(.finished)
         }

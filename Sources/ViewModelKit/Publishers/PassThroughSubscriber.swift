@@ -4,7 +4,7 @@
 /// threads are exactly the upstream's, and holds no lock. Each conformer writes only its own
 /// `receive(_:)` (and whatever else differs); the defaults below pass the rest through.
 @usableFromInline
-protocol PassThroughSubscriber: Subscriber, CustomStringConvertible {
+protocol PassThroughSubscriber: Subscriber, OperatorIntrospection {
     associatedtype Downstream: Subscriber
     var downstream: Downstream { get }
 }

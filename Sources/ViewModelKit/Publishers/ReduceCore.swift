@@ -2,16 +2,18 @@
 // `first`, `last`, `collect`, `reduce`, `count`, `min`/`max`, `contains`, `allSatisfy`,
 // `first(where:)`, `last(where:)` and their `try` forms. As Combine's reducing operators, it asks
 // upstream for `.unlimited` as soon as it is subscribed, keeps the result, and hands it over
-// (value, then `.finished`) once the subscriber has asked for anything. A failure (upstream's, or
+// (value, then `.finished`; `.finished` alone when there is no result) once the subscriber has
+// asked for anything. A failure (upstream's, or
 // thrown by the fold in a `try` form) is passed on at once, without demand; a thrown error also
 // cancels upstream. `Failure` is the upstream's; `convertFailure` maps it to the downstream's.
 final class ReduceCore<Input, Result, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    OperatorIntrospection, @unchecked Sendable
 {
     private let lock = Lock()
     private var downstream: Downstream?
     private var upstream: Subscription?
     private var accumulated: Result
+    private let initial: Result
     private var demanded = false
     private var upstreamDone = false
     private var delivered = false
@@ -32,12 +34,35 @@ final class ReduceCore<Input, Result, Failure: Error, Downstream: Subscriber>: S
         self.downstream = downstream
         self.name = name
         self.accumulated = initial
+        self.initial = initial
         self.accumulate = accumulate
         self.output = output
         self.convertFailure = convertFailure
     }
 
     var description: String { name }
+
+    /// As Combine reflects its reducing operators: `downstream`, `result` (so far), `initial` and
+    /// `status`; `collect()` shows only the `count` of values it holds.
+    var customMirror: Mirror {
+        lock.lock()
+        let (target, result, status) = (downstream, accumulated, statusName)
+        lock.unlock()
+        if name == "Collect" {
+            return Mirror(self, children: ["count": (result as? any Collection)?.count ?? 0])
+        }
+        let children: KeyValuePairs<String, Any> = [
+            "downstream": target as Any, "result": result, "initial": initial, "status": status,
+        ]
+        return Mirror(self, children: children)
+    }
+
+    /// Where the stream is, for the mirror. Called with `lock` held.
+    private var statusName: String {
+        if delivered || (upstreamDone && downstream == nil) { return "terminal" }
+        if upstreamDone { return "upstreamFinished" }
+        return upstream == nil ? "awaitingSubscription" : "subscribed"
+    }
 
     func receive(subscription: Subscription) {
         lock.lock()
@@ -148,12 +173,12 @@ final class ReduceCore<Input, Result, Failure: Error, Downstream: Subscriber>: S
             lock.unlock()
             return
         }
-        let value = output(accumulated)
-        // With nothing to publish, `.finished` needs no demand.
-        guard demanded || value == nil else {
+        // Even with nothing to publish, `.finished` waits for demand, as Combine was recorded.
+        guard demanded else {
             lock.unlock()
             return
         }
+        let value = output(accumulated)
         delivered = true
         downstream = nil
         lock.unlock()

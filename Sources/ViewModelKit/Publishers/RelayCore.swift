@@ -6,7 +6,7 @@
 /// switch exactly. Each upstream is tagged with a generation; events from an older one are
 /// ignored. Upstreams never overlap (the next starts after the previous completed), so
 /// downstream calls are naturally serial. No lock is held while calling out.
-final class RelayCore<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+final class RelayCore<Downstream: Subscriber>: Subscription, OperatorIntrospection, @unchecked Sendable {
     private let lock = Lock()
     private var downstream: Downstream?
     private var current: Subscription?
@@ -18,8 +18,12 @@ final class RelayCore<Downstream: Subscriber>: Subscription, @unchecked Sendable
     private var attachedGeneration = 0
     private var endedGeneration = 0
 
-    init(downstream: Downstream) {
+    /// The operator's name, as Combine's (`Retry`, `Concatenate`, `Catch`, `TryCatch`).
+    let description: String
+
+    init(downstream: Downstream, name: String) {
         self.downstream = downstream
+        self.description = name
     }
 
     /// Hands this subscription to the downstream.
@@ -162,11 +166,11 @@ enum RelayStep<Next, Failure: Error> {
 /// stream, or a second publisher whose completion (its failure converted by `failure`) ends it.
 /// The engine of `Concatenate`, `Catch` and `TryCatch`; `step` runs outside any lock.
 func subscribeRelay<First: Publisher, Second: Publisher, S: Subscriber>(
-    _ subscriber: S, first: First,
+    _ subscriber: S, name: String, first: First,
     then step: @escaping (Subscribers.Completion<First.Failure>) -> RelayStep<Second, S.Failure>,
     failure: @escaping (Second.Failure) -> S.Failure
 ) where First.Output == S.Input, Second.Output == S.Input {
-    let core = RelayCore(downstream: subscriber)
+    let core = RelayCore(downstream: subscriber, name: name)
     core.sendSubscription()
     guard let firstGeneration = core.nextGeneration() else { return }
     first.subscribe(

@@ -33,14 +33,27 @@ extension Result.Publisher {
     /// The value.
     public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
-    /// The value (the ordering is never called), with `any Error` as failure type.
+    /// The value, or the error `areInIncreasingOrder` throws: as Combine was recorded to do, a
+    /// success calls the ordering once, with the value on both sides (a failure never calls it).
     public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
-        .init(erased)
+        .init(checkedOnce(by: areInIncreasingOrder))
     }
 
-    /// The value (the ordering is never called), with `any Error` as failure type.
+    /// The value, or the error `areInIncreasingOrder` throws: as Combine was recorded to do, a
+    /// success calls the ordering once, with the value on both sides (a failure never calls it).
     public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
-        .init(erased)
+        .init(checkedOnce(by: areInIncreasingOrder))
+    }
+
+    /// The outcome after one call of `predicate(value, value)` on a success; only an error the
+    /// call throws matters (the `try` comparisons of a one-value publisher, as recorded).
+    private func checkedOnce(by predicate: (Output, Output) throws -> Bool) -> Result<Output, Error> {
+        erased.flatMap { value in
+            Result<Output, Error> {
+                _ = try predicate(value, value)
+                return value
+            }
+        }
     }
 
     /// One.
@@ -72,9 +85,10 @@ extension Result.Publisher {
     /// The value (nothing precedes it to duplicate).
     public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
-    /// The value, with `any Error` as failure type.
+    /// The value, or the error `predicate` throws: as Combine was recorded to do, a success calls
+    /// the predicate once, with the value on both sides (a failure never calls it).
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, Error>.Publisher {
-        .init(erased)
+        .init(checkedOnce(by: predicate))
     }
 
     /// The value, or `output` in place of the failure.

@@ -16,7 +16,12 @@
 /// subscription arrives, and again from the upstream's completion or any ending on: a value or
 /// completion before the subscription (a precondition failure in Combine) is dropped, as is
 /// anything after the end, and a subscription after the end is cancelled. Lock rule: nothing is called out while `lock` is held.
-class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription, @unchecked Sendable {
+class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription, OperatorIntrospection,
+    @unchecked Sendable
+{
+    /// `ReceiveOn`, as Combine names `receive(on:)`'s subscription; each subclass gives its own.
+    var description: String { "ReceiveOn" }
+
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 

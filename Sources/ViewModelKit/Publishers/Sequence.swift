@@ -27,17 +27,22 @@ extension Publishers {
                 subscriber.receive(completion: .finished)
                 return
             }
-            let inner = SequenceSubscription(downstream: subscriber, iterator: iterator, first: first)
+            let inner = SequenceSubscription(
+                downstream: subscriber, sequence: sequence, iterator: iterator, first: first)
             subscriber.receive(subscription: inner)
         }
     }
 }
 
-/// The per-subscriber state of `Publishers.Sequence`.
-private final class SequenceSubscription<Downstream: Subscriber, Iterator: IteratorProtocol>:
-    Subscription, @unchecked Sendable
-where Downstream.Input == Iterator.Element {
+/// The per-subscriber state of `Publishers.Sequence`. As Combine's, it describes itself as the
+/// sequence does (`"[1, 2, 3]"`, `"1...5"`) and reflects it as its one child, `sequence`.
+private final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>:
+    Subscription, OperatorIntrospection, @unchecked Sendable
+where Downstream.Input == Elements.Element {
+    typealias Iterator = Elements.Iterator
     private let lock = Lock()
+    /// The sequence published, for the description and the mirror only.
+    private let sequence: Elements
     private var downstream: Downstream?
     // Touched only by the thread that owns `emitting`.
     private var iterator: Iterator
@@ -45,11 +50,16 @@ where Downstream.Input == Iterator.Element {
     private var demand = Subscribers.Demand.none
     private var emitting = false
 
-    init(downstream: Downstream, iterator: Iterator, first: Iterator.Element) {
+    init(downstream: Downstream, sequence: Elements, iterator: Iterator, first: Iterator.Element) {
         self.downstream = downstream
+        self.sequence = sequence
         self.iterator = iterator
         self.nextElement = first
     }
+
+    var description: String { String(describing: sequence) }
+
+    var customMirror: Mirror { Mirror(self, children: ["sequence": sequence]) }
 
     func request(_ more: Subscribers.Demand) {
         lock.lock()

@@ -41,6 +41,8 @@ extension Publishers {
 private final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>: ScheduledRelay<Downstream, Context>,
     @unchecked Sendable
 {
+    override var description: String { "SubscribeOn" }
+
     override func receive(_ input: Input) -> Subscribers.Demand {
         // Before the subscription or after the end: dropped.
         guard lock.withLock({ !upstreamDone }) else { return .none }

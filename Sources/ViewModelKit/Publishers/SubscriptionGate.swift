@@ -21,7 +21,7 @@ import Synchronization
 /// methods (it is not generic, so the calls need no type metadata). Only `isOpen`, one atomic
 /// load on every value, is inlinable, with the state word and its values.
 @usableFromInline
-final class SubscriptionGate: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class SubscriptionGate: Subscription, OperatorIntrospection, @unchecked Sendable {
     @usableFromInline
     enum State: UInt8 {
         case awaiting, open, closed

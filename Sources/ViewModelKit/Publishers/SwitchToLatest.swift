@@ -24,7 +24,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = MergeCore(downstream: subscriber, sourcesOpen: true)
+            let core = MergeCore(downstream: subscriber, sourcesOpen: true, kind: .switchToLatest)
             upstream.subscribe(SwitchOuter<P, S>(core: core))
         }
     }

@@ -51,6 +51,8 @@ extension Publishers {
 private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: ScheduledRelay<Downstream, Context>,
     @unchecked Sendable
 {
+    override var description: String { "Throttle" }
+
     private let interval: Context.SchedulerTimeType.Stride
     private let latest: Bool
     private var lastEmission: Context.SchedulerTimeType?

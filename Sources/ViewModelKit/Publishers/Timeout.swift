@@ -48,6 +48,8 @@ extension Publishers {
 private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: ScheduledRelay<Downstream, Context>,
     @unchecked Sendable
 {
+    override var description: String { "Timeout" }
+
     private let interval: Context.SchedulerTimeType.Stride
     private let customError: (() -> Failure)?
     private var generation = 0

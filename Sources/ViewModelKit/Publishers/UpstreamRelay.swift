@@ -12,7 +12,7 @@
 /// after the end then forms no cycle with it. So subclasses reach it through `downstream`
 /// (nil after the end: whatever they would still send is dropped, as Combine drops it) and end
 /// it through `complete(_:)`; an overridden `cancel()` calls `releaseDownstream()`.
-class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+class UpstreamRelay<Downstream: Subscriber>: Subscription, OperatorIntrospection, @unchecked Sendable {
     let lock = Lock()
     /// Guarded by `lock`; nil once the stream has ended for the downstream.
     private var target: Downstream?

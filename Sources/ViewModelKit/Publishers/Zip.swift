@@ -202,6 +202,7 @@ struct ZipRule<Slots: CombiningSlots>: CombiningRule {
     @usableFromInline var queues = Slots()
 
     @inlinable static var arity: Int { Slots.arity }
+    @usableFromInline static var name: String { "Zip" }
 
     @inlinable init() {}
 

@@ -8,7 +8,7 @@ extension Subscribers {
     /// - The write happens on the thread the publisher delivers on. `cancel()` is safe from any
     ///   thread and idempotent.
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
-        @unchecked Sendable
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
         /// Never: the assigned publisher cannot fail.
         public typealias Failure = Never
@@ -32,6 +32,20 @@ extension Subscribers {
 
         /// `"Assign <Root>."`-style description naming the root type, as Combine's.
         public var description: String { "Assign \(Root.self)." }
+
+        /// As Combine's: the `object` (nil once ended), the `keyPath` and the `status`
+        /// (`"awaitingSubscription"`, `"subscribed"` or `"terminal"`). Any thread.
+        public var customMirror: Mirror {
+            lock.lock()
+            let root = target
+            let status = terminated ? "terminal" : subscription == nil ? "awaitingSubscription" : "subscribed"
+            lock.unlock()
+            let children: KeyValuePairs<String, Any> = ["object": root as Any, "keyPath": keyPath, "status": status]
+            return Mirror(self, children: children)
+        }
+
+        /// The description, as Combine's.
+        public var playgroundDescription: Any { description }
 
         /// Stores `subscription` and requests `.unlimited`; cancels any later subscription.
         public func receive(subscription: Subscription) {

@@ -46,9 +46,10 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         core.send(completion: completion)
     }
 
-    /// Keeps an upstream `subscription` and requests `.unlimited` from it once any subscriber has
-    /// requested demand, as Combine's subjects do.
+    /// Keeps an upstream `subscription` and requests `.unlimited` from it at once, as Combine's
+    /// `CurrentValueSubject` does (it holds a value whether or not anyone subscribes, so it
+    /// takes upstream's values as they come; `PassthroughSubject` waits for demand instead).
     public func send(subscription: Subscription) {
-        core.send(subscription: subscription)
+        core.send(subscription: subscription, requestingAtOnce: true)
     }
 }

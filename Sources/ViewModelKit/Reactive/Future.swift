@@ -51,11 +51,14 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     /// Attaches `subscriber`; it gets the result once there is one (and demand, for a value).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = FutureSubscription(subscriber, parent: self)
-        lock.lock()
-        let known = result
-        if known == nil { waiting.append(subscription) }
-        lock.unlock()
-        subscription.start()
+        // Registered under the subscription's delivery lock: a promise fulfilled on another
+        // thread meanwhile delivers only after `receive(subscription:)`.
+        let known = subscription.start {
+            lock.withLock { () -> Result<Output, Failure>? in
+                if result == nil { waiting.append(subscription) }
+                return result
+            }
+        }
         if let known { subscription.resolve(known) }
     }
 }
@@ -66,7 +69,7 @@ class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
 }
 
 private final class FutureSubscription<S: Subscriber>: FutureSubscriptionBase<S.Input, S.Failure>,
-    Subscription, CustomStringConvertible, @unchecked Sendable
+    Subscription, OperatorIntrospection, @unchecked Sendable
 {
     private let lock = Lock()
     // Held while calling the subscriber so a promise on another thread cannot overtake
@@ -85,13 +88,31 @@ private final class FutureSubscription<S: Subscriber>: FutureSubscriptionBase<S.
 
     var description: String { "Future" }
 
-    func start() {
+    /// As Combine's: `parent` and `subject` (the future, until the end), `downstream`, and
+    /// `hasAnyDemand`.
+    var customMirror: Mirror {
+        lock.lock()
+        let (future, target, demanded) = (parent, downstream, demand > 0)
+        lock.unlock()
+        let children: KeyValuePairs<String, Any> = [
+            "parent": future as Any, "downstream": target as Any, "hasAnyDemand": demanded, "subject": future as Any,
+        ]
+        return Mirror(self, children: children)
+    }
+
+    /// Runs `register` (which returns the future's result, if any) and hands the subscription
+    /// to the subscriber, under one hold of the delivery lock.
+    func start(
+        registeredBy register: () -> Result<S.Input, S.Failure>?
+    ) -> Result<S.Input, S.Failure>? {
         delivery.lock()
+        let known = register()
         lock.lock()
         let target = downstream
         lock.unlock()
         target?.receive(subscription: self)
         delivery.unlock()
+        return known
     }
 
     override func resolve(_ result: Result<S.Input, S.Failure>) {
@@ -158,4 +179,70 @@ private final class FutureSubscription<S: Subscriber>: FutureSubscriptionBase<S.
         }
         return (parent, result)
     }
+}
+
+extension Future where Failure == Never {
+    /// The future's value, once the promise is fulfilled, as Combine's async `value`. Waiting
+    /// does not start anything (the closure ran in `init`); cancelling the waiting task does not
+    /// end the wait, as in Combine.
+    public var value: Output {
+        get async {
+            let handed = await withCheckedContinuation { continuation in
+                awaitResult { continuation.resume(returning: FutureHandoff($0)) }
+            }
+            switch handed.result {
+            case .success(let value): return value
+            }
+        }
+    }
+}
+
+extension Future {
+    /// The future's value, or its failure thrown, once the promise is fulfilled, as Combine's
+    /// async `value`.
+    public var value: Output {
+        get async throws {
+            let handed = await withCheckedContinuation { continuation in
+                awaitResult { continuation.resume(returning: FutureHandoff($0)) }
+            }
+            return try handed.result.get()
+        }
+    }
+
+    /// Subscribes a one-shot sink that calls `deliver` once with the result. The subscription
+    /// holds the sink until the future delivers.
+    private func awaitResult(_ deliver: @escaping (Result<Output, Failure>) -> Void) {
+        let once = OnceBox(deliver)
+        subscribe(
+            Subscribers.Sink<Output, Failure>(
+                receiveCompletion: { completion in
+                    if case .failure(let error) = completion { once.call(.failure(error)) }
+                },
+                receiveValue: { once.call(.success($0)) }))
+    }
+}
+
+/// Calls its closure the first time only; a future delivers a value then `.finished`.
+private final class OnceBox<Output, Failure: Error>: @unchecked Sendable {
+    private let lock = Lock()
+    private var body: ((Result<Output, Failure>) -> Void)?
+
+    init(_ body: @escaping (Result<Output, Failure>) -> Void) {
+        self.body = body
+    }
+
+    func call(_ result: Result<Output, Failure>) {
+        let taken = lock.withLock { () -> ((Result<Output, Failure>) -> Void)? in
+            defer { body = nil }
+            return body
+        }
+        taken?(result)
+    }
+}
+
+/// Carries a future's result from the delivering thread to the one task awaiting it, never
+/// shared.
+private struct FutureHandoff<Output, Failure: Error>: @unchecked Sendable {
+    let result: Result<Output, Failure>
+    init(_ result: Result<Output, Failure>) { self.result = result }
 }

@@ -16,15 +16,20 @@ public struct Just<Output>: Publisher {
 
     /// Attaches `subscriber`; delivery waits for demand.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(subscription: JustSubscription(output, subscriber))
+        subscriber.receive(subscription: JustSubscription<S, JustSubscriptionName>(output, subscriber))
     }
 }
 
 extension Just: Equatable where Output: Equatable {}
 extension Just: Sendable where Output: Sendable {}
 
-/// `Just`'s subscription: the value and `.finished` on the first positive demand, once.
-final class JustSubscription<S: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+/// `Just`'s subscription: the value and `.finished` on the first positive demand, once. Also
+/// `Optional.Publisher`'s and `Result.Publisher`'s for a value; `Name` is the name each shows
+/// (`Just`, `Optional`, `Once`), with the value as the mirror's one unlabeled child until it is
+/// delivered, as Combine's.
+final class JustSubscription<S: Subscriber, Name: SubscriptionName>: Subscription, OperatorIntrospection,
+    @unchecked Sendable
+{
     // Inline (one atomic word): a `Just` is often subscribed once per value (`flatMap { Just($0) }`),
     // where a separately allocated mutex cost more than the rest of the subscription.
     private let lock = InlineLock()
@@ -37,7 +42,15 @@ final class JustSubscription<S: Subscriber>: Subscription, CustomStringConvertib
         pending = JustDelivery(value: value, downstream: downstream)
     }
 
-    var description: String { "Just" }
+    var description: String { Name.name }
+
+    var customMirror: Mirror {
+        lock.lock()
+        let delivery = pending
+        lock.unlock()
+        guard let delivery else { return Mirror(self, children: [:]) }
+        return Mirror(self, unlabeledChildren: [delivery.value as Any])
+    }
 
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }

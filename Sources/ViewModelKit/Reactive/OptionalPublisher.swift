@@ -24,7 +24,7 @@ extension Optional {
                 subscriber.receive(completion: .finished)
                 return
             }
-            subscriber.receive(subscription: JustSubscription(value, subscriber))
+            subscriber.receive(subscription: JustSubscription<S, OptionalSubscriptionName>(value, subscriber))
         }
     }
 

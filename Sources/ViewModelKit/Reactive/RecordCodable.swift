@@ -6,33 +6,52 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
         case output, completion
     }
 
-    private enum CompletionKeys: String, CodingKey {
-        case success, error
-    }
-
     /// Decodes a recording of values and completion.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let output = try container.decode([Output].self, forKey: .output)
-        let end = try container.nestedContainer(keyedBy: CompletionKeys.self, forKey: .completion)
-        if try end.decode(Bool.self, forKey: .success) {
-            self.init(output: output, completion: .finished)
-        } else {
-            self.init(output: output, completion: .failure(try end.decode(Failure.self, forKey: .error)))
-        }
+        let completion = try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion)
+        self.init(output: output, completion: completion)
     }
 
     /// Encodes the values and the completion.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(output, forKey: .output)
-        var end = container.nestedContainer(keyedBy: CompletionKeys.self, forKey: .completion)
-        switch completion {
+        try container.encode(completion, forKey: .completion)
+    }
+
+    /// The same as `encode(to:)`, under the name Combine also gives it.
+    public func encode(into encoder: Encoder) throws {
+        try encode(to: encoder)
+    }
+}
+
+/// `Subscribers.Completion` as Combine archives it: `{"success": true}` for `.finished`,
+/// `{"success": false, "error": …}` for a failure. Decoding a failure without its error throws
+/// `DecodingError`.
+extension Subscribers.Completion: Encodable where Failure: Encodable {
+    /// Encodes the completion.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CompletionCodingKeys.self)
+        switch self {
         case .finished:
-            try end.encode(true, forKey: .success)
+            try container.encode(true, forKey: .success)
         case .failure(let error):
-            try end.encode(false, forKey: .success)
-            try end.encode(error, forKey: .error)
+            try container.encode(false, forKey: .success)
+            try container.encode(error, forKey: .error)
+        }
+    }
+}
+
+extension Subscribers.Completion: Decodable where Failure: Decodable {
+    /// Decodes a completion.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CompletionCodingKeys.self)
+        if try container.decode(Bool.self, forKey: .success) {
+            self = .finished
+        } else {
+            self = .failure(try container.decode(Failure.self, forKey: .error))
         }
     }
 }
@@ -54,4 +73,9 @@ extension Record: Codable where Output: Codable, Failure: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(recording, forKey: .recording)
     }
+}
+
+/// The keys of an archived `Subscribers.Completion`.
+private enum CompletionCodingKeys: String, CodingKey {
+    case success, error
 }

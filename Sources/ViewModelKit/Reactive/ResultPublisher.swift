@@ -30,7 +30,7 @@ extension Result {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             switch result {
             case .success(let value):
-                subscriber.receive(subscription: JustSubscription(value, subscriber))
+                subscriber.receive(subscription: JustSubscription<S, OnceSubscriptionName>(value, subscriber))
             case .failure(let error):
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .failure(error))

@@ -3,16 +3,21 @@ extension Subscribers {
     /// `Subscribers.Sink`.
     ///
     /// - It requests `.unlimited` when it receives its subscription. It accepts one subscription;
-    ///   a second one is cancelled.
-    /// - On completion or `cancel()` it drops its subscription and releases both closures (and
-    ///   whatever they captured), as Combine's: a sink kept alive by its token or its publisher
-    ///   keeps no view model alive once it has ended. Values and completions after that are
-    ///   ignored.
+    ///   a second one, and one after the end, is cancelled.
+    /// - As Combine's, it calls its closures for whatever it is sent until it has ended, even
+    ///   before its subscription (a publisher that completes before subscribing still gets its
+    ///   completion through).
+    /// - On completion or `cancel()` it drops its subscription and
+    ///   releases both closures (and whatever they captured), as Combine's: a sink kept alive by
+    ///   its token or its publisher keeps no view model alive once it has ended. Values and
+    ///   completions after that are ignored. A `cancel()` before any subscription ends the sink
+    ///   too, and a subscription arriving later is cancelled (Combine ignores that early
+    ///   `cancel()`, so a cancelled token could still receive values).
     /// - `cancel()` is safe from any thread and idempotent. The closures run on the thread the
     ///   publisher delivers on; the value path takes the sink's inline lock only to read the
     ///   closure.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
-        @unchecked Sendable
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
         /// Called with each value; a no-op once the sink has ended.
         public var receiveValue: (Input) -> Void {
@@ -59,6 +64,12 @@ extension Subscribers {
         /// `"Sink"`, as Combine's description.
         public var description: String { "Sink" }
 
+        /// A mirror without children, as Combine's.
+        public var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        /// `"Sink"`, as Combine's.
+        public var playgroundDescription: Any { description }
+
         /// Stores `subscription` and requests `.unlimited`; cancels any later subscription.
         public func receive(subscription: Subscription) {
             lock.lock()
@@ -80,9 +91,8 @@ extension Subscribers {
         @inlinable @inline(__always)
         public func receive(_ input: Input) -> Subscribers.Demand {
             lock.lock()
-            // Before the subscription (a precondition failure in Combine) or after the end:
-            // dropped.
-            guard status == .subscribed else {
+            // After the end: dropped. Before the subscription it is delivered, as Combine's.
+            guard status != .terminal else {
                 lock.unlock()
                 return .none
             }
@@ -104,9 +114,9 @@ extension Subscribers {
             self.valueBody = { _ in }
             completionBody = { _ in }
             lock.unlock()
-            // After the end, or before the subscription (a precondition failure in Combine):
-            // dropped. The sink is terminal either way.
-            if previous != .subscribed { return }
+            // After the end: dropped. Before the subscription it is delivered, as Combine's
+            // (a subject's completion racing a subscriber on another thread used to be lost).
+            if previous == .terminal { return }
             body(completion)
             withExtendedLifetime((released, valueBody)) {}
         }

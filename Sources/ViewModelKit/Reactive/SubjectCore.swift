@@ -222,9 +222,10 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         withExtendedLifetime(released) {}  // upstream subscriptions are released here, outside the lock
     }
 
-    /// Keeps `subscription` and asks it for unlimited values once any subscriber has requested
-    /// demand, as a Combine subject does.
-    func send(subscription: Subscription) {
+    /// Keeps `subscription` and asks it for unlimited values at once (`requestingAtOnce`, as
+    /// Combine's `CurrentValueSubject`) or once any subscriber has requested demand (as
+    /// Combine's `PassthroughSubject`).
+    func send(subscription: Subscription, requestingAtOnce: Bool = false) {
         lock.lock()
         if completion != nil {
             lock.unlock()
@@ -232,7 +233,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         upstreams.append(subscription)
-        let demanded = hasAnyDownstreamDemand.load(ordering: .acquiring)
+        let demanded = requestingAtOnce || hasAnyDownstreamDemand.load(ordering: .acquiring)
         lock.unlock()
         if demanded { subscription.request(.unlimited) }
     }
@@ -274,17 +275,21 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
 
     /// The out-of-line part of `attach`: registers `conduit` and starts it, or ends at once.
+    ///
+    /// The conduit's delivery lock is taken before the conduit becomes visible to `send`: a
+    /// completion (or value) sent from another thread between the registration and the
+    /// subscription waits for `receive(subscription:)` to return, so the subscriber never sees
+    /// its completion before its subscription.
     @usableFromInline
     func attach<S: Subscriber>(_ conduit: Conduit<Output, Failure>, _ subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-        guard insert(conduit) else {
+        guard conduit.start(subscriber, registeredBy: insert) else {
             let ended = lock.withLock { completion }
             conduit.abandon()
             subscriber.receive(subscription: Subscriptions.empty)
             if let ended { subscriber.receive(completion: ended) }
             return
         }
-        conduit.start(subscriber)
     }
 
     /// Adds `conduit` at the end; false if the subject has completed.
@@ -342,7 +347,9 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 /// into unspecialised code and no generic-metadata lookups. Values and the completion reach the
 /// closure by address, so it needs no enum or optional of a generic type.
 @usableFromInline
-final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+{
     /// What a relay call carries: the address of an `Output` or of a completion.
     @usableFromInline
     enum Event {
@@ -362,6 +369,10 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
     let delivery = InlineRecursiveLock()
     // Set once by cancel or completion; read lock-free on the hot path.
     let terminated = Atomic<Bool>(false)
+    // Set by cancel (not by completion): a thread leaving `receive` then drops the subscriber
+    // for the canceller. A completion must not be treated so: it waits for the lock and
+    // delivers itself, and must find the subscriber still there.
+    let cancelled = Atomic<Bool>(false)
     // Replaying cores: false when the subscriber missed the latest value (or has had none yet).
     let deliveredCurrent = Atomic<Bool>(false)
     // The index in the core's list; guarded by the core's lock.
@@ -413,14 +424,24 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
 
     @usableFromInline var description: String { core.name.description }
 
+    /// The subject's name (`PassthroughSubject`, `CurrentValueSubject`, …), as Combine's.
+    @usableFromInline var playgroundDescription: Any { description }
+
     private var replays: Bool { core.replays }
 
-    /// Hands the subscription to the subscriber, under the delivery lock so that no value can
-    /// overtake it from another thread.
-    func start<S: Subscriber>(_ downstream: S) {
+    /// Registers the conduit with `register` and hands the subscription to the subscriber, both
+    /// under one hold of the delivery lock, so that nothing sent from another thread (a value or
+    /// the completion) can overtake the subscription. False, and nothing called, if `register`
+    /// refuses (the subject has completed). Lock order: delivery, then the core's lock.
+    func start<S: Subscriber>(_ downstream: S, registeredBy register: (Conduit) -> Bool) -> Bool {
         delivery.lock()
+        guard register(self) else {
+            delivery.unlock()
+            return false
+        }
         downstream.receive(subscription: self)
         delivery.unlock()
+        return true
     }
 
     /// `offer(_:)` for the inlinable send path: the value is at `address` (an `Output`). Out of
@@ -443,7 +464,7 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
             if replays { deliveredCurrent.store(true, ordering: .relaxed) }
             _ = direct.receive(address.assumingMemoryBound(to: Output.self).pointee)
             delivery.unlock()
-            if terminated.load(ordering: .acquiring) { releaseDownstreamIfPossible() }
+            if cancelled.load(ordering: .acquiring) { releaseDownstreamIfPossible() }
             return
         }
         guard let body = relay, !terminated.load(ordering: .acquiring) else {
@@ -454,7 +475,7 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
         let more = body(address, .value)
         delivery.unlock()
         if more != .none { demand.addDemand(more) }
-        if terminated.load(ordering: .acquiring) { releaseDownstreamIfPossible() }
+        if cancelled.load(ordering: .acquiring) { releaseDownstreamIfPossible() }
     }
 
     @inline(__always)
@@ -489,7 +510,7 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
             if replays { deliveredCurrent.store(true, ordering: .relaxed) }
             _ = direct.receive(value)  // a sink's demand is unlimited: `.none` back
             delivery.unlock()
-            if terminated.load(ordering: .acquiring) { releaseDownstreamIfPossible() }
+            if cancelled.load(ordering: .acquiring) { releaseDownstreamIfPossible() }
             return
         }
         guard let body = relay, !terminated.load(ordering: .acquiring) else {
@@ -501,7 +522,7 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
         delivery.unlock()
         if more != .none { demand.addDemand(more) }
         // A cancel from another thread during `receive` could not take the lock: finish its job.
-        if terminated.load(ordering: .acquiring) { releaseDownstreamIfPossible() }
+        if cancelled.load(ordering: .acquiring) { releaseDownstreamIfPossible() }
     }
 
     @usableFromInline func request(_ extra: Subscribers.Demand) {
@@ -546,6 +567,7 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
 
     @usableFromInline func cancel() {
         guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        cancelled.store(true, ordering: .sequentiallyConsistent)
         demand.clearDemand()
         core.detach(self)
         releaseDownstreamIfPossible()
@@ -554,11 +576,12 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
     /// Never started (the subject had completed): drops the subscriber without calling it.
     func abandon() {
         terminated.store(true, ordering: .releasing)
+        cancelled.store(true, ordering: .releasing)
         releaseDownstreamIfPossible()
     }
 
     /// After cancel: drops the subscriber. If another thread is inside `receive`, that thread
-    /// does it when it leaves (it re-checks `terminated` after unlocking).
+    /// does it when it leaves (it re-checks `cancelled` after unlocking).
     private func releaseDownstreamIfPossible() {
         guard delivery.tryLock() else { return }
         let body = relay

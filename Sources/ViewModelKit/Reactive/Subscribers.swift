@@ -17,9 +17,14 @@ extension Subscribers.Completion: Sendable where Failure: Sendable {}
 
 extension Subscribers {
     /// A requested number of values, as Combine's `Subscribers.Demand`: `.unlimited` or a
-    /// non-negative `.max(n)`. All arithmetic saturates: it never traps on overflow and never goes
-    /// below zero; anything combined with `.unlimited` stays `.unlimited` (except subtracting
-    /// `.unlimited` from a finite demand, which gives `.none`).
+    /// non-negative `.max(n)`, `n` up to `Int.max`.
+    ///
+    /// All arithmetic saturates, as Combine documents it: a result below zero is `.none`, a sum or
+    /// product past `Int.max` is `.unlimited`, and nothing traps (only `.max(_:)` of a negative
+    /// number does, as in Combine). `.unlimited` plus, minus or times anything stays `.unlimited`
+    /// (`.unlimited - .unlimited` included, as Combine was recorded to answer); a finite demand
+    /// minus `.unlimited` is `.none`. Subtracting a negative count adds it, and `.none` results if
+    /// that passes `Int.max` (Combine's recorded answer for `.max(Int.max) - (-1)`).
     public struct Demand: Equatable, Comparable, Hashable, Sendable, CustomStringConvertible {
         // nil means unlimited.
         @usableFromInline let rawValue: Int?
@@ -54,30 +59,38 @@ extension Subscribers {
             return overflow ? .unlimited : Demand(rawValue: sum)
         }
 
-        /// Saturating sum with a count (a negative count subtracts, floored at zero).
+        /// Saturating sum with a count (a negative count subtracts, floored at zero; `Int.min`
+        /// included).
         @inlinable public static func + (lhs: Demand, rhs: Int) -> Demand {
-            rhs < 0 ? lhs - (-rhs) : lhs + .max(rhs)
+            guard let l = lhs.rawValue else { return .unlimited }
+            // `l` is never negative, so only a positive `rhs` can overflow.
+            let (sum, overflow) = l.addingReportingOverflow(rhs)
+            return overflow ? .unlimited : Demand(rawValue: Swift.max(0, sum))
         }
 
-        /// Difference floored at zero; `.unlimited - n` stays unlimited, `n - .unlimited` is `.none`.
+        /// Difference floored at zero; `.unlimited - x` stays unlimited (`.unlimited - .unlimited`
+        /// too, as recorded for Combine), `n - .unlimited` is `.none`.
         @inlinable public static func - (lhs: Demand, rhs: Demand) -> Demand {
-            guard let l = lhs.rawValue else { return rhs.rawValue == nil ? .none : .unlimited }
+            guard let l = lhs.rawValue else { return .unlimited }
             guard let r = rhs.rawValue else { return .none }
             return Demand(rawValue: Swift.max(0, l - r))
         }
 
-        /// Difference with a count, floored at zero.
+        /// Difference with a count, floored at zero; `.unlimited` stays unlimited. A negative
+        /// count adds, and a result past `Int.max` is `.none`, as recorded for Combine.
         @inlinable public static func - (lhs: Demand, rhs: Int) -> Demand {
             guard let l = lhs.rawValue else { return .unlimited }
             let (d, overflow) = l.subtractingReportingOverflow(rhs)
-            if overflow { return rhs < 0 ? .unlimited : .none }
+            if overflow { return .none }
             return Demand(rawValue: Swift.max(0, d))
         }
 
-        /// Saturating product with a count. Traps if `rhs` is negative.
+        /// Saturating product with a count: past `Int.max` it is `.unlimited`; a negative count
+        /// gives `.none` (a negative demand is clamped to zero, as Combine documents; Combine
+        /// itself traps there). `.unlimited` times anything stays `.unlimited`.
         @inlinable public static func * (lhs: Demand, rhs: Int) -> Demand {
-            precondition(rhs >= 0, "Subscribers.Demand: cannot multiply by a negative count")
             guard let l = lhs.rawValue else { return .unlimited }
+            if rhs < 0 { return .none }
             let (p, overflow) = l.multipliedReportingOverflow(by: rhs)
             return overflow ? .unlimited : Demand(rawValue: p)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import LoopScheduler
 import PodcastDaemonTestSupport
+import ViewModelKitSchedulers
 import XCTest
 
 @testable import PodcastEngine

@@ -2,6 +2,7 @@ import Foundation
 import LoopScheduler
 import PodcastDaemonTestSupport
 import PodcastTestSupport
+import ViewModelKitSchedulers
 import XCTest
 
 @testable import PodcastEngine

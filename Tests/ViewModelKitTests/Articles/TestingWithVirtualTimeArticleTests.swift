@@ -1,5 +1,6 @@
 import Testing
 import ViewModelKit
+import ViewModelKitSchedulers
 
 /// The code of the "Testing with virtual time" article (ViewModelKit.docc), run: `make docs`
 /// checks that the article's blocks appear here line for line.

@@ -97,6 +97,15 @@ private func wait(until done: () -> Bool) {
         recorder.cancel()
     }
 
+    /// On purpose unlike Combine, whose `publish` was recorded dropping the tolerance (nil).
+    @Test func timerPublishKeepsTheToleranceItIsGiven() {
+        let publisher = Timer.publish(every: 0.25, tolerance: 0.02, on: .main, in: RunLoop.Mode("testMode"))
+        #expect(publisher.interval == 0.25)
+        #expect(publisher.tolerance == 0.02)
+        #expect(publisher.mode == RunLoop.Mode("testMode"))
+        #expect(publisher.options == nil)
+    }
+
     @Test func timerPublisherDoesNothingUntilConnected() {
         let publisher = Timer.publish(every: 0.002, on: .current, in: .default)
         let recorder = Recorder<Date, Never>()

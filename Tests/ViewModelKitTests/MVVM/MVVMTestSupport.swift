@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LoopTestSupport
 import Synchronization
+import ViewModelKitSchedulers
 
 @testable import ViewModelKit
 

@@ -1,9 +1,9 @@
 import Testing
+import ViewModelKitSchedulers
 
 @testable import ViewModelKit
 
 // The declaration lines below are part of the expectations (the report names `File:line`).
-
 /// Default values only, and nothing in init reaches the observer: the mistake the report is for.
 private final class ForgottenView: ViewModelObserver {
     let updateScheduler: TestScheduler

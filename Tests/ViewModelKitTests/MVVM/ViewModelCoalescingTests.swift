@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ViewModelKitSchedulers
 
 @testable import ViewModelKit
 

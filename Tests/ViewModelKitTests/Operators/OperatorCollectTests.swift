@@ -1,5 +1,6 @@
 import Testing
 import ViewModelKit
+import ViewModelKitSchedulers
 
 /// `collect(_:)` by count and `collect(_:options:)` by time or count, as Combine's.
 @Suite struct CollectByCountTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ViewModelKit
+import ViewModelKitSchedulers
 
 /// `replaceEmpty`, `replaceNil`, key-path `map`, `measureInterval`, `breakpoint`,
 /// `assertNoFailure`, `encode` and `decode`, as Combine's.

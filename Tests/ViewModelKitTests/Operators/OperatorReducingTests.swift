@@ -92,6 +92,8 @@ import ViewModelKit
     @Test func minOfEmptyOnlyFinishes() {
         let recorder = Recorder<Int, Never>(initialDemand: nil)
         Empty<Int, Never>().min().subscribe(recorder)
+        #expect(recorder.events == [.subscription])
+        recorder.request(.max(1))
         #expect(recorder.events == [.subscription, .finished])
     }
 
@@ -193,5 +195,29 @@ import ViewModelKit
             return true
         }.subscribe(last)
         #expect(rendered(last.events) == ["subscription", "failure(two)"])
+    }
+
+    /// As recorded for Combine (OpenCombine's `testUpstreamFinishesImmediatelyWithoutDemand`):
+    /// an operator with nothing to publish still waits for demand before `.finished`.
+    @Test func anEmptyResultFinishesOnlyOnceTheSubscriberAsks() {
+        func check<P: Publisher>(
+            _ name: Comment, _ make: (PassthroughSubject<Int, Never>) -> P
+        ) where P.Output: Equatable, P.Failure: Equatable {
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = Recorder<P.Output, P.Failure>(initialDemand: nil)
+            make(subject).subscribe(recorder)
+            subject.send(completion: .finished)
+            #expect(recorder.events == [.subscription], name)
+            recorder.request(.max(1))
+            #expect(recorder.events == [.subscription, .finished], name)
+        }
+        check("first") { $0.first() }
+        check("last") { $0.last() }
+        check("min") { $0.min() }
+        check("max") { $0.max() }
+        check("first(where:)") { $0.first { $0 > 0 } }
+        check("last(where:)") { $0.last { $0 > 0 } }
+        check("tryFirst(where:)") { $0.tryFirst { $0 > 0 }.mapError { _ in TestError("thrown") } }
+        check("tryMin(by:)") { $0.tryMin(by: <).mapError { _ in TestError("thrown") } }
     }
 }

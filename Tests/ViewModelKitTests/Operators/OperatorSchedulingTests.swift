@@ -1,5 +1,6 @@
 import Testing
 import ViewModelKit
+import ViewModelKitSchedulers
 
 @Suite struct ReceiveOnTests {
     @Test func deliversValuesThenCompletionInOrderOnTheScheduler() {

@@ -1,5 +1,6 @@
 import Testing
 import ViewModelKit
+import ViewModelKitSchedulers
 
 @Suite struct ShareTests {
     @Test func oneUpstreamSubscriptionForAllSubscribers() {

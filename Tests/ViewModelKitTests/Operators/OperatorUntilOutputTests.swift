@@ -1,5 +1,6 @@
 import Testing
 import ViewModelKit
+import ViewModelKitSchedulers
 
 /// `prefix(untilOutputFrom:)` and `drop(untilOutputFrom:)`, as Combine's.
 @Suite struct UntilOutputTests {

@@ -319,9 +319,11 @@ import ViewModelKit
         #expect(recorder.events == [.subscription, .value(7), .finished])
     }
 
-    @Test func firstOfEmptyAndFailure() {
+    @Test func firstOfEmptyFinishesOnDemandAndFailsAtOnce() {
         let empty = Recorder<Int, TestError>(initialDemand: nil)
         Empty<Int, TestError>().first().subscribe(empty)
+        #expect(empty.events == [.subscription])
+        empty.request(.max(1))
         #expect(empty.events == [.subscription, .finished])
         let failed = Recorder<Int, TestError>(initialDemand: nil)
         Fail<Int, TestError>(error: TestError()).first().subscribe(failed)

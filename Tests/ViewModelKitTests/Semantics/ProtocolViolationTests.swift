@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ViewModelKit
+import ViewModelKitSchedulers
 
 /// Issue 10, section 2: protocol violations from a misbehaving upstream are absorbed as Combine
 /// absorbs them, operator by operator. Every operator runs through every violation (see
@@ -330,15 +331,16 @@ struct NullStream: TextOutputStream {
         return (log.lines, first.history)
     }
 
-    @Test func sinkDropsAValueAndACompletionBeforeItsSubscription() {
+    @Test func sinkDeliversAValueAndACompletionBeforeItsSubscriptionAsCombine() {
         let run = sinkRun { upstream, _, first in
             #expect(upstream.send(7) == Subscribers.Demand.none)
             upstream.send(completion: .finished)
             upstream.send(subscription: first)
             upstream.send(1)
         }
-        // The early completion ended the sink: the late subscription is cancelled, nothing runs.
-        #expect(run.lines == [])
+        // Combine's sink calls its closures until it has ended, subscription or not; the early
+        // completion ended it: the late subscription is cancelled, the later value ignored.
+        #expect(run.lines == ["value(7)", "finished"])
         #expect(run.calls == [.cancel])
     }
 

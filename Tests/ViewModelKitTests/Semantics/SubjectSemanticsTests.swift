@@ -57,16 +57,17 @@ import ViewModelKit
         withExtendedLifetime(token) {}
     }
 
-    @Test func currentValueSubjectAsASubscriberWaitsForDemandToo() {
+    /// Unlike `PassthroughSubject`, Combine's `CurrentValueSubject` asks its upstream for
+    /// everything as soon as it is subscribed: it keeps the latest value for later subscribers.
+    @Test func currentValueSubjectAsASubscriberRequestsUnlimitedAtOnce() {
         let log = DemandLog()
         let subject = CurrentValueSubject<Int, Never>(0)
         let token = Just(5).logRequests(to: log).subscribe(subject)
-        #expect(log.entries == [])
-        #expect(subject.value == 0)
+        #expect(log.entries == ["request unlimited"])
+        #expect(subject.value == 5)
         let recorder = Recorder<Int, Never>()
         subject.subscribe(recorder)
-        #expect(log.entries == ["request unlimited"])
-        #expect(recorder.events == [.subscription, .value(0), .value(5), .finished])
+        #expect(recorder.events == [.subscription, .finished])
         withExtendedLifetime(token) {}
     }
 

@@ -1,3 +1,14 @@
+import LoopScheduler
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The current thread's id as a comparable integer (`pthread_t` is an integer on Linux).
+private func currentThreadID() -> UInt {
+    UInt(pthread_self())
+}
+
 /// Signalled-source bookkeeping shared by schedulers that service their event sources at
 /// explicit points (`TestScheduler`): merge counts, ranked snapshot delivery, cancellation.
 final class SourceRegistry: @unchecked Sendable {

@@ -1,3 +1,5 @@
+import LoopScheduler
+
 /// A type-erased scheduler with time `SchedulerTimeType` and options `SchedulerOptions`, after
 /// pointfreeco/combine-schedulers' `AnyScheduler`: code can take `AnySchedulerOf<LoopScheduler>`
 /// and tests pass a `TestScheduler` (same time and options types).

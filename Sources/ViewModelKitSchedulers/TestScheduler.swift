@@ -1,3 +1,5 @@
+import LoopScheduler
+
 /// A virtual-clock scheduler for tests, after pointfreeco/combine-schedulers' `TestScheduler`:
 /// nothing runs until the test advances time, so timing logic is tested without sleeping.
 ///
