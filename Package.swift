@@ -190,7 +190,7 @@ let package = Package(
             dependencies: [
                 "PodcastCommandLine", "PodcastWeb", "PodcastEngine", "PodcastStore", "PodcastFeeds",
                 "PodcastTestSupport",
-                "PodcastDaemonTestSupport", "LoopScheduler", "ViewModelKit",
+                "PodcastDaemonTestSupport", "LoopScheduler", "ViewModelKit", "ViewModelKitSchedulers",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@ import Foundation
 import LoopScheduler
 import PodcastDaemonTestSupport
 import Testing
+import ViewModelKitSchedulers
 
 @testable import PodcastCommandLine
 @testable import PodcastEngine

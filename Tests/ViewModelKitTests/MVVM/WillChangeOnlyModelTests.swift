@@ -1,4 +1,5 @@
 import Testing
+import ViewModelKitSchedulers
 
 @testable import ViewModelKit
 

@@ -1,6 +1,7 @@
 import Foundation
 import LoopTestSupport
 import Synchronization
+import ViewModelKitSchedulers
 import Testing
 
 @testable import ViewModelKit
