@@ -14,7 +14,7 @@ TOOLS := Xvfb:xvfb import:imagemagick convert:imagemagick xwininfo:x11-utils xau
 TOOLS += chromium:chromium python3:python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test test-tsan test-asan test-gtk test-browser docs examples lint format bench bench-quick bench-callgrind fuzz fuzz-smoke clean
+.PHONY: deps build run test mutate test-tsan test-asan test-gtk test-browser docs examples lint format bench bench-quick bench-callgrind fuzz fuzz-smoke clean
 
 # Installs only what pkg-config cannot find, so a prepared machine is left alone.
 deps:
@@ -49,6 +49,8 @@ test: deps
 	$(MAKE) --no-print-directory lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@if [ "$$LOOPMVVM_SKIP_CORPUS" = 1 ]; then \
+	  echo "test: LOOPMVVM_SKIP_CORPUS=1: the shared-corpus suites were SKIPPED"; fi
 	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory examples
 	$(MAKE) --no-print-directory test-tsan
@@ -57,6 +59,14 @@ test: deps
 	$(MAKE) --no-print-directory test-browser
 	$(MAKE) --no-print-directory bench-quick
 	$(MAKE) --no-print-directory fuzz-smoke
+
+# The core promises as source mutations (Scripts/mutants.tsv), each applied alone to a scratch
+# copy of the package, rebuilt incrementally and run against the test(s) it names: prints a
+# table and fails if any mutant survives. Not part of `make test` (it rebuilds per mutant). The
+# scratch copy is kept in $$TMPDIR between runs; `make mutate MUTATE_ARGS="--only Database"` runs
+# a subset.
+mutate: deps
+	SWIFT=$(SWIFT) python3 Scripts/mutate.py $(MUTATE_ARGS)
 
 # The loop, the reactive core and the MVVM layer under ThreadSanitizer (separate scratch dir: a
 # TSan build does not mix with the plain one).

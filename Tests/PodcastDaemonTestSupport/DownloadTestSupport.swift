@@ -33,9 +33,19 @@ package final class DownloadHarness {
     }
 
     /// A new queue on the same store (what a restarted `run` does).
-    package func makeQueue() {
+    /// `clock`: the queue's monotonic clock (progress pacing, rates); the real one by default.
+    package func makeQueue(clock: (() -> MonotonicInstant)? = nil) {
         queue?.stop()
-        queue = DownloadQueue(store: store, fetcher: fetcher, settings: settings, loop: loop)
+        if let clock {
+            queue = DownloadQueue(
+                store: store, fetcher: fetcher, settings: settings,
+                deliver: { [loop] work in loop.execute(work) },
+                schedule: { [loop] seconds, action in
+                    loop.scheduleTimer(after: .milliseconds(Int(PollPolicy.clampedDelay(seconds) * 1000)), action)
+                }, clock: clock)
+        } else {
+            queue = DownloadQueue(store: store, fetcher: fetcher, settings: settings, loop: loop)
+        }
         queue.onEvent = { [unowned self] in events.append($0) }
         queue.onDownloaded = { [unowned self] in downloaded.append($0) }
         queue.onWarning = { [unowned self] in warnings.append($0) }

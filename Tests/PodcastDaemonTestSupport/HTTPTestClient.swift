@@ -23,9 +23,13 @@ package final class ServerHarness: @unchecked Sendable {
     private var thread: Thread?
     private let done = DispatchSemaphore(value: 0)
 
-    package init(limits: HTTPLimits, handler: @escaping (HTTPRequest) -> HTTPReply) throws {
+    /// `now`: the connection sweep's clock (a virtual one for the timeout tests).
+    package init(
+        limits: HTTPLimits, now: @escaping () -> MonotonicInstant = MonotonicInstant.now,
+        handler: @escaping (HTTPRequest) -> HTTPReply
+    ) throws {
         loop = try EventLoop()
-        server = try HTTPServer(loop: loop, limits: limits, handler: handler)
+        server = try HTTPServer(loop: loop, limits: limits, now: now, handler: handler)
         try server.bind(address: "127.0.0.1", port: 0)
         port = server.port
         timer = loop.scheduleRepeatingTimer(every: .milliseconds(10)) { [unowned self] in

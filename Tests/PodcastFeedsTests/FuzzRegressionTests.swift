@@ -38,11 +38,27 @@ struct FuzzRegressionTests {
         }
     }
 
-    @Test(arguments: inputs("duration"))
+    /// The fuzz target's seeds (`Fuzz/Seeds/<target>/`), as paths relative to `Fuzz/Regressions`.
+    static func seeds(_ target: String) -> [String] {
+        let folder = TestData.packageRoot.appendingPathComponent("Fuzz/Seeds/\(target)")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted().map { "../Seeds/\(target)/\($0)" }
+    }
+
+    /// No duration input ever crashed the target, so its regression folder is empty: the seeds
+    /// (hostile ones among them) go through the same invariant, so this test always has cases.
+    @Test(arguments: inputs("duration") + seeds("duration"))
     func duration(_ path: String) throws {
         if let seconds = DurationParser.parse(String(decoding: try Self.bytes(path), as: UTF8.self)) {
             #expect(seconds.isFinite && seconds >= 0)
         }
+    }
+
+    @Test func everyReplayHasCases() {
+        #expect(Self.inputs("date").count + Self.seeds("date").count > 0)
+        #expect(Self.inputs("duration").count + Self.seeds("duration").count >= 9)
+        #expect(Self.inputs("feed").count > 0)
+        #expect(Self.inputs("html").count > 0)
     }
 
     @Test(arguments: inputs("feed"))

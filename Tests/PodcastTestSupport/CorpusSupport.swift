@@ -21,6 +21,11 @@ package enum TestData {
 
     package static var hasCorpus: Bool { corpus != nil }
 
+    /// Set (`LOOPMVVM_SKIP_CORPUS=1`) to run without the shared corpus on purpose (a user's
+    /// clone). Without it a missing corpus fails `CorpusPresenceTests`, so that CI and `make
+    /// test` never pass with the corpus suites switched off by accident.
+    package static var corpusSkipIsExplicit: Bool { ProcessInfo.processInfo.environment["LOOPMVVM_SKIP_CORPUS"] == "1" }
+
     package static func bytes(_ url: URL) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: url))
     }

@@ -121,6 +121,19 @@ package final class TestHTTPServer: @unchecked Sendable {
     private var counts: [String: Int] = [:]
     private var log: [Request] = []
     private let finished = DispatchSemaphore(value: 0)
+    private let pieces = PieceCount()
+
+    /// Pieces of streamed bodies (`Response.stream`) handed to evhttp so far, all requests
+    /// together: tests wait for this event rather than for a stretch of time.
+    package var streamedPieces: Int { pieces.value }
+
+    /// A count the server thread raises and the test thread reads.
+    final class PieceCount: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        var value: Int { lock.withLock { count } }
+        func add() { lock.withLock { count += 1 } }
+    }
     private var stopped = false
 
     package init() throws {
@@ -234,7 +247,7 @@ package final class TestHTTPServer: @unchecked Sendable {
         }
         let response = handler?(request) ?? .status(404, "no route for \(uri)")
         if response.delay > 0 {
-            let box = Unmanaged.passRetained(PendingReply(request: req, response: response)).toOpaque()
+            let box = Unmanaged.passRetained(PendingReply(request: req, response: response, pieces: pieces)).toOpaque()
             var tv = timeval(
                 tv_sec: Int(response.delay), tv_usec: Int((response.delay - response.delay.rounded(.down)) * 1e6))
             event_base_once(
@@ -242,18 +255,18 @@ package final class TestHTTPServer: @unchecked Sendable {
                 { _, _, context in
                     guard let context else { return }
                     let pending = Unmanaged<PendingReply>.fromOpaque(context).takeRetainedValue()
-                    TestHTTPServer.send(pending.response, to: pending.request)
+                    TestHTTPServer.send(pending.response, to: pending.request, pieces: pending.pieces)
                 }, box, &tv)
         } else {
-            TestHTTPServer.send(response, to: req)
+            TestHTTPServer.send(response, to: req, pieces: pieces)
         }
     }
 
-    private static func send(_ response: Response, to req: OpaquePointer) {
+    private static func send(_ response: Response, to req: OpaquePointer, pieces: PieceCount) {
         let out = evhttp_request_get_output_headers(req)
         for (name, value) in response.headers { evhttp_add_header(out, name, value) }
         if let stream = response.stream {
-            StreamedReply(request: req, response: response, stream: stream).begin()
+            StreamedReply(request: req, response: response, stream: stream, pieces: pieces).begin()
             return
         }
         let buffer = evbuffer_new()
@@ -280,10 +293,12 @@ package final class TestHTTPServer: @unchecked Sendable {
         let request: OpaquePointer
         let body: [UInt8]
         let stream: Response.Stream
+        let pieces: PieceCount
         var offset = 0
         var closed = false
 
-        init(request: OpaquePointer, response: Response, stream: Response.Stream) {
+        init(request: OpaquePointer, response: Response, stream: Response.Stream, pieces: PieceCount) {
+            self.pieces = pieces
             self.request = request
             self.body = response.body
             self.stream = stream
@@ -331,6 +346,7 @@ package final class TestHTTPServer: @unchecked Sendable {
                 evhttp_send_reply_chunk(request, buffer)
                 evbuffer_free(buffer)
                 offset += n
+                pieces.add()
             }
             if offset >= body.count {
                 evhttp_connection_set_closecb(evhttp_request_get_connection(request), nil, nil)
@@ -357,9 +373,11 @@ package final class TestHTTPServer: @unchecked Sendable {
     private final class PendingReply {
         let request: OpaquePointer
         let response: Response
-        init(request: OpaquePointer, response: Response) {
+        let pieces: PieceCount
+        init(request: OpaquePointer, response: Response, pieces: PieceCount) {
             self.request = request
             self.response = response
+            self.pieces = pieces
         }
     }
 

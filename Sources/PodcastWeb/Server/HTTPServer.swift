@@ -74,13 +74,22 @@ public final class HTTPServer {
 
     /// A server on `loop` (not listening until `bind`). Throws `HTTPServerError.setupFailed` if
     /// libevent cannot create it.
-    public init(loop: EventLoop, limits: HTTPLimits = HTTPLimits(), handler: @escaping (HTTPRequest) -> HTTPReply)
-        throws
-    {
+    public convenience init(
+        loop: EventLoop, limits: HTTPLimits = HTTPLimits(), handler: @escaping (HTTPRequest) -> HTTPReply
+    ) throws {
+        try self.init(loop: loop, limits: limits, now: MonotonicInstant.now, handler: handler)
+    }
+
+    /// The same, with the clock the connection sweep measures `requestTimeout` by (tests pass a
+    /// virtual one and sweep with `sweepConnections()`).
+    package init(
+        loop: EventLoop, limits: HTTPLimits, now: @escaping () -> MonotonicInstant,
+        handler: @escaping (HTTPRequest) -> HTTPReply
+    ) throws {
         self.loop = loop
         self.limits = limits
         self.handler = handler
-        self.guardian = HTTPConnectionGuard(limits: limits)
+        self.guardian = HTTPConnectionGuard(limits: limits, now: now)
         guard let http = evhttp_new(loop.base) else { throw HTTPServerError.setupFailed("evhttp_new failed") }
         self.http = http
         // Looser than ours: requests between the two get our JSON answer rather than evhttp's page.
@@ -133,6 +142,11 @@ public final class HTTPServer {
         } else {
             self.port = port
         }
+    }
+
+    /// One sweep now, as the repeating one does every `sweepInterval` (tests). Loop thread.
+    package func sweepConnections() {
+        guardian.sweep()
     }
 
     /// Stops listening and closes every connection (event streams end). Idempotent.

@@ -1,6 +1,7 @@
 import Foundation
 import PodcastDaemonTestSupport
 import PodcastTestSupport
+import Synchronization
 import Testing
 
 @testable import PodcastCommandLine
@@ -19,17 +20,25 @@ import Testing
 
     @Test func pollRefusesAFIFOWithoutBlocking() throws {
         let path = try fifo()
-        // Without O_NONBLOCK, open() waits for a writer: give it one after 3 s, so a regression
-        // fails on the clock instead of hanging the suite.
+        // Without O_NONBLOCK, open() waits for a writer. Order, not time: the writer opens the
+        // FIFO only if the read has not returned within 10 s (a regression then fails instead
+        // of hanging the suite); a read that does not wait returns first and releases it.
+        let readReturned = DispatchSemaphore(value: 0)
+        let writerHadToOpen = Mutex(false)
+        let writerDone = DispatchSemaphore(value: 0)
         let writer = Thread {
-            usleep(3_000_000)
-            let fd = open(path, O_WRONLY | O_NONBLOCK)
-            if fd >= 0 { close(fd) }
+            if readReturned.wait(timeout: .now() + 10) == .timedOut {
+                writerHadToOpen.withLock { $0 = true }
+                let fd = open(path, O_WRONLY | O_NONBLOCK)
+                if fd >= 0 { close(fd) }
+            }
+            writerDone.signal()
         }
         writer.start()
-        let started = ContinuousClock.now
         let result = FileFetch.read(path: path, request: FetchRequest(url: path))
-        #expect(ContinuousClock.now - started < .seconds(2))
+        readReturned.signal()
+        writerDone.wait()
+        #expect(writerHadToOpen.withLock { $0 } == false, "the read waited for a writer")
         guard case .failure(let error) = result else {
             Issue.record("a FIFO was read as a feed")
             return

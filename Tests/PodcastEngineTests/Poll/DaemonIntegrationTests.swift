@@ -106,6 +106,39 @@ final class DaemonIntegrationTests: XCTestCase {
         XCTAssertEqual(try store.database.scalarInt("SELECT total_changes()")! - before, 1)  // the feed row only
     }
 
+    /// A server that sends `Last-Modified` but no `ETag` (many static hosts): the daemon sends the
+    /// date back as `If-Modified-Since` and takes the server's 304 as "unchanged", not as a 304
+    /// to an unconditional request (a failure).
+    func testLastModifiedOnlyServerAnswers304AndNothingChanges() throws {
+        let date = "Tue, 02 Jan 2024 10:00:00 GMT"
+        server.route("/feed") { request in
+            if request.headers["if-modified-since"] == date {
+                return TestHTTPServer.Response(status: 304, headers: [("Last-Modified", date)])
+            }
+            return .ok(Self.rss(["g1", "g2"]), headers: [("Last-Modified", date)])
+        }
+        let feed = try store.add(url: server.url("/feed"))
+        var pass = try oncePass()
+        XCTAssertEqual(pass.newGuids, ["g1", "g2"])
+        XCTAssertNil(try store.feed(id: feed.id)?.etag)
+        XCTAssertEqual(try store.feed(id: feed.id)?.lastModified, date)
+        let episodesBefore = try store.episodes(feedID: feed.id)
+
+        pass = try oncePass()
+        XCTAssertEqual(pass.failed, [])
+        XCTAssertEqual(pass.events.map(\.kind), ["feed_updated"])
+        guard case .feedUpdated(let report) = pass.events.first else { return XCTFail("no update") }
+        XCTAssertTrue(report.notModified)
+        XCTAssertEqual(server.requests.last?.headers["if-modified-since"], date)
+        XCTAssertNil(server.requests.last?.headers["if-none-match"])
+        let stored = try XCTUnwrap(try store.feed(id: feed.id))
+        XCTAssertEqual(stored.lastHTTPStatus, 304)
+        XCTAssertEqual(stored.failureCount, 0)
+        XCTAssertEqual(stored.lastModified, date)  // kept for the poll after
+        XCTAssertEqual(try store.episodes(feedID: feed.id), episodesBefore)
+        XCTAssertEqual(server.requestCount("/feed"), 2)
+    }
+
     func testPermanentRedirectMovesTheURL() throws {
         server.route("/old", .redirect(301, to: server.url("/new")))
         server.route("/new", .ok(Self.rss(["g1"])))

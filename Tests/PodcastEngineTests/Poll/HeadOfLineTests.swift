@@ -110,14 +110,14 @@ final class HeadOfLineSocketTests: XCTestCase {
             if healthy == 20 { loop.stop() }
         }
         let watchdog = loop.scheduleTimer(after: .seconds(20)) { loop.stop() }
-        let started = ContinuousClock.now
         try daemon.start()
         try loop.run()
-        let elapsed = ContinuousClock.now - started
         watchdog.cancel()
         daemon.stop()
         XCTAssertEqual(healthy, 20)
+        // Order, not time: the loop stopped at the twentieth healthy update, and no dead fetch
+        // had reached its 10 s timeout by then (a healthy feed queued behind the dead ones
+        // would have waited for them, so their errors would come first).
         XCTAssertEqual(errors, 0, "every healthy feed was polled before a dead one timed out")
-        XCTAssertLessThan(elapsed, .seconds(1))
     }
 }

@@ -64,6 +64,41 @@ import Testing
         #expect(s.string(0) == "1,3")
     }
 
+    /// A nested transaction that succeeds is part of the outer one: committed with it, and
+    /// rolled back with it when the outer body fails afterwards.
+    @Test func nestedTransactionCommitsAndRollsBackWithTheOuterOne() throws {
+        struct Boom: Error {}
+        let dir = TemporaryDirectory()
+        let db = try Database(path: dir.file("a.sqlite"))
+        try db.execute("CREATE TABLE t (i INTEGER)")
+        try db.transaction {
+            try db.run("INSERT INTO t VALUES (1)")
+            try db.transaction { _ = try db.run("INSERT INTO t VALUES (2)") }
+            #expect(db.isInTransaction)
+        }
+        #expect(throws: Boom.self) {
+            try db.transaction {
+                try db.run("INSERT INTO t VALUES (3)")
+                try db.transaction { _ = try db.run("INSERT INTO t VALUES (4)") }
+                throw Boom()
+            }
+        }
+        // An inner failure the outer body lets through rolls back the whole transaction.
+        #expect(throws: Boom.self) {
+            try db.transaction {
+                try db.run("INSERT INTO t VALUES (5)")
+                try db.transaction {
+                    try db.run("INSERT INTO t VALUES (6)")
+                    throw Boom()
+                }
+            }
+        }
+        #expect(db.isInTransaction == false)
+        let s = try db.prepare("SELECT group_concat(i) FROM (SELECT i FROM t ORDER BY i)")
+        #expect(try s.step())
+        #expect(s.string(0) == "1,2")
+    }
+
     @Test func sqlErrorCarriesSQLiteMessage() throws {
         let dir = TemporaryDirectory()
         let db = try Database(path: dir.file("a.sqlite"))

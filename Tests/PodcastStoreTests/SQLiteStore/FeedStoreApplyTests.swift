@@ -302,6 +302,26 @@ import Testing
         #expect(try store.episodeCount(feedID: f.id) == 4)
     }
 
+    /// A degraded (possibly truncated) body must not lend its validators to the stored row: the
+    /// next poll asks unconditionally, so a server cannot answer 304 for the broken copy.
+    @Test func degradedParseStoresNoValidatorsSoTheNextPollIsUnconditional() throws {
+        let dir = TemporaryDirectory()
+        let (store, f) = try makeStore(dir)
+        try store.apply(update: fetched(f.id, feed([episode(1, day: 1)]), etag: "\"v1\"", lm: "LM1"))
+        #expect(try store.feed(id: f.id)?.etag == "\"v1\"")
+        let r = try store.apply(
+            update: fetched(f.id, feed([episode(1, day: 1)], wellFormed: false), etag: "\"v2\"", lm: "LM2", at: 60))
+        let stored = try #require(try store.feed(id: f.id))
+        #expect(stored.etag == nil)
+        #expect(stored.lastModified == nil)
+        #expect(r.feed.etag == nil)
+        #expect(r.feed.lastModified == nil)
+        // A well-formed copy afterwards brings its validators back.
+        try store.apply(update: fetched(f.id, feed([episode(1, day: 1)]), etag: "\"v3\"", lm: "LM3", at: 120))
+        #expect(try store.feed(id: f.id)?.etag == "\"v3\"")
+        #expect(try store.feed(id: f.id)?.lastModified == "LM3")
+    }
+
     @Test func notModifiedWritesNoEpisode() throws {
         let dir = TemporaryDirectory()
         let (store, f) = try makeStore(dir)

@@ -78,12 +78,22 @@ final class HTTPServerLimitTests: XCTestCase {
     }
 
     /// A handler slower than `requestTimeout` keeps its connection: the sweep must not close a
-    /// connection whose request is still being handled, so the reply reaches the client.
+    /// connection whose request is still being handled, nor one whose reply was just handed
+    /// over, so the reply reaches the client. On a virtual clock: the handler takes 0.6 s of
+    /// it (three request timeouts) and the sweep runs both inside the handler and right after.
     func testASlowHandlerStillGetsItsReplyOut() throws {
-        let harness = try ServerHarness(limits: HTTPLimits(requestTimeout: 0.2)) { request in
-            if request.path == "/slow" { Thread.sleep(forTimeInterval: 0.6) }  // a handler busy on the loop
+        let clock = VirtualClock()
+        let box = HarnessBox()
+        let harness = try ServerHarness(limits: HTTPLimits(requestTimeout: 0.2), now: clock.now) { request in
+            if request.path == "/slow" {  // a handler busy on the loop for 0.6 s
+                clock.advance(by: .milliseconds(600))
+                box.server?.sweepConnections()
+                box.loop?.execute { box.server?.sweepConnections() }
+            }
             return ServerHarness.echo(request)
         }
+        box.server = harness.server
+        box.loop = harness.loop
         defer { harness.stop() }
         for _ in 0..<3 {
             let response = TestSocket.request(
@@ -180,4 +190,18 @@ final class HTTPServerLimitTests: XCTestCase {
 
 final class HubBox: @unchecked Sendable {
     let hub = SSEHub(snapshot: { "{}" })
+}
+
+/// A monotonic clock that moves only when told (any thread).
+final class VirtualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = MonotonicInstant.now()
+    func now() -> MonotonicInstant { lock.withLock { current } }
+    func advance(by stride: MonotonicInstant.Stride) { lock.withLock { current = current.advanced(by: stride) } }
+}
+
+/// The server and loop a handler reaches back to (set once the harness exists).
+final class HarnessBox: @unchecked Sendable {
+    var server: HTTPServer?
+    var loop: EventLoop?
 }

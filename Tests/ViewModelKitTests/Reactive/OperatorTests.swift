@@ -182,6 +182,30 @@ import ViewModelKit
         #expect(recorder.values == [1, 5])
     }
 
+    /// Each dropped duplicate asks upstream for exactly one more value (the downstream saw
+    /// nothing, so its demand is unspent), as Combine; a passed value returns what downstream
+    /// returns. Both forms: `==` and `tryRemoveDuplicates(by:)`.
+    @Test func removeDuplicatesAsksForOneMoreAfterEachDroppedDuplicate() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(initialDemand: .max(2))
+        upstream.removeDuplicates().subscribe(recorder)
+        #expect(upstream.send(7) == .none)
+        #expect(upstream.send(7) == .max(1))
+        #expect(upstream.send(7) == .max(1))
+        #expect(upstream.send(8) == .none)
+        #expect(recorder.values == [7, 8])
+        #expect(upstream.log.entries == ["request max(2)"])
+        recorder.detachIfRunning()
+
+        let throwing = ManualPublisher<Int, Never>()
+        let other = Recorder<Int, Error>(initialDemand: .max(1))
+        throwing.tryRemoveDuplicates { $0 == $1 }.subscribe(other)
+        #expect(throwing.send(1) == .none)
+        #expect(throwing.send(1) == .max(1))
+        #expect(other.values == [1])
+        other.detachIfRunning()
+    }
+
     @Test func removeDuplicatesFailureAndCancel() {
         let subject = PassthroughSubject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
