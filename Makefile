@@ -80,6 +80,7 @@ test: deps
 	$(MAKE) --no-print-directory bench-quick
 	$(MAKE) --no-print-directory fuzz-smoke
 	$(MAKE) --no-print-directory test-deps-lists
+	$(MAKE) --no-print-directory test-install
 
 # The loop, the reactive core and the MVVM layer under ThreadSanitizer (separate scratch dir: a
 # TSan build does not mix with the plain one).
@@ -217,3 +218,29 @@ fuzz-smoke: deps
 
 clean:
 	rm -rf .build .build-cmo .build-tsan .build-asan Examples/GTKCounter/.build Benchmarks/.build Fuzz/.build
+
+# ==== Installing podcast-watch and its Debian package (docs/INSTALL.md, docs/PACKAGING.md) ====
+# `make release`: podcast-watch built for release with the Swift runtime linked statically, so
+# it runs where no Swift toolchain is installed (it needs only Debian's shared C libraries).
+# Built in the default scratch folder, whose release objects bench-quick shares.
+# `make install` / `make uninstall` (PREFIX, DESTDIR; Scripts/install.sh lists the files).
+# `make test-install` (part of `make test`): the binary's libraries all come from Debian
+# packages, it runs with the toolchain hidden, and install then uninstall leave nothing behind.
+PREFIX ?= /usr/local
+DESTDIR ?=
+RELEASE_FLAGS := -c release --product podcast-watch --static-swift-stdlib
+.PHONY: release install uninstall test-install
+
+release: deps-run
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+install: release
+	BINARY="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/podcast-watch" \
+	  DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" Scripts/install.sh install
+
+uninstall:
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" Scripts/install.sh uninstall
+
+test-install: release
+	BINARY="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/podcast-watch" Scripts/test-install.sh
+# ==== end of installing and packaging ====
