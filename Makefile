@@ -243,4 +243,16 @@ uninstall:
 
 test-install: release
 	BINARY="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/podcast-watch" Scripts/test-install.sh
+
+# `make deb`: the Debian package (.build/deb/podcast-watch_VERSION_ARCH.deb), built by debhelper
+# from contrib/debian around the release binary (Scripts/build-deb.sh; docs/PACKAGING.md).
+# `make test-deb` (part of `make test`): inspects it (dpkg-deb -I/-c, lintian), then installs,
+# uses and purges it in a throwaway overlay of / (Scripts/test-deb.sh).
+.PHONY: deb test-deb
+
+deb: deps release
+	BINARY="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/podcast-watch" Scripts/build-deb.sh
+
+test-deb: deb
+	DEB="$$(ls .build/deb/podcast-watch_*.deb)" REQUIRE_INSTALL="$${CI:+1}" Scripts/test-deb.sh
 # ==== end of installing and packaging ====
