@@ -81,6 +81,8 @@ test: deps
 	$(MAKE) --no-print-directory fuzz-smoke
 	$(MAKE) --no-print-directory test-deps-lists
 	$(MAKE) --no-print-directory test-install
+	$(MAKE) --no-print-directory test-manual
+	$(MAKE) --no-print-directory test-deb
 
 # The loop, the reactive core and the MVVM layer under ThreadSanitizer (separate scratch dir: a
 # TSan build does not mix with the plain one).
@@ -228,21 +230,35 @@ clean:
 # packages, it runs with the toolchain hidden, and install then uninstall leave nothing behind.
 PREFIX ?= /usr/local
 DESTDIR ?=
-RELEASE_FLAGS := -c release --product podcast-watch --static-swift-stdlib
-.PHONY: release install uninstall test-install
+RELEASE_FLAGS := -c release --static-swift-stdlib
+RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
+MANUAL_DIR := .build/manual
+.PHONY: release manual install uninstall test-install test-manual
 
 release: deps-run
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product podcast-watch
 
-install: release
-	BINARY="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/podcast-watch" \
+# `make manual`: podcast-watch(1), podcast-watch.conf(5) and the bash, zsh and fish completions
+# in .build/manual, generated from the CLI's command table and help texts (podcast-watch-manual,
+# built with the release flags so it shares the release build's objects), dated by the last commit.
+manual: release
+	$(SWIFT) build $(RELEASE_FLAGS) --product podcast-watch-manual
+	"$(RELEASE_BIN)/podcast-watch-manual" $(MANUAL_DIR) "$$(git log -1 --format=%cs 2>/dev/null || date +%F)"
+
+# `make test-manual` (part of `make test`): mandoc -T lint clean, and each completion loaded in
+# its shell and asked for commands, options, values and feed numbers (Scripts/test-manual.sh).
+test-manual: manual
+	MANUAL=$(MANUAL_DIR) BIN="$(RELEASE_BIN)" Scripts/test-manual.sh
+
+install: manual
+	BINARY="$(RELEASE_BIN)/podcast-watch" MANUAL=$(MANUAL_DIR) \
 	  DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" Scripts/install.sh install
 
 uninstall:
 	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" Scripts/install.sh uninstall
 
-test-install: release
-	BINARY="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/podcast-watch" Scripts/test-install.sh
+test-install: manual
+	BINARY="$(RELEASE_BIN)/podcast-watch" MANUAL=$(MANUAL_DIR) Scripts/test-install.sh
 
 # `make deb`: the Debian package (.build/deb/podcast-watch_VERSION_ARCH.deb), built by debhelper
 # from contrib/debian around the release binary (Scripts/build-deb.sh; docs/PACKAGING.md).
@@ -250,8 +266,8 @@ test-install: release
 # uses and purges it in a throwaway overlay of / (Scripts/test-deb.sh).
 .PHONY: deb test-deb
 
-deb: deps release
-	BINARY="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/podcast-watch" Scripts/build-deb.sh
+deb: deps manual
+	BINARY="$(RELEASE_BIN)/podcast-watch" MANUAL=$(MANUAL_DIR) Scripts/build-deb.sh
 
 test-deb: deb
 	DEB="$$(ls .build/deb/podcast-watch_*.deb)" REQUIRE_INSTALL="$${CI:+1}" Scripts/test-deb.sh

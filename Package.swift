@@ -69,6 +69,8 @@ let package = Package(
             name: "PodcastKit",
             dependencies: ["LoopScheduler", "ViewModelKit", "CLibevent", "CCurl", "CLibxml2", "CSQLite3", "CSystemd"]),
         .executableTarget(name: "podcast-watch", dependencies: ["PodcastKit"], exclude: ["SampleFeeds"]),
+        // Writes podcast-watch's man pages and shell completions from its command table (`make manual`).
+        .executableTarget(name: "podcast-watch-manual", dependencies: ["PodcastKit"]),
         .executableTarget(name: "counter-example", dependencies: ["ViewModelKit"], path: "Examples/Counter"),
         .executableTarget(name: "task-list", dependencies: ["ViewModelKit"], path: "Examples/TaskList"),
         // Benchmarks (issue 6): the C baselines (raw libevent, libxml2 SAX floor, loopback server)

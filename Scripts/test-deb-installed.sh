@@ -53,7 +53,17 @@ if command -v man >/dev/null; then
     man -w podcast-watch >/dev/null || fail "man podcast-watch finds no page"
     man -w 5 podcast-watch.conf >/dev/null || fail "man 5 podcast-watch.conf finds no page"
 fi
-[ -f /usr/share/bash-completion/completions/podcast-watch ] || fail "no bash completion"
+# bash-completion's loader finds the completion by the command's name (as a tab in a new shell).
+if [ -f /usr/share/bash-completion/bash_completion ]; then
+    got=$(bash --norc -c '. /usr/share/bash-completion/bash_completion; __load_completion podcast-watch
+        COMP_WORDS=(podcast-watch ad); COMP_CWORD=1; _podcast_watch; echo "${COMPREPLY[*]}"') || true
+    [ "$got" = "add" ] || fail "bash-completion did not load podcast-watch's completion (got '$got')"
+fi
+[ -f /usr/share/zsh/vendor-completions/_podcast-watch ] || fail "no zsh completion"
+if command -v fish >/dev/null; then
+    got=$(fish -c 'complete -C "podcast-watch ad"' | cut -f1)
+    [ "$got" = "add" ] || fail "fish did not load podcast-watch's completion (got '$got')"
+fi
 
 # Both units verify clean, now that the binary they name exists.
 if command -v systemd-analyze >/dev/null; then

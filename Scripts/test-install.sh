@@ -3,8 +3,9 @@
 # `make install` / `make uninstall` put in place, then take away, exactly the listed files.
 # 1. Every shared library the binary loads is a file of an installed Debian package, and none
 #    is the toolchain's (libswiftCore, libFoundation, libdispatch, ...).
-# 2. install into a scratch DESTDIR with PREFIX=/usr: exactly Scripts/install.sh's list, with
-#    the units' ExecStart pointed at /usr/bin/podcast-watch.
+# 2. install into a scratch DESTDIR with PREFIX=/usr: exactly Scripts/install.sh's list (with the
+#    man pages and completions when MANUAL names `make manual`'s folder), with the units'
+#    ExecStart pointed at /usr/bin/podcast-watch.
 # 3. The installed binary prints its version and runs `demo` on the installed sample feeds, with
 #    an empty environment and (where a mount namespace can be made) the toolchain hidden.
 # 4. uninstall leaves an empty tree.

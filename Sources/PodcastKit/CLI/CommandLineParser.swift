@@ -68,10 +68,8 @@ public enum CommandLineParser {
         return Invocation(stateDirectory: state, command: command)
     }
 
-    /// The command names, in the order the usage lists them.
-    public static let commands = [
-        "add", "remove", "enable", "disable", "set", "list", "import", "export", "run", "show", "demo", "downloads",
-    ]
+    /// The command names, in the order the usage lists them (`CommandTable`'s).
+    public static let commands = CommandTable.commands.map(\.name)
 
     private static func parseCommand(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
         switch name {
@@ -85,9 +83,7 @@ public enum CommandLineParser {
             }
             return .help(topic: args.operands.first)
         case "add":
-            let args = try scan(
-                tokens, command: name, valued: ["--title", "--interval", "--keep"],
-                flags: ["--download", "--no-download"])
+            let args = try scan(tokens, command: name)
             let url = try exactlyOne(args.operands, what: "URL", command: name)
             let interval = try args.values["--interval"].map { v throws(UsageError) in
                 try parseInterval(v, option: "--interval", command: name)
@@ -106,7 +102,7 @@ public enum CommandLineParser {
             if let v = args.values["--keep"] { downloads.keep = try parseKeep(v, command: name) }
             return .add(url: url, title: args.values["--title"], intervalSeconds: interval, downloads: downloads)
         case "remove":
-            let args = try scan(tokens, command: name, valued: ["--id"], flags: [])
+            let args = try scan(tokens, command: name)
             if let v = args.values["--id"] {
                 // An id only with --id, so a file named "1" is never read as feed #1.
                 try noOperands(args.operands, command: name)
@@ -118,7 +114,7 @@ public enum CommandLineParser {
             }
             return .remove(url: try exactlyOne(args.operands, what: "URL", command: name))
         case "enable", "disable":
-            let args = try scan(tokens, command: name, valued: ["--id"], flags: [])
+            let args = try scan(tokens, command: name)
             let enabled = name == "enable"
             if let v = args.values["--id"] {
                 try noOperands(args.operands, command: name)
@@ -132,26 +128,18 @@ public enum CommandLineParser {
         case "set":
             return try parseSet(tokens)
         case "list":
-            let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
+            let args = try scan(tokens, command: name)
             try noOperands(args.operands, command: name)
             return .list(json: args.flags.contains("--json"))
         case "import":
-            let args = try scan(tokens, command: name, valued: [], flags: [])
+            let args = try scan(tokens, command: name)
             return .importOPML(path: try exactlyOne(args.operands, what: "FILE", command: name))
         case "export":
-            let args = try scan(tokens, command: name, valued: [], flags: [])
+            let args = try scan(tokens, command: name)
             try noOperands(args.operands, command: name)
             return .export
         case "run":
-            let args = try scan(
-                tokens, command: name,
-                valued: [
-                    "--interval", "--hook", "--first-sync-announce", "--hook-retries", "--hook-timeout", "--hook-log",
-                    "--download", "--download-name", "--download-jobs", "--download-per-host", "--download-rate",
-                    "--download-max-size", "--keep", "--hook-on",
-                    "--http", "--http-token", "--http-public-origin",
-                ],
-                flags: ["--once", "--json", "--force"])
+            let args = try scan(tokens, command: name)
             try noOperands(args.operands, command: name)
             var options = RunOptions(once: args.flags.contains("--once"), json: args.flags.contains("--json"))
             options.force = args.flags.contains("--force")
@@ -216,15 +204,15 @@ public enum CommandLineParser {
             }
             return .run(options)
         case "show":
-            let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
+            let args = try scan(tokens, command: name)
             let target = try exactlyOne(args.operands, what: "URL or FILE", command: name)
             return .show(target: target, json: args.flags.contains("--json"))
         case "downloads":
-            let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
+            let args = try scan(tokens, command: name)
             try noOperands(args.operands, command: name)
             return .downloads(json: args.flags.contains("--json"))
         case "demo":
-            let args = try scan(tokens, command: name, valued: ["--samples"], flags: ["--json"])
+            let args = try scan(tokens, command: name)
             try noOperands(args.operands, command: name)
             return .demo(samplesDirectory: args.values["--samples"], json: args.flags.contains("--json"))
         default:
@@ -235,9 +223,7 @@ public enum CommandLineParser {
     // `set URL | --id N` and what to change (see `FeedSettingsChange`).
     private static func parseSet(_ tokens: [String]) throws(UsageError) -> Command {
         let name = "set"
-        let args = try scan(
-            tokens, command: name, valued: ["--id", "--keep", "--interval"],
-            flags: ["--download", "--no-download", "--download-default"])
+        let args = try scan(tokens, command: name)
         let key: FeedSelector
         if let v = args.values["--id"] {
             try noOperands(args.operands, command: name)
@@ -394,6 +380,13 @@ public enum CommandLineParser {
         var operands: [String] = []
         var values: [String: String] = [:]
         var flags: Set<String> = []
+    }
+
+    // `scan` with the command's options from `CommandTable`, the one list the man pages and
+    // completions are generated from.
+    private static func scan(_ tokens: [String], command: String) throws(UsageError) -> Scanned {
+        let entry = CommandTable.command(command)
+        return try scan(tokens, command: command, valued: entry?.valued ?? [], flags: entry?.flags ?? [])
     }
 
     // Splits the command's tokens into operands, valued options (given once; for `run` the last
