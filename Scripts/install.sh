@@ -31,12 +31,13 @@ manifest() {
     echo "644 $SYSTEMDDIR/system/podcast-watch.service unit:system"
     echo "644 $SYSTEMDDIR/user/podcast-watch.service unit:user"
     echo "644 $docdir/examples/config contrib/podcast-watch.conf"
-    if [ -n "$MANUAL" ]; then
-        echo "644 $datadir/man/man1/podcast-watch.1 $MANUAL/podcast-watch.1"
-        echo "644 $datadir/man/man5/podcast-watch.conf.5 $MANUAL/podcast-watch.conf.5"
-        echo "644 $datadir/bash-completion/completions/podcast-watch $MANUAL/podcast-watch.bash"
-        echo "644 $datadir/zsh/vendor-completions/_podcast-watch $MANUAL/_podcast-watch"
-        echo "644 $datadir/fish/vendor_completions.d/podcast-watch.fish $MANUAL/podcast-watch.fish"
+    # Uninstall removes them whether or not MANUAL is set (make uninstall does not build them).
+    if [ -n "$MANUAL" ] || [ "$action" = uninstall ]; then
+        echo "644 $datadir/man/man1/podcast-watch.1 ${MANUAL:-.}/podcast-watch.1"
+        echo "644 $datadir/man/man5/podcast-watch.conf.5 ${MANUAL:-.}/podcast-watch.conf.5"
+        echo "644 $datadir/bash-completion/completions/podcast-watch ${MANUAL:-.}/podcast-watch.bash"
+        echo "644 $datadir/zsh/vendor-completions/_podcast-watch ${MANUAL:-.}/_podcast-watch"
+        echo "644 $datadir/fish/vendor_completions.d/podcast-watch.fish ${MANUAL:-.}/podcast-watch.fish"
     fi
 }
 
