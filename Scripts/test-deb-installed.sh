@@ -27,10 +27,12 @@ service add /usr/share/podcast-watch/samples/tidepool-radio.xml >/dev/null || fa
 [ "$(service list --json | grep -c '"url":"file:///usr/share/podcast-watch/samples/tidepool-radio.xml"')" = 1 ] ||
     fail "list does not show the added feed"
 
-# The service's command line with the dashboard on (port 0: a free one), as systemd would run it
-# after `http = 127.0.0.1:0` in /etc/podcast-watch/config; its API must answer.
+# The shipped config turns the dashboard on, on loopback; run the service's command line as
+# systemd would, on a free port instead (0: 8080 may be taken here), and its API must answer.
+[ "$(grep -v '^#' /etc/podcast-watch/config | grep .)" = "http = 127.0.0.1:8080" ] ||
+    fail "the shipped config does not set exactly 'http = 127.0.0.1:8080'"
 cp /etc/podcast-watch/config /tmp/config.orig
-echo "http = 127.0.0.1:0" >>/etc/podcast-watch/config
+sed -i 's/^http = 127.0.0.1:8080$/http = 127.0.0.1:0/' /etc/podcast-watch/config
 exec_start=$(sed -n 's/^ExecStart=//p' /lib/systemd/system/podcast-watch.service | sed 's/\${STATE_DIRECTORY}/\/var\/lib\/podcast-watch/')
 # setpriv execs (runuser would stay in between and not pass SIGTERM on).
 setpriv --reuid=podcast-watch --regid=podcast-watch --init-groups env XDG_CONFIG_HOME=/etc HOME=/var/lib/podcast-watch \
@@ -77,6 +79,7 @@ if command -v systemd-analyze >/dev/null; then
 fi
 
 # A conffile the administrator changed survives a reinstall (dpkg keeps it, asking nothing).
+cp /tmp/config.orig /etc/podcast-watch/config
 echo "interval = 2h" >>/etc/podcast-watch/config
 cp /etc/podcast-watch/config /tmp/config.changed
 dpkg -i --force-confold /tmp/podcast-watch.deb >/tmp/dpkg.log 2>&1 || { cat /tmp/dpkg.log; fail "reinstall"; }
