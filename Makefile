@@ -1,43 +1,66 @@
 # Two commands for a fresh clone: `make run` (podcast-watch on the bundled sample feeds) and
-# `make test` (the whole suite). Both install missing Debian packages first.
+# `make test` (the whole suite). Both install missing Debian packages first: `make run` only what
+# building podcast-watch needs (PKGS_RUN), `make test` everything the tests need too.
 SWIFT ?= swift
 DOCC ?= docc
 SWIFT_FORMAT ?= swift-format
 # The modules with a DocC catalog (Sources/<module>/<module>.docc).
 DOC_MODULES := LoopScheduler ViewModelKit ViewModelKitSchedulers LoopSchedulerFoundation ViewModelKitFoundation GLibLoop \
   PodcastFeeds PodcastStore PodcastEngine PodcastWeb PodcastCommandLine
-PKGS := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev \
-  libsystemd:libsystemd-dev glib-2.0:libglib2.0-dev gtk4:libgtk-4-dev
+# What `make run` needs: building and running podcast-watch (pkg-config module:Debian package).
+PKGS_RUN := libevent_pthreads:libevent-dev libcurl:libcurl4-openssl-dev libxml-2.0:libxml2-dev sqlite3:libsqlite3-dev \
+  libsystemd:libsystemd-dev
+# What the whole build (GLibLoop, the GTK example) and the tests need beyond that.
+PKGS_TEST := glib-2.0:libglib2.0-dev gtk4:libgtk-4-dev
 # Commands the GTK example's test needs (an X server, a screenshot, window lookup): command:package.
 TOOLS := Xvfb:xvfb import:imagemagick convert:imagemagick xwininfo:x11-utils xauth:xauth curl:curl
 # The dashboard's browser test (test-browser): headless Chromium, driven from a stdlib Python script.
 TOOLS += chromium:chromium python3:python3
+# Packaging and its tests (test-install, test-deb, test-manual): the Debian package tools, the
+# man page and completion checkers, the shells the completions are loaded in, systemd-analyze.
+TOOLS += dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev dh:debhelper fakeroot:fakeroot lintian:lintian mandoc:mandoc \
+  zsh:zsh fish:fish systemd-analyze:systemd
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test mutate test-tsan test-asan test-gtk test-browser docs examples lint format bench bench-quick bench-callgrind fuzz fuzz-smoke clean
+.PHONY: deps deps-run test-deps-lists build run test mutate test-tsan test-asan test-gtk test-browser docs examples lint format bench bench-quick bench-callgrind fuzz fuzz-smoke clean
 
-# Installs only what pkg-config cannot find, so a prepared machine is left alone.
+# Installs only what pkg-config (for $(1), module:package pairs) or the PATH (for $(2),
+# command:package pairs) cannot find, so a prepared machine is left alone; no recommended
+# packages (they pulled in daemons such as avahi-daemon).
+define install_missing
+@missing=""; \
+command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
+for pair in $(1); do \
+  mod=$${pair%%:*}; deb=$${pair#*:}; \
+  pkg-config --exists $$mod 2>/dev/null || missing="$$missing $$deb"; \
+done; \
+for pair in $(2); do \
+  cmd=$${pair%%:*}; deb=$${pair#*:}; \
+  command -v $$cmd >/dev/null 2>&1 || case " $$missing " in *" $$deb "*) ;; *) missing="$$missing $$deb";; esac; \
+done; \
+if [ -n "$$missing" ]; then \
+  echo "deps: installing$$missing"; \
+  $(SUDO) apt-get update -qq && \
+  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+else echo "deps: all present"; fi
+endef
+
+# `make run`'s packages: the five -dev libraries podcast-watch links, and pkg-config.
+deps-run:
+	$(call install_missing,$(PKGS_RUN),)
+
+# Everything the build and `make test` need (a superset of deps-run).
 deps:
-	@missing=""; \
-	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
-	for pair in $(PKGS); do \
-	  mod=$${pair%%:*}; deb=$${pair#*:}; \
-	  pkg-config --exists $$mod 2>/dev/null || missing="$$missing $$deb"; \
-	done; \
-	for pair in $(TOOLS); do \
-	  cmd=$${pair%%:*}; deb=$${pair#*:}; \
-	  command -v $$cmd >/dev/null 2>&1 || case " $$missing " in *" $$deb "*) ;; *) missing="$$missing $$deb";; esac; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "deps: installing$$missing"; \
-	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
-	else echo "deps: all present"; fi
+	$(call install_missing,$(PKGS_RUN) $(PKGS_TEST),$(TOOLS))
+
+# PKGS_RUN is exactly the system libraries podcast-watch's targets name in Package.swift.
+test-deps-lists:
+	SWIFT=$(SWIFT) Scripts/check-deps-lists.sh
 
 build: deps
 	$(SWIFT) build
 
-run: deps
+run: deps-run
 	$(SWIFT) build --product podcast-watch
 	$(SWIFT) run podcast-watch demo
 
@@ -59,6 +82,10 @@ test: deps
 	$(MAKE) --no-print-directory test-browser
 	$(MAKE) --no-print-directory bench-quick
 	$(MAKE) --no-print-directory fuzz-smoke
+	$(MAKE) --no-print-directory test-deps-lists
+	$(MAKE) --no-print-directory test-install
+	$(MAKE) --no-print-directory test-manual
+	$(MAKE) --no-print-directory test-deb
 
 # The core promises as source mutations (Scripts/mutants.tsv), each applied alone to a scratch
 # copy of the package, rebuilt incrementally and run against the test(s) it names: prints a
@@ -225,3 +252,55 @@ fuzz-smoke: deps
 
 clean:
 	rm -rf .build .build-cmo .build-tsan .build-asan Examples/GTKCounter/.build Examples/FeedReader/.build Benchmarks/.build Fuzz/.build
+
+# ==== Installing podcast-watch and its Debian package (docs/INSTALL.md, docs/PACKAGING.md) ====
+# `make release`: podcast-watch built for release with the Swift runtime linked statically, so
+# it runs where no Swift toolchain is installed (it needs only Debian's shared C libraries).
+# Built in the default scratch folder, whose release objects bench-quick shares.
+# `make install` / `make uninstall` (PREFIX, DESTDIR; Scripts/install.sh lists the files).
+# `make test-install` (part of `make test`): the binary's libraries all come from Debian
+# packages, it runs with the toolchain hidden, and install then uninstall leave nothing behind.
+PREFIX ?= /usr/local
+DESTDIR ?=
+RELEASE_FLAGS := -c release --static-swift-stdlib
+RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
+MANUAL_DIR := .build/manual
+.PHONY: release manual install uninstall test-install test-manual
+
+release: deps-run
+	$(SWIFT) build $(RELEASE_FLAGS) --product podcast-watch
+
+# `make manual`: podcast-watch(1), podcast-watch.conf(5) and the bash, zsh and fish completions
+# in .build/manual, generated from the CLI's command table and help texts (podcast-watch-manual,
+# built with the release flags so it shares the release build's objects), dated by the last commit.
+manual: release
+	$(SWIFT) build $(RELEASE_FLAGS) --product podcast-watch-manual
+	"$(RELEASE_BIN)/podcast-watch-manual" $(MANUAL_DIR) "$$(git log -1 --format=%cs 2>/dev/null || date +%F)"
+
+# `make test-manual` (part of `make test`): mandoc -T lint clean, and each completion loaded in
+# its shell and asked for commands, options, values and feed numbers (Scripts/test-manual.sh).
+test-manual: manual
+	MANUAL=$(MANUAL_DIR) BIN="$(RELEASE_BIN)" Scripts/test-manual.sh
+
+install: manual
+	BINARY="$(RELEASE_BIN)/podcast-watch" MANUAL=$(MANUAL_DIR) \
+	  DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" Scripts/install.sh install
+
+uninstall:
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" Scripts/install.sh uninstall
+
+test-install: manual
+	BINARY="$(RELEASE_BIN)/podcast-watch" MANUAL=$(MANUAL_DIR) Scripts/test-install.sh
+
+# `make deb`: the Debian package (.build/deb/podcast-watch_VERSION_ARCH.deb), built by debhelper
+# from contrib/debian around the release binary (Scripts/build-deb.sh; docs/PACKAGING.md).
+# `make test-deb` (part of `make test`): inspects it (dpkg-deb -I/-c, lintian), then installs,
+# uses and purges it in a throwaway overlay of / (Scripts/test-deb.sh).
+.PHONY: deb test-deb
+
+deb: deps manual
+	BINARY="$(RELEASE_BIN)/podcast-watch" MANUAL=$(MANUAL_DIR) Scripts/build-deb.sh
+
+test-deb: deb
+	DEB="$$(ls .build/deb/podcast-watch_*.deb)" REQUIRE_INSTALL="$${CI:+1}" Scripts/test-deb.sh
+# ==== end of installing and packaging ====

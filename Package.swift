@@ -106,6 +106,8 @@ let package = Package(
                 "PodcastWeb", "PodcastEngine", "PodcastStore", "PodcastFeeds", "LoopScheduler", "ViewModelKit",
             ]),
         .executableTarget(name: "podcast-watch", dependencies: ["PodcastCommandLine"], exclude: ["SampleFeeds"]),
+        // Writes podcast-watch's man pages and shell completions from its command table (`make manual`).
+        .executableTarget(name: "podcast-watch-manual", dependencies: ["PodcastCommandLine"]),
         .executableTarget(name: "counter-example", dependencies: ["ViewModelKit"], path: "Examples/Counter"),
         .executableTarget(name: "task-list", dependencies: ["ViewModelKit"], path: "Examples/TaskList"),
         // Benchmarks: the C baselines (raw libevent, libxml2 SAX floor, loopback servers) and the

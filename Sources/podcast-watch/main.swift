@@ -10,9 +10,17 @@ import Glibc
 // a daemon that is still starting; other commands release them at once.
 EarlySignals.hold()
 
-// The bundled sample feeds, found through this file's location in the source tree, so `make run`
-// works from a fresh clone without a network (override with --samples or PODCAST_WATCH_SAMPLES).
-let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("SampleFeeds").path
+// The bundled sample feeds (override with --samples or PODCAST_WATCH_SAMPLES): an installed binary
+// (`make install`, the Debian package) finds them in PREFIX/share/podcast-watch/samples beside its
+// PREFIX/bin; a build in a clone, through this file's location in the source tree, so `make run`
+// works from a fresh clone without a network.
+let installedSamples = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map {
+    URL(fileURLWithPath: $0).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("share/podcast-watch/samples").path
+}
+let sourceTreeSamples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("SampleFeeds").path
+let samples = installedSamples.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil } ?? sourceTreeSamples
 
 // A closed stdout pipe must end in a reported write error (EPIPE), not in death by SIGPIPE; and a
 // closed stdout must not be taken over by a file opened later.

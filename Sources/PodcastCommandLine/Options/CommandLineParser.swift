@@ -73,10 +73,8 @@ public enum CommandLineParser {
         return Invocation(stateDirectory: state, command: command)
     }
 
-    /// The command names, in the order the usage lists them.
-    public static let commands = [
-        "add", "remove", "enable", "disable", "set", "list", "import", "export", "run", "show", "demo", "downloads",
-    ]
+    /// The command names, in the order the usage lists them (`CommandTable`'s).
+    public static let commands = CommandTable.commands.map(\.name)
 
     private static func parseCommand(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
         switch name {
@@ -99,7 +97,7 @@ public enum CommandLineParser {
     }
 
     private static func parseHelp(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
-        let args = try scan(tokens, command: name, valued: [], flags: [])
+        let args = try scan(tokens, command: name)
         guard args.operands.count <= 1 else {
             throw UsageError("'help' takes at most one command name", command: name)
         }
@@ -110,9 +108,7 @@ public enum CommandLineParser {
     }
 
     private static func parseAdd(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
-        let args = try scan(
-            tokens, command: name, valued: ["--title", "--interval", "--keep"],
-            flags: ["--download", "--no-download"])
+        let args = try scan(tokens, command: name)
         let url = try exactlyOne(args.operands, what: "URL", command: name)
         let interval = try args.values["--interval"].map { v throws(UsageError) in
             try parseInterval(v, option: "--interval", command: name)
@@ -133,7 +129,7 @@ public enum CommandLineParser {
     }
 
     private static func parseRemove(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
-        let args = try scan(tokens, command: name, valued: ["--id"], flags: [])
+        let args = try scan(tokens, command: name)
         if let v = args.values["--id"] {
             // An id only with --id, so a file named "1" is never read as feed #1.
             try noOperands(args.operands, command: name)
@@ -147,7 +143,7 @@ public enum CommandLineParser {
     }
 
     private static func parseEnableDisable(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
-        let args = try scan(tokens, command: name, valued: ["--id"], flags: [])
+        let args = try scan(tokens, command: name)
         let enabled = name == "enable"
         if let v = args.values["--id"] {
             try noOperands(args.operands, command: name)
@@ -161,33 +157,24 @@ public enum CommandLineParser {
     }
 
     private static func parseList(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
-        let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
+        let args = try scan(tokens, command: name)
         try noOperands(args.operands, command: name)
         return .list(json: args.flags.contains("--json"))
     }
 
     private static func parseImport(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
-        let args = try scan(tokens, command: name, valued: [], flags: [])
+        let args = try scan(tokens, command: name)
         return .importOPML(path: try exactlyOne(args.operands, what: "FILE", command: name))
     }
 
     private static func parseExport(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
-        let args = try scan(tokens, command: name, valued: [], flags: [])
+        let args = try scan(tokens, command: name)
         try noOperands(args.operands, command: name)
         return .export
     }
 
     private static func parseRun(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
-        let args = try scan(
-            tokens, command: name,
-            valued: [
-                "--interval", "--hook", "--first-sync-announce", "--hook-retries", "--hook-timeout", "--hook-log",
-                "--download", "--download-name", "--download-jobs", "--download-per-host", "--download-rate",
-                "--download-max-size",
-                "--keep", "--hook-on",
-                "--http", "--http-token", "--http-public-origin",
-            ],
-            flags: ["--once", "--json", "--force"])
+        let args = try scan(tokens, command: name)
         try noOperands(args.operands, command: name)
         var options = RunOptions(once: args.flags.contains("--once"), json: args.flags.contains("--json"))
         options.force = args.flags.contains("--force")
@@ -208,19 +195,19 @@ public enum CommandLineParser {
     }
 
     private static func parseShow(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
-        let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
+        let args = try scan(tokens, command: name)
         let target = try exactlyOne(args.operands, what: "URL or FILE", command: name)
         return .show(target: target, json: args.flags.contains("--json"))
     }
 
     private static func parseDownloads(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
-        let args = try scan(tokens, command: name, valued: [], flags: ["--json"])
+        let args = try scan(tokens, command: name)
         try noOperands(args.operands, command: name)
         return .downloads(json: args.flags.contains("--json"))
     }
 
     private static func parseDemo(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {
-        let args = try scan(tokens, command: name, valued: ["--samples"], flags: ["--json"])
+        let args = try scan(tokens, command: name)
         try noOperands(args.operands, command: name)
         return .demo(samplesDirectory: args.values["--samples"], json: args.flags.contains("--json"))
     }
@@ -299,9 +286,7 @@ public enum CommandLineParser {
     // `set URL | --id N` and what to change (see `FeedSettingsChange`).
     private static func parseSet(_ tokens: [String]) throws(UsageError) -> Command {
         let name = "set"
-        let args = try scan(
-            tokens, command: name, valued: ["--id", "--keep", "--interval"],
-            flags: ["--download", "--no-download", "--download-default"])
+        let args = try scan(tokens, command: name)
         let key: FeedSelector
         if let v = args.values["--id"] {
             try noOperands(args.operands, command: name)
@@ -462,6 +447,13 @@ public enum CommandLineParser {
         var operands: [String] = []
         var values: [String: String] = [:]
         var flags: Set<String> = []
+    }
+
+    // `scan` with the command's options from `CommandTable`, the one list the man pages and
+    // completions are generated from.
+    private static func scan(_ tokens: [String], command: String) throws(UsageError) -> Scanned {
+        let entry = CommandTable.command(command)
+        return try scan(tokens, command: command, valued: entry?.valued ?? [], flags: entry?.flags ?? [])
     }
 
     // Splits the command's tokens into operands, valued options (given once; for `run` the last

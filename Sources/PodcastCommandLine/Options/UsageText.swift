@@ -79,6 +79,8 @@ public enum UsageText {
           5   output error: stdout could not be written (closed, disk full, broken
               pipe); run stops, and what was not written stays pending
           6   run or demo: another podcast-watch run holds the state directory
+          7   run --http: the address is in use or not on this host, or no
+              permission to listen on it
           70  internal error (the event loop failed)
           130 / 143  run --once or demo stopped by SIGINT / SIGTERM before every
               feed was polled
@@ -97,8 +99,9 @@ public enum UsageText {
           --interval SECONDS   poll this feed every SECONDS (or 15m, 2h, 1d; 1 s to 30 d);
                                default 3600, or run's --interval
           --download           download this feed's new episodes even when run has
-                               no --download DIR (into $XDG_DATA_HOME/podcast-watch/
-                               downloads, else ~/.local/share/podcast-watch/downloads)
+                               no --download DIR (into
+                               $XDG_DATA_HOME/podcast-watch/downloads, else
+                               ~/.local/share/podcast-watch/downloads)
           --no-download        never download this feed's episodes
           --keep N             keep this feed's newest N downloaded files (run --keep
                                otherwise); older ones the store downloaded are deleted

@@ -1,8 +1,8 @@
 import Foundation
 import LoopTestSupport
 import Synchronization
-import ViewModelKitSchedulers
 import Testing
+import ViewModelKitSchedulers
 
 @testable import ViewModelKit
 
