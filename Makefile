@@ -236,8 +236,11 @@ bench: deps
 bench-callgrind: deps
 	SWIFT=$(SWIFT) Scripts/callgrind-chain.sh
 
+# bench-quick is built with the flags `make release` uses, so test-install/test-manual/test-deb
+# (which run after it in `make test`) reuse its release objects instead of compiling them again.
 bench-quick: deps
-	$(SWIFT) run -c release loop-bench --quick --json .build/loop-bench-quick.json
+	$(SWIFT) build -c release --static-swift-stdlib --product loop-bench
+	"$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/loop-bench" --quick --json .build/loop-bench-quick.json
 
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer, a separate package under Fuzz/) of the
 # date, duration, feed and OPML parsers and the HTML sanitiser: `make fuzz` explores each for 60 s

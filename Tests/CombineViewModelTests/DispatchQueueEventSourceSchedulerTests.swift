@@ -1,6 +1,6 @@
 // thoughtbot/CombineViewModel's
 // Tests/CombineViewModelTests/DispatchQueueEventSourceSchedulerTests.swift, ported with only
-// mechanical changes (issue 11): imports (`CombineViewModel` becomes `ViewModelKit`, plus
+// mechanical changes: imports (`CombineViewModel` becomes `ViewModelKit`, plus
 // `Dispatch`), and `CFRunLoopRunInMode(.defaultMode, 0, true)` becomes
 // `EventLoop.main.runOnce(blocking: false)`.
 import Dispatch

@@ -1,5 +1,5 @@
 // thoughtbot/CombineViewModel's Tests/CombineViewModelTests/ObjectDidChangePublisherTests.swift,
-// ported with only mechanical changes (issue 11): imports (`Combine`/`CombineViewModel` become
+// ported with only mechanical changes: imports (`Combine`/`CombineViewModel` become
 // `ViewModelKit`, plus `Foundation` and `LoopSchedulerFoundation` for `RunLoop`), and
 // `CFRunLoopRunInMode(.defaultMode, 0, false)` becomes `EventLoop.main.runOnce(blocking: false)`.
 import Foundation

@@ -1,5 +1,5 @@
 // thoughtbot/CombineViewModel's Tests/CombineViewModelTests/ViewModelTests.swift, ported with
-// only mechanical changes (issue 11): imports, and `CFRunLoopRunInMode(.defaultMode, 0, true)`
+// only mechanical changes: imports, and `CFRunLoopRunInMode(.defaultMode, 0, true)`
 // becomes `EventLoop.main.runOnce(blocking: false)`. Its UIKit-only test
 // (testViewModelObservedOnViewDidLoad) is left out: there is no UIKit on Linux. Our own tests of
 // this behaviour are in MVVM/CombineViewModelParityTests.swift.

@@ -3,7 +3,7 @@ import ViewModelKit
 import ViewModelKitSchedulers
 import XCTest
 
-// The Swift 6 idiom (issue 11, part 2), written as a user writes it: `@MainActor` view models
+// The Swift 6 idiom, written as a user writes it: `@MainActor` view models
 // and `@MainActor` views, no isolated conformance, Swift 6 language mode (complete strict
 // concurrency), plain `import ViewModelKit`. This target must build without a warning.
 // XCTest runs these on the main thread, which EventLoop.main, DispatchQueue.main and the main

@@ -61,7 +61,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @usableFromInline let maxPublishers: Subscribers.Demand
     @usableFromInline let transform: (Input) -> NewPublisher
     /// `NewPublisher` is `Just`: decided once per subscription, since a dynamic cast per value
-    /// cost more than the rest of the value's trip (issue 13). Constant once specialised.
+    /// cost more than the rest of the value's trip. Constant once specialised.
     @usableFromInline let innerIsJust: Bool
     /// `NewPublisher` is `Just` given the upstream's failure type (`SetFailureType<Just>`, what
     /// `flatMap { Just($0) }` builds on an upstream that can fail): handled as `Just`.

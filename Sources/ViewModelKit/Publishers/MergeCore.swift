@@ -34,7 +34,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, OperatorIntrospecti
 
     /// Inline (one atomic word, no mutex object): held only for a few field updates, never while
     /// calling out, and taken twice per value; a pthread mutex cost ~200 instructions per value
-    /// of `flatMap { Just }` (callgrind, issue 13).
+    /// of `flatMap { Just }` (callgrind).
     private let lock = InlineLock()
     /// The downstream, boxed (see `DownstreamBox`).
     @exclusivity(unchecked) private var sink: DownstreamBox<Downstream>?
@@ -452,8 +452,8 @@ final class MergeCore<Downstream: Subscriber>: Subscription, OperatorIntrospecti
     /// After a value went straight to the downstream (lock held, `draining` set): when nothing
     /// waits, no request is due and the stream goes on, ends the drain here; otherwise runs the
     /// drain loop. The check is the drain loop's own, made without entering it: the loop's
-    /// entry costs two generic metadata lookups in code the client cannot specialise (callgrind,
-    /// issue 13), more than the rest of a `flatMap { Just }` value's trip.
+    /// entry costs two generic metadata lookups in code the client cannot specialise (callgrind),
+    /// more than the rest of a `flatMap { Just }` value's trip.
     @inline(__always)
     private func endDirectDeliveryLocked() {
         if !terminated, !failed, queued == 0, !needsRequests || demand == .none, sourcesOpen || !children.isEmpty {
@@ -531,7 +531,7 @@ struct MergeChildState {
     let id: Int
     var subscription: Subscription?
     /// `subscription != nil`, as a flag: testing the optional existential copied the whole
-    /// state (an outlined copy and destroy, ~180 instructions per merged value, issue 13).
+    /// state (an outlined copy and destroy, ~180 instructions per merged value).
     var subscribed = false
     var outstanding = Subscribers.Demand.none
     var buffered = 0

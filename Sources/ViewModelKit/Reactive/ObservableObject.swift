@@ -41,7 +41,7 @@ enum DefaultWillChange {
         // Strong only for objects without @Published storages; otherwise the storages own it.
         var owned: ObservableObjectPublisher?
         // Weak, not unowned(unsafe): the storages that own the publisher can be replaced while
-        // the object lives, which freed it under an unowned entry (issue 19). The weak load costs
+        // the object lives, which freed it under an unowned entry (a use-after-free we once had). The weak load costs
         // a side-table hop per cached read; no hot path reads here (setters reach the publisher
         // through their storage), so no benchmark row justifies anything cheaper.
         weak var shared: ObservableObjectPublisher?

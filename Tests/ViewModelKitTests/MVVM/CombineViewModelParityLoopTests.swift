@@ -5,7 +5,7 @@ import XCTest
 
 @testable import ViewModelKit
 
-// CombineViewModel parity on the real main loop and on RunLoop (issue 11). XCTest runs these on
+// CombineViewModel parity on the real main loop and on RunLoop. XCTest runs these on
 // the main thread, which EventLoop.main and DispatchQueue.main need.
 
 private final class LoopController: ViewModelObserver {

@@ -5,7 +5,7 @@ import ViewModelKitSchedulers
 
 @testable import ViewModelKit
 
-// CombineViewModel's behaviour as our own tests (issue 11), with the exact observations its
+// CombineViewModel's behaviour as our own tests, with the exact observations its
 // tests expect; its suite itself runs, ported, in the CombineViewModelTests target. These run
 // on a TestScheduler, off the main thread (Swift Testing), so their observers declare
 // `nonisolated func updateView()` (see ViewModelObserver); the main-loop ones, with @MainActor

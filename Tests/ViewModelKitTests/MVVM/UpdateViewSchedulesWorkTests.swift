@@ -22,7 +22,7 @@ private final class MarkSeenObserver: ViewModelObserver {
     }
 }
 
-/// Issue 19, bug 6: one `runOnce` never ended when `updateView()` scheduled work that changed a
+/// Regression: one `runOnce` never ended when `updateView()` scheduled work that changed a
 /// model (libevent's `EVLOOP_ONCE` kept running while callbacks were active). The work queued by
 /// the update belongs to the next iteration: one `updateView()` per `runOnce`.
 @Suite struct UpdateViewSchedulesWorkTests {

@@ -2,7 +2,7 @@ import Synchronization
 import Testing
 import ViewModelKit
 
-/// Issue 13: `combineLatest` and `zip` keep their inputs' values typed (one slot or queue per
+/// `combineLatest` and `zip` keep their inputs' values typed (one slot or queue per
 /// input, no `[Any]`). These pin what that storage must keep exactly: what happens to a combination
 /// formed without demand, the demand handed back to each input, order through long queues, and that
 /// a displaced value is released after the operator's lock (its `deinit` may send into it).

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import ViewModelKit
 
-/// Records values and flags any two downstream calls that overlap in time (issue 3, point 10).
+/// Records values and flags any two downstream calls that overlap in time.
 private final class SerialChecker<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     private let inside = Atomic<Int>(0)
     private let overlapCount = Atomic<Int>(0)

@@ -13,7 +13,7 @@ private final class ResettableOfTwo: ObservableObject {
     func reset() { _count = Published(initialValue: 0) }
 }
 
-/// Issue 19, bug 4: the synthesised `objectWillChange` is cached per object, and the cache held
+/// Regression: the synthesised `objectWillChange` is cached per object, and the cache held
 /// it `unowned(unsafe)` while only the `@Published` storages owned it. Replacing a wrapper freed
 /// it under the cache entry; the next read touched freed memory. A replaced wrapper must also
 /// be wired again, or its sets would never announce.

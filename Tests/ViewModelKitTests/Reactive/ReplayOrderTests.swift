@@ -49,7 +49,7 @@ private final class UncheckedBox<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// Issue 19, bug 5: a replaying subject's subscription read the value to replay, then took
+/// Regression: a replaying subject's subscription read the value to replay, then took
 /// demand and delivered it without holding its delivery lock across; a `send` made in between
 /// was delivered first, and the subscriber ended on the stale value. Here the first demand
 /// comes from another thread while the subscriber, still in `receive(subscription:)` (which runs

@@ -1,7 +1,7 @@
 import Testing
 import ViewModelKit
 
-/// Issue 10, section 2: what subscribers and publishers let go of when a stream ends, as in
+/// What subscribers and publishers let go of when a stream ends, as in
 /// Combine. A leak here is a leak of every view model a closure captures.
 @Suite struct LifetimeSemanticsTests {
     final class Tracked {}

@@ -3,7 +3,7 @@ import Testing
 import ViewModelKit
 import ViewModelKitSchedulers
 
-/// Issue 10, section 2: protocol violations from a misbehaving upstream are absorbed as Combine
+/// Protocol violations from a misbehaving upstream are absorbed as Combine
 /// absorbs them, operator by operator. Every operator runs through every violation (see
 /// `ViolationHarness.swift`); docs/COMBINE-API.md ("Protocol violations") lists where Combine's
 /// own behaviour is a crash and what we do instead.

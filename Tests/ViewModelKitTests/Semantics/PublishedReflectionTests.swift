@@ -1,7 +1,7 @@
 import Testing
 import ViewModelKit
 
-/// Issue 10, section 2: the synthesised `objectWillChange` finds `@Published` properties without
+/// The synthesised `objectWillChange` finds `@Published` properties without
 /// `Mirror`, so a class whose custom mirror hides them is still wired, as in Combine.
 @Suite struct PublishedReflectionTests {
     final class Hidden: ObservableObject, CustomReflectable {

@@ -1,7 +1,7 @@
 import Testing
 import ViewModelKit
 
-/// Issue 10, section 2: a downstream that sends into an upstream from inside its own
+/// A downstream that sends into an upstream from inside its own
 /// `receive(_:)`, as Combine handles it.
 @Suite struct ReentrancySemanticsTests {
     /// Combine stores the re-entrant value but emits only once per upstream value from outside;

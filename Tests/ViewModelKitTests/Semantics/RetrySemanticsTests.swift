@@ -1,7 +1,7 @@
 import Testing
 import ViewModelKit
 
-/// Issue 10, section 2: `retry`'s argument corners, as Combine's.
+/// `retry`'s argument corners, as Combine's.
 @Suite struct RetrySemanticsTests {
     /// Fails `failures` times, then publishes the attempt number and finishes.
     private func flaky(failures: Int, attempts: Counter) -> AnyPublisher<Int, TestError> {

@@ -1,7 +1,7 @@
 import Testing
 import ViewModelKit
 
-/// Issue 10, section 2: subjects and `ObservableObjectPublisher` where Combine's demand and
+/// Subjects and `ObservableObjectPublisher` where Combine's demand and
 /// storage rules differed from ours.
 @Suite struct SubjectSemanticsTests {
     /// Combine's `ObservableObjectPublisher` ignores demand once a subscriber has requested any.

@@ -2,7 +2,7 @@ import Testing
 import ViewModelKit
 import ViewModelKitSchedulers
 
-/// Issue 10, section 2: `throttle` decides what to emit when its scheduled emission runs, on the
+/// `throttle` decides what to emit when its scheduled emission runs, on the
 /// scheduler, as Combine's does; it used to deliver the first value of a burst from the
 /// upstream's `receive`.
 @Suite struct ThrottleSemanticsTests {

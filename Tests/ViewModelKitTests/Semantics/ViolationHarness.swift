@@ -1,7 +1,7 @@
 import Foundation
 import ViewModelKit
 
-// A harness for protocol violations (issue 10): an upstream the test drives by hand, which can
+// A harness for protocol violations: an upstream the test drives by hand, which can
 // break every rule of the Subscriber protocol, and a script runner that records what the operator
 // under test passes on downstream and asks of each upstream subscription.
 
