@@ -105,7 +105,9 @@ def tests_run(log):
     """Tests that ran, XCTest's and Swift Testing's together."""
     with open(log, errors="replace") as f:
         text = f.read()
-    count = sum(int(n) for n in re.findall(r"Executed (\d+) tests?,", text)[-1:])
+    # A test that crashed the XCTest process leaves no "Executed" line, only its start.
+    executed = re.findall(r"Executed (\d+) tests?,", text)
+    count = int(executed[-1]) if executed else len(re.findall(r"Test Case '[^']*' started", text))
     count += sum(int(n) for n in re.findall(r"Test run with (\d+) tests?", text)[-1:])
     return count
 
