@@ -66,8 +66,9 @@ run: deps-run
 
 # The whole suite, the documentation (warnings are errors) and the examples, then the loop and
 # ViewModelKit again under ThreadSanitizer and under AddressSanitizer with LeakSanitizer, the GTK
-# example under Xvfb, every benchmark at its quick size and every fuzz target for a few seconds
-# (so they never rot; nothing is asserted about speed).
+# example under Xvfb, every benchmark at its quick size (so they never rot; nothing is asserted
+# about speed), every fuzz target on its seeds and regressions plus a fixed number of mutations
+# from a fixed seed, and the install, man page, completion and Debian package tests.
 test: deps
 	$(MAKE) --no-print-directory lint
 	$(SWIFT) build --build-tests
@@ -299,9 +300,15 @@ test-install: manual
 # from contrib/debian around the release binary (Scripts/build-deb.sh; docs/PACKAGING.md).
 # `make test-deb` (part of `make test`): inspects it (dpkg-deb -I/-c, lintian), then installs,
 # uses and purges it in a throwaway overlay of / (Scripts/test-deb.sh).
-.PHONY: deb test-deb
+.PHONY: deps-deb deb test-deb
 
-deb: deps manual
+# What building the package needs, and no more: podcast-watch's libraries and Debian's packaging
+# tools (`make deb` on a build machine need not install the test tools).
+DEB_TOOLS := dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev dh:debhelper fakeroot:fakeroot
+deps-deb:
+	$(call install_missing,$(PKGS_RUN),$(DEB_TOOLS))
+
+deb: deps-deb manual
 	BINARY="$(RELEASE_BIN)/podcast-watch" MANUAL=$(MANUAL_DIR) Scripts/build-deb.sh
 
 test-deb: deb

@@ -1,5 +1,6 @@
 // A stand-in for a Combine add-on library ported to ViewModelKit by changing its import: it
-// declares, with the same names and shapes, what point-free's combine-schedulers declares
+// declares, with the same names and (but for one) the same shapes, what point-free's
+// combine-schedulers declares
 // (`AnyScheduler`, `AnySchedulerOf`, `TestScheduler`, `TestSchedulerOf`, `ImmediateSchedulerOf`,
 // `UnimplementedScheduler`, `Publishers.Timer`, `eraseToAnyScheduler()`, `timerPublisher`,
 // `DispatchQueue.test`/`.immediate`). Our own code, written for this check: if ViewModelKit
@@ -121,7 +122,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 /// `TestScheduler` named by the scheduler it stands for.
 public typealias TestSchedulerOf<S: Scheduler> = TestScheduler<S.SchedulerTimeType, S.SchedulerOptions>
 
-/// Combine-schedulers' immediate scheduler, named by the scheduler it stands for.
+/// Combine-schedulers' immediate scheduler, named by the scheduler it stands for. Theirs aliases
+/// a generic `ImmediateScheduler<Time, Options>` struct; this stand-in leaves that struct out on
+/// purpose: Combine itself declares `ImmediateScheduler` (ViewModelKit exports it as Combine
+/// does), so whatever that name does beside an add-on's is the same on Apple's Combine; this
+/// check is about the names ViewModelKit adds.
 public typealias ImmediateSchedulerOf<S: Scheduler> = AnySchedulerOf<S>
 
 /// A scheduler that must not be used: it reports every call.
