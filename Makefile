@@ -162,17 +162,18 @@ examples: deps
 
 # swift-format with the repository's .swift-format (see README, "Code style"). `make lint` fails
 # on any finding (`make test` runs it first); `make format` rewrites the files in place.
-# It also checks the podcast side's layout: no file over 600 lines and no function over 80
-# (Scripts/source-lengths.py), and each module's folders using each other one way only
-# (Scripts/folder-dependencies.py).
+# It also checks the layout of the podcast side and of ViewModelKit: no file over 600 lines and no
+# function over 80 (Scripts/source-lengths.py), and each module's folders using each other one way
+# only (Scripts/folder-dependencies.py).
 FORMATTED := Package.swift Sources Tests Examples Scripts
 PODCAST_MODULES := Sources/PodcastFeeds Sources/PodcastStore Sources/PodcastEngine Sources/PodcastWeb \
   Sources/PodcastCommandLine
 lint:
 	$(SWIFT_FORMAT) lint --strict --recursive --parallel $(FORMATTED)
-	python3 Scripts/source-lengths.py --max-file 600 --max-function 80 $(PODCAST_MODULES) Sources/podcast-watch
-	python3 Scripts/folder-dependencies.py $(PODCAST_MODULES) >/dev/null \
-	  || python3 Scripts/folder-dependencies.py $(PODCAST_MODULES)
+	python3 Scripts/source-lengths.py --max-file 600 --max-function 80 $(PODCAST_MODULES) Sources/podcast-watch \
+	  Sources/ViewModelKit
+	python3 Scripts/folder-dependencies.py $(PODCAST_MODULES) Sources/ViewModelKit >/dev/null \
+	  || python3 Scripts/folder-dependencies.py $(PODCAST_MODULES) Sources/ViewModelKit
 
 format:
 	$(SWIFT_FORMAT) format --in-place --recursive --parallel $(FORMATTED)

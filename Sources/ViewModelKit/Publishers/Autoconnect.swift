@@ -119,3 +119,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         return (downstream, upstream, parent)
     }
 }
+
+extension ConnectablePublisher {
+    /// Connects on the first subscriber and disconnects when the last one leaves, as Combine's
+    /// `autoconnect()`. See `Publishers.Autoconnect`.
+    public func autoconnect() -> Publishers.Autoconnect<Self> {
+        Publishers.Autoconnect(upstream: self)
+    }
+}
