@@ -148,6 +148,25 @@ public enum WebAssets {
             }
             body.appendChild(tr);
           }
+          function showDownloads(d) {
+            var list = document.getElementById("downloads");
+            while (list.firstChild) list.removeChild(list.firstChild);
+            d.active.forEach(function (x) {
+              var li = el("li");
+              li.id = "download-" + x.episode_id;
+              li.setAttribute("data-bytes", String(x.bytes));
+              li.appendChild(el("span", "podcast", x.podcast_title || ""));
+              li.appendChild(document.createTextNode(" "));
+              li.appendChild(el("span", "episode", x.episode_title || "(untitled)"));
+              var bar = el("progress");
+              if (x.total) { bar.max = x.total; bar.value = x.bytes; }
+              li.appendChild(bar);
+              li.appendChild(el("small", "bytes", x.bytes + (x.total ? " of " + x.total : "") + " bytes"));
+              list.appendChild(li);
+            });
+            document.getElementById("downloads-summary").textContent = d.active.length + " downloading \u00b7 "
+              + d.waiting + " waiting \u00b7 " + d.finished + " finished \u00b7 " + d.failed + " failed";
+          }
           function apply(data, whole) {
             var body = document.getElementById("feeds");
             if (whole) { while (body.firstChild) body.removeChild(body.firstChild); }
@@ -170,6 +189,7 @@ public enum WebAssets {
               data.episodes.forEach(function (e) { list.appendChild(item(e)); });
             }
             if (data.counts) document.getElementById("counts").textContent = countsText(data.counts);
+            if (data.downloads) showDownloads(data.downloads);
             document.body.setAttribute("data-updates", String(Number(document.body.getAttribute("data-updates") || 0) + 1));
           }
           if (!window.EventSource) return;
@@ -223,6 +243,8 @@ public enum WebAssets {
         details.notes summary { color: var(--muted); cursor: pointer; }
         .notes-body { border-left: 3px solid #8884; padding: 0 0.75rem; margin-top: 0.3rem; overflow-wrap: anywhere; }
         .notes-body img { max-width: 100%; height: auto; }
+        #downloads progress { margin: 0 0.5rem; vertical-align: middle; }
+        #downloads li { margin: 0.2rem 0; overflow-wrap: anywhere; }
         @media (max-width: 40rem) { th:nth-child(4), td:nth-child(4) { display: none; } }
 
         """
