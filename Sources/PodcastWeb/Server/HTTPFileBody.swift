@@ -7,7 +7,9 @@ import Glibc
 /// A byte range of an open file sent as a response body. `HTTPServer` hands the descriptor to
 /// libevent (`evbuffer_add_file`), which sends it with `sendfile(2)` as the socket drains, so
 /// the loop never reads the file into memory, and closes it when done. A body never sent (a
-/// `HEAD`, a server closed first) closes its descriptor when released.
+/// `HEAD`, a server closed first) closes its descriptor when released. `sendfile(2)` to a
+/// client that went away raises `SIGPIPE`: a process serving files ignores it (podcast-watch
+/// does from its first statement), as any process writing to sockets must.
 ///
 /// Threading: any thread; the descriptor is taken once (`take()`), under a lock.
 public final class HTTPFileBody: @unchecked Sendable {
