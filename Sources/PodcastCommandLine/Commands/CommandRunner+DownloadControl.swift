@@ -103,6 +103,10 @@ extension CommandRunner {
             console.out("\(origin)\(path)\n")
         } else if let address = configuredRun?.http {
             console.out("http://\(address)\(path)\n")
+            if address.host == "0.0.0.0" || address.host == "::" {
+                console.err(
+                    "podcast-watch: replace \(address.host) with an address of this machine the phone can reach\n")
+            }
         } else {
             console.out(path + "\n")
             console.err(

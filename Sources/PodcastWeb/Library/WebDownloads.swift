@@ -23,6 +23,14 @@ public final class WebDownloads {
     /// The origin a reverse proxy serves us at, if any.
     public let publicOrigin: HTTPPublicOrigin?
 
+    /// Where files are served from now: `folders` and the queue's current download folder
+    /// (a SIGHUP may have changed it; files downloaded before stay served from the old one).
+    public var servedFolders: [String] {
+        var all = folders
+        if let current = queue?.settings.directory, !all.contains(current) { all.append(current) }
+        return all
+    }
+
     /// Downloads of `store` served from `folders`, controlled through `queue`.
     public init(store: FeedStore, folders: [String], queue: DownloadQueue?, publicOrigin: HTTPPublicOrigin? = nil) {
         self.store = store

@@ -59,7 +59,7 @@ struct WebMediaRoutes {
         else { return .response(WebMediaRoutes.notFound) }
         let type = MediaFile.contentType(declared: entry.episode.enclosure?.mimeType, path: entry.path)
         let path = entry.path
-        let folders = downloads.folders
+        let folders = downloads.servedFolders
         let offLoop = self.offLoop
         return .deferred { respond in
             final class Token { var value: Cancellable? }

@@ -165,6 +165,27 @@ import Testing
         #expect(try s.store.localFeedScope(secret: String(rotated.dropFirst(7).prefix(64))) == nil)
     }
 
+    @Test func feedURLUsesTheConfigFilesAddressOrPublicOrigin() throws {
+        let s = try State()
+        func run(_ config: String) throws -> (ExitCode, String, String) {
+            let path = s.dir + "/config"
+            try Data(config.utf8).write(to: URL(fileURLWithPath: path))
+            let captured = CapturedConsole()
+            let code = CommandRunner(
+                console: captured.console(), environment: ["HOME": "/nonexistent-home", "PODCAST_WATCH_CONFIG": path],
+                currentDirectory: s.dir
+            ).run(["--state", s.dir, "feed-url"])
+            return (code, captured.out, captured.err)
+        }
+        let secret = try s.store.localFeedSecret(scope: FeedStore.libraryScope)
+        let (code, out, err) = try run("http = 0.0.0.0:8080\n")
+        #expect(code == .success)
+        #expect(out == "http://0.0.0.0:8080/local/\(secret)/feed.xml\n")
+        #expect(err.contains("replace 0.0.0.0 with an address of this machine"))
+        let (_, proxied, _) = try run("http = 127.0.0.1:8080\nhttp-public-origin = https://pods.example.net\n")
+        #expect(proxied == "https://pods.example.net/local/\(secret)/feed.xml\n")
+    }
+
     @Test func usageMistakesAreRefused() {
         for args in [
             ["download"], ["download", "--episode", "1", "--failed"], ["download", "--all"],
