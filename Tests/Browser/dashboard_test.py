@@ -9,8 +9,8 @@ Against `podcast-watch run --http` polling feeds from a loopback HTTP server, it
   3. adding a feed from the form works (the new feed appears, then its title once polled);
   4. with scripts off the page still lists the feeds;
   5. no JavaScript dialog opened at any time;
-  6. an episode downloaded through the API shows its progress live on the page (bytes grow,
-     then it is counted finished) and is served back at its media URL;
+  6. an episode downloaded with its Download button shows its progress live on the page (bytes
+     grow, it offers Cancel, then it is counted finished) and is served back at its media URL;
 and takes a screenshot of the dashboard.
 
 Exit status 0 on success, 1 on a failed check, 0 with a line starting "SKIP:" only when the
@@ -369,16 +369,21 @@ def main():
             episode_id = episodes[0]["id"] if episodes else None
             time.sleep(0.05)
         check(episode_id is not None, "the mirror feed was polled")
-        ask = urllib.request.Request(
-            dashboard + "api/episodes/{}/download".format(episode_id), data=b"{}", method="POST",
-            headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(ask) as r:
-            check(r.status == 202, "POST /api/episodes/{}/download was accepted".format(episode_id))
+        # Its Download button in the newest-episodes list (a JSON POST from the page).
+        devtools.wait_for(
+            "Array.from(document.querySelectorAll('#episodes li')).some(l => l.textContent.indexOf('Long Tide') >= 0)",
+            what="the mirror episode in the newest list")
+        clicked = devtools.evaluate(
+            "(function () { var li = Array.from(document.querySelectorAll('#episodes li'))"
+            ".find(function (l) { return l.textContent.indexOf('Long Tide') >= 0; });"
+            " var b = li && li.querySelector('button.control'); if (!b) return false; b.click(); return true; })()")
+        check(clicked, "the episode offers a Download button, clicked")
         row = "document.getElementById('download-{}')".format(episode_id)
         devtools.wait_for("!!{0} && Number({0}.getAttribute('data-bytes')) > 0".format(row), what="the download row")
         first = devtools.evaluate("Number({}.getAttribute('data-bytes'))".format(row))
-        devtools.wait_for("!!{0} && Number({0}.getAttribute('data-bytes')) > {1}".format(row, first),
-                          what="the download's bytes growing")
+        devtools.wait_for("!!{0} && Number({0}.getAttribute('data-bytes')) > {1}"
+                          " && {0}.querySelector('button.control').textContent === 'Cancel'".format(row, first),
+                          what="the download's bytes growing, with its Cancel button")
         check("Long Tide" in devtools.evaluate("document.getElementById('downloads').textContent"),
               "the download row names the episode")
         devtools.wait_for("document.getElementById('downloads-summary').textContent.indexOf('1 finished') >= 0",

@@ -73,6 +73,18 @@ public enum WebAssets {
             tr.appendChild(act);
             return tr;
           }
+          function control(path, label, done) {
+            var b = el("button", "control", label);
+            b.type = "button";
+            b.addEventListener("click", function () {
+              b.disabled = true;
+              fetch(path, { method: "POST", credentials: "same-origin",
+                            headers: { "Content-Type": "application/json" }, body: "{}" })
+                .then(function (r) { b.textContent = r.ok ? done : "failed (HTTP " + r.status + ")"; })
+                .catch(function () { b.textContent = label; b.disabled = false; });
+            });
+            return b;
+          }
           function item(e) {
             var li = el("li");
             li.appendChild(el("span", "podcast", e.podcast_title || ""));
@@ -94,6 +106,8 @@ public enum WebAssets {
               li.appendChild(t);
             }
             if (e.episode_id !== null && e.episode_id !== undefined) {
+              li.appendChild(document.createTextNode(" "));
+              li.appendChild(control("/api/episodes/" + e.episode_id + "/download", "Download", "queued"));
               var d = el("details", "notes");
               d.setAttribute("data-episode", String(e.episode_id));
               d.appendChild(el("summary", null, "Show notes"));
@@ -162,6 +176,8 @@ public enum WebAssets {
               if (x.total) { bar.max = x.total; bar.value = x.bytes; }
               li.appendChild(bar);
               li.appendChild(el("small", "bytes", x.bytes + (x.total ? " of " + x.total : "") + " bytes"));
+              li.appendChild(document.createTextNode(" "));
+              li.appendChild(control("/api/episodes/" + x.episode_id + "/cancel", "Cancel", "cancelled"));
               list.appendChild(li);
             });
             document.getElementById("downloads-summary").textContent = d.active.length + " downloading \u00b7 "
@@ -245,6 +261,7 @@ public enum WebAssets {
         .notes-body img { max-width: 100%; height: auto; }
         #downloads progress { margin: 0 0.5rem; vertical-align: middle; }
         #downloads li { margin: 0.2rem 0; overflow-wrap: anywhere; }
+        button.control { font-size: 0.85em; padding: 0.1rem 0.4rem; }
         @media (max-width: 40rem) { th:nth-child(4), td:nth-child(4) { display: none; } }
 
         """
