@@ -193,6 +193,29 @@ final class WebDownloadAPITests: XCTestCase {
         XCTAssertEqual(w.send("POST", "/api/episodes/\(id)/cancel").status, 409)
     }
 
+    func testAFeedsSecretOpensOnlyThatFeedsFilesAndTheLibrarysOpensAll() throws {
+        let w = try World()
+        let data = DownloadHarness.bytes(5_000, seed: 8)
+        w.h.server.route("/l.mp3") { .file(data, for: $0) }
+        try w.h.queue.start()
+        let id = try w.h.announce(title: "Local", path: "/l.mp3")
+        w.h.run(until: { w.h.isSettled(id) })
+        let other = try w.h.store.add(url: "http://feeds.example/other.xml", title: "Other").id
+        let mine = try w.h.store.localFeedSecret(scope: w.h.feedID)
+        let theirs = try w.h.store.localFeedSecret(scope: other)
+        let library = try w.h.store.localFeedSecret(scope: FeedStore.libraryScope)
+        let tail =
+            "/media/\(id)/" + WebDownloads.encode(try XCTUnwrap(w.h.store.localFeedEntry(episodeID: id)).fileName)
+        XCTAssertTrue(w.send("GET", "/local/\(mine)" + tail).fileBytes == data)
+        XCTAssertTrue(w.send("GET", "/local/\(library)" + tail).fileBytes == data)
+        XCTAssertEqual(w.send("GET", "/local/\(theirs)" + tail).status, 404)
+        XCTAssertEqual(w.send("GET", "/local/\(String(repeating: "0", count: 64))" + tail).status, 404)
+        XCTAssertEqual(w.send("GET", "/local/\(mine)/media/\(id)/other-name.mp3").status, 404)
+        XCTAssertTrue(w.send("GET", "/local/\(mine)/feed.xml").text.contains("/local/\(mine)" + tail))
+        XCTAssertFalse(w.send("GET", "/local/\(theirs)/feed.xml").text.contains("<item>"))
+        XCTAssertEqual(w.send("POST", "/local/\(mine)/feed.xml").status, 405)
+    }
+
     func testWithoutAQueueTheControlRoutesSayDownloadsAreOff() throws {
         let web = try WebFixture()
         let router = WebRouter(
@@ -217,6 +240,15 @@ final class NoControl: WebControl {
 }
 
 extension HTTPResponse {
+    /// The bytes of the file body (its descriptor taken and closed), empty without one.
+    var fileBytes: [UInt8] {
+        guard let file, let fd = file.take() else { return [] }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: Int(file.length))
+        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(file.offset)) }
+        return n == bytes.count ? bytes : []
+    }
+
     /// The body as a JSON object (empty when it is not one).
     var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
 }
