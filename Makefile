@@ -22,7 +22,7 @@ TOOLS += dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev dh:debhelper fakeroot:fakeroot li
   zsh:zsh fish:fish systemd-analyze:systemd
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps deps-run test-deps-lists build run test mutate test-tsan test-asan test-gtk test-browser docs examples lint format bench bench-quick bench-callgrind fuzz fuzz-smoke clean
+.PHONY: deps deps-run test-deps-lists test-venv build run test mutate test-tsan test-asan test-gtk test-browser docs examples lint format bench bench-quick bench-callgrind fuzz fuzz-smoke clean
 
 # Installs only what pkg-config (for $(1), module:package pairs) or the PATH (for $(2),
 # command:package pairs) cannot find, so a prepared machine is left alone; no recommended
@@ -53,6 +53,18 @@ deps-run:
 deps:
 	$(call install_missing,$(PKGS_RUN) $(PKGS_TEST),$(TOOLS))
 
+# The test venv (.build/test-venv): feedparser and podcastparser from PyPI, which the local
+# podcast feed's test (LocalFeedProcessTests) reads the feed with. Debian's python3-venv gives
+# `python3 -m venv`; installed only when missing.
+TEST_VENV := .build/test-venv
+test-venv: $(TEST_VENV)/.installed
+$(TEST_VENV)/.installed: Tests/LocalFeed/requirements.txt
+	@python3 -c 'import ensurepip, venv' 2>/dev/null || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends python3-venv; }
+	python3 -m venv $(TEST_VENV)
+	$(TEST_VENV)/bin/pip install -q -r Tests/LocalFeed/requirements.txt
+	touch $@
+
 # PKGS_RUN is exactly the system libraries podcast-watch's targets name in Package.swift.
 test-deps-lists:
 	SWIFT=$(SWIFT) Scripts/check-deps-lists.sh
@@ -71,6 +83,7 @@ run: deps-run
 # from a fixed seed, and the install, man page, completion and Debian package tests.
 test: deps
 	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory test-venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@if [ "$$LOOPMVVM_SKIP_CORPUS" = 1 ]; then \

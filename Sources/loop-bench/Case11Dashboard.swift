@@ -209,7 +209,7 @@ enum DashboardBench {
 nonisolated(unsafe) private var bareBody: [UInt8] = []
 
 /// The router's actions in the benchmark: none are called.
-private final class NoControl: WebControl {
+final class NoControl: WebControl {
     func addFeed(url: String, title: String?) throws -> FeedRecord { throw StoreError.noSuchFeed(url) }
     func removeFeed(id: Int64) throws {}
     func pollFeed(id: Int64) -> Bool { false }

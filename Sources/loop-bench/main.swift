@@ -115,6 +115,7 @@ let cases: [BenchCase] = [
     BenchCase(number: 9, name: "host loop", body: HostLoopBench.run),
     BenchCase(number: 10, name: "downloads", body: DownloadsBench.run),
     BenchCase(number: 11, name: "dashboard web", body: DashboardBench.run),
+    BenchCase(number: 12, name: "media serving", body: MediaServingBench.run),
 ]
 
 let selected = cases.filter { bench in

@@ -9,6 +9,8 @@ Against `podcast-watch run --http` polling feeds from a loopback HTTP server, it
   3. adding a feed from the form works (the new feed appears, then its title once polled);
   4. with scripts off the page still lists the feeds;
   5. no JavaScript dialog opened at any time;
+  6. an episode downloaded with its Download button shows its progress live on the page (bytes
+     grow, it offers Cancel, then it is counted finished) and is served back at its media URL;
 and takes a screenshot of the dashboard.
 
 Exit status 0 on success, 1 on a failed check, 0 with a line starting "SKIP:" only when the
@@ -56,11 +58,25 @@ def rss(title, items):
             "<link>https://example.org/</link>{}</channel></rss>").format(xml_escape(title), entries).encode()
 
 
+SLOW_MEDIA = bytes((i * 31 + 7) % 251 for i in range(1_500_000))
+
+
 class Feeds(http.server.BaseHTTPRequestHandler):
     feeds = {}
     lock = threading.Lock()
 
     def do_GET(self):
+        if self.path == "/slow.mp3":
+            # 1.5 MB in 50 pieces 50 ms apart: long enough for the page to see it grow.
+            self.send_response(200)
+            self.send_header("Content-Type", "audio/mpeg")
+            self.send_header("Content-Length", str(len(SLOW_MEDIA)))
+            self.end_headers()
+            for start in range(0, len(SLOW_MEDIA), 30000):
+                self.wfile.write(SLOW_MEDIA[start:start + 30000])
+                self.wfile.flush()
+                time.sleep(0.05)
+            return
         with Feeds.lock:
             body = Feeds.feeds.get(self.path)
         if body is None:
@@ -242,7 +258,8 @@ def main():
             subprocess.run([args.binary, "--state", state, "add", base + path], check=True, stdout=subprocess.DEVNULL)
         daemon = subprocess.Popen(
             [args.binary, "--state", state, "run", "--json", "--interval", "1d", "--http", "127.0.0.1:0"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            env=dict(os.environ, XDG_DATA_HOME=os.path.join(workdir, "data")))  # downloads land there
         processes.append(daemon)
         dashboard = None
         deadline = time.time() + 30
@@ -332,6 +349,51 @@ def main():
         devtools.call("Emulation.setScriptExecutionDisabled", value=False)
         devtools.call("Page.navigate", url=dashboard)
         devtools.wait_for("!document.getElementById('live').hidden", what="the live page again")
+
+        # 6. A download asked for through the API: its progress grows on the page, live.
+        Feeds.feeds["/mirror.xml"] = (
+            "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Mirror</title><item><guid>m-1</guid>"
+            "<title>Long Tide</title><pubDate>Sun, 06 Oct 2024 06:00:00 GMT</pubDate>"
+            "<enclosure url=\"{}/slow.mp3\" type=\"audio/mpeg\" length=\"{}\"/></item></channel></rss>").format(
+                base, len(SLOW_MEDIA)).encode()
+        add = urllib.request.Request(
+            dashboard + "api/feeds", data=json.dumps({"url": base + "/mirror.xml"}).encode(), method="POST",
+            headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(add) as r:
+            feed_id = json.load(r)["feed"]["id"]
+        episode_id = None
+        deadline = time.time() + 15
+        while episode_id is None and time.time() < deadline:
+            with urllib.request.urlopen(dashboard + "api/episodes?feed={}".format(feed_id)) as r:
+                episodes = json.load(r)["episodes"]
+            episode_id = episodes[0]["id"] if episodes else None
+            time.sleep(0.05)
+        check(episode_id is not None, "the mirror feed was polled")
+        # Its Download button in the newest-episodes list (a JSON POST from the page).
+        devtools.wait_for(
+            "Array.from(document.querySelectorAll('#episodes li')).some(l => l.textContent.indexOf('Long Tide') >= 0)",
+            what="the mirror episode in the newest list")
+        clicked = devtools.evaluate(
+            "(function () { var li = Array.from(document.querySelectorAll('#episodes li'))"
+            ".find(function (l) { return l.textContent.indexOf('Long Tide') >= 0; });"
+            " var b = li && li.querySelector('button.control'); if (!b) return false; b.click(); return true; })()")
+        check(clicked, "the episode offers a Download button, clicked")
+        row = "document.getElementById('download-{}')".format(episode_id)
+        devtools.wait_for("!!{0} && Number({0}.getAttribute('data-bytes')) > 0".format(row), what="the download row")
+        first = devtools.evaluate("Number({}.getAttribute('data-bytes'))".format(row))
+        devtools.wait_for("!!{0} && Number({0}.getAttribute('data-bytes')) > {1}"
+                          " && {0}.querySelector('button.control').textContent === 'Cancel'".format(row, first),
+                          what="the download's bytes growing, with its Cancel button")
+        check("Long Tide" in devtools.evaluate("document.getElementById('downloads').textContent"),
+              "the download row names the episode")
+        devtools.wait_for("document.getElementById('downloads-summary').textContent.indexOf('1 finished') >= 0",
+                          what="the download finished")
+        check(devtools.evaluate("document.querySelectorAll('#downloads li').length") == 0,
+              "the finished download left the list")
+        with urllib.request.urlopen(dashboard + "api/episodes/{}".format(episode_id)) as r:
+            media_url = json.load(r)["episode"]["media_url"]
+        with urllib.request.urlopen(media_url) as r:
+            check(r.read() == SLOW_MEDIA, "the downloaded file is served back at {}".format(media_url))
 
         # 5. No dialog at any time; the screenshot.
         time.sleep(0.5)

@@ -77,6 +77,16 @@ package final class DownloadHarness {
         return id
     }
 
+    /// Announces stored episode `id` again (a re-delivered announcement), as `announce` did.
+    package func reannounce(_ id: Int64, path: String) throws {
+        var a = EpisodeAnnouncement(
+            time: Date(), feedURL: "http://feeds.example/podcast.xml", podcastTitle: "Loopback Radio", title: "again",
+            guid: "g\(id)", url: server.url(path), published: Date(timeIntervalSince1970: 1_700_000_000),
+            mimeType: "audio/mpeg", length: nil)
+        a.feedID = feedID
+        queue.announced(a, episodeID: id)
+    }
+
     /// Runs the loop until `condition` holds or `seconds` of wall time passed (a watchdog, not a
     /// timing assertion). Returns the loop iterations it took.
     @discardableResult

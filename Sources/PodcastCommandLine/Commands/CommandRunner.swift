@@ -25,6 +25,9 @@ public final class CommandRunner {
     /// Set by `run(_:)` for a `run` command line: how the daemon reads its options again at
     /// SIGHUP (`nil` when there is no config file path at all, or for `execute` called alone).
     var configReload: ConfigReload?
+    /// `run`'s options as the config file sets them (for `feed-url`, which prints the address
+    /// `run --http` serves); `nil` without a config file.
+    var configuredRun: RunOptions?
 
     /// A runner with explicit surroundings; defaults are the process's own.
     public init(
@@ -74,6 +77,12 @@ public final class CommandRunner {
                         return .usage
                     }
                 }
+                if case .feedURL = invocation.command,
+                    case .run(let options)? = try? CommandLineParser.parse(["run"], runDefaults: config.runTokens)
+                        .command
+                {
+                    configuredRun = options
+                }
                 if invocation.stateDirectory == nil { invocation.stateDirectory = config.stateDirectory }
             }
         }
@@ -117,6 +126,14 @@ public final class CommandRunner {
             return demo(samples: samples, json: json)
         case .downloads(let json):
             return withStore(stateOption, create: false) { store in try downloads(store, json: json) }
+        case .download(let ask):
+            return withStore(stateOption, create: false) { store in try download(store, ask) }
+        case .cancelDownload(let id):
+            return withStore(stateOption, create: false) { store in try cancelDownload(store, episodeID: id) }
+        case .deleteDownload(let id):
+            return withStore(stateOption, create: false) { store in try deleteDownload(store, episodeID: id) }
+        case .feedURL(let key, let rotate):
+            return withStore(stateOption, create: true) { store in try feedURL(store, key, rotate: rotate) }
         }
     }
 

@@ -62,6 +62,15 @@ public enum Command: Equatable, Sendable {
     case demo(samplesDirectory: String?, json: Bool)
     /// `downloads [--json]`: the download queue and history from the store.
     case downloads(json: Bool)
+    /// `download --episode N | --failed | URL --all | --id N --all`: queue downloads by hand.
+    case download(DownloadAsk)
+    /// `cancel-download --episode N`.
+    case cancelDownload(episodeID: Int64)
+    /// `delete-download --episode N`.
+    case deleteDownload(episodeID: Int64)
+    /// `feed-url [URL | --id N] [--rotate]`: the local feed's URL of one feed (the library's
+    /// without a feed), with a new secret when `rotate`.
+    case feedURL(key: FeedSelector?, rotate: Bool)
 
     /// The command's name as typed (`import` for `.importOPML`).
     public var name: String {
@@ -79,8 +88,22 @@ public enum Command: Equatable, Sendable {
         case .show: return "show"
         case .demo: return "demo"
         case .downloads: return "downloads"
+        case .download: return "download"
+        case .cancelDownload: return "cancel-download"
+        case .deleteDownload: return "delete-download"
+        case .feedURL: return "feed-url"
         }
     }
+}
+
+/// What `download` asks for.
+public enum DownloadAsk: Equatable, Sendable {
+    /// `--episode N`: one episode (the number `downloads` and the API show).
+    case episode(Int64)
+    /// `--failed`: every failed download, given up or waiting.
+    case failed
+    /// `URL --all` / `--id N --all`: every episode of the feed never queued.
+    case backCatalogue(FeedSelector)
 }
 
 /// How `enable` and `disable` name a feed: its URL (current or before a move, as `remove URL`

@@ -90,6 +90,8 @@ public enum CommandLineParser {
         case "run": return try parseRun(name, tokens)
         case "show": return try parseShow(name, tokens)
         case "downloads": return try parseDownloads(name, tokens)
+        case "download", "cancel-download", "delete-download", "feed-url":
+            return try parseDownloadControl(name, tokens)
         case "demo": return try parseDemo(name, tokens)
         default:
             throw UsageError("unknown command '\(name)'")
@@ -443,7 +445,7 @@ public enum CommandLineParser {
         return n * unit
     }
 
-    private struct Scanned {
+    struct Scanned {
         var operands: [String] = []
         var values: [String: String] = [:]
         var flags: Set<String> = []
@@ -451,7 +453,7 @@ public enum CommandLineParser {
 
     // `scan` with the command's options from `CommandTable`, the one list the man pages and
     // completions are generated from.
-    private static func scan(_ tokens: [String], command: String) throws(UsageError) -> Scanned {
+    static func scan(_ tokens: [String], command: String) throws(UsageError) -> Scanned {
         let entry = CommandTable.command(command)
         return try scan(tokens, command: command, valued: entry?.valued ?? [], flags: entry?.flags ?? [])
     }
@@ -511,7 +513,7 @@ public enum CommandLineParser {
         return next
     }
 
-    private static func exactlyOne(_ operands: [String], what: String, command: String) throws(UsageError) -> String {
+    static func exactlyOne(_ operands: [String], what: String, command: String) throws(UsageError) -> String {
         guard let first = operands.first else { throw UsageError("'\(command)' needs a \(what)", command: command) }
         guard operands.count == 1 else {
             throw UsageError(
@@ -524,7 +526,7 @@ public enum CommandLineParser {
         return first
     }
 
-    private static func noOperands(_ operands: [String], command: String) throws(UsageError) {
+    static func noOperands(_ operands: [String], command: String) throws(UsageError) {
         if let first = operands.first {
             throw UsageError("unexpected argument '\(first)' for '\(command)'", command: command)
         }

@@ -109,6 +109,20 @@ public enum CommandTable {
         Command(
             name: "downloads", summary: "list downloaded and queued episodes", operand: nil,
             options: [.flag("--json")]),
+        Command(
+            name: "download", summary: "download an episode, a back catalogue, or retry failures", operand: .file,
+            options: [
+                .valued("--episode", "N"), .flag("--failed"), .flag("--all"), .valued("--id", "N", .feedID),
+            ]),
+        Command(
+            name: "cancel-download", summary: "cancel a queued or running download", operand: nil,
+            options: [.valued("--episode", "N")]),
+        Command(
+            name: "delete-download", summary: "delete a downloaded file, keep the episode", operand: nil,
+            options: [.valued("--episode", "N")]),
+        Command(
+            name: "feed-url", summary: "print (or rotate) the private URL of a local podcast feed", operand: .file,
+            options: [.valued("--id", "N", .feedID), .flag("--rotate")]),
     ]
 
     /// The command named `name`, if there is one.

@@ -22,6 +22,10 @@ public enum UsageText {
         case "show": return show
         case "demo": return demo
         case "downloads": return downloads
+        case "download": return download
+        case "cancel-download": return cancelDownload
+        case "delete-download": return deleteDownload
+        case "feed-url": return feedURL
         default: return general
         }
     }
@@ -58,6 +62,12 @@ public enum UsageText {
           show URL|FILE [--json]                      fetch and parse one feed, print it all
           demo [--samples DIR] [--json]               one pass over the bundled sample feeds
           downloads [--json]                          list downloaded and queued episodes
+          download --episode N | --failed | URL|--id N --all
+                                                      download an episode, a back catalogue,
+                                                      or retry failures
+          cancel-download --episode N                 cancel a queued or running download
+          delete-download --episode N                 delete a downloaded file, keep the episode
+          feed-url [URL | --id N] [--rotate]          print (or rotate) a local feed's private URL
 
         A feed is an http(s):// URL, a file:// URL or a path to a file.
 
@@ -141,6 +151,71 @@ public enum UsageText {
           --json   one JSON object per line, keys in this order: episode_id,
                    feed_id, podcast_title, episode_title, url, path, state, bytes,
                    total, attempts, error, next_retry, queued, finished, seconds
+
+        """
+
+    static let download = """
+        Usage: podcast-watch download --episode N
+               podcast-watch download --failed
+               podcast-watch download URL --all
+               podcast-watch download --id N --all
+
+        Queue downloads by hand, whatever the feed's download setting. A running
+        'podcast-watch run' starts them on SIGHUP (systemctl reload), the next
+        'run' at its start; they wait for a slot like any download.
+
+          --episode N   episode N (the number 'downloads' and /api/episodes show):
+                        a failed, cancelled or deleted download is queued again
+                        (a failed one resumes its .part), an episode never queued
+                        (older than the first sync announced) is queued new
+          --failed      every failed download again, given up or waiting
+          --all         every episode of the feed with an enclosure that was never
+                        queued (its back catalogue), newest first
+          --id N        the feed numbered N in 'list' (instead of URL)
+
+        Exit status 1 when there is no such episode or feed.
+
+        """
+
+    static let cancelDownload = """
+        Usage: podcast-watch cancel-download --episode N
+
+        Cancel episode N's download while it waits or runs: it is recorded as
+        failed ("cancelled") with no further attempt, its .part file kept for a
+        later 'download --episode N'. A running 'run' stops the transfer on SIGHUP.
+
+          --episode N   the episode (the number 'downloads' shows)
+
+        Exit status 1 when it has no download waiting or running.
+
+        """
+
+    static let deleteDownload = """
+        Usage: podcast-watch delete-download --episode N
+
+        Delete episode N's downloaded file, if it is still the file podcast-watch
+        wrote (a regular file of the size it downloaded). The episode stays known
+        and is not downloaded again unless asked ('download --episode N').
+
+          --episode N   the episode (the number 'downloads' shows)
+
+        Exit status 1 when it has no downloaded file, or the file was kept.
+
+        """
+
+    static let feedURL = """
+        Usage: podcast-watch feed-url [URL | --id N] [--rotate]
+
+        Print the private URL of a local podcast feed, served by 'run --http':
+        RSS of the episodes downloaded, for a podcast app on a phone. Without a
+        feed, the whole library's. The URL carries a long random secret (podcast
+        apps send no password): treat it as one.
+
+          --id N     the feed numbered N in 'list' (instead of URL)
+          --rotate   replace the secret first: the old URL stops working at once
+
+        The URL starts with http-public-origin, else the http address from the
+        config file; without either, only its path is printed.
 
         """
 

@@ -122,7 +122,8 @@ extension DaemonSession {
             let dashboard = try WebDashboard(
                 loop: parts.loop, scheduler: parts.scheduler, store: store, daemon: parts.daemon, address: address,
                 token: options.httpToken, publicOrigin: options.httpPublicOrigin, metrics: webMetrics,
-                offLoop: parts.workers)
+                offLoop: parts.workers, downloads: downloads,
+                downloadFolders: [options.downloadDirectory, options.downloadFallbackDirectory].compactMap { $0 })
             web = dashboard
             console.err(
                 DaemonSession.dashboardBanner(

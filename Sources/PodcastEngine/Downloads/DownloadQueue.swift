@@ -35,15 +35,15 @@ public final class DownloadQueue {
     /// Timer service: run the closure after the seconds given; dropping the token cancels it.
     public typealias Schedule = (_ seconds: Double, _ action: @escaping () -> Void) -> Cancellable
 
-    private let ledger: any DownloadStoring
+    let ledger: any DownloadStoring
     private let fetcher: HTTPFetcher
-    private let deliver: PartFile.Deliver
-    private let now: () -> Date
+    let deliver: PartFile.Deliver
+    let now: () -> Date
     private let clock: () -> MonotonicInstant
     private let schedule: Schedule
     private var random: SystemRandomNumberGenerator
 
-    private struct Active {
+    struct Active {
         var download: EpisodeDownload
         var host: String
         var record: DownloadRecord
@@ -52,18 +52,18 @@ public final class DownloadQueue {
         var lastProgressEvent: MonotonicInstant?
         var lastStoredBytes: Int64 = 0
     }
-    private var active: [Int64: Active] = [:]
-    private var hostCounts: [String: Int] = [:]
-    private var waiting: [Int64] = []  // FIFO of episode ids ready to start
-    private var waitingRecords: [Int64: DownloadRecord] = [:]
-    private var retryTimers: [Int64: Cancellable] = [:]
+    var active: [Int64: Active] = [:]
+    var hostCounts: [String: Int] = [:]
+    var waiting: [Int64] = []  // FIFO of episode ids ready to start
+    var waitingRecords: [Int64: DownloadRecord] = [:]
+    var retryTimers: [Int64: Cancellable] = [:]
     private var feedSettings: [Int64: FeedDownloadSettings] = [:]
-    private var running = false
-    private var retentionsInFlight = 0
+    var running = false
+    var retentionsInFlight = 0
 
     /// libcurl progress and data callbacks seen by the downloads in flight and ended (tests
     /// compare it with the views' redraws).
-    public private(set) var progressCallbacks = 0
+    public internal(set) var progressCallbacks = 0
 
     /// A queue over `store` (its `downloadLedger`) fetching with `fetcher` (the daemon's, so downloads share its multi
     /// handle and connections), writing files through `deliver` (an `EventLoop.execute`).
@@ -115,6 +115,7 @@ public final class DownloadQueue {
         guard !running else { return }
         running = true
         try ledger.reconcileWithPartFiles()
+        takeRequests()
         for record in try ledger.unfinished() {
             switch record.state {
             case .pending, .downloading:
@@ -170,20 +171,24 @@ public final class DownloadQueue {
         let fields = DownloadNaming.Fields(
             podcast: episode.podcastTitle, title: episode.title, guid: episode.guid, episodeID: episodeID,
             date: episode.published ?? episode.time, url: url, mimeType: episode.mimeType)
-        let relative = settings.naming.relativePath(for: fields)
-        let directory = settings.directory.hasSuffix("/") ? String(settings.directory.dropLast()) : settings.directory
         do {
-            guard
-                let record = try ledger.enqueue(
-                    episodeID: episodeID, feedID: feedID, url: url, total: episode.length, queued: now(),
-                    candidate: { directory + "/" + DownloadNaming.numbered(relative, $0) })
-            else { return }
+            guard let record = try queueNamed(fields, feedID: feedID, length: episode.length) else { return }
             guard running else { return }
             enqueueReady(record)
             admit()
         } catch {
             onWarning?("cannot queue the download of \(TerminalText.line(episode.title ?? url)): \(error)")
         }
+    }
+
+    // A new download row for `fields` under the current directory and name template (`nil`:
+    // the episode was queued before).
+    func queueNamed(_ fields: DownloadNaming.Fields, feedID: Int64, length: Int64?) throws -> DownloadRecord? {
+        let relative = settings.naming.relativePath(for: fields)
+        let directory = settings.directory.hasSuffix("/") ? String(settings.directory.dropLast()) : settings.directory
+        return try ledger.enqueue(
+            episodeID: fields.episodeID, feedID: feedID, url: fields.url, total: length, queued: now(),
+            candidate: { directory + "/" + DownloadNaming.numbered(relative, $0) })
     }
 
     /// Forgets cached per-feed settings (after SIGHUP: `add --download` may have changed them),
@@ -193,6 +198,7 @@ public final class DownloadQueue {
     public func reloadSettings() {
         feedSettings.removeAll()
         let busy = isBusy
+        followStore()
         for id in active.keys.sorted() where isForgotten(id) {
             guard let entry = active.removeValue(forKey: id) else { continue }
             progressCallbacks += entry.download.callbackCount
@@ -228,14 +234,14 @@ public final class DownloadQueue {
         do { return try ledger.record(episodeID: id) == nil } catch { return false }
     }
 
-    private func feedSettingsFor(_ feedID: Int64) -> FeedDownloadSettings {
+    func feedSettingsFor(_ feedID: Int64) -> FeedDownloadSettings {
         if let cached = feedSettings[feedID] { return cached }
         let loaded = (try? ledger.settings(feedID: feedID)) ?? FeedDownloadSettings()
         feedSettings[feedID] = loaded
         return loaded
     }
 
-    private func enqueueReady(_ record: DownloadRecord) {
+    func enqueueReady(_ record: DownloadRecord) {
         guard active[record.episodeID] == nil, waitingRecords[record.episodeID] == nil else { return }
         waitingRecords[record.episodeID] = record
         waiting.append(record.episodeID)
@@ -244,7 +250,7 @@ public final class DownloadQueue {
 
     // Starts waiting downloads while the limits allow, in queue order (one busy host does not
     // hold back the others).
-    private func admit() {
+    func admit() {
         guard running else { return }
         var index = 0
         while index < waiting.count, active.count < settings.maxConcurrent {

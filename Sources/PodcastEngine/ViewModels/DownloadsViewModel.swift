@@ -51,8 +51,13 @@ public final class DownloadsViewModel: ObservableObject {
     @Published public private(set) var waitingCount = 0
     /// Downloads completed since start.
     @Published public private(set) var finishedCount = 0
-    /// Attempts failed since start.
+    /// Downloads whose last attempt failed (each counted once however many attempts it took;
+    /// one that later completes, is queued again or cancelled no longer counts).
     @Published public private(set) var failedCount = 0
+    /// Bytes received by the transfers since start (resumed bytes not counted again).
+    public private(set) var bytesReceived: Int64 = 0
+
+    private var failedIDs: Set<Int64> = []
 
     /// An empty model.
     public init() {}
@@ -75,6 +80,7 @@ public final class DownloadsViewModel: ObservableObject {
         guard let index = active.firstIndex(where: { $0.id == id }) else { return }
         var row = active[index]
         guard row.bytes != bytes || row.total != total || row.bytesPerSecond != bytesPerSecond else { return }
+        if bytes > row.bytes { bytesReceived += bytes - row.bytes }
         row.bytes = bytes
         row.total = total
         row.bytesPerSecond = bytesPerSecond
@@ -84,7 +90,19 @@ public final class DownloadsViewModel: ObservableObject {
     /// Removes row `id`; `finished` / `failed` count it.
     public func end(id: Int64, finished: Bool) {
         active.removeAll { $0.id == id }
-        if finished { finishedCount += 1 } else { failedCount += 1 }
+        if finished {
+            finishedCount += 1
+            failedIDs.remove(id)
+        } else {
+            failedIDs.insert(id)
+        }
+        if failedCount != failedIDs.count { failedCount = failedIDs.count }
+    }
+
+    /// Download `id` no longer counts as failed (queued again, or cancelled by the user).
+    public func clearFailure(id: Int64) {
+        guard failedIDs.remove(id) != nil else { return }
+        failedCount = failedIDs.count
     }
 
     /// Removes row `id` without counting it (the run stopped).

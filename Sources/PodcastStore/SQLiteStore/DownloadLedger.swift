@@ -6,7 +6,7 @@ import Foundation
 public struct DownloadLedger: DownloadStoring {
     /// The store whose database holds the ledger.
     public let store: FeedStore
-    private var database: Database { store.database }
+    var database: Database { store.database }
 
     /// A ledger on `store`.
     public init(store: FeedStore) {

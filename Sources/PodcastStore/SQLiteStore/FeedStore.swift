@@ -324,19 +324,21 @@ public final class FeedStore {
 
     package static func readEpisodes(_ s: Statement) throws -> [StoredEpisode] {
         var result: [StoredEpisode] = []
-        while try s.step() {
-            let enclosure = s.string(9).map { Enclosure(url: $0, length: s.int64(11), mimeType: s.string(10)) }
-            let json = s.data(12) ?? Data("[]".utf8)
-            let enclosures = (try? JSONDecoder().decode([Enclosure].self, from: json)) ?? enclosure.map { [$0] } ?? []
-            result.append(
-                StoredEpisode(
-                    id: s.int64(0) ?? 0, feedID: s.int64(1) ?? 0, identity: s.string(2) ?? "", guid: s.string(3),
-                    title: s.string(4), link: s.string(5), published: s.date(6), duration: s.double(7),
-                    description: s.string(8), enclosure: enclosure, enclosures: enclosures,
-                    firstSeen: s.date(13) ?? Date(timeIntervalSince1970: 0), announced: s.bool(14) ?? false,
-                    announcementPending: s.bool(15) ?? false))
-        }
+        while try s.step() { result.append(readEpisode(s)) }
         return result
+    }
+
+    /// The episode in the current row of `s`, whose first columns are `episodeColumns`.
+    package static func readEpisode(_ s: Statement) -> StoredEpisode {
+        let enclosure = s.string(9).map { Enclosure(url: $0, length: s.int64(11), mimeType: s.string(10)) }
+        let json = s.data(12) ?? Data("[]".utf8)
+        let enclosures = (try? JSONDecoder().decode([Enclosure].self, from: json)) ?? enclosure.map { [$0] } ?? []
+        return StoredEpisode(
+            id: s.int64(0) ?? 0, feedID: s.int64(1) ?? 0, identity: s.string(2) ?? "", guid: s.string(3),
+            title: s.string(4), link: s.string(5), published: s.date(6), duration: s.double(7),
+            description: s.string(8), enclosure: enclosure, enclosures: enclosures,
+            firstSeen: s.date(13) ?? Date(timeIntervalSince1970: 0), announced: s.bool(14) ?? false,
+            announcementPending: s.bool(15) ?? false)
     }
 
     private func requireChange(_ changed: Int, _ id: Int64) throws {

@@ -144,5 +144,23 @@ enum StoreSchema {
         """
         ALTER TABLE episodes ADD COLUMN show_notes_html TEXT;
         """,
+        // The local podcast feeds: one long random secret per feed (feed_id 0: the whole
+        // library) carried in the feed's URL, since podcast apps send no bearer header; rotating
+        // one replaces its row. And downloads asked for from the command line (`download
+        // --episode`, `--all`) that only a running daemon can name and start: it takes them at
+        // its next start or SIGHUP. New tables only, so it stacks on other migrations.
+        """
+        CREATE TABLE local_feed_secrets (
+            feed_id INTEGER PRIMARY KEY,                     -- 0: the whole library
+            secret TEXT NOT NULL UNIQUE
+        );
+        CREATE TRIGGER feeds_drop_local_feed_secret AFTER DELETE ON feeds BEGIN
+            DELETE FROM local_feed_secrets WHERE feed_id = OLD.id;
+        END;
+        CREATE TABLE download_requests (
+            episode_id INTEGER PRIMARY KEY REFERENCES episodes(id) ON DELETE CASCADE,
+            requested REAL NOT NULL                          -- Unix seconds
+        );
+        """,
     ]
 }

@@ -50,4 +50,16 @@ public protocol DownloadStoring {
     func settings(feedID id: Int64) throws -> FeedDownloadSettings
     /// The stored episode fields a `downloaded` hook reports, or `nil`.
     func episodeDetails(episodeID: Int64) -> DownloadedEpisodeDetails?
+    /// Queues a failed, cancelled or deleted download again (see `DownloadLedger.requeue`).
+    func requeue(episodeID: Int64, now: Date) throws -> Bool
+    /// Cancels a pending or running download (see `DownloadLedger.cancel`).
+    func cancel(episodeID: Int64) throws -> Bool
+    /// Downloads the user asked for that have no row yet, oldest first.
+    func requests() throws -> [Int64]
+    /// Forgets one such request.
+    func clearRequest(episodeID: Int64) throws
+    /// A feed's episodes with an http(s) enclosure never queued, newest first.
+    func backCatalogue(feedID: Int64) throws -> [Int64]
+    /// An episode and its podcast's title, for naming its download.
+    func episodeToDownload(id: Int64) throws -> (episode: StoredEpisode, podcastTitle: String?)?
 }

@@ -79,6 +79,28 @@ public enum WebJSON {
         ])
     }
 
+    /// The download queue as the page shows it: `active` (each transfer in flight:
+    /// `episode_id`, `podcast_title`, `episode_title`, `bytes`, `total`, `bytes_per_second`, in
+    /// start order), `waiting`, `finished` (since start), `failed` (downloads whose last attempt
+    /// failed).
+    public static func downloads(_ model: DownloadsViewModel) -> OrderedJSON {
+        .object([
+            (
+                "active",
+                .array(
+                    model.active.map {
+                        .object([
+                            ("episode_id", .int($0.id)), ("podcast_title", .string(shown($0.podcastTitle))),
+                            ("episode_title", .string(shown($0.episodeTitle))), ("bytes", .int($0.bytes)),
+                            ("total", .int($0.total)), ("bytes_per_second", .number($0.bytesPerSecond.rounded())),
+                        ])
+                    })
+            ),
+            ("waiting", .int(Int64(model.waitingCount))), ("finished", .int(Int64(model.finishedCount))),
+            ("failed", .int(Int64(model.failedCount))),
+        ])
+    }
+
     /// The header counts: `feeds` (total), one count per status word (all six, zeros
     /// included, in `Podcast.Status` order), `new_since_start`.
     public static func counts(_ podcasts: [Podcast], totalNew: Int) -> OrderedJSON {

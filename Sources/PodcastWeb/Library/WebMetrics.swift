@@ -41,6 +41,38 @@ public final class WebMetrics {
     public var loopFlushes: () -> Int = { 0 }
     /// Read when scraped: the process's resident set in bytes (`WebMetrics.residentBytes`).
     public var residentBytes: () -> Int? = WebMetrics.residentBytes
+    /// Read when scraped: the download queue's figures (`nil`: downloads are off, no samples).
+    public var downloads: () -> DownloadFigures? = { nil }
+
+    /// What `/metrics` says of downloads.
+    public struct DownloadFigures: Equatable, Sendable {
+        /// Bytes received since start (`podcast_watch_download_bytes_total`).
+        public var bytes: Int64
+        /// Downloads completed since start (`podcast_watch_downloads_completed_total`).
+        public var completed: Int
+        /// Downloads whose last attempt failed (`podcast_watch_downloads_failed`).
+        public var failed: Int
+        /// Transfers in flight (`podcast_watch_downloads_active`).
+        public var active: Int
+        /// Downloads waiting for a slot (`podcast_watch_download_queue_length`).
+        public var queued: Int
+
+        /// Figures as given.
+        public init(bytes: Int64, completed: Int, failed: Int, active: Int, queued: Int) {
+            self.bytes = bytes
+            self.completed = completed
+            self.failed = failed
+            self.active = active
+            self.queued = queued
+        }
+
+        /// The figures of `queue` now.
+        public init(_ queue: DownloadQueue) {
+            self.init(
+                bytes: queue.model.bytesReceived, completed: queue.model.finishedCount,
+                failed: queue.model.failedCount, active: queue.activeCount, queued: queue.waitingCount)
+        }
+    }
 
     /// Empty counters.
     public init() {}
@@ -102,11 +134,31 @@ public final class WebMetrics {
         out += "podcast_watch_sse_clients \(sseClients())\n"
         family("podcast_watch_http_connections", "gauge", "HTTP connections open.")
         out += "podcast_watch_http_connections \(httpConnections())\n"
+        if let figures = downloads() { renderDownloads(figures, into: &out) }
         if let rss = residentBytes() {
             family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
             out += "process_resident_memory_bytes \(rss)\n"
         }
         return out
+    }
+
+    private func renderDownloads(_ figures: DownloadFigures, into out: inout String) {
+        let samples: [(String, String, String, String)] = [
+            (
+                "podcast_watch_download_bytes_total", "counter", "Bytes received by downloads since start.",
+                "\(figures.bytes)"
+            ),
+            (
+                "podcast_watch_downloads_completed_total", "counter", "Downloads completed since start.",
+                "\(figures.completed)"
+            ),
+            ("podcast_watch_downloads_failed", "gauge", "Downloads whose last attempt failed.", "\(figures.failed)"),
+            ("podcast_watch_downloads_active", "gauge", "Downloads in flight.", "\(figures.active)"),
+            ("podcast_watch_download_queue_length", "gauge", "Downloads waiting for a slot.", "\(figures.queued)"),
+        ]
+        for (name, type, help, value) in samples {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)\n"
+        }
     }
 
     /// The exposition content type.

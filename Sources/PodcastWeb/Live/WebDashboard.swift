@@ -32,17 +32,19 @@ public final class WebDashboard {
     public init<S: Scheduler>(
         loop: EventLoop, scheduler: LoopScheduler, store: FeedStore, daemon: PodcastDaemon<S>, address: HTTPAddress,
         token: String?, publicOrigin: HTTPPublicOrigin? = nil, metrics: WebMetrics, limits: HTTPLimits = HTTPLimits(),
-        offLoop: OffLoopExecutor = InlineExecutor()
+        offLoop: OffLoopExecutor = InlineExecutor(), downloads: DownloadQueue? = nil, downloadFolders: [String] = []
     ) throws where S.SchedulerTimeType == MonotonicInstant {
         let required = WebDashboard.requiresToken(address: address, publicOrigin: publicOrigin)
         let access = WebAccess(
             token: token ?? (required ? WebAccess.randomSecret() : nil), publicOrigin: publicOrigin)
         let data = WebLibraryData(library: daemon.library, store: store)
         let hub = SSEHub(snapshot: { "{}" })
-        let view = WebView(data: data, hub: hub, scheduler: scheduler, metrics: metrics)
+        let view = WebView(data: data, hub: hub, scheduler: scheduler, metrics: metrics, downloads: downloads?.model)
+        let media = WebDownloads(
+            store: store, folders: downloadFolders, queue: downloads, publicOrigin: publicOrigin)
         let router = WebRouter(
             data: data, control: DaemonWebControl(store: store, daemon: daemon), access: access, metrics: metrics,
-            hub: hub, offLoop: offLoop)
+            hub: hub, offLoop: offLoop, downloads: media)
         let server = try HTTPServer(loop: loop, limits: limits) { router.reply($0) }
         server.errorHeaders = [("Cache-Control", "no-store")] + WebRouter.securityHeaders
         try server.bind(address: address.host, port: address.port)
@@ -51,6 +53,7 @@ public final class WebDashboard {
         metrics.httpConnections = { [weak server] in server?.connectionCount ?? 0 }
         metrics.viewUpdates = { [weak view] in view?.changeUpdateCount ?? 0 }
         metrics.loopFlushes = { [weak loop] in loop?.completedFlushCount ?? 0 }
+        metrics.downloads = { [weak downloads] in downloads.map(WebMetrics.DownloadFigures.init) }
         self.server = server
         self.view = view
         self.hub = hub

@@ -17,13 +17,17 @@ import ViewModelKit
 ///
 /// Update event data (one JSON line): `feeds` (changed or added feeds, `WebJSON.feed`, in id
 /// order), `removed` (ids), `episodes` (the whole newest-episodes list, `WebJSON.announcement`,
-/// only when it changed), `counts` (`WebJSON.counts`). The snapshot event has `feeds` (all),
+/// only when it changed), `counts` (`WebJSON.counts`), `downloads` (`WebJSON.downloads`: the
+/// transfers in flight and the queue's counts, only when they changed; however many libcurl
+/// progress callbacks ran in the iteration, one event carries them). The snapshot event has `feeds` (all),
 /// `episodes` and `counts`.
 ///
 /// Threading: create, use and release it on the thread of `updateScheduler`.
 public final class WebView<UpdateScheduler: EventSourceScheduler>: ViewModelObserver {
     /// The library shown.
     @ViewModel public var library: LibraryViewModel
+    /// The download queue shown (an empty model, never sent, when none was given).
+    @ViewModel public var downloads: DownloadsViewModel
     /// Where updates run (`LoopScheduler.main` in the daemon, a `TestScheduler` in tests).
     public let updateScheduler: UpdateScheduler
     /// The event-stream clients updated.
@@ -43,10 +47,17 @@ public final class WebView<UpdateScheduler: EventSourceScheduler>: ViewModelObse
     private var sentCounts: OrderedJSON = .null
     private var lastSequence = 0
     private var primed = false
+    private var sentDownloads: OrderedJSON = .null
+    private let showsDownloads: Bool
 
     /// A view of `data.library` publishing to `hub` (whose snapshots it then builds). Runs its
     /// first update at once, which only records the state (no event: nobody has seen anything).
-    public init(data: WebLibraryData, hub: SSEHub, scheduler: UpdateScheduler, metrics: WebMetrics? = nil) {
+    public init(
+        data: WebLibraryData, hub: SSEHub, scheduler: UpdateScheduler, metrics: WebMetrics? = nil,
+        downloads: DownloadsViewModel? = nil
+    ) {
+        self._downloads = ViewModel(wrappedValue: downloads ?? DownloadsViewModel())
+        self.showsDownloads = downloads != nil
         self.data = data
         self.hub = hub
         self.metrics = metrics
@@ -98,12 +109,18 @@ public final class WebView<UpdateScheduler: EventSourceScheduler>: ViewModelObse
             feeds: library.count, byStatus: library.countsByStatus, totalNew: library.totalNew)
         let countsChanged = counts != sentCounts
         sentCounts = counts
-        guard !changed.isEmpty || !removed.isEmpty || newestChanged || countsChanged else { return }
+        let transfers = showsDownloads ? WebJSON.downloads(downloads) : .null
+        let downloadsChanged = transfers != sentDownloads
+        sentDownloads = transfers
+        guard !changed.isEmpty || !removed.isEmpty || newestChanged || countsChanged || downloadsChanged else {
+            return
+        }
         var fields: [(String, OrderedJSON)] = [
             ("feeds", .array(changed)), ("removed", .array(removed.map { .int($0) })),
         ]
         if newestChanged { fields.append(("episodes", .array(newest.map(WebJSON.announcement)))) }
         fields.append(("counts", counts))
+        if downloadsChanged { fields.append(("downloads", transfers)) }
         hub.publish(String(decoding: OrderedJSON.object(fields).utf8Bytes, as: UTF8.self))
     }
 
@@ -112,15 +129,19 @@ public final class WebView<UpdateScheduler: EventSourceScheduler>: ViewModelObse
         rowCursor = library.rowChangeCursor
         sentNewest = library.newestEpisodes
         sentCounts = WebJSON.counts(feeds: library.count, byStatus: library.countsByStatus, totalNew: library.totalNew)
+        sentDownloads = showsDownloads ? WebJSON.downloads(downloads) : .null
     }
 
-    /// The full state: `feeds`, `episodes`, `counts`.
+    /// The full state: `feeds`, `episodes`, `counts`, and `downloads` when the view was given a
+    /// downloads model.
     public func snapshotJSON() -> OrderedJSON {
         let podcasts = library.snapshots
-        return .object([
+        var fields: [(String, OrderedJSON)] = [
             ("feeds", .array(podcasts.map(data.feedJSON))),
             ("episodes", .array(library.newestEpisodes.map(WebJSON.announcement))),
             ("counts", WebJSON.counts(podcasts, totalNew: library.totalNew)),
-        ])
+        ]
+        if showsDownloads { fields.append(("downloads", WebJSON.downloads(downloads))) }
+        return .object(fields)
     }
 }

@@ -76,7 +76,7 @@ public enum DashboardPage {
         html += """
             </ol>
             </section>
-            <section>
+            \(downloadsSection)<section>
             <h2>OPML</h2>
             <form method="post" action="/import" enctype="multipart/form-data" class="import">
             \(hidden(token))<input type="file" name="opml" accept=".opml,.xml,text/xml,text/x-opml" aria-label="OPML file" required>
@@ -138,6 +138,16 @@ public enum DashboardPage {
         if owed > 1 { text += " (\(owed) episodes owe one)" }
         return text
     }
+
+    /// The downloads in flight: filled by the script from the event stream's `downloads`.
+    static let downloadsSection = """
+        <section>
+        <h2>Downloads</h2>
+        <p id="downloads-summary">No downloads in progress.</p>
+        <ul id="downloads"></ul>
+        </section>
+
+        """
 
     /// One newest-episodes item.
     public static func item(_ e: EpisodeAnnouncement) -> String {

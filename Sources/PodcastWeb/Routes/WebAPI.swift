@@ -13,19 +13,23 @@ struct WebAPI {
     let data: WebLibraryData
     let control: WebControl
     let metrics: WebMetrics
+    /// Downloads, for `local_feed_url` and `media_url` (nil: those keys are left out).
+    var downloads: WebDownloads? = nil
 
     /// Most episodes per page, and the default page size.
     static let maxLimit = 500
     static let defaultLimit = 50
 
-    /// `GET /api/feeds`: `{"feeds": [...], "counts": {...}}`.
-    func feeds() -> HTTPResponse {
+    /// `GET /api/feeds`: `{"feeds": [...], "counts": {...}}`; with downloads, each feed ends
+    /// with `local_feed_url` (its local podcast feed, null until something is downloaded).
+    func feeds(_ request: HTTPRequest) -> HTTPResponse {
         let podcasts = data.library.snapshots
+        let completed = downloads.flatMap { try? $0.store.completedDownloadCounts() } ?? [:]
         // The same text as `.json(.object([("feeds", …), ("counts", …)]))`, from cached feeds.
         var body = Array(#"{"feeds":["#.utf8)
         for (i, p) in podcasts.enumerated() {
             if i > 0 { body.append(UInt8(ascii: ",")) }
-            body += data.feedBytes(p)
+            body += withLocalFeed(data.feedBytes(p), p.id, completed, request)
         }
         body += #"],"counts":"#.utf8
         body += WebJSON.counts(podcasts, totalNew: data.library.totalNew).utf8Bytes
@@ -34,11 +38,39 @@ struct WebAPI {
     }
 
     /// `GET /api/feeds/ID`: `{"feed": {...}}`.
-    func feed(_ id: String) -> HTTPResponse {
+    func feed(_ id: String, _ request: HTTPRequest) -> HTTPResponse {
         guard let id = Int64(id), let podcast = data.library.podcast(id: id) else {
             return .jsonError(404, "no such feed: \(id)")
         }
-        return .json(.object([("feed", data.feedJSON(podcast))]))
+        let completed = downloads.flatMap { try? $0.store.completedDownloadCounts() } ?? [:]
+        let feed = withLocalFeed(data.feedJSON(podcast).utf8Bytes, id, completed, request)
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
+            body: Array(#"{"feed":"#.utf8) + feed + Array("}\n".utf8))
+    }
+
+    // A feed object's bytes with `local_feed_url` added last (unchanged without downloads).
+    private func withLocalFeed(_ object: [UInt8], _ id: Int64, _ completed: [Int64: Int], _ request: HTTPRequest)
+        -> [UInt8]
+    {
+        guard let downloads, object.last == UInt8(ascii: "}") else { return object }
+        let url = downloads.localFeedURL(feedID: id, counts: completed, request: request)
+        return object.dropLast() + Array(#","local_feed_url":"#.utf8) + OrderedJSON.string(url).utf8Bytes + [
+            UInt8(ascii: "}")
+        ]
+    }
+
+    // An episode object with `media_url` added (null when not downloaded; unchanged without
+    // downloads).
+    private func withMediaURL(_ object: OrderedJSON, _ id: Int64, _ paths: [Int64: String], _ request: HTTPRequest)
+        -> OrderedJSON
+    {
+        guard let downloads, case .object(var fields) = object else { return object }
+        let url = paths[id].map {
+            downloads.base(request) + "/media/\(id)/" + WebDownloads.encode(($0 as NSString).lastPathComponent)
+        }
+        fields.append(("media_url", .string(url)))
+        return .object(fields)
     }
 
     /// `POST /api/feeds` with `{"url": "https://...", "title": "optional"}`: `201` and
@@ -96,12 +128,13 @@ struct WebAPI {
 
     /// `GET /api/episodes/ID`: `{"episode": {...}}` (`WebJSON.episodeDetail`: the episode with
     /// its sanitised `show_notes_html`); `404` when there is no such episode.
-    func episode(_ id: String) -> HTTPResponse {
+    func episode(_ id: String, _ request: HTTPRequest) -> HTTPResponse {
         guard let number = Int64(id) else { return .jsonError(404, "no such episode: \(id)") }
         do {
             guard let found = try data.episode(id: number) else { return .jsonError(404, "no such episode: \(number)") }
-            return .json(
-                .object([("episode", WebJSON.episodeDetail(found.episode, showNotesHTML: found.showNotesHTML))]))
+            let paths = try downloads?.store.completedDownloadPaths(episodeIDs: [number]) ?? [:]
+            let detail = WebJSON.episodeDetail(found.episode, showNotesHTML: found.showNotesHTML)
+            return .json(.object([("episode", withMediaURL(detail, number, paths, request))]))
         } catch {
             return .jsonError(500, "cannot read episode \(number): \(error)")
         }
@@ -146,9 +179,11 @@ struct WebAPI {
         }
         do {
             let page = try data.episodes(feedID: feedID, since: since, limit: limit, offset: offset)
+            let paths = try downloads?.store.completedDownloadPaths(episodeIDs: page.episodes.map(\.id)) ?? [:]
+            let rows = page.episodes.map { withMediaURL(WebJSON.episode($0), $0.id, paths, request) }
             return .json(
                 .object([
-                    ("episodes", .array(page.episodes.map(WebJSON.episode))), ("limit", .int(limit)),
+                    ("episodes", .array(rows)), ("limit", .int(limit)),
                     ("offset", .int(offset)), ("next_offset", page.hasMore ? .int(offset + limit) : .null),
                 ]))
         } catch {

@@ -73,6 +73,18 @@ public enum WebAssets {
             tr.appendChild(act);
             return tr;
           }
+          function control(path, label, done) {
+            var b = el("button", "control", label);
+            b.type = "button";
+            b.addEventListener("click", function () {
+              b.disabled = true;
+              fetch(path, { method: "POST", credentials: "same-origin",
+                            headers: { "Content-Type": "application/json" }, body: "{}" })
+                .then(function (r) { b.textContent = r.ok ? done : "failed (HTTP " + r.status + ")"; })
+                .catch(function () { b.textContent = label; b.disabled = false; });
+            });
+            return b;
+          }
           function item(e) {
             var li = el("li");
             li.appendChild(el("span", "podcast", e.podcast_title || ""));
@@ -94,6 +106,8 @@ public enum WebAssets {
               li.appendChild(t);
             }
             if (e.episode_id !== null && e.episode_id !== undefined) {
+              li.appendChild(document.createTextNode(" "));
+              li.appendChild(control("/api/episodes/" + e.episode_id + "/download", "Download", "queued"));
               var d = el("details", "notes");
               d.setAttribute("data-episode", String(e.episode_id));
               d.appendChild(el("summary", null, "Show notes"));
@@ -148,6 +162,27 @@ public enum WebAssets {
             }
             body.appendChild(tr);
           }
+          function showDownloads(d) {
+            var list = document.getElementById("downloads");
+            while (list.firstChild) list.removeChild(list.firstChild);
+            d.active.forEach(function (x) {
+              var li = el("li");
+              li.id = "download-" + x.episode_id;
+              li.setAttribute("data-bytes", String(x.bytes));
+              li.appendChild(el("span", "podcast", x.podcast_title || ""));
+              li.appendChild(document.createTextNode(" "));
+              li.appendChild(el("span", "episode", x.episode_title || "(untitled)"));
+              var bar = el("progress");
+              if (x.total) { bar.max = x.total; bar.value = x.bytes; }
+              li.appendChild(bar);
+              li.appendChild(el("small", "bytes", x.bytes + (x.total ? " of " + x.total : "") + " bytes"));
+              li.appendChild(document.createTextNode(" "));
+              li.appendChild(control("/api/episodes/" + x.episode_id + "/cancel", "Cancel", "cancelled"));
+              list.appendChild(li);
+            });
+            document.getElementById("downloads-summary").textContent = d.active.length + " downloading \u00b7 "
+              + d.waiting + " waiting \u00b7 " + d.finished + " finished \u00b7 " + d.failed + " failed";
+          }
           function apply(data, whole) {
             var body = document.getElementById("feeds");
             if (whole) { while (body.firstChild) body.removeChild(body.firstChild); }
@@ -170,6 +205,7 @@ public enum WebAssets {
               data.episodes.forEach(function (e) { list.appendChild(item(e)); });
             }
             if (data.counts) document.getElementById("counts").textContent = countsText(data.counts);
+            if (data.downloads) showDownloads(data.downloads);
             document.body.setAttribute("data-updates", String(Number(document.body.getAttribute("data-updates") || 0) + 1));
           }
           if (!window.EventSource) return;
@@ -223,6 +259,9 @@ public enum WebAssets {
         details.notes summary { color: var(--muted); cursor: pointer; }
         .notes-body { border-left: 3px solid #8884; padding: 0 0.75rem; margin-top: 0.3rem; overflow-wrap: anywhere; }
         .notes-body img { max-width: 100%; height: auto; }
+        #downloads progress { margin: 0 0.5rem; vertical-align: middle; }
+        #downloads li { margin: 0.2rem 0; overflow-wrap: anywhere; }
+        button.control { font-size: 0.85em; padding: 0.1rem 0.4rem; }
         @media (max-width: 40rem) { th:nth-child(4), td:nth-child(4) { display: none; } }
 
         """

@@ -21,6 +21,11 @@ import PodcastEngine
 /// | GET | `/api/episodes/ID` | one episode with its sanitised show notes |
 /// | POST | `/api/import` | OPML import (JSON `{"opml": "..."}`) |
 /// | POST | `/feeds`, `/feeds/ID/poll`, `/feeds/ID/remove`, `/poll`, `/import` | the page's forms |
+/// | GET, HEAD | `/media/…`, `/local/…` | downloaded files and the local podcast feeds (`WebMediaRoutes`) |
+/// | … | `/api/downloads`, `/api/episodes/ID/download`, … | download control (`WebDownloadAPI`) |
+///
+/// `/local/SECRET/…` is the one path answered without the token or a loopback `Host`: its
+/// secret is its credential (podcast apps send no bearer header).
 ///
 /// Threading: the loop's thread only.
 public final class WebRouter {
@@ -37,12 +42,15 @@ public final class WebRouter {
     /// Where an uploaded OPML is parsed (`WebImport`): the daemon's worker pool, so the loop
     /// never parses a file a client sent.
     public let offLoop: OffLoopExecutor
+    /// Downloaded files, local feeds and download control (nil: none of those routes).
+    public let downloads: WebDownloads?
 
     /// A router; `offLoop` defaults to running the parse in place (tests, benchmarks).
     public init(
         data: WebLibraryData, control: WebControl, access: WebAccess, metrics: WebMetrics, hub: SSEHub?,
-        offLoop: OffLoopExecutor = InlineExecutor()
+        offLoop: OffLoopExecutor = InlineExecutor(), downloads: WebDownloads? = nil
     ) {
+        self.downloads = downloads
         self.data = data
         self.control = control
         self.access = access
@@ -70,7 +78,13 @@ public final class WebRouter {
         if request.method == "GET" || request.method == "HEAD", request.path == "/", let login = access.login(request) {
             return .response(finish(login))
         }
+        if let downloads, WebMediaRoutes.isLocal(request.path) {
+            return finishing(WebMediaRoutes(downloads: downloads, offLoop: offLoop).local(request))
+        }
         if let refusal = access.refusal(request) { return .response(finish(refusal)) }
+        if let downloads, WebMediaRoutes.isMedia(request.path) {
+            return finishing(WebMediaRoutes(downloads: downloads, offLoop: offLoop).media(request))
+        }
         if request.path == "/events", let hub {
             guard request.method == "GET" else { return .response(finish(methodNotAllowed(["GET"]))) }
             var head = HTTPResponse(
@@ -82,7 +96,11 @@ public final class WebRouter {
             head.headers += WebRouter.securityHeaders
             return .stream(head: head, start: { hub.add($0) })
         }
-        switch route(request) {
+        return finishing(route(request))
+    }
+
+    private func finishing(_ reply: HTTPReply) -> HTTPReply {
+        switch reply {
         case .response(let response): return .response(finish(response))
         case .deferred(let start): return .deferred { respond in start { respond(self.finish($0)) } }
         case .stream(let head, let start): return .stream(head: head, start: start)
@@ -96,7 +114,7 @@ public final class WebRouter {
         let canonical = request.path == "/" || (!request.path.hasSuffix("/") && !request.path.contains("//"))
         let segments =
             canonical ? request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init) : ["//"]
-        let api = WebAPI(data: data, control: control, metrics: metrics)
+        let api = WebAPI(data: data, control: control, metrics: metrics, downloads: downloads)
         let forms = WebFormActions(control: control)
         // State changes: POST/DELETE only, and past the CSRF check.
         if method == "POST" || method == "DELETE", let refusal = access.csrfRefusal(request) {
@@ -139,6 +157,22 @@ public final class WebRouter {
     private static let methodOrder = ["GET", "HEAD", "POST", "DELETE"]
 
     private func routes(api: WebAPI, forms: WebFormActions) -> [Route] {
+        pageRoutes(api: api, forms: forms) + downloadRoutes()
+    }
+
+    private func downloadRoutes() -> [Route] {
+        guard let downloads else { return [] }
+        let api = WebDownloadAPI(downloads: downloads, data: data)
+        return [
+            Route(method: "GET", pattern: ["api", "downloads"]) { request, _ in api.list(request) },
+            Route(method: "POST", pattern: ["api", "episodes", "*", "download"]) { _, id in api.download(id) },
+            Route(method: "DELETE", pattern: ["api", "episodes", "*", "download"], reply: { _, id in api.delete(id) }),
+            Route(method: "POST", pattern: ["api", "episodes", "*", "cancel"]) { _, id in api.cancel(id) },
+            Route(method: "POST", pattern: ["api", "feeds", "*", "download-all"]) { _, id in api.downloadAll(id) },
+        ]
+    }
+
+    private func pageRoutes(api: WebAPI, forms: WebFormActions) -> [Route] {
         [
             Route(method: "GET", pattern: []) { request, _ in self.page(request) },
             Route(method: "GET", pattern: ["static", "app.js"]) { _, _ in
@@ -153,14 +187,14 @@ public final class WebRouter {
             Route(method: "GET", pattern: ["metrics"]) { _, _ in
                 .text(self.metrics.render(), type: WebMetrics.contentType)
             },
-            Route(method: "GET", pattern: ["api", "feeds"]) { _, _ in api.feeds() },
+            Route(method: "GET", pattern: ["api", "feeds"]) { request, _ in api.feeds(request) },
             Route(method: "POST", pattern: ["api", "feeds"]) { request, _ in api.add(request) },
-            Route(method: "GET", pattern: ["api", "feeds", "*"]) { _, id in api.feed(id) },
+            Route(method: "GET", pattern: ["api", "feeds", "*"]) { request, id in api.feed(id, request) },
             Route(method: "DELETE", pattern: ["api", "feeds", "*"]) { _, id in api.remove(id) },
             Route(method: "POST", pattern: ["api", "feeds", "*", "poll"]) { _, id in api.poll(id) },
             Route(method: "POST", pattern: ["api", "poll"]) { _, _ in api.pollAll() },
             Route(method: "GET", pattern: ["api", "episodes"]) { request, _ in api.episodes(request) },
-            Route(method: "GET", pattern: ["api", "episodes", "*"]) { _, id in api.episode(id) },
+            Route(method: "GET", pattern: ["api", "episodes", "*"]) { request, id in api.episode(id, request) },
             Route(
                 method: "POST", pattern: ["api", "import"],
                 reply: { request, _ in api.importOPML(request, self.offLoop) }),

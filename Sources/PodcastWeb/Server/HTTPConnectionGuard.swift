@@ -17,7 +17,9 @@ import Glibc
 ///   sweep: a slowloris client that keeps libevent's per-read timeout alive with one byte at a
 ///   time is closed all the same. A connection whose request is still being handled is never
 ///   swept: its clock restarts when the reply is sent (`noteReplied`), so a slow handler (a
-///   large import) does not lose its reply.
+///   large import) does not lose its reply, and one whose reply is still being sent (its
+///   output buffer not empty: a media file to a slow client) is left to libevent's write
+///   timeout, which closes it only when the client stops reading.
 /// - The sweep (`sweep()`, every `HTTPServer.sweepInterval`) also drops the references of
 ///   connections evhttp has freed: `bufferevent_free` clears the callbacks, so a bufferevent
 ///   whose event callback is `NULL` is gone for evhttp and its descriptor closes when we let go.
@@ -94,6 +96,12 @@ final class HTTPConnectionGuard {
             } else if !entry.isStream, !entry.isClosing, !entry.inProgress,
                 entry.lastRequest.distance(to: time) > deadline
             {
+                if let output = bufferevent_get_output(bev), evbuffer_get_length(output) > 0 {
+                    // A reply still draining (a long media file to a slow phone): libevent's
+                    // write timeout closes it if the client stops reading; the clock restarts.
+                    entries[bev]!.lastRequest = time
+                    continue
+                }
                 timedOut += 1
                 close(bev)
             }

@@ -85,17 +85,21 @@ public struct HTTPResponse: Sendable, Equatable {
     public var headers: [(String, String)]
     /// The body bytes.
     public var body: [UInt8]
+    /// A file range sent after `body` instead of bytes in memory (media files), if any.
+    public var file: HTTPFileBody?
 
     /// A response.
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], file: HTTPFileBody? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.file = file
     }
 
-    /// Equality with headers compared in order.
+    /// Equality with headers compared in order (and the same file body, if any).
     public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
-        lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers.count == rhs.headers.count
+        lhs.status == rhs.status && lhs.body == rhs.body && lhs.file === rhs.file
+            && lhs.headers.count == rhs.headers.count
             && zip(lhs.headers, rhs.headers).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
     }
 
@@ -147,6 +151,7 @@ public struct HTTPResponse: Sendable, Equatable {
         case 201: return "Created"
         case 202: return "Accepted"
         case 204: return "No Content"
+        case 206: return "Partial Content"
         case 303: return "See Other"
         case 304: return "Not Modified"
         case 400: return "Bad Request"
@@ -162,6 +167,7 @@ public struct HTTPResponse: Sendable, Equatable {
         case 413: return "Content Too Large"
         case 414: return "URI Too Long"
         case 415: return "Unsupported Media Type"
+        case 416: return "Range Not Satisfiable"
         case 421: return "Misdirected Request"
         case 422: return "Unprocessable Content"
         case 429: return "Too Many Requests"

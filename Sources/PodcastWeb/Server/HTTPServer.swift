@@ -416,8 +416,10 @@ public final class HTTPServer {
         var response = response
         if method == "HEAD" {
             // evhttp 2.1 sends a HEAD reply's body: the length is announced, the body dropped.
-            response.headers.append(("Content-Length", String(response.body.count)))
+            let length = Int64(response.body.count) + (response.file?.length ?? 0)
+            response.headers.append(("Content-Length", String(length)))
             response.body = []
+            response.file = nil  // closes the descriptor
         }
         addHeaders(response, to: request)
         // Before the reply: evhttp may free a `Connection: close` request's connection in it.
@@ -426,6 +428,16 @@ public final class HTTPServer {
         defer { if let buffer { evbuffer_free(buffer) } }
         if let buffer, !response.body.isEmpty {
             _ = response.body.withUnsafeBytes { evbuffer_add(buffer, $0.baseAddress, $0.count) }
+        }
+        if let buffer, let file = response.file, let fd = file.take() {
+            if file.length > 0 {
+                // Kept a sendfile(2) segment all the way to the socket (whose buffer drains to
+                // its fd): without the flag libevent would map or read the file here.
+                evbuffer_set_flags(buffer, UInt64(EVBUFFER_FLAG_DRAINS_TO_FD))
+                evbuffer_add_file(buffer, fd, file.offset, file.length)
+            } else {
+                Glibc.close(fd)
+            }
         }
         evhttp_send_reply(request, Int32(response.status), HTTPResponse.reason(response.status), buffer)
         guardian.noteReplied(bev)

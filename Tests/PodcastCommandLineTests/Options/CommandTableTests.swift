@@ -22,7 +22,7 @@ import Testing
         #expect(
             CommandLineParser.commands == [
                 "add", "remove", "enable", "disable", "set", "list", "import", "export", "run", "show", "demo",
-                "downloads",
+                "downloads", "download", "cancel-download", "delete-download", "feed-url",
             ])
         #expect(CommandTable.commands.map(\.name) == CommandLineParser.commands)
     }
@@ -85,7 +85,8 @@ import Testing
             let heading = try #require(
                 page.split(separator: "\n").first {
                     $0.hasPrefix(".SS ")
-                        && $0.dropFirst(5).dropLast().components(separatedBy: ", ").contains(command.name)
+                        && $0.dropFirst(5).dropLast().replacingOccurrences(of: "\\-", with: "-")
+                            .components(separatedBy: ", ").contains(command.name)
                 }, "no section for \(command.name)")
             let text = try Self.section(page, from: String(heading), to: ".S")
             for option in command.options {
