@@ -22,7 +22,7 @@ TOOLS += dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev dh:debhelper fakeroot:fakeroot li
   zsh:zsh fish:fish systemd-analyze:systemd
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps deps-run test-deps-lists test-venv build run test mutate test-tsan test-asan test-gtk test-browser docs examples lint format bench bench-quick bench-callgrind fuzz fuzz-smoke clean
+.PHONY: deps deps-run deps-bench test-deps-lists test-venv build run test mutate test-tsan test-asan test-gtk test-browser docs examples lint format bench bench-quick bench-callgrind fuzz fuzz-smoke clean
 
 # Installs only what pkg-config (for $(1), module:package pairs) or the PATH (for $(2),
 # command:package pairs) cannot find, so a prepared machine is left alone; no recommended
@@ -48,6 +48,14 @@ endef
 # `make run`'s packages: the five -dev libraries podcast-watch links, and pkg-config.
 deps-run:
 	$(call install_missing,$(PKGS_RUN),)
+
+# `make bench` and `make bench-callgrind` also need valgrind and Debian's nginx (case 12 serves a
+# downloaded file beside it; the bench starts the binary itself on loopback with a config of its
+# own, so the package's own service is not used). Not part of `make test`: bench-quick's case 12
+# says so and skips the nginx row where it is missing.
+BENCH_TOOLS := nginx:nginx-light valgrind:valgrind
+deps-bench:
+	$(call install_missing,,$(BENCH_TOOLS))
 
 # Everything the build and `make test` need (a superset of deps-run).
 deps:
@@ -240,7 +248,7 @@ test-asan: deps
 # path dependency, release, no flags) and runs every case; then the chain and memory cases again
 # with the opt-in cross-module optimisation (LOOPMVVM_CMO=1), for the no-flag/CMO comparison.
 # It takes several minutes; bench-quick runs every case at a small size (no flags either).
-bench: deps
+bench: deps deps-bench
 	cd Benchmarks && LOOPMVVM_TOOLS=1 $(SWIFT) run -c release loop-bench-user --json ../.build/loop-bench.json
 	LOOPMVVM_CMO=1 $(SWIFT) run -c release loop-bench --json .build/loop-bench-cmo.json chain memory
 	cd Benchmarks && LOOPMVVM_TOOLS=1 $(SWIFT) run -c release loop-bench-user \
@@ -248,7 +256,7 @@ bench: deps
 
 # The same comparison in callgrind instructions per value (no load moves them): case 5's chain
 # and @Published set, no-flag build against LOOPMVVM_CMO=1 (built in .build-cmo). Needs valgrind.
-bench-callgrind: deps
+bench-callgrind: deps deps-bench
 	SWIFT=$(SWIFT) Scripts/callgrind-chain.sh
 
 # bench-quick is built with the flags `make release` uses, so test-install/test-manual/test-deb
