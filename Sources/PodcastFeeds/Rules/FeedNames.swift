@@ -1,7 +1,10 @@
 import Foundation
 
-/// The vocabularies the feed parser understands. `none` is plain RSS (also RSS 1.0's and 0.90's
-/// default namespaces, which name the same elements).
+/// The vocabularies the feed parser understands. `none` is plain RSS: no namespace, and every
+/// namespace an RSS or early Atom document was once told to declare as its default (RSS 1.0's and
+/// 0.90's, UserLand's and Harvard's RSS 2.0 ones, the `rss091` module, the Echo/Pie drafts that
+/// became Atom), as feedparser reads them. They name the same elements; in an Atom document
+/// `none` reads as Atom.
 enum FeedNamespace: UInt8, CaseIterable {
     case none, atom, itunes, podcast, media, content, dc, psc, googleplay, rdf, xhtml, other
 
@@ -10,9 +13,18 @@ enum FeedNamespace: UInt8, CaseIterable {
         "http://purl.org/rss/1.0": .none,
         "http://my.netscape.com/rdf/simple/0.9": .none,
         "http://backend.userland.com/rss2": .none,
+        "http://backend.userland.com/rss": .none,
+        "http://blogs.law.harvard.edu/tech/rss": .none,
+        "http://purl.org/rss/1.0/modules/rss091": .none,
+        "http://example.com/newformat": .none,
+        "http://example.com/necho": .none,
+        "http://purl.org/echo": .none,
+        "uri/of/echo/namespace": .none,
+        "http://purl.org/pie": .none,
         "http://www.w3.org/2005/atom": .atom,
         "http://purl.org/atom/ns": .atom,
         "http://www.itunes.com/dtds/podcast-1.0.dtd": .itunes,
+        "http://example.com/dtds/podcast-1.0.dtd": .itunes,
         "https://podcastindex.org/namespace/1.0": .podcast,
         "https://github.com/podcastindex-org/podcast-namespace/blob/main/docs/1.0.md": .podcast,
         "http://search.yahoo.com/mrss": .media,
