@@ -42,4 +42,33 @@ struct ReadingFailureTests {
         #expect(feed.channel.title == "Draft")
         #expect(feed.episodes.map(\.guid) == ["tag:e"])
     }
+
+    // MARK: Relative URLs a browser would resolve
+
+    @Test func relativeURLsWithSpacesAndNonASCIIArePercentEncoded() throws {
+        let feed = try Self.parse(
+            """
+            <rss version="2.0"><channel><title>S</title><link>../site/ä b/</link>
+            <item><guid>1</guid><link>épisodes/un deux</link>
+            <enclosure url="audio/épisode 1.mp3" type="audio/mpeg"/>
+            <description>&lt;a href="notes/día 1.html"&gt;notes&lt;/a&gt; &lt;img src="img/a|b.png"&gt;</description>
+            </item></channel></rss>
+            """)
+        let episode = try #require(feed.episodes.first)
+        #expect(feed.channel.link == "https://feeds.example.com/site/%C3%A4%20b/")
+        #expect(episode.link == "https://feeds.example.com/show/%C3%A9pisodes/un%20deux")
+        #expect(episode.enclosures.map(\.url) == ["https://feeds.example.com/show/audio/%C3%A9pisode%201.mp3"])
+        #expect(
+            episode.descriptionHTML
+                == "<a href=\"https://feeds.example.com/show/notes/d%C3%ADa%201.html\">notes</a> <img src=\"https://feeds.example.com/show/img/a%7Cb.png\">"
+        )
+    }
+
+    @Test func percentEncodingKeepsEscapesAndReadsBackslashAsSlash() {
+        #expect(URLResolver.resolve("a%20b c%zz", against: Self.base) == "https://feeds.example.com/show/a%20b%20c%25zz")
+        #expect(URLResolver.resolve("dir\\file.mp3", against: Self.base) == "https://feeds.example.com/show/dir/file.mp3")
+        #expect(URLResolver.resolve("x.mp3", against: "https://ex.com/ñ/feed.xml") == "https://ex.com/%C3%B1/x.mp3")
+        // Absolute references stay byte for byte: they are ids too.
+        #expect(URLResolver.resolve("https://ex.com/a b.mp3", against: Self.base) == "https://ex.com/a b.mp3")
+    }
 }
