@@ -31,6 +31,21 @@ public struct ParsedFeed: Sendable, Equatable {
     /// as UTF-8, each stray byte that is not UTF-8 as windows-1252 (a warning says how many).
     /// Text is then what the author most likely meant, but a byte could have been misread.
     public var repairedEncoding: Bool
+    /// Where the reader stood when the document ended, set when libxml2 had to recover (`nil` for
+    /// a well-formed parse): with a root element left open (`TruncatedDocument.unclosedRoot`),
+    /// it tells a body cut inside an item from a complete one whose last tag is damaged.
+    public var ending: Ending?
+
+    /// How a document that lacks its root's end tag ended: the one fact that tells a body cut in
+    /// transit (items lost) from a complete document whose last tag is damaged (nothing lost).
+    public enum Ending: Sendable, Equatable {
+        /// It ended inside item (or entry) number `item` (1-based): that item and any after it
+        /// are missing.
+        case insideItem(Int)
+        /// Every item that started also ended; `channelClosed` when an RSS `</channel>` was read
+        /// (nothing a reader reads can follow it).
+        case afterItems(count: Int, channelClosed: Bool)
+    }
 
     /// Builds a parse result; every collection defaults to empty.
     public init(

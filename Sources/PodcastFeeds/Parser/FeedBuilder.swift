@@ -16,6 +16,12 @@ final class FeedBuilder: XMLReaderHandler {
     var rejectedRoot: String? { state.rejectedRoot }
     var warnings: [String] { state.warnings }
     var names: FeedNameTable { state.names }
+    /// The 1-based index of the item the document ended inside (its end tag never came), if any.
+    var unclosedItem: Int? { state.inItem ? state.itemIndex : nil }
+    /// Items (entries) started so far.
+    var itemCount: Int { state.itemIndex }
+    /// True once an RSS `<channel>` closed: nothing a feed reader reads can follow it.
+    var channelClosed: Bool { state.channelClosed }
 
     override func startElement(_ element: XMLStartElement) {
         state.startElement(element)
@@ -62,6 +68,8 @@ struct FeedState {
     var authorDepth = 0
     var redirectDepth = 0
     var categoryLevel = 0
+    /// An RSS `<channel>` ended (its end tag was read).
+    var channelClosed = false
 
     // Channel values that need a choice at the end.
     var channelDescription: String?
@@ -189,6 +197,7 @@ struct FeedState {
         if depth == ownerDepth { ownerDepth = 0 }
         if depth == authorDepth { authorDepth = 0 }
         if depth == redirectDepth { redirectDepth = 0 }
+        if depth == channelDepth && format == .rss && key.tag == .channel { channelClosed = true }
         if key.namespace == .itunes && key.tag == .category && categoryLevel > 0 { categoryLevel -= 1 }
     }
 

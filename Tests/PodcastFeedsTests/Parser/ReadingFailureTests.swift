@@ -71,4 +71,43 @@ struct ReadingFailureTests {
         // Absolute references stay byte for byte: they are ids too.
         #expect(URLResolver.resolve("https://ex.com/a b.mp3", against: Self.base) == "https://ex.com/a b.mp3")
     }
+
+    // MARK: A damaged end tag against a cut body
+
+    static let twoItems = """
+        <?xml version="1.0"?><rss version="2.0"><channel><title>S</title>
+        <item><guid>1</guid><title>One</title></item><item><guid>2</guid><title>Two</title></item>
+        </channel></rss>
+        """
+
+    @Test func aDocumentMissingOnlyItsFinalBracketLostNothing() throws {
+        let bytes = Array(Self.twoItems.dropLast().utf8)
+        let feed = try FeedParser.parse(bytes: bytes, baseURL: nil)
+        #expect(feed.episodes.map(\.title) == ["One", "Two"])
+        #expect(feed.ending == .afterItems(count: 2, channelClosed: true))
+        let root = try #require(TruncatedDocument.unclosedRoot(bytes))
+        #expect(TruncatedDocument.isDamagedEndOnly(bytes, root: root, ending: feed.ending))
+    }
+
+    @Test func anAtomDocumentEndingInsideItsEndTagLostNothing() throws {
+        let bytes = Array("<feed xmlns='http://www.w3.org/2005/Atom'><title>A</title><entry><id>1</id></entry>\n</fe".utf8)
+        let feed = try FeedParser.parse(bytes: bytes, baseURL: nil)
+        #expect(feed.ending == .afterItems(count: 1, channelClosed: false))
+        #expect(TruncatedDocument.isDamagedEndOnly(bytes, root: "feed", ending: feed.ending))
+    }
+
+    @Test func aDocumentCutInsideAnItemSaysWhich() throws {
+        let text = Self.twoItems
+        let bytes = Array(text[..<text.range(of: "<title>Two")!.upperBound].utf8)
+        let feed = try FeedParser.parse(bytes: bytes, baseURL: nil)
+        #expect(feed.ending == .insideItem(2))
+        #expect(!TruncatedDocument.isDamagedEndOnly(bytes, root: "rss", ending: feed.ending))
+        #expect(
+            TruncatedDocument(byteCount: bytes.count, rootElement: "rss", ending: feed.ending).description
+                == "truncated: the document ends after \(bytes.count) bytes without </rss>, cut inside item 2")
+    }
+
+    @Test func aWellFormedDocumentHasNoEnding() throws {
+        #expect(try Self.parse(Self.twoItems).ending == nil)
+    }
 }
