@@ -114,6 +114,7 @@ struct FeedState {
     struct ItemDraft {
         var rssDescription: String?
         var contentEncoded: String?
+        var xhtmlBody: String?
         var itunesSummary: String?
         var atomSummary: (String, TextType)?
         var atomContent: (String, TextType)?

@@ -135,6 +135,7 @@ extension FeedState {
         let summary = draft.itunesSummary.flatMap(nonEmptyTrimmed)
         episode.descriptionHTML =
             draft.contentEncoded.flatMap(nonEmptyTrimmed)
+            ?? draft.xhtmlBody.flatMap(nonEmptyTrimmed)
             ?? (rssIsHTML ? rss : nil)
             ?? html(draft.atomContent) ?? html(draft.atomSummary)
             ?? summary.flatMap { HTMLText.looksLikeHTML($0) ? $0 : nil }

@@ -82,6 +82,7 @@ extension FeedState {
         // HTML bodies get their relative URLs resolved against the base in scope here.
         case .itemDescription: draft.rssDescription = resolveMarkup(value)
         case .contentEncoded: draft.contentEncoded = resolveMarkup(value)
+        case .xhtmlBody: draft.xhtmlBody = resolveMarkup(value)
         case .itemSummary: draft.itunesSummary = resolveMarkup(value)
         case .atomSummary: draft.atomSummary = (fieldType == .text ? value : resolveMarkup(value), fieldType)
         case .atomContent: draft.atomContent = (fieldType == .text ? value : resolveMarkup(value), fieldType)

@@ -63,6 +63,7 @@ enum FeedTag: UInt8, CaseIterable {
     case category, keywords, type, newFeedURL, locked, funding, group, thumbnail, episode, season
     case episodeType, chapters, chapter, transcript, person, published, updated, issued, modified
     case created, id, icon, logo, source, textinput, creator, div, managingEditor, redirect, newLocation
+    case body, fullitem
 
     private static let byName: [String: FeedTag] = [
         "rss": .rss, "channel": .channel, "item": .item, "feed": .feed, "entry": .entry, "rdf": .rdf,
@@ -78,6 +79,7 @@ enum FeedTag: UInt8, CaseIterable {
         "issued": .issued, "modified": .modified, "created": .created, "id": .id, "icon": .icon,
         "logo": .logo, "source": .source, "textinput": .textinput, "creator": .creator, "div": .div,
         "managingeditor": .managingEditor, "redirect": .redirect, "newlocation": .newLocation,
+        "body": .body, "fullitem": .fullitem,
     ]
 
     static func from(localName: String) -> FeedTag {
@@ -223,8 +225,13 @@ struct FeedNameTable {
         }
         let namespace: FeedNamespace
         if let uri = element.uri {
+            let prefix = element.prefix
             let value = cached(uri, base: Self.namespaceBase, mask: 15) { _ in
-                FeedNamespace.from(uri: String(cString: uri)).rawValue
+                // A URI we do not know under a well-known prefix (`xmlns:content="…/content"` with a
+                // typo) means what the prefix usually means, as feedparser reads it.
+                let byURI = FeedNamespace.from(uri: String(cString: uri))
+                guard byURI == .other, let prefix else { return byURI.rawValue }
+                return FeedNamespace.from(undeclaredPrefix: String(cString: prefix)).rawValue
             }
             namespace = FeedNamespace(rawValue: value) ?? .other
         } else if let prefix = element.prefix {

@@ -31,6 +31,7 @@ enum FeedField: UInt8 {
     case channelCreator, channelRSSAuthor, managingEditor, feedAuthorName, newLocation
     case itemCreator, itemRSSAuthor, entryAuthorName
     case dcIssued, dcCreated, dcModified, dcTitle, mediaTitle, channelDCTitle, channelITunesSubtitle
+    case xhtmlBody
 
     /// Which date field wins when an item has several (lower first): `pubDate`, `dc:date`,
     /// `dcterms:issued`, Atom `published` (0.3 `issued`), `dcterms:created`, Atom `updated`
@@ -123,6 +124,7 @@ enum FeedRules {
     static let declared: [(FeedNamespace, [Entry])] = [
         (.none, rss), (.atom, atom), (.itunes, itunes), (.podcast, podcastIndex), (.media, mediaRSS),
         (.content, content), (.dc, dublinCore), (.psc, podloveChapters), (.googleplay, googlePlay),
+        (.xhtml, xhtml),
     ]
 
     private static let namespaceCount = FeedNamespace.allCases.count

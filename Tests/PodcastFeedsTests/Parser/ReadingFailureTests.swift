@@ -110,4 +110,33 @@ struct ReadingFailureTests {
     @Test func aWellFormedDocumentHasNoEnding() throws {
         #expect(try Self.parse(Self.twoItems).ending == nil)
     }
+
+    // MARK: Show notes in old elements
+
+    @Test func xhtmlBodyIsTheShowNotes() throws {
+        let feed = try Self.parse(
+            """
+            <rss version="2.0" xmlns:xhtml="http://www.w3.org/1999/xhtml"><channel><title>S</title>
+            <item><guid>1</guid><description>Short</description><xhtml:body><xhtml:p>Long <xhtml:a href="n.html">notes</xhtml:a> &amp; more</xhtml:p></xhtml:body></item>
+            <item><guid>2</guid><body xmlns="http://www.w3.org/1999/xhtml"><div><p>In a div</p></div></body></item>
+            </channel></rss>
+            """)
+        #expect(
+            feed.episodes.map(\.descriptionHTML) == [
+                "<p>Long <a href=\"https://feeds.example.com/show/n.html\">notes</a> &amp; more</p>",
+                "<div><p>In a div</p></div>",
+            ])
+        #expect(feed.episodes.map(\.description) == ["Short", "In a div"])
+    }
+
+    @Test func fullitemAndContentUnderAMisspelledURIAreTheShowNotes() throws {
+        let feed = try Self.parse(
+            """
+            <rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/extra"><channel><title>S</title>
+            <item><guid>1</guid><fullitem>&lt;p&gt;Full &lt;b&gt;item&lt;/b&gt;&lt;/p&gt;</fullitem></item>
+            <item><guid>2</guid><content:encoded><![CDATA[<p>Encoded</p>]]></content:encoded></item>
+            </channel></rss>
+            """)
+        #expect(feed.episodes.map(\.descriptionHTML) == ["<p>Full <b>item</b></p>", "<p>Encoded</p>"])
+    }
 }
