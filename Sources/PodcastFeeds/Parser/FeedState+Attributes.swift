@@ -140,7 +140,7 @@ extension FeedState {
             ?? html(draft.atomContent) ?? html(draft.atomSummary)
             ?? summary.flatMap { HTMLText.looksLikeHTML($0) ? $0 : nil }
         episode.description =
-            (rssIsHTML ? nil : rss.map(HTMLText.squashKeepingLines))
+            (rssIsHTML ? nil : rss.map { plainTextRepaired(HTMLText.squashKeepingLines($0)) })
             ?? summary.flatMap(Self.plain)
             ?? draft.atomSummary.flatMap(Self.plain)
             ?? draft.mediaDescription.flatMap(Self.plain)

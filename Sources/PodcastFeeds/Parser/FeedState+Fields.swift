@@ -20,7 +20,7 @@ extension FeedState {
     // A channel field (or one of the channel's sub-contexts); false for an item field.
     private mutating func finishChannelField(_ field: FeedField, _ value: String) -> Bool {
         switch field {
-        case .channelTitle: channel.title = nonEmpty(Self.title(value, fieldType))
+        case .channelTitle: channel.title = nonEmpty(repairedTitle(value, fieldType))
         case .channelLink: if let url = nonEmpty(resolve(value)) { channel.link = url }
         case .channelDescription: channelDescription = value
         case .channelSummary: channelSummary = value
@@ -62,7 +62,7 @@ extension FeedState {
     // An item field; false for a channel field.
     private mutating func finishItemField(_ field: FeedField, _ value: String) -> Bool {
         switch field {
-        case .itemTitle: episode.title = nonEmpty(Self.title(value, fieldType))
+        case .itemTitle: episode.title = nonEmpty(repairedTitle(value, fieldType))
         case .itemLink: if let url = nonEmpty(resolve(value)) { episode.link = url }
         case .guid:
             if let guid = nonEmptyTrimmed(value) {

@@ -9,7 +9,9 @@ extension FeedState {
     /// every `Channel` copy retains each of its strings, which showed in the per-document cost.
     mutating func result(httpContentLanguage: String? = nil) -> (Channel, [Episode]) {
         channel.description =
-            channelDescription.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
+            channelDescription.flatMap {
+                HTMLText.looksLikeHTML($0) ? Self.plain(($0, .html)) : Self.plain(($0, .text)).map(plainTextRepaired)
+            }
             ?? channelSummary.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
             ?? channelSubtitle.flatMap(Self.plain)
             ?? googleplayDescription.flatMap { Self.plain(($0, .text)) }
@@ -35,6 +37,19 @@ extension FeedState {
         }
         for index in duplicates.reversed() { episodes.remove(at: index) }
         return (channel, episodes)
+    }
+
+    /// A plain-text value of an RSS (not Atom) document with references escaped twice decoded
+    /// (`MisencodedText.leftoverReferencesDecoded`): RSS text holds no literal `&#8217;`, Atom's
+    /// `type="text"` may.
+    func plainTextRepaired(_ value: String) -> String {
+        format == .atom ? value : MisencodedText.leftoverReferencesDecoded(value)
+    }
+
+    /// A title as `title(_:_:)` gives it, with references escaped twice decoded when it is plain
+    /// RSS text (`plainTextRepaired`).
+    func repairedTitle(_ value: String, _ type: TextType) -> String {
+        type == .text ? plainTextRepaired(Self.title(value, type)) : Self.title(value, type)
     }
 
     mutating func warn(_ message: String) {

@@ -139,4 +139,29 @@ struct ReadingFailureTests {
             """)
         #expect(feed.episodes.map(\.descriptionHTML) == ["<p>Full <b>item</b></p>", "<p>Encoded</p>"])
     }
+
+    // MARK: Windows-1252 and double escaping
+
+    @Test func windows1252ReferencesAndDoublyEncodedUTF8AreRepaired() throws {
+        let feed = try Self.parse(
+            """
+            <rss version="2.0"><channel><title>Caf\u{C3}\u{A9} talk</title>
+            <item><guid>1</guid><title>Wait\u{E2}\u{20AC}\u{A6} don\u{E2}\u{20AC}\u{2122}t</title><description>It&amp;#8217;s Q&amp;amp;A &amp;lt;b&amp;gt;</description></item>
+            <item><guid>3</guid><title>Won&#146;t</title><description>\u{E2}\u{80}\u{A6}and \u{C3}\u{A9}t\u{C3}\u{A9}</description></item>
+            <item><guid>2</guid><title>Don&amp;#39;t stop</title><description>D\u{E9}j\u{E0} vu \u{2026} \u{C3}</description></item>
+            </channel></rss>
+            """)
+        #expect(feed.channel.title == "Café talk")
+        #expect(feed.episodes.map(\.title) == ["Wait… don\u{2019}t", "Won\u{2019}t", "Don't stop"])
+        // Only what is unambiguous: `&lt;` stays, a real "é" or "…" beside a lone "Ã" is left alone.
+        #expect(feed.episodes.map(\.description) == ["It\u{2019}s Q&A &lt;b&gt;", "…and été", "Déjà vu … Ã"])
+    }
+
+    @Test func atomTextKeepsLiteralReferences() throws {
+        let feed = try Self.parse(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>&amp;#8217; in Atom</title></feed>
+            """)
+        #expect(feed.channel.title == "&#8217; in Atom")
+    }
 }
