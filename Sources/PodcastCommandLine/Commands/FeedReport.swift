@@ -23,7 +23,8 @@ import PodcastStore
 ///                "owner_name", "owner_email", "categories": [[String]],
 ///                "keywords": [String], "explicit", "show_type", "new_feed_url",
 ///                "podcast_guid", "funding_url", "payment_url", "locked",
-///                "paged_feed_first", "paged_feed_next" },
+///                "paged_feed_first", "paged_feed_next",
+///                "author_email" },   // the address of whoever "author" names, if given
 ///   "episodes": [ { "identity",      // the key podcast-watch stores it under
 ///                   "guid", "guid_is_permalink", "title", "link", "published", "duration",
 ///                   "subtitle", "description",
@@ -35,7 +36,8 @@ import PodcastStore
 ///                   "enclosures": [{ "url", "length", "mime_type" }],
 ///                   "chapters": [{ "start", "title", "href", "image" }], "chapters_url",
 ///                   "transcripts": [{ "url", "mime_type", "language" }],
-///                   "persons": [{ "name", "role", "group", "href", "img" }] } ] }
+///                   "persons": [{ "name", "role", "group", "href", "img" }],
+///                   "author_email" } ] }
 /// ```
 public enum FeedReport {
     /// The JSON document for `parsed`, fetched as `response`.
@@ -53,6 +55,7 @@ public enum FeedReport {
             ("podcast_guid", .string(c.podcastGUID)), ("funding_url", .string(c.fundingURL)),
             ("payment_url", .string(c.paymentURL)), ("locked", .bool(c.locked)),
             ("paged_feed_first", .string(c.pagedFeedFirst)), ("paged_feed_next", .string(c.pagedFeedNext)),
+            ("author_email", .string(c.authorEmail)),
         ])
         return .object([
             ("url", .string(MaskedURL.string(response.requestedURL))),
@@ -120,6 +123,7 @@ public enum FeedReport {
                         ])
                     })
             ),
+            ("author_email", .string(e.authorEmail)),
         ])
     }
 

@@ -43,6 +43,10 @@ public struct Episode: Sendable, Equatable, Codable {
     /// Atom only, the feed's authors (RFC 4287 §4.2.1). An RSS item does not inherit the channel's
     /// author: `nil` there means "see `Channel.author`".
     public var author: String?
+    /// The e-mail address of whoever `author` names, when that source gave one: split from the
+    /// RSS `<author>` or `dc:creator` (`jo@example.com (Jo Smith)` gives `jo@example.com`), or the
+    /// Atom `<author><email>`; `nil` when `author` is `itunes:author`'s.
+    public var authorEmail: String?
     /// `itunes:author` of the episode alone, as written.
     public var itunesAuthor: String?
     /// Inline chapters (Podlove Simple Chapters `psc:chapter`).

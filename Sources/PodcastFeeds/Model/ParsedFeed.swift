@@ -79,10 +79,13 @@ public struct Channel: Sendable, Equatable, Codable {
     public var subtitle: String?
     /// `<generator>`.
     public var generator: String?
-    /// Who makes the show: `itunes:author`, else `dc:creator`, else the RSS channel `<author>`,
+    /// Who makes the show: `itunes:author`, else `dc:creator` (or `dc:author`), else the RSS channel `<author>`,
     /// else the Atom feed's `<author><name>`s (joined with ", "), else the name in
     /// `managingEditor` (`jo@example.com (Jo Smith)` gives "Jo Smith").
     public var author: String?
+    /// The e-mail address of whoever `author` names, when that source gave one (split from
+    /// `dc:creator`, `<author>` or `managingEditor`, or the Atom `<author><email>`).
+    public var authorEmail: String?
     /// `itunes:author` alone, as written (whitespace collapsed).
     public var itunesAuthor: String?
     /// `itunes:owner` name and e-mail.

@@ -81,10 +81,11 @@ struct FeedState {
     var atomIcon: String?
     var atomLogo: String?
     var googleplayImage: String?
-    var channelCreator: String?
-    var channelRSSAuthor: String?
-    var managingEditor: String?
+    var channelCreator: Mailbox?
+    var channelRSSAuthor: Mailbox?
+    var managingEditor: Mailbox?
     var feedAtomAuthors: [String] = []
+    var feedAtomAuthorEmail: String?
     var rootLanguage: String?
     var channelLanguage: String?
     var channelDCTitle: String?
@@ -124,9 +125,10 @@ struct FeedState {
         var itunesImage: String?
         var thumbnail: String?
         var person: Person?
-        var dcCreator: String?
-        var rssAuthor: String?
+        var dcCreator: Mailbox?
+        var rssAuthor: Mailbox?
         var atomAuthors: [String] = []
+        var atomAuthorEmail: String?
         var guidPermaLinkExplicit = false
         var rdfAbout: String?
         var dcTitle: String?

@@ -151,9 +151,11 @@ extension FeedState {
         if episode.link == nil, let about = draft.rdfAbout { episode.link = about }
         // Authors: iTunes, Dublin Core, RSS <author>, Atom <author><name> (several joined); an
         // Atom entry with none inherits the feed's in `result()` (RFC 4287 §4.2.1).
+        let mailbox = episode.itunesAuthor == nil ? draft.dcCreator ?? draft.rssAuthor : nil
         episode.author =
-            episode.itunesAuthor ?? draft.dcCreator ?? draft.rssAuthor
+            episode.itunesAuthor ?? mailbox?.displayName
             ?? (draft.atomAuthors.isEmpty ? nil : draft.atomAuthors.joined(separator: ", "))
+        episode.authorEmail = mailbox?.email ?? (episode.author == nil ? nil : draft.atomAuthorEmail)
         if episode.link == nil, episode.guidIsPermaLink == true, let guid = draft.guidLink ?? episode.guid,
             guid.lowercased().hasPrefix("http://") || guid.lowercased().hasPrefix("https://")
         {

@@ -45,9 +45,11 @@ extension FeedState {
         case .atomIcon: atomIcon = nonEmpty(resolve(value))
         case .atomLogo: atomLogo = nonEmpty(resolve(value))
         case .channelCreator:
-            if channelCreator == nil { channelCreator = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
-        case .channelRSSAuthor: if channelRSSAuthor == nil { channelRSSAuthor = Self.personName(value) }
-        case .managingEditor: managingEditor = Self.personName(value)
+            if channelCreator == nil { channelCreator = Mailbox(value) }
+        case .channelRSSAuthor: if channelRSSAuthor == nil { channelRSSAuthor = Mailbox(value) }
+        case .managingEditor: managingEditor = Mailbox(value)
+        case .feedAuthorEmail:
+            if feedAtomAuthorEmail == nil { feedAtomAuthorEmail = Mailbox(value)?.email }
         case .feedAuthorName:
             if let name = nonEmpty(HTMLText.squash(value, keepNewlines: false)) { feedAtomAuthors.append(name) }
         case .channelDCTitle:
@@ -101,8 +103,10 @@ extension FeedState {
         case .itemExplicit: episode.explicit = Self.explicit(value)
         case .itemAuthor: episode.itunesAuthor = nonEmpty(HTMLText.squash(value, keepNewlines: false))
         case .itemCreator:
-            if draft.dcCreator == nil { draft.dcCreator = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
-        case .itemRSSAuthor: if draft.rssAuthor == nil { draft.rssAuthor = Self.personName(value) }
+            if draft.dcCreator == nil { draft.dcCreator = Mailbox(value) }
+        case .itemRSSAuthor: if draft.rssAuthor == nil { draft.rssAuthor = Mailbox(value) }
+        case .entryAuthorEmail:
+            if draft.atomAuthorEmail == nil { draft.atomAuthorEmail = Mailbox(value)?.email }
         case .entryAuthorName:
             if let name = nonEmpty(HTMLText.squash(value, keepNewlines: false)) { draft.atomAuthors.append(name) }
         case .dcTitle: if draft.dcTitle == nil { draft.dcTitle = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }

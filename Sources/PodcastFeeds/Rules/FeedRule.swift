@@ -31,7 +31,7 @@ enum FeedField: UInt8 {
     case channelCreator, channelRSSAuthor, managingEditor, feedAuthorName, newLocation
     case itemCreator, itemRSSAuthor, entryAuthorName
     case dcIssued, dcCreated, dcModified, dcTitle, mediaTitle, channelDCTitle, channelITunesSubtitle
-    case xhtmlBody
+    case xhtmlBody, feedAuthorEmail, entryAuthorEmail
 
     /// Which date field wins when an item has several (lower first): `pubDate`, `dc:date`,
     /// `dcterms:issued`, Atom `published` (0.3 `issued`), `dcterms:created`, Atom `updated`

@@ -164,4 +164,42 @@ struct ReadingFailureTests {
             """)
         #expect(feed.channel.title == "&#8217; in Atom")
     }
+
+    // MARK: Authors
+
+    @Test func authorsSplitIntoNameAndEmail() throws {
+        let feed = try Self.parse(
+            """
+            <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>S</title>
+            <managingEditor>Ed Itor (ed@example.com)</managingEditor>
+            <item><guid>1</guid><author>Jo Smith (jo@example.com)</author></item>
+            <item><guid>2</guid><author>jo@example.com (Jo Smith)</author></item>
+            <item><guid>3</guid><author>"Jo Smith" &lt;mailto:jo@example.com&gt;</author></item>
+            <item><guid>4</guid><dc:author>Dee Author</dc:author></item>
+            <item><guid>5</guid><author>only@example.com</author></item>
+            <item><guid>6</guid><author>No Address</author></item>
+            </channel></rss>
+            """)
+        #expect(feed.channel.author == "Ed Itor")
+        #expect(feed.channel.authorEmail == "ed@example.com")
+        #expect(
+            feed.episodes.map(\.author) == [
+                "Jo Smith", "Jo Smith", "Jo Smith", "Dee Author", "only@example.com", "No Address",
+            ])
+        #expect(
+            feed.episodes.map(\.authorEmail) == [
+                "jo@example.com", "jo@example.com", "jo@example.com", nil, "only@example.com", nil,
+            ])
+    }
+
+    @Test func atomAuthorEmailIsRead() throws {
+        let feed = try Self.parse(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>A</title><author><name>Feed Person</name><email>f@example.com</email></author>
+            <entry><id>1</id><author><name>Entry Person</name><email>e@example.com</email></author></entry>
+            <entry><id>2</id></entry></feed>
+            """)
+        #expect(feed.channel.authorEmail == "f@example.com")
+        #expect(feed.episodes.map(\.authorEmail) == ["e@example.com", "f@example.com"])
+    }
 }
