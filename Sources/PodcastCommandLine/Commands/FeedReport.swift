@@ -24,7 +24,9 @@ import PodcastStore
 ///                "keywords": [String], "explicit", "show_type", "new_feed_url",
 ///                "podcast_guid", "funding_url", "payment_url", "locked",
 ///                "paged_feed_first", "paged_feed_next",
-///                "author_email" },   // the address of whoever "author" names, if given
+///                "author_email",     // the address of whoever "author" names, if given
+///                "medium", "update_frequency", "license", "location", "podroll", "trailers" },
+///                                    // Podcasting 2.0: OrderedJSON.podcastIndexFields(of:)
 ///   "episodes": [ { "identity",      // the key podcast-watch stores it under
 ///                   "guid", "guid_is_permalink", "title", "link", "published", "duration",
 ///                   "subtitle", "description",
@@ -35,9 +37,11 @@ import PodcastStore
 ///                   "primary_enclosure",   // URL or null
 ///                   "enclosures": [{ "url", "length", "mime_type" }],
 ///                   "chapters": [{ "start", "title", "href", "image" }], "chapters_url",
-///                   "transcripts": [{ "url", "mime_type", "language" }],
+///                   "transcripts": [{ "url", "mime_type", "language", "rel" }],
 ///                   "persons": [{ "name", "role", "group", "href", "img" }],
-///                   "author_email" } ] }
+///                   "author_email",
+///                   "season_name", "episode_display", "alternate_enclosures", "soundbites",
+///                   "license", "location" } ] }  // Podcasting 2.0: OrderedJSON.podcastIndexFields(of:)
 /// ```
 public enum FeedReport {
     /// The JSON document for `parsed`, fetched as `response`.
@@ -56,7 +60,7 @@ public enum FeedReport {
             ("payment_url", .string(c.paymentURL)), ("locked", .bool(c.locked)),
             ("paged_feed_first", .string(c.pagedFeedFirst)), ("paged_feed_next", .string(c.pagedFeedNext)),
             ("author_email", .string(c.authorEmail)),
-        ])
+        ] + OrderedJSON.podcastIndexFields(of: c))
         return .object([
             ("url", .string(MaskedURL.string(response.requestedURL))),
             ("final_url", .string(MaskedURL.string(response.effectiveURL))),
@@ -109,7 +113,7 @@ public enum FeedReport {
                     e.transcripts.map {
                         .object([
                             ("url", .string($0.url)), ("mime_type", .string($0.mimeType)),
-                            ("language", .string($0.language)),
+                            ("language", .string($0.language)), ("rel", .string($0.rel)),
                         ])
                     })
             ),
@@ -124,7 +128,7 @@ public enum FeedReport {
                     })
             ),
             ("author_email", .string(e.authorEmail)),
-        ])
+        ] + OrderedJSON.podcastIndexFields(of: e))
     }
 
     /// The text form: `key: value` lines, the channel first, then each item under a
@@ -192,6 +196,12 @@ public enum FeedReport {
         text.line("type", c.showType)
         text.line("new feed url", c.newFeedURL)
         text.line("podcast guid", c.podcastGUID)
+        text.line("medium", c.medium)
+        text.line("update frequency", c.updateFrequency.map { [$0.text, $0.rrule].compactMap { $0 }.joined(separator: " ") })
+        text.line("license", c.license.map(\.name))
+        text.line("location", c.location.map(\.name))
+        for remote in c.podroll { text.line("podroll", remote.feedURL ?? remote.feedGUID) }
+        for trailer in c.trailers { text.line("trailer", trailer.url) }
         text.line("funding", c.fundingURL)
         text.line("payment", c.paymentURL)
         if c.locked { text.line("locked", "yes") }
@@ -211,8 +221,8 @@ public enum FeedReport {
         text.line("author", e.author)
         if e.itunesAuthor != e.author { text.line("itunes author", e.itunesAuthor) }
         text.line("type", e.episodeType)
-        text.line("season", e.season.map(String.init))
-        text.line("episode", e.number.map(String.init))
+        text.line("season", e.season.map(String.init).map { n in e.seasonName.map { "\(n) (\($0))" } ?? n })
+        text.line("episode", e.episodeDisplay ?? e.number.map(String.init))
         text.line("explicit", e.explicit.map { $0 ? "yes" : "no" })
         text.line("image", e.imageURL)
         for enc in e.enclosures {

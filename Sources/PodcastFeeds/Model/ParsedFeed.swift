@@ -110,6 +110,18 @@ public struct Channel: Sendable, Equatable, Codable {
     public var paymentURL: String?
     /// `podcast:locked` is `yes`.
     public var locked: Bool
+    /// `podcast:medium` (`podcast`, `music`, `video`, `audiobook`...), lowercased.
+    public var medium: String?
+    /// `podcast:updateFrequency`: the publishing schedule the show states.
+    public var updateFrequency: UpdateFrequency?
+    /// `podcast:license` of the show.
+    public var license: License?
+    /// `podcast:location` of the show.
+    public var location: Location?
+    /// `podcast:podroll`: the shows this one recommends.
+    public var podroll: [RemoteItem] = []
+    /// `podcast:trailer`s.
+    public var trailers: [Trailer] = []
     /// `atom:link rel="first"` (RFC 5005 paged feeds).
     public var pagedFeedFirst: String?
     /// `atom:link rel="next"` (RFC 5005 paged feeds).

@@ -70,6 +70,13 @@ struct FeedState {
     var categoryLevel = 0
     /// An RSS `<channel>` ended (its end tag was read).
     var channelClosed = false
+    var podrollDepth = 0
+    /// The depth of the open `podcast:alternateEnclosure`, 0 outside one.
+    var alternateDepth = 0
+    /// The attributes of the `podcast:` element whose text is being collected.
+    var podcastAttributes: [String: String] = [:]
+    /// The `podcast:` kinds already warned about for passing their limit.
+    var warnedLimits: Set<String> = []
 
     // Channel values that need a choice at the end.
     var channelDescription: String?
@@ -200,6 +207,8 @@ struct FeedState {
         if depth == ownerDepth { ownerDepth = 0 }
         if depth == authorDepth { authorDepth = 0 }
         if depth == redirectDepth { redirectDepth = 0 }
+        if depth == podrollDepth { podrollDepth = 0 }
+        if depth == alternateDepth { alternateDepth = 0 }
         if depth == channelDepth && format == .rss && key.tag == .channel { channelClosed = true }
         if key.namespace == .itunes && key.tag == .category && categoryLevel > 0 { categoryLevel -= 1 }
     }

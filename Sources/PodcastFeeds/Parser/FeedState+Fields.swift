@@ -14,7 +14,9 @@ extension FeedState {
                 value = ""
             }
         }
-        if !finishChannelField(finished, value) { _ = finishItemField(finished, value) }
+        if !finishChannelField(finished, value), !finishItemField(finished, value) {
+            _ = finishPodcastField(finished, value)
+        }
     }
 
     // A channel field (or one of the channel's sub-contexts); false for an item field.
@@ -39,7 +41,7 @@ extension FeedState {
             let type = value.trimmedASCII.lowercased()
             if type == "episodic" || type == "serial" { channel.showType = type }
         case .newFeedURL: if let url = nonEmpty(resolve(value)) { channel.newFeedURL = url }
-        case .podcastGUID: channel.podcastGUID = nonEmptyTrimmed(value)
+        case .podcastGUID: channel.podcastGUID = nonEmpty(Self.cappedText(value))
         case .locked: channel.locked = value.trimmedASCII.lowercased() == "yes"
         case .imageURL: rssImage = nonEmpty(resolve(value))
         case .atomIcon: atomIcon = nonEmpty(resolve(value))
@@ -115,7 +117,14 @@ extension FeedState {
         case .personName:
             if var person = draft.person {
                 person.name = HTMLText.squash(value, keepNewlines: false)
-                if !person.name.isEmpty { episode.persons.append(person) }
+                if !person.name.isEmpty {
+                    if episode.persons.count < PodcastIndexLimits.persons {
+                        person.name = Self.cappedText(person.name)
+                        episode.persons.append(person)
+                    } else {
+                        warnOnce("podcast:person")
+                    }
+                }
                 draft.person = nil
             }
         default: return false

@@ -64,6 +64,7 @@ enum FeedTag: UInt8, CaseIterable {
     case episodeType, chapters, chapter, transcript, person, published, updated, issued, modified
     case created, id, icon, logo, source, textinput, creator, div, managingEditor, redirect, newLocation
     case body, fullitem
+    case alternateEnclosure, podroll, remoteItem, soundbite, trailer, license, location, updateFrequency, medium
 
     private static let byName: [String: FeedTag] = [
         "rss": .rss, "channel": .channel, "item": .item, "feed": .feed, "entry": .entry, "rdf": .rdf,
@@ -79,7 +80,9 @@ enum FeedTag: UInt8, CaseIterable {
         "issued": .issued, "modified": .modified, "created": .created, "id": .id, "icon": .icon,
         "logo": .logo, "source": .source, "textinput": .textinput, "creator": .creator, "div": .div,
         "managingeditor": .managingEditor, "redirect": .redirect, "newlocation": .newLocation,
-        "body": .body, "fullitem": .fullitem,
+        "body": .body, "fullitem": .fullitem, "alternateenclosure": .alternateEnclosure, "podroll": .podroll,
+        "remoteitem": .remoteItem, "soundbite": .soundbite, "trailer": .trailer, "license": .license,
+        "location": .location, "updatefrequency": .updateFrequency, "medium": .medium,
     ]
 
     static func from(localName: String) -> FeedTag {
@@ -100,7 +103,8 @@ enum FeedTag: UInt8, CaseIterable {
             if cName[length] >= 0x80 { return from(localName: String(cString: cName)) }
             length += 1
         }
-        return .other  // ASCII and longer than any known name
+        // Longer than 16 bytes (`alternateEnclosure`): the String path; longer than any known name: none.
+        return length <= 24 ? from(localName: String(cString: cName)) : .other
     }
 }
 
