@@ -47,7 +47,7 @@ public enum FeedReport {
     /// The JSON document for `parsed`, fetched as `response`.
     public static func json(_ parsed: ParsedFeed, response: FetchResponse) -> OrderedJSON {
         let c = parsed.channel
-        let channel: OrderedJSON = .object([
+        let channelFields: [(String, OrderedJSON)] = [
             ("title", .string(c.title)), ("link", .string(c.link)), ("description", .string(c.description)),
             ("subtitle", .string(c.subtitle)), ("image_url", .string(c.imageURL)), ("language", .string(c.language)),
             ("generator", .string(c.generator)), ("author", .string(c.author)),
@@ -60,7 +60,8 @@ public enum FeedReport {
             ("payment_url", .string(c.paymentURL)), ("locked", .bool(c.locked)),
             ("paged_feed_first", .string(c.pagedFeedFirst)), ("paged_feed_next", .string(c.pagedFeedNext)),
             ("author_email", .string(c.authorEmail)),
-        ] + OrderedJSON.podcastIndexFields(of: c))
+        ]
+        let channel = OrderedJSON.object(channelFields + OrderedJSON.podcastIndexFields(of: c))
         return .object([
             ("url", .string(MaskedURL.string(response.requestedURL))),
             ("final_url", .string(MaskedURL.string(response.effectiveURL))),
@@ -76,7 +77,7 @@ public enum FeedReport {
     }
 
     static func episodeJSON(_ e: Episode) -> OrderedJSON {
-        .object([
+        let fields: [(String, OrderedJSON)] = [
             ("identity", .string(EpisodeIdentity(e).key)),
             ("guid", .string(e.guid)), ("guid_is_permalink", .bool(e.guidIsPermaLink)), ("title", .string(e.title)),
             ("link", .string(e.link)), ("published", .date(e.published)), ("duration", .number(e.duration)),
@@ -128,7 +129,8 @@ public enum FeedReport {
                     })
             ),
             ("author_email", .string(e.authorEmail)),
-        ] + OrderedJSON.podcastIndexFields(of: e))
+        ]
+        return .object(fields + OrderedJSON.podcastIndexFields(of: e))
     }
 
     /// The text form: `key: value` lines, the channel first, then each item under a
@@ -197,7 +199,8 @@ public enum FeedReport {
         text.line("new feed url", c.newFeedURL)
         text.line("podcast guid", c.podcastGUID)
         text.line("medium", c.medium)
-        text.line("update frequency", c.updateFrequency.map { [$0.text, $0.rrule].compactMap { $0 }.joined(separator: " ") })
+        text.line(
+            "update frequency", c.updateFrequency.map { [$0.text, $0.rrule].compactMap { $0 }.joined(separator: " ") })
         text.line("license", c.license.map(\.name))
         text.line("location", c.location.map(\.name))
         for remote in c.podroll { text.line("podroll", remote.feedURL ?? remote.feedGUID) }

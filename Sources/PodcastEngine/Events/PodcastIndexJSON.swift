@@ -38,7 +38,8 @@ extension OrderedJSON {
                     c.trailers.map {
                         .object([
                             ("url", .string($0.url)), ("title", .string($0.title)), ("published", .date($0.published)),
-                            ("length", .int($0.length)), ("mime_type", .string($0.mimeType)), ("season", .int($0.season)),
+                            ("length", .int($0.length)), ("mime_type", .string($0.mimeType)),
+                            ("season", .int($0.season)),
                         ])
                     })
             ),
@@ -70,7 +71,8 @@ extension OrderedJSON {
                 .array(
                     e.soundbites.map {
                         .object([
-                            ("start", .number($0.start)), ("duration", .number($0.duration)), ("title", .string($0.title)),
+                            ("start", .number($0.start)), ("duration", .number($0.duration)),
+                            ("title", .string($0.title)),
                         ])
                     })
             ),

@@ -90,7 +90,8 @@ extension FeedState {
         guard channel.trailers.count < PodcastIndexLimits.trailers else { return warnOnce("podcast:trailer") }
         channel.trailers.append(
             Trailer(
-                url: url, title: nonEmpty(title), published: attributes["pubdate"].flatMap { DateParser.parse($0.trimmedASCII) },
+                url: url, title: nonEmpty(title),
+                published: attributes["pubdate"].flatMap { DateParser.parse($0.trimmedASCII) },
                 length: attributes["length"].flatMap { Int64($0.trimmedASCII) }.flatMap { $0 > 0 ? $0 : nil },
                 mimeType: attributes["type"].map(Self.cappedText).flatMap { $0.contains("/") ? $0 : nil },
                 season: attributes["season"].flatMap { Int($0.trimmedASCII) }.flatMap { $0 > 0 ? $0 : nil }))
@@ -185,6 +186,7 @@ extension FeedState {
     mutating func warnOnce(_ kind: String) {
         guard !warnedLimits.contains(kind) else { return }
         warnedLimits.insert(kind)
-        warn("more \(kind) elements than the \(kind == "podcast:source" ? "per-enclosure " : "")limit: the rest ignored")
+        warn(
+            "more \(kind) elements than the \(kind == "podcast:source" ? "per-enclosure " : "")limit: the rest ignored")
     }
 }

@@ -53,7 +53,7 @@ enum MisencodedText {
         }
         guard pending == 0, merged else { return nil }
         // Overlong forms and surrogates are not UTF-8 either.
-        return out.withUnsafeBufferPointer { UTF8Check.isValid($0) } ? out : nil
+        return String(validating: out, as: UTF8.self) != nil ? out : nil
     }
 
     /// The byte Windows-1252 (or, for U+0080...U+009F, Latin-1) encodes `scalar` as; `nil` for a
@@ -75,7 +75,8 @@ enum MisencodedText {
         var rest = Substring(text)
         while let range = rest.range(of: "&lt;") ?? rest.range(of: "&gt;") {
             // Decode around each kept `&lt;`/`&gt;` (rare in a title).
-            let first = [rest.range(of: "&lt;"), rest.range(of: "&gt;")].compactMap { $0 }
+            let first =
+                [rest.range(of: "&lt;"), rest.range(of: "&gt;")].compactMap { $0 }
                 .min { $0.lowerBound < $1.lowerBound } ?? range
             pieces.append(rest[..<first.lowerBound])
             pieces.append(rest[first])

@@ -86,7 +86,8 @@ import Testing
         #expect(parsed.episodes.count == 50)
         #expect(parsed.ending == .afterItems(count: 50, channelClosed: true))
         #expect(
-            parsed.warnings.last == "the document ends without a complete </rss>, but every item closed: read as complete")
+            parsed.warnings.last
+                == "the document ends without a complete </rss>, but every item closed: read as complete")
     }
 
     @Test func aBodyCutBetweenItemsIsStillRefused() throws {
@@ -94,8 +95,9 @@ import Testing
         let cut = String(full[..<full.range(of: "<item><guid>g3")!.lowerBound])
         let response = FetchResponse(
             status: 200, body: Data(cut.utf8), requestedURL: "http://h/f", effectiveURL: "http://h/f")
-        #expect(throws: TruncatedDocument(
-            byteCount: cut.utf8.count, rootElement: "rss", ending: .afterItems(count: 2, channelClosed: false))
+        #expect(
+            throws: TruncatedDocument(
+                byteCount: cut.utf8.count, rootElement: "rss", ending: .afterItems(count: 2, channelClosed: false))
         ) { try FeedParsing.parse(response) }
     }
 

@@ -65,8 +65,10 @@ struct ReadingFailureTests {
     }
 
     @Test func percentEncodingKeepsEscapesAndReadsBackslashAsSlash() {
-        #expect(URLResolver.resolve("a%20b c%zz", against: Self.base) == "https://feeds.example.com/show/a%20b%20c%25zz")
-        #expect(URLResolver.resolve("dir\\file.mp3", against: Self.base) == "https://feeds.example.com/show/dir/file.mp3")
+        #expect(
+            URLResolver.resolve("a%20b c%zz", against: Self.base) == "https://feeds.example.com/show/a%20b%20c%25zz")
+        #expect(
+            URLResolver.resolve("dir\\file.mp3", against: Self.base) == "https://feeds.example.com/show/dir/file.mp3")
         #expect(URLResolver.resolve("x.mp3", against: "https://ex.com/ñ/feed.xml") == "https://ex.com/%C3%B1/x.mp3")
         // Absolute references stay byte for byte: they are ids too.
         #expect(URLResolver.resolve("https://ex.com/a b.mp3", against: Self.base) == "https://ex.com/a b.mp3")
@@ -90,7 +92,8 @@ struct ReadingFailureTests {
     }
 
     @Test func anAtomDocumentEndingInsideItsEndTagLostNothing() throws {
-        let bytes = Array("<feed xmlns='http://www.w3.org/2005/Atom'><title>A</title><entry><id>1</id></entry>\n</fe".utf8)
+        let bytes = Array(
+            "<feed xmlns='http://www.w3.org/2005/Atom'><title>A</title><entry><id>1</id></entry>\n</fe".utf8)
         let feed = try FeedParser.parse(bytes: bytes, baseURL: nil)
         #expect(feed.ending == .afterItems(count: 1, channelClosed: false))
         #expect(TruncatedDocument.isDamagedEndOnly(bytes, root: "feed", ending: feed.ending))
