@@ -173,13 +173,30 @@ extension FeedState {
     /// characters.
     static func cappedText(_ value: String) -> String {
         var text = value
-        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !$0.isASCIISpace }) {
+        if hasControlCharacter(text),
+            text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !$0.isASCIISpace })
+        {
             text = String(
                 String.UnicodeScalarView(
                     text.unicodeScalars.filter { $0.properties.generalCategory != .control || $0.isASCIISpace }))
         }
         text = HTMLText.squash(text, keepNewlines: false)
-        return text.count > PodcastIndexLimits.text ? String(text.prefix(PodcastIndexLimits.text)) : text
+        guard text.utf8.count > PodcastIndexLimits.text, text.count > PodcastIndexLimits.text else { return text }
+        return String(text.prefix(PodcastIndexLimits.text))
+    }
+
+    /// A quick look for a C0 control other than tab and line breaks, DEL, or a C1 control.
+    private static func hasControlCharacter(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
+                || (previous == 0xC2 && byte >= 0x80 && byte <= 0x9F)
+            {
+                return true
+            }
+            previous = byte
+        }
+        return false
     }
 
     /// One warning per document for each kind of `podcast:` element past its limit.

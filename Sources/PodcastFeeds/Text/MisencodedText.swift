@@ -11,6 +11,35 @@ import Glibc
 ///   the plain-text fields of RSS, where the text can hold no literal reference. `&lt;` and `&gt;`
 ///   stay as they are: text about markup may mean them literally.
 enum MisencodedText {
+    /// True when `text` holds a `&` that starts a character reference (`&#…;`) or a named one
+    /// other than `&lt;`/`&gt;`: the usual "Q & A" costs one scan and no copy.
+    private static func hasLeftoverReference(_ text: String) -> Bool {
+        var copy = text
+        return copy.withUTF8 { b -> Bool in
+            guard let base = b.baseAddress else { return false }
+            var offset = 0
+            while offset < b.count, let hit = memchr(base + offset, Int32(UInt8(ascii: "&")), b.count - offset) {
+                let i = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+                var j = i + 1
+                if j < b.count, b[j] == UInt8(ascii: "#") { j += 1 }
+                let start = j
+                while j < b.count, j - start < 32,
+                    (b[j] | 0x20) >= 97 && (b[j] | 0x20) <= 122 || (b[j] >= 48 && b[j] <= 57)
+                {
+                    j += 1
+                }
+                if j > start, j < b.count, b[j] == UInt8(ascii: ";") {
+                    let kept =
+                        j - start == 2 && (b[start] == UInt8(ascii: "l") || b[start] == UInt8(ascii: "g"))
+                        && b[start + 1] == UInt8(ascii: "t") && b[start - 1] != UInt8(ascii: "#")
+                    if !kept { return true }
+                }
+                offset = i + 1
+            }
+            return false
+        }
+    }
+
     /// The UTF-8 text `b` decoded as UTF-8 once more when it is UTF-8 that was decoded as
     /// Windows-1252 (or Latin-1); `nil` when it is not (the usual case, found at the first
     /// non-ASCII character that does not fit).
@@ -70,7 +99,7 @@ enum MisencodedText {
     /// decoded (`&#8217;` → `’`, `&amp;` → `&`), but `&lt;` and `&gt;` kept. `text` itself when it
     /// holds no `&`.
     static func leftoverReferencesDecoded(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        guard hasLeftoverReference(text) else { return text }
         var pieces: [Substring] = []
         var rest = Substring(text)
         while let range = rest.range(of: "&lt;") ?? rest.range(of: "&gt;") {
