@@ -144,5 +144,12 @@ enum StoreSchema {
         """
         ALTER TABLE episodes ADD COLUMN show_notes_html TEXT;
         """,
+        // The show's `podcast:guid` as its last parsed document gave it (lowercased; NULL: none
+        // yet), the identity of a show across URLs: two subscriptions with one guid are the same
+        // show. An added column and its index only.
+        """
+        ALTER TABLE feeds ADD COLUMN podcast_guid TEXT;
+        CREATE INDEX feeds_podcast_guid ON feeds(podcast_guid) WHERE podcast_guid IS NOT NULL;
+        """,
     ]
 }
