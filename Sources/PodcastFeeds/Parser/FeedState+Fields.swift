@@ -5,7 +5,11 @@ import Foundation
 extension FeedState {
     mutating func finish(_ finished: FeedField) {
         if finishFromBytes(finished) { return }
-        var value = HTMLText.decode(text.bytes)
+        // Ids and URLs are not text to repair: a guid must stay byte for byte (it keys the episode).
+        let isIdentifier =
+            finished == .guid || finished == .atomID || finished == .podcastGUID || finished == .itemLink
+            || finished == .channelLink || finished == .imageURL || finished == .newFeedURL
+        var value = HTMLText.decode(text.bytes, isIdentifier: isIdentifier)
         if fieldBase64 {
             if let decoded = Self.base64Text(value) {
                 value = decoded

@@ -160,6 +160,19 @@ struct ReadingFailureTests {
         #expect(feed.episodes.map(\.description) == ["It\u{2019}s Q&A &lt;b&gt;", "…and été", "Déjà vu … Ã"])
     }
 
+    @Test func idsAndURLsAreNotRepaired() throws {
+        // A guid keys its episode: a repair would make a stored episode new again.
+        let feed = try Self.parse(
+            """
+            <rss version="2.0"><channel><title>S</title>
+            <item><guid>caf\u{C3}\u{A9}-1</guid><title>caf\u{C3}\u{A9}</title><link>https://example.com/caf\u{C3}\u{A9}</link></item>
+            </channel></rss>
+            """)
+        #expect(feed.episodes.first?.guid == "caf\u{C3}\u{A9}-1")
+        #expect(feed.episodes.first?.link == "https://example.com/caf\u{C3}\u{A9}")
+        #expect(feed.episodes.first?.title == "café")
+    }
+
     @Test func atomTextKeepsLiteralReferences() throws {
         let feed = try Self.parse(
             """
