@@ -23,7 +23,10 @@ import PodcastStore
 ///                "owner_name", "owner_email", "categories": [[String]],
 ///                "keywords": [String], "explicit", "show_type", "new_feed_url",
 ///                "podcast_guid", "funding_url", "payment_url", "locked",
-///                "paged_feed_first", "paged_feed_next" },
+///                "paged_feed_first", "paged_feed_next",
+///                "author_email",     // the address of whoever "author" names, if given
+///                "medium", "update_frequency", "license", "location", "podroll", "trailers" },
+///                                    // Podcasting 2.0: OrderedJSON.podcastIndexFields(of:)
 ///   "episodes": [ { "identity",      // the key podcast-watch stores it under
 ///                   "guid", "guid_is_permalink", "title", "link", "published", "duration",
 ///                   "subtitle", "description",
@@ -34,14 +37,17 @@ import PodcastStore
 ///                   "primary_enclosure",   // URL or null
 ///                   "enclosures": [{ "url", "length", "mime_type" }],
 ///                   "chapters": [{ "start", "title", "href", "image" }], "chapters_url",
-///                   "transcripts": [{ "url", "mime_type", "language" }],
-///                   "persons": [{ "name", "role", "group", "href", "img" }] } ] }
+///                   "transcripts": [{ "url", "mime_type", "language", "rel" }],
+///                   "persons": [{ "name", "role", "group", "href", "img" }],
+///                   "author_email",
+///                   "season_name", "episode_display", "alternate_enclosures", "soundbites",
+///                   "license", "location" } ] }  // Podcasting 2.0: OrderedJSON.podcastIndexFields(of:)
 /// ```
 public enum FeedReport {
     /// The JSON document for `parsed`, fetched as `response`.
     public static func json(_ parsed: ParsedFeed, response: FetchResponse) -> OrderedJSON {
         let c = parsed.channel
-        let channel: OrderedJSON = .object([
+        let channelFields: [(String, OrderedJSON)] = [
             ("title", .string(c.title)), ("link", .string(c.link)), ("description", .string(c.description)),
             ("subtitle", .string(c.subtitle)), ("image_url", .string(c.imageURL)), ("language", .string(c.language)),
             ("generator", .string(c.generator)), ("author", .string(c.author)),
@@ -53,7 +59,9 @@ public enum FeedReport {
             ("podcast_guid", .string(c.podcastGUID)), ("funding_url", .string(c.fundingURL)),
             ("payment_url", .string(c.paymentURL)), ("locked", .bool(c.locked)),
             ("paged_feed_first", .string(c.pagedFeedFirst)), ("paged_feed_next", .string(c.pagedFeedNext)),
-        ])
+            ("author_email", .string(c.authorEmail)),
+        ]
+        let channel = OrderedJSON.object(channelFields + OrderedJSON.podcastIndexFields(of: c))
         return .object([
             ("url", .string(MaskedURL.string(response.requestedURL))),
             ("final_url", .string(MaskedURL.string(response.effectiveURL))),
@@ -69,7 +77,7 @@ public enum FeedReport {
     }
 
     static func episodeJSON(_ e: Episode) -> OrderedJSON {
-        .object([
+        let fields: [(String, OrderedJSON)] = [
             ("identity", .string(EpisodeIdentity(e).key)),
             ("guid", .string(e.guid)), ("guid_is_permalink", .bool(e.guidIsPermaLink)), ("title", .string(e.title)),
             ("link", .string(e.link)), ("published", .date(e.published)), ("duration", .number(e.duration)),
@@ -106,7 +114,7 @@ public enum FeedReport {
                     e.transcripts.map {
                         .object([
                             ("url", .string($0.url)), ("mime_type", .string($0.mimeType)),
-                            ("language", .string($0.language)),
+                            ("language", .string($0.language)), ("rel", .string($0.rel)),
                         ])
                     })
             ),
@@ -120,7 +128,9 @@ public enum FeedReport {
                         ])
                     })
             ),
-        ])
+            ("author_email", .string(e.authorEmail)),
+        ]
+        return .object(fields + OrderedJSON.podcastIndexFields(of: e))
     }
 
     /// The text form: `key: value` lines, the channel first, then each item under a
@@ -188,6 +198,13 @@ public enum FeedReport {
         text.line("type", c.showType)
         text.line("new feed url", c.newFeedURL)
         text.line("podcast guid", c.podcastGUID)
+        text.line("medium", c.medium)
+        text.line(
+            "update frequency", c.updateFrequency.map { [$0.text, $0.rrule].compactMap { $0 }.joined(separator: " ") })
+        text.line("license", c.license.map(\.name))
+        text.line("location", c.location.map(\.name))
+        for remote in c.podroll { text.line("podroll", remote.feedURL ?? remote.feedGUID) }
+        for trailer in c.trailers { text.line("trailer", trailer.url) }
         text.line("funding", c.fundingURL)
         text.line("payment", c.paymentURL)
         if c.locked { text.line("locked", "yes") }
@@ -207,8 +224,8 @@ public enum FeedReport {
         text.line("author", e.author)
         if e.itunesAuthor != e.author { text.line("itunes author", e.itunesAuthor) }
         text.line("type", e.episodeType)
-        text.line("season", e.season.map(String.init))
-        text.line("episode", e.number.map(String.init))
+        text.line("season", e.season.map(String.init).map { n in e.seasonName.map { "\(n) (\($0))" } ?? n })
+        text.line("episode", e.episodeDisplay ?? e.number.map(String.init))
         text.line("explicit", e.explicit.map { $0 ? "yes" : "no" })
         text.line("image", e.imageURL)
         for enc in e.enclosures {

@@ -32,6 +32,9 @@ public struct PollPolicy: Sendable, Equatable {
     public var maxBackoff: Double
     /// The longest server `Retry-After` honoured, in seconds. Default 24 h.
     public var maxRetryAfter: Double
+    /// The longest interval a feed's own stated schedule (`podcast:updateFrequency`) may stretch
+    /// its polling to, in seconds. Default 24 h.
+    public var maxHintedInterval: Double = 24 * 3600
 
     /// The default interval: one hour.
     public static let defaultIntervalSeconds: Double = 3600
@@ -178,6 +181,21 @@ public struct PollPolicy: Sendable, Equatable {
             n += 1
         }
         return min(delay, cap)
+    }
+
+    /// The interval for a feed without one of its own whose document states a schedule
+    /// (`podcast:updateFrequency`, `UpdateFrequency.statedInterval`): a quarter of the stated
+    /// time between episodes, so a new one is found within a quarter of its period, and for a
+    /// show that says it is complete the longest; always within the configured bounds, never
+    /// shorter than `effectiveInterval(base)` (the configured interval) nor longer than
+    /// `maxHintedInterval` (unless the configured interval is longer). `nil` when the feed states
+    /// no usable schedule: poll at the configured interval. The hint only ever slows polling.
+    public func hintedInterval(stated: Double?, complete: Bool, base: Double?) -> Double? {
+        let floor = effectiveInterval(base)
+        let ceiling = max(floor, PollPolicy.clampedDelay(maxHintedInterval))
+        if complete { return ceiling }
+        guard let stated, stated.isFinite, stated > 0 else { return nil }
+        return min(max(stated / 4, floor), ceiling)
     }
 
     /// The interval used for a feed whose own is `interval` (seconds); non-positive or NaN means

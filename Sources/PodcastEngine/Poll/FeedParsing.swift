@@ -10,10 +10,13 @@ public enum FeedParsing {
     /// (`StartTagLimit`, measured by the parser on the decoded text, since an encoding such as
     /// UTF-7 or EBCDIC hides the markup from a scan of the raw bytes), `TruncatedDocument` for
     /// a body cut short before its root element closed (checked only when libxml2 had to
-    /// recover), `FeedParseError` when the body is not a feed at all. Any thread.
+    /// recover; its description says whether it was cut inside an item), `FeedParseError` when
+    /// the body is not a feed at all. A body whose root end tag is only damaged (every item
+    /// closed, `TruncatedDocument.isDamagedEndOnly`) is read, with a warning saying so. Any
+    /// thread.
     @Sendable public static func parse(_ response: FetchResponse) throws -> ParsedFeed {
         let bytes = [UInt8](response.body)
-        let parsed: ParsedFeed
+        var parsed: ParsedFeed
         do {
             parsed = try FeedParser.parse(
                 bytes: bytes, baseURL: response.effectiveURL, httpContentType: response.contentType,
@@ -22,7 +25,11 @@ public enum FeedParsing {
             throw refusal
         }
         if !parsed.isWellFormed, let root = TruncatedDocument.unclosedRoot(bytes) {
-            throw TruncatedDocument(byteCount: bytes.count, rootElement: root)
+            guard TruncatedDocument.isDamagedEndOnly(bytes, root: root, ending: parsed.ending) else {
+                throw TruncatedDocument(byteCount: bytes.count, rootElement: root, ending: parsed.ending)
+            }
+            parsed.warnings.append(
+                "the document ends without a complete </\(root)>, but every item closed: read as complete")
         }
         return parsed
     }

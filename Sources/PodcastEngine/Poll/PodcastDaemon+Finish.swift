@@ -22,7 +22,7 @@ extension PodcastDaemon {
         let checkedAt = now()
         let poll = PollClassification(
             result, parsed: parsed, sentValidators: slot.etag != nil || slot.lastModified != nil, checkedAt: checkedAt)
-        let decision = decideNextPoll(after: poll.policy, slot: slot)
+        let decision = decideNextPoll(after: poll.policy, slot: noteSchedule(id, slot, parsed: parsed))
         let nextPoll = decision.delay.map { checkedAt.addingTimeInterval($0) }
         let update = FeedUpdate(
             feedID: id, outcome: poll.update, permanentRedirect: poll.redirect, checkedAt: checkedAt, nextPoll: nextPoll
@@ -49,11 +49,27 @@ extension PodcastDaemon {
         inFlight[id] = nil
     }
 
+    // A feed without an interval of its own follows the schedule its document states
+    // (`podcast:updateFrequency`), within the configured bounds; a document that states none
+    // drops the hint. A 304 or a failure keeps the last one.
+    private func noteSchedule(_ id: Int64, _ slot: PollSlot, parsed: Result<ParsedFeed, Error>?) -> PollSlot {
+        guard case .success(let feed)? = parsed else { return slot }
+        let schedule = feed.channel.updateFrequency
+        let hint = configuration.policy.hintedInterval(
+            stated: schedule?.statedInterval, complete: schedule?.complete ?? false,
+            base: interval(seconds: slot.intervalSeconds.map(Int.init)))
+        var noted = slot
+        noted.hintedIntervalSeconds = hint.map { Int32(clamping: Int64($0.rounded())) }
+        slots.update(id) { $0.hintedIntervalSeconds = noted.hintedIntervalSeconds }
+        return noted
+    }
+
     private func decideNextPoll(after outcome: PollPolicy.Outcome, slot: PollSlot) -> PollPolicy.Decision {
         var rng = ClosureRandom(source: random)
+        let own = slot.intervalSeconds.map(Int.init)
+        let every = interval(seconds: own ?? slot.hintedIntervalSeconds.map(Int.init))
         return configuration.policy.decide(
-            after: outcome, previousFailures: Int(slot.failureCount),
-            interval: interval(seconds: slot.intervalSeconds.map(Int.init)), using: &rng)
+            after: outcome, previousFailures: Int(slot.failureCount), interval: every, using: &rng)
     }
 
     // One transaction; a store error stops the daemon (`onFatalError`). The slot takes the

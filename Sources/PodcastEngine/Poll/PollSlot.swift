@@ -20,6 +20,9 @@ struct PollSlot {
     private(set) var lastModified: String?
     /// `FeedRecord.intervalSeconds` (at most `PollPolicy.maximumIntervalSeconds`).
     private(set) var intervalSeconds: Int32?
+    /// The interval the feed's last parsed document asked for (`PollPolicy.hintedInterval`), in
+    /// seconds; `nil` when it stated no schedule or has not been parsed in this run.
+    var hintedIntervalSeconds: Int32?
     /// `FeedRecord.failureCount`, capped at `Int32.max`.
     private(set) var failureCount: Int32
     /// `FeedRecord.enabled`.

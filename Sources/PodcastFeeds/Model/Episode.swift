@@ -32,9 +32,9 @@ public struct Episode: Sendable, Equatable, Codable {
     public var imageURL: String?
     /// `itunes:episodeType`: `full`, `trailer` or `bonus`.
     public var episodeType: String?
-    /// `itunes:episode`, positive integers only.
+    /// `itunes:episode` (else a whole `podcast:episode`), positive integers only.
     public var number: Int?
-    /// `itunes:season`, positive integers only.
+    /// `itunes:season` (else `podcast:season`), positive integers only.
     public var season: Int?
     /// `itunes:explicit` of the episode.
     public var explicit: Bool?
@@ -43,6 +43,10 @@ public struct Episode: Sendable, Equatable, Codable {
     /// Atom only, the feed's authors (RFC 4287 §4.2.1). An RSS item does not inherit the channel's
     /// author: `nil` there means "see `Channel.author`".
     public var author: String?
+    /// The e-mail address of whoever `author` names, when that source gave one: split from the
+    /// RSS `<author>` or `dc:creator` (`jo@example.com (Jo Smith)` gives `jo@example.com`), or the
+    /// Atom `<author><email>`; `nil` when `author` is `itunes:author`'s.
+    public var authorEmail: String?
     /// `itunes:author` of the episode alone, as written.
     public var itunesAuthor: String?
     /// Inline chapters (Podlove Simple Chapters `psc:chapter`).
@@ -53,6 +57,18 @@ public struct Episode: Sendable, Equatable, Codable {
     public var transcripts: [Transcript]
     /// `podcast:person` credits.
     public var persons: [Person]
+    /// `podcast:season@name`: the season's name ("Road trip").
+    public var seasonName: String?
+    /// `podcast:episode@display`: how the episode's number is shown ("Ep. 3a").
+    public var episodeDisplay: String?
+    /// `podcast:alternateEnclosure`s: other forms of the media, in document order.
+    public var alternateEnclosures: [AlternateEnclosure] = []
+    /// `podcast:soundbite`s.
+    public var soundbites: [Soundbite] = []
+    /// `podcast:license` of the episode.
+    public var license: License?
+    /// `podcast:location` of the episode.
+    public var location: Location?
     /// `atom:link rel="payment"` of the episode.
     public var paymentURL: String?
     /// Whether the RSS `<guid>` is a permalink (`isPermaLink` absent or `true`); `false` for an
@@ -175,12 +191,15 @@ public struct Transcript: Sendable, Equatable, Codable {
     public var mimeType: String?
     /// Its language, if given.
     public var language: String?
+    /// `rel`: `captions` for a transcript made to be shown as captions.
+    public var rel: String?
 
     /// A transcript link.
-    public init(url: String, mimeType: String? = nil, language: String? = nil) {
+    public init(url: String, mimeType: String? = nil, language: String? = nil, rel: String? = nil) {
         self.url = url
         self.mimeType = mimeType
         self.language = language
+        self.rel = rel
     }
 }
 

@@ -31,6 +31,21 @@ public struct ParsedFeed: Sendable, Equatable {
     /// as UTF-8, each stray byte that is not UTF-8 as windows-1252 (a warning says how many).
     /// Text is then what the author most likely meant, but a byte could have been misread.
     public var repairedEncoding: Bool
+    /// Where the reader stood when the document ended, set when libxml2 had to recover (`nil` for
+    /// a well-formed parse): with a root element left open (`TruncatedDocument.unclosedRoot`),
+    /// it tells a body cut inside an item from a complete one whose last tag is damaged.
+    public var ending: Ending?
+
+    /// How a document that lacks its root's end tag ended: the one fact that tells a body cut in
+    /// transit (items lost) from a complete document whose last tag is damaged (nothing lost).
+    public enum Ending: Sendable, Equatable {
+        /// It ended inside item (or entry) number `item` (1-based): that item and any after it
+        /// are missing.
+        case insideItem(Int)
+        /// Every item that started also ended; `channelClosed` when an RSS `</channel>` was read
+        /// (nothing a reader reads can follow it).
+        case afterItems(count: Int, channelClosed: Bool)
+    }
 
     /// Builds a parse result; every collection defaults to empty.
     public init(
@@ -64,10 +79,13 @@ public struct Channel: Sendable, Equatable, Codable {
     public var subtitle: String?
     /// `<generator>`.
     public var generator: String?
-    /// Who makes the show: `itunes:author`, else `dc:creator`, else the RSS channel `<author>`,
+    /// Who makes the show: `itunes:author`, else `dc:creator` (or `dc:author`), else the RSS channel `<author>`,
     /// else the Atom feed's `<author><name>`s (joined with ", "), else the name in
     /// `managingEditor` (`jo@example.com (Jo Smith)` gives "Jo Smith").
     public var author: String?
+    /// The e-mail address of whoever `author` names, when that source gave one (split from
+    /// `dc:creator`, `<author>` or `managingEditor`, or the Atom `<author><email>`).
+    public var authorEmail: String?
     /// `itunes:author` alone, as written (whitespace collapsed).
     public var itunesAuthor: String?
     /// `itunes:owner` name and e-mail.
@@ -92,6 +110,18 @@ public struct Channel: Sendable, Equatable, Codable {
     public var paymentURL: String?
     /// `podcast:locked` is `yes`.
     public var locked: Bool
+    /// `podcast:medium` (`podcast`, `music`, `video`, `audiobook`...), lowercased.
+    public var medium: String?
+    /// `podcast:updateFrequency`: the publishing schedule the show states.
+    public var updateFrequency: UpdateFrequency?
+    /// `podcast:license` of the show.
+    public var license: License?
+    /// `podcast:location` of the show.
+    public var location: Location?
+    /// `podcast:podroll`: the shows this one recommends.
+    public var podroll: [RemoteItem] = []
+    /// `podcast:trailer`s.
+    public var trailers: [Trailer] = []
     /// `atom:link rel="first"` (RFC 5005 paged feeds).
     public var pagedFeedFirst: String?
     /// `atom:link rel="next"` (RFC 5005 paged feeds).

@@ -16,6 +16,12 @@ final class FeedBuilder: XMLReaderHandler {
     var rejectedRoot: String? { state.rejectedRoot }
     var warnings: [String] { state.warnings }
     var names: FeedNameTable { state.names }
+    /// The 1-based index of the item the document ended inside (its end tag never came), if any.
+    var unclosedItem: Int? { state.inItem ? state.itemIndex : nil }
+    /// Items (entries) started so far.
+    var itemCount: Int { state.itemIndex }
+    /// True once an RSS `<channel>` closed: nothing a feed reader reads can follow it.
+    var channelClosed: Bool { state.channelClosed }
 
     override func startElement(_ element: XMLStartElement) {
         state.startElement(element)
@@ -62,6 +68,15 @@ struct FeedState {
     var authorDepth = 0
     var redirectDepth = 0
     var categoryLevel = 0
+    /// An RSS `<channel>` ended (its end tag was read).
+    var channelClosed = false
+    var podrollDepth = 0
+    /// The depth of the open `podcast:alternateEnclosure`, 0 outside one.
+    var alternateDepth = 0
+    /// The attributes of the `podcast:` element whose text is being collected.
+    var podcastAttributes: [String: String] = [:]
+    /// The `podcast:` kinds already warned about for passing their limit.
+    var warnedLimits: Set<String> = []
 
     // Channel values that need a choice at the end.
     var channelDescription: String?
@@ -73,10 +88,11 @@ struct FeedState {
     var atomIcon: String?
     var atomLogo: String?
     var googleplayImage: String?
-    var channelCreator: String?
-    var channelRSSAuthor: String?
-    var managingEditor: String?
+    var channelCreator: Mailbox?
+    var channelRSSAuthor: Mailbox?
+    var managingEditor: Mailbox?
     var feedAtomAuthors: [String] = []
+    var feedAtomAuthorEmail: String?
     var rootLanguage: String?
     var channelLanguage: String?
     var channelDCTitle: String?
@@ -106,6 +122,7 @@ struct FeedState {
     struct ItemDraft {
         var rssDescription: String?
         var contentEncoded: String?
+        var xhtmlBody: String?
         var itunesSummary: String?
         var atomSummary: (String, TextType)?
         var atomContent: (String, TextType)?
@@ -115,9 +132,10 @@ struct FeedState {
         var itunesImage: String?
         var thumbnail: String?
         var person: Person?
-        var dcCreator: String?
-        var rssAuthor: String?
+        var dcCreator: Mailbox?
+        var rssAuthor: Mailbox?
         var atomAuthors: [String] = []
+        var atomAuthorEmail: String?
         var guidPermaLinkExplicit = false
         var rdfAbout: String?
         var dcTitle: String?
@@ -189,6 +207,9 @@ struct FeedState {
         if depth == ownerDepth { ownerDepth = 0 }
         if depth == authorDepth { authorDepth = 0 }
         if depth == redirectDepth { redirectDepth = 0 }
+        if depth == podrollDepth { podrollDepth = 0 }
+        if depth == alternateDepth { alternateDepth = 0 }
+        if depth == channelDepth && format == .rss && key.tag == .channel { channelClosed = true }
         if key.namespace == .itunes && key.tag == .category && categoryLevel > 0 { categoryLevel -= 1 }
     }
 

@@ -75,10 +75,16 @@ public enum FeedParser {
         let repairBroke =
             repair.bareAmpersands > 0 || !repair.unknownEntities.isEmpty
             || (repair.htmlEntities > 0 && !repair.sawDoctype)
-        return ParsedFeed(
+        var feed = ParsedFeed(
             format: format, channel: channel, episodes: episodes, warnings: warnings,
             isWellFormed: decoded.wellFormed && outcome.wellFormed && !repairBroke, encoding: decoded.encoding,
             repairedEncoding: decoded.repairedEncoding)
+        if !outcome.wellFormed {
+            feed.ending =
+                builder.unclosedItem.map { .insideItem($0) }
+                ?? .afterItems(count: builder.itemCount, channelClosed: builder.channelClosed)
+        }
+        return feed
     }
 
     /// Parses a feed document held in `Data`; see `parse(bytes:baseURL:httpContentType:)`.

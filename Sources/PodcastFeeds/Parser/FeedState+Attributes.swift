@@ -20,9 +20,7 @@ extension FeedState {
                 googleplayImage = nonEmpty(resolve(href))
             }
         case .funding:
-            if channel.fundingURL == nil, let url = element.attribute("url") {
-                channel.fundingURL = nonEmpty(resolve(url))
-            }
+            if channel.fundingURL == nil { channel.fundingURL = checkedURL(element.attribute("url")) }
         case .enclosure:
             addEnclosure(
                 url: element.attribute("url"), length: element.attribute("length"), type: element.attribute("type"))
@@ -33,9 +31,7 @@ extension FeedState {
             if draft.thumbnail == nil, let url = element.attribute("url") { draft.thumbnail = nonEmpty(resolve(url)) }
         case .chapter: addChapter(element)
         case .chaptersURL:
-            if episode.chaptersURL == nil, let url = element.attribute("url") {
-                episode.chaptersURL = nonEmpty(resolve(url))
-            }
+            if episode.chaptersURL == nil { episode.chaptersURL = checkedURL(element.attribute("url")) }
         case .transcript: addTranscript(element)
         case .person: beginPerson(element, depth: depth)
         case .guid:
@@ -45,16 +41,22 @@ extension FeedState {
             begin(.guid, depth: depth)
         case .atomContent:
             if element.attribute("src") == nil { beginText(.atomContent, depth: depth, element) }
+        case .alternateEnclosure: beginAlternateEnclosure(element, depth: depth)
+        case .alternateSource: addAlternateSource(element)
+        case .remoteItem: addRemoteItem(element)
+        case .podcastText(let field): beginPodcastText(field, element, depth: depth)
         }
     }
 
     private mutating func addTranscript(_ element: XMLStartElement) {
-        if let raw = element.attribute("url"), case let url = resolve(raw), !url.isEmpty {
-            episode.transcripts.append(
-                Transcript(
-                    url: url, mimeType: nonEmpty(element.attribute("type")),
-                    language: nonEmpty(element.attribute("language"))))
+        guard let url = checkedURL(element.attribute("url")) else {
+            warn("item \(itemIndex): podcast:transcript without an http(s) url ignored")
+            return
         }
+        guard episode.transcripts.count < PodcastIndexLimits.transcripts else { return warnOnce("podcast:transcript") }
+        func text(_ name: StaticString) -> String? { element.attribute(name).map(Self.cappedText).flatMap(nonEmpty) }
+        episode.transcripts.append(
+            Transcript(url: url, mimeType: text("type"), language: text("language"), rel: text("rel")))
     }
 
     // `podcast:person`: its attributes now, its name (the text) when it ends.
@@ -62,8 +64,7 @@ extension FeedState {
         draft.person = Person(
             name: "", role: nonEmpty(element.attribute("role")?.lowercased()) ?? "host",
             group: nonEmpty(element.attribute("group")?.lowercased()) ?? "cast",
-            href: nonEmpty(element.attribute("href").map { resolve($0) }),
-            img: nonEmpty(element.attribute("img").map { resolve($0) }))
+            href: checkedURL(element.attribute("href")), img: checkedURL(element.attribute("img")))
         begin(.personName, depth: depth)
     }
 
@@ -135,11 +136,12 @@ extension FeedState {
         let summary = draft.itunesSummary.flatMap(nonEmptyTrimmed)
         episode.descriptionHTML =
             draft.contentEncoded.flatMap(nonEmptyTrimmed)
+            ?? draft.xhtmlBody.flatMap(nonEmptyTrimmed)
             ?? (rssIsHTML ? rss : nil)
             ?? html(draft.atomContent) ?? html(draft.atomSummary)
             ?? summary.flatMap { HTMLText.looksLikeHTML($0) ? $0 : nil }
         episode.description =
-            (rssIsHTML ? nil : rss.map(HTMLText.squashKeepingLines))
+            (rssIsHTML ? nil : rss.map { plainTextRepaired(HTMLText.squashKeepingLines($0)) })
             ?? summary.flatMap(Self.plain)
             ?? draft.atomSummary.flatMap(Self.plain)
             ?? draft.mediaDescription.flatMap(Self.plain)
@@ -150,9 +152,11 @@ extension FeedState {
         if episode.link == nil, let about = draft.rdfAbout { episode.link = about }
         // Authors: iTunes, Dublin Core, RSS <author>, Atom <author><name> (several joined); an
         // Atom entry with none inherits the feed's in `result()` (RFC 4287 §4.2.1).
+        let mailbox = episode.itunesAuthor == nil ? draft.dcCreator ?? draft.rssAuthor : nil
         episode.author =
-            episode.itunesAuthor ?? draft.dcCreator ?? draft.rssAuthor
+            episode.itunesAuthor ?? mailbox?.displayName
             ?? (draft.atomAuthors.isEmpty ? nil : draft.atomAuthors.joined(separator: ", "))
+        episode.authorEmail = mailbox?.email ?? (episode.author == nil ? nil : draft.atomAuthorEmail)
         if episode.link == nil, episode.guidIsPermaLink == true, let guid = draft.guidLink ?? episode.guid,
             guid.lowercased().hasPrefix("http://") || guid.lowercased().hasPrefix("https://")
         {

@@ -13,6 +13,11 @@ extension FeedState {
         wrapperDepth = 0
         fieldBase64 = false
         text.removeAll()
+        if newFeedField == .xhtmlBody {
+            // Inline XHTML: text escaped, every child kept (no Atom `div` wrapper to drop).
+            fieldType = .xhtml
+            wrapperDepth = -1
+        }
     }
 
     /// Starts an Atom text construct (or an RSS title): its type decides how markup inside is

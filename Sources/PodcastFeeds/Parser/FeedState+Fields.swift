@@ -5,7 +5,11 @@ import Foundation
 extension FeedState {
     mutating func finish(_ finished: FeedField) {
         if finishFromBytes(finished) { return }
-        var value = HTMLText.decode(text.bytes)
+        // Ids and URLs are not text to repair: a guid must stay byte for byte (it keys the episode).
+        let isIdentifier =
+            finished == .guid || finished == .atomID || finished == .podcastGUID || finished == .itemLink
+            || finished == .channelLink || finished == .imageURL || finished == .newFeedURL
+        var value = HTMLText.decode(text.bytes, isIdentifier: isIdentifier)
         if fieldBase64 {
             if let decoded = Self.base64Text(value) {
                 value = decoded
@@ -14,13 +18,15 @@ extension FeedState {
                 value = ""
             }
         }
-        if !finishChannelField(finished, value) { _ = finishItemField(finished, value) }
+        if !finishChannelField(finished, value), !finishItemField(finished, value) {
+            _ = finishPodcastField(finished, value)
+        }
     }
 
     // A channel field (or one of the channel's sub-contexts); false for an item field.
     private mutating func finishChannelField(_ field: FeedField, _ value: String) -> Bool {
         switch field {
-        case .channelTitle: channel.title = nonEmpty(Self.title(value, fieldType))
+        case .channelTitle: channel.title = nonEmpty(repairedTitle(value, fieldType))
         case .channelLink: if let url = nonEmpty(resolve(value)) { channel.link = url }
         case .channelDescription: channelDescription = value
         case .channelSummary: channelSummary = value
@@ -39,15 +45,17 @@ extension FeedState {
             let type = value.trimmedASCII.lowercased()
             if type == "episodic" || type == "serial" { channel.showType = type }
         case .newFeedURL: if let url = nonEmpty(resolve(value)) { channel.newFeedURL = url }
-        case .podcastGUID: channel.podcastGUID = nonEmptyTrimmed(value)
+        case .podcastGUID: channel.podcastGUID = nonEmpty(Self.cappedText(value))
         case .locked: channel.locked = value.trimmedASCII.lowercased() == "yes"
         case .imageURL: rssImage = nonEmpty(resolve(value))
         case .atomIcon: atomIcon = nonEmpty(resolve(value))
         case .atomLogo: atomLogo = nonEmpty(resolve(value))
         case .channelCreator:
-            if channelCreator == nil { channelCreator = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
-        case .channelRSSAuthor: if channelRSSAuthor == nil { channelRSSAuthor = Self.personName(value) }
-        case .managingEditor: managingEditor = Self.personName(value)
+            if channelCreator == nil { channelCreator = Mailbox(value) }
+        case .channelRSSAuthor: if channelRSSAuthor == nil { channelRSSAuthor = Mailbox(value) }
+        case .managingEditor: managingEditor = Mailbox(value)
+        case .feedAuthorEmail:
+            if feedAtomAuthorEmail == nil { feedAtomAuthorEmail = Mailbox(value)?.email }
         case .feedAuthorName:
             if let name = nonEmpty(HTMLText.squash(value, keepNewlines: false)) { feedAtomAuthors.append(name) }
         case .channelDCTitle:
@@ -62,7 +70,7 @@ extension FeedState {
     // An item field; false for a channel field.
     private mutating func finishItemField(_ field: FeedField, _ value: String) -> Bool {
         switch field {
-        case .itemTitle: episode.title = nonEmpty(Self.title(value, fieldType))
+        case .itemTitle: episode.title = nonEmpty(repairedTitle(value, fieldType))
         case .itemLink: if let url = nonEmpty(resolve(value)) { episode.link = url }
         case .guid:
             if let guid = nonEmptyTrimmed(value) {
@@ -82,6 +90,7 @@ extension FeedState {
         // HTML bodies get their relative URLs resolved against the base in scope here.
         case .itemDescription: draft.rssDescription = resolveMarkup(value)
         case .contentEncoded: draft.contentEncoded = resolveMarkup(value)
+        case .xhtmlBody: draft.xhtmlBody = resolveMarkup(value)
         case .itemSummary: draft.itunesSummary = resolveMarkup(value)
         case .atomSummary: draft.atomSummary = (fieldType == .text ? value : resolveMarkup(value), fieldType)
         case .atomContent: draft.atomContent = (fieldType == .text ? value : resolveMarkup(value), fieldType)
@@ -100,8 +109,10 @@ extension FeedState {
         case .itemExplicit: episode.explicit = Self.explicit(value)
         case .itemAuthor: episode.itunesAuthor = nonEmpty(HTMLText.squash(value, keepNewlines: false))
         case .itemCreator:
-            if draft.dcCreator == nil { draft.dcCreator = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
-        case .itemRSSAuthor: if draft.rssAuthor == nil { draft.rssAuthor = Self.personName(value) }
+            if draft.dcCreator == nil { draft.dcCreator = Mailbox(value) }
+        case .itemRSSAuthor: if draft.rssAuthor == nil { draft.rssAuthor = Mailbox(value) }
+        case .entryAuthorEmail:
+            if draft.atomAuthorEmail == nil { draft.atomAuthorEmail = Mailbox(value)?.email }
         case .entryAuthorName:
             if let name = nonEmpty(HTMLText.squash(value, keepNewlines: false)) { draft.atomAuthors.append(name) }
         case .dcTitle: if draft.dcTitle == nil { draft.dcTitle = nonEmpty(HTMLText.squash(value, keepNewlines: false)) }
@@ -110,7 +121,14 @@ extension FeedState {
         case .personName:
             if var person = draft.person {
                 person.name = HTMLText.squash(value, keepNewlines: false)
-                if !person.name.isEmpty { episode.persons.append(person) }
+                if !person.name.isEmpty {
+                    if episode.persons.count < PodcastIndexLimits.persons {
+                        person.name = Self.cappedText(person.name)
+                        episode.persons.append(person)
+                    } else {
+                        warnOnce("podcast:person")
+                    }
+                }
                 draft.person = nil
             }
         default: return false

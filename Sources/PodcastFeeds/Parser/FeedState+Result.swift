@@ -9,7 +9,9 @@ extension FeedState {
     /// every `Channel` copy retains each of its strings, which showed in the per-document cost.
     mutating func result(httpContentLanguage: String? = nil) -> (Channel, [Episode]) {
         channel.description =
-            channelDescription.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
+            channelDescription.flatMap {
+                HTMLText.looksLikeHTML($0) ? Self.plain(($0, .html)) : Self.plain(($0, .text)).map(plainTextRepaired)
+            }
             ?? channelSummary.flatMap { Self.plain(($0, HTMLText.looksLikeHTML($0) ? .html : .text)) }
             ?? channelSubtitle.flatMap(Self.plain)
             ?? googleplayDescription.flatMap { Self.plain(($0, .text)) }
@@ -21,9 +23,24 @@ extension FeedState {
             if !first.isEmpty, first.utf8.allSatisfy({ $0 < 0x80 && $0 > 0x20 }) { channel.language = first }
         }
         let atomAuthor = feedAtomAuthors.isEmpty ? nil : feedAtomAuthors.joined(separator: ", ")
-        channel.author = channel.itunesAuthor ?? channelCreator ?? channelRSSAuthor ?? atomAuthor ?? managingEditor
+        let mailbox = channelCreator ?? channelRSSAuthor
+        channel.author =
+            channel.itunesAuthor ?? mailbox?.displayName ?? atomAuthor ?? managingEditor?.displayName
+        // The address of the source that named the author, if it gave one.
+        if channel.itunesAuthor == nil {
+            if let mailbox {
+                channel.authorEmail = mailbox.email
+            } else if atomAuthor != nil {
+                channel.authorEmail = feedAtomAuthorEmail
+            } else {
+                channel.authorEmail = managingEditor?.email
+            }
+        }
         if format == .atom, let atomAuthor {
-            for index in episodes.indices where episodes[index].author == nil { episodes[index].author = atomAuthor }
+            for index in episodes.indices where episodes[index].author == nil {
+                episodes[index].author = atomAuthor
+                episodes[index].authorEmail = feedAtomAuthorEmail
+            }
         }
         var seen = Set<String>(minimumCapacity: episodes.count)
         var duplicates: [Int] = []
@@ -35,6 +52,19 @@ extension FeedState {
         }
         for index in duplicates.reversed() { episodes.remove(at: index) }
         return (channel, episodes)
+    }
+
+    /// A plain-text value of an RSS (not Atom) document with references escaped twice decoded
+    /// (`MisencodedText.leftoverReferencesDecoded`): RSS text holds no literal `&#8217;`, Atom's
+    /// `type="text"` may.
+    func plainTextRepaired(_ value: String) -> String {
+        format == .atom ? value : MisencodedText.leftoverReferencesDecoded(value)
+    }
+
+    /// A title as `title(_:_:)` gives it, with references escaped twice decoded when it is plain
+    /// RSS text (`plainTextRepaired`).
+    func repairedTitle(_ value: String, _ type: TextType) -> String {
+        type == .text ? plainTextRepaired(Self.title(value, type)) : Self.title(value, type)
     }
 
     mutating func warn(_ message: String) {
@@ -55,26 +85,6 @@ extension FeedState {
 
     static func plain(_ value: String) -> String? {
         plain((value, HTMLText.looksLikeHTML(value) ? .html : .text))
-    }
-
-    /// The name in an RFC 822 mailbox as RSS `<author>` and `managingEditor` write it:
-    /// `jo@example.com (Jo Smith)` and `Jo Smith <jo@example.com>` give "Jo Smith"; a bare address
-    /// or a bare name is kept as written.
-    static func personName(_ value: String) -> String? {
-        let text = HTMLText.squash(value, keepNewlines: false)
-        // Both mailbox shapes hold an `@`; a bare name (most `dc:creator`s) needs no search.
-        guard text.utf8.contains(UInt8(ascii: "@")) else { return nonEmpty(text) }
-        if let open = text.firstIndex(of: "("), text.hasSuffix(")"), text[..<open].contains("@") {
-            let name = HTMLText.squash(
-                String(text[text.index(after: open)..<text.index(before: text.endIndex)]), keepNewlines: false)
-            if !name.isEmpty { return name }
-        }
-        if let open = text.firstIndex(of: "<"), text.hasSuffix(">"), text[open...].contains("@") {
-            let name = HTMLText.squash(String(text[..<open]), keepNewlines: false)
-                .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            if !name.isEmpty { return name }
-        }
-        return nonEmpty(text)
     }
 
     static func explicit(_ value: String) -> Bool? {

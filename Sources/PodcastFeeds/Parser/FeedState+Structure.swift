@@ -83,6 +83,7 @@ extension FeedState {
         if ownerDepth > 0 { return (.owner, ownerDepth) }
         if authorDepth > 0 { return (.feedAuthor, authorDepth) }
         if redirectDepth > 0 { return (.redirect, redirectDepth) }
+        if podrollDepth > 0 { return (.podroll, podrollDepth) }
         return nil
     }
 
@@ -143,6 +144,7 @@ extension FeedState {
         case .owner: ownerDepth = depth
         case .feedAuthor, .entryAuthor: authorDepth = depth
         case .redirect: redirectDepth = depth
+        case .podroll: podrollDepth = depth
         case .channelImage: imageDepth = depth
         case .channel, .item, .inItem: break
         }

@@ -11,6 +11,7 @@ extension FeedRules {
         Entry(.channel, .icon, .text(.atomIcon)),
         Entry(.channel, .logo, .text(.atomLogo)),
         Entry(.feedAuthor, .name, .text(.feedAuthorName)),
+        Entry(.feedAuthor, .email, .text(.feedAuthorEmail)),
         Entry(.item, .title, .textConstruct(.itemTitle)),
         Entry(.item, .link, .attributes(.atomLink)),
         Entry(.item, .id, .text(.atomID)),
@@ -22,5 +23,6 @@ extension FeedRules {
         Entry(.item, .modified, .text(.atomUpdated)),
         Entry(.item, .author, .enter(.entryAuthor)),
         Entry(.entryAuthor, .name, .text(.entryAuthorName)),
+        Entry(.entryAuthor, .email, .text(.entryAuthorEmail)),
     ]
 }

@@ -1,7 +1,10 @@
 import Foundation
 
-/// The vocabularies the feed parser understands. `none` is plain RSS (also RSS 1.0's and 0.90's
-/// default namespaces, which name the same elements).
+/// The vocabularies the feed parser understands. `none` is plain RSS: no namespace, and every
+/// namespace an RSS or early Atom document was once told to declare as its default (RSS 1.0's and
+/// 0.90's, UserLand's and Harvard's RSS 2.0 ones, the `rss091` module, the Echo/Pie drafts that
+/// became Atom), as feedparser reads them. They name the same elements; in an Atom document
+/// `none` reads as Atom.
 enum FeedNamespace: UInt8, CaseIterable {
     case none, atom, itunes, podcast, media, content, dc, psc, googleplay, rdf, xhtml, other
 
@@ -10,9 +13,18 @@ enum FeedNamespace: UInt8, CaseIterable {
         "http://purl.org/rss/1.0": .none,
         "http://my.netscape.com/rdf/simple/0.9": .none,
         "http://backend.userland.com/rss2": .none,
+        "http://backend.userland.com/rss": .none,
+        "http://blogs.law.harvard.edu/tech/rss": .none,
+        "http://purl.org/rss/1.0/modules/rss091": .none,
+        "http://example.com/newformat": .none,
+        "http://example.com/necho": .none,
+        "http://purl.org/echo": .none,
+        "uri/of/echo/namespace": .none,
+        "http://purl.org/pie": .none,
         "http://www.w3.org/2005/atom": .atom,
         "http://purl.org/atom/ns": .atom,
         "http://www.itunes.com/dtds/podcast-1.0.dtd": .itunes,
+        "http://example.com/dtds/podcast-1.0.dtd": .itunes,
         "https://podcastindex.org/namespace/1.0": .podcast,
         "https://github.com/podcastindex-org/podcast-namespace/blob/main/docs/1.0.md": .podcast,
         "http://search.yahoo.com/mrss": .media,
@@ -51,6 +63,8 @@ enum FeedTag: UInt8, CaseIterable {
     case category, keywords, type, newFeedURL, locked, funding, group, thumbnail, episode, season
     case episodeType, chapters, chapter, transcript, person, published, updated, issued, modified
     case created, id, icon, logo, source, textinput, creator, div, managingEditor, redirect, newLocation
+    case body, fullitem
+    case alternateEnclosure, podroll, remoteItem, soundbite, trailer, license, location, updateFrequency, medium
 
     private static let byName: [String: FeedTag] = [
         "rss": .rss, "channel": .channel, "item": .item, "feed": .feed, "entry": .entry, "rdf": .rdf,
@@ -66,6 +80,9 @@ enum FeedTag: UInt8, CaseIterable {
         "issued": .issued, "modified": .modified, "created": .created, "id": .id, "icon": .icon,
         "logo": .logo, "source": .source, "textinput": .textinput, "creator": .creator, "div": .div,
         "managingeditor": .managingEditor, "redirect": .redirect, "newlocation": .newLocation,
+        "body": .body, "fullitem": .fullitem, "alternateenclosure": .alternateEnclosure, "podroll": .podroll,
+        "remoteitem": .remoteItem, "soundbite": .soundbite, "trailer": .trailer, "license": .license,
+        "location": .location, "updatefrequency": .updateFrequency, "medium": .medium,
     ]
 
     static func from(localName: String) -> FeedTag {
@@ -86,7 +103,8 @@ enum FeedTag: UInt8, CaseIterable {
             if cName[length] >= 0x80 { return from(localName: String(cString: cName)) }
             length += 1
         }
-        return .other  // ASCII and longer than any known name
+        // Longer than 16 bytes (`alternateEnclosure`): the String path; longer than any known name: none.
+        return length <= 24 ? from(localName: String(cString: cName)) : .other
     }
 }
 
@@ -211,8 +229,13 @@ struct FeedNameTable {
         }
         let namespace: FeedNamespace
         if let uri = element.uri {
+            let prefix = element.prefix
             let value = cached(uri, base: Self.namespaceBase, mask: 15) { _ in
-                FeedNamespace.from(uri: String(cString: uri)).rawValue
+                // A URI we do not know under a well-known prefix (`xmlns:content="…/content"` with a
+                // typo) means what the prefix usually means, as feedparser reads it.
+                let byURI = FeedNamespace.from(uri: String(cString: uri))
+                guard byURI == .other, let prefix else { return byURI.rawValue }
+                return FeedNamespace.from(undeclaredPrefix: String(cString: prefix)).rawValue
             }
             namespace = FeedNamespace(rawValue: value) ?? .other
         } else if let prefix = element.prefix {

@@ -18,6 +18,8 @@ enum FeedContext: UInt8, CaseIterable {
     case inItem
     /// A direct child of an entry's `<atom:author>`.
     case entryAuthor
+    /// A direct child of the channel's `<podcast:podroll>`.
+    case podroll
 }
 
 /// The fields whose text the parser collects, each filled by `FeedState.finish`.
@@ -31,6 +33,8 @@ enum FeedField: UInt8 {
     case channelCreator, channelRSSAuthor, managingEditor, feedAuthorName, newLocation
     case itemCreator, itemRSSAuthor, entryAuthorName
     case dcIssued, dcCreated, dcModified, dcTitle, mediaTitle, channelDCTitle, channelITunesSubtitle
+    case xhtmlBody, feedAuthorEmail, entryAuthorEmail
+    case medium, updateFrequency, license, location, trailer, podcastSeason, podcastEpisode, soundbite
 
     /// Which date field wins when an item has several (lower first): `pubDate`, `dc:date`,
     /// `dcterms:issued`, Atom `published` (0.3 `issued`), `dcterms:created`, Atom `updated`
@@ -50,7 +54,7 @@ enum FeedField: UInt8 {
 }
 
 /// What an element's attributes give (the elements whose value is not their text, or not only).
-enum FeedAction: UInt8 {
+enum FeedAction: Equatable {
     /// `atom:link`: by `rel`, the page, an enclosure, a payment link, paging.
     case atomLink
     /// `itunes:image href` (or its common typo `url`).
@@ -77,6 +81,16 @@ enum FeedAction: UInt8 {
     case guid
     /// `atom:content`: a text construct, unless its `src` points elsewhere.
     case atomContent
+    /// `podcast:alternateEnclosure type length bitrate height lang title rel codecs default`.
+    case alternateEnclosure
+    /// `podcast:source uri` inside an alternate enclosure.
+    case alternateSource
+    /// `podcast:remoteItem feedGuid feedUrl itemGuid medium` inside a podroll.
+    case remoteItem
+    /// A `podcast:` element whose attributes and text both count (`license`, `location`,
+    /// `trailer`, `season`, `episode`, `soundbite`, `updateFrequency`): its attributes now, its
+    /// text (the field) at its end.
+    case podcastText(FeedField)
 }
 
 /// What the parser does when an element starts where a rule applies.
@@ -123,6 +137,7 @@ enum FeedRules {
     static let declared: [(FeedNamespace, [Entry])] = [
         (.none, rss), (.atom, atom), (.itunes, itunes), (.podcast, podcastIndex), (.media, mediaRSS),
         (.content, content), (.dc, dublinCore), (.psc, podloveChapters), (.googleplay, googlePlay),
+        (.xhtml, xhtml),
     ]
 
     private static let namespaceCount = FeedNamespace.allCases.count

@@ -19,5 +19,9 @@ extension FeedRules {
         Entry(.item, .pubdate, .text(.pubDate)),
         Entry(.item, .enclosure, .attributes(.enclosure)),
         Entry(.item, .author, .text(.itemRSSAuthor)),
+        // Show notes in the elements early feeds used, read as feedparser reads them: `<fullitem>`
+        // as `content:encoded`, a `<body>` (XHTML inline) as an XHTML body.
+        Entry(.item, .fullitem, .markup(.contentEncoded)),
+        Entry(.item, .body, .markup(.xhtmlBody)),
     ]
 }

@@ -257,8 +257,13 @@ enum HTMLText {
         return table[Int(value - 0x80)]
     }
 
-    /// Decodes UTF-8 text bytes, repairing C1 controls (`C2 80`–`C2 9F`) as Windows-1252.
-    static func decode(_ b: UnsafeBufferPointer<UInt8>) -> String {
+    /// Decodes UTF-8 text bytes, repairing UTF-8 that was encoded twice
+    /// (`MisencodedText.doublyEncoded`, unless `isIdentifier`: an id or URL stays as written)
+    /// and C1 controls (`C2 80`–`C2 9F`) as Windows-1252.
+    static func decode(_ b: UnsafeBufferPointer<UInt8>, isIdentifier: Bool = false) -> String {
+        if !isIdentifier, let repaired = MisencodedText.doublyEncoded(b) {
+            return String(decoding: repaired, as: UTF8.self)
+        }
         do {
             guard let first = firstC1(b, from: 0) else { return String(decoding: b, as: UTF8.self) }
             // Rare: copy, rewriting each C1 control as the UTF-8 of its Windows-1252 character.

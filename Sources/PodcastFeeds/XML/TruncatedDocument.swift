@@ -3,21 +3,52 @@
 /// recover mode would still read the items before the cut, and storing those would count as the
 /// feed's first sync, so the next full fetch announced every other episode. The poll fails
 /// instead (retried with backoff) and nothing is stored.
+///
+/// A document whose root end tag is only damaged is not truncated: when every item that started
+/// also ended and the body ends inside the root's end tag (`</rss` without its `>`) or after an
+/// RSS `</channel>`, nothing a reader reads is missing (`isDamagedEndOnly`), and it is read
+/// with a warning.
 public struct TruncatedDocument: Error, Sendable, Equatable, CustomStringConvertible {
     /// The bytes received.
     public var byteCount: Int
     /// The root element's name, whose end tag is missing.
     public var rootElement: String
+    /// Where the body stopped, when the reader could tell (`ParsedFeed.ending`).
+    public var ending: ParsedFeed.Ending?
 
-    /// A truncation after `byteCount` bytes of a `rootElement` document.
-    public init(byteCount: Int, rootElement: String) {
+    /// A truncation after `byteCount` bytes of a `rootElement` document, cut at `ending`.
+    public init(byteCount: Int, rootElement: String, ending: ParsedFeed.Ending? = nil) {
         self.byteCount = byteCount
         self.rootElement = rootElement
+        self.ending = ending
     }
 
-    /// `"truncated: the document ends after N bytes without </rss>"`.
+    /// `"truncated: the document ends after N bytes without </rss>"`, then where: `, cut inside
+    /// item 3` or `, cut after item 2 (before the channel closed)`.
     public var description: String {
-        "truncated: the document ends after \(byteCount) bytes without </\(rootElement)>"
+        let base = "truncated: the document ends after \(byteCount) bytes without </\(rootElement)>"
+        switch ending {
+        case .insideItem(let item): return base + ", cut inside item \(item)"
+        case .afterItems(let count, _): return base + ", cut after item \(count) (before the channel closed)"
+        case nil: return base
+        }
+    }
+
+    /// True when a document without its root's end tag lost nothing a reader reads: every item
+    /// closed (`ending`), and `bytes` ends inside the end tag of `root` (`</rss`, `</fe`: only
+    /// its tail is missing) or, for RSS, after `</channel>`.
+    package static func isDamagedEndOnly(_ raw: [UInt8], root: String, ending: ParsedFeed.Ending?) -> Bool {
+        guard case .afterItems(_, let channelClosed)? = ending else { return false }
+        if channelClosed { return true }
+        var end = raw.count
+        while end > 0, [0x00, 0x20, 0x09, 0x0A, 0x0D].contains(raw[end - 1]) { end -= 1 }
+        let tail = raw[..<end].filter { $0 != 0 }
+        let tag = Array("</\(root)".utf8)
+        // The body ends with `</` plus a prefix of the root's name (`</rs`, `</rss`).
+        for length in stride(from: tag.count, through: 2, by: -1) where tail.count >= length {
+            if Array(tail.suffix(length)) == Array(tag.prefix(length)) { return true }
+        }
+        return false
     }
 
     /// The root element's name when `bytes` (any ASCII-compatible encoding, or UTF-16/32: NUL

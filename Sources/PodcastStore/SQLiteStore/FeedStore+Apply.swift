@@ -163,6 +163,7 @@ extension FeedStore {
         change.after.lastError = nil
         change.after.lastHTTPStatus = isHTTP ? 200 : nil
         change.after.status = .ok
+        try recordPodcastGUID(parsed.channel.podcastGUID, feed: before, url: change.currentURL, &change.warnings)
         change.firstSync = try isFirstSync(parsed, change.before)
         change.inserted = try insertNewEpisodes(
             parsed, feedID: before.id, at: change.update.checkedAt, warnings: &change.warnings)

@@ -162,5 +162,12 @@ enum StoreSchema {
             requested REAL NOT NULL                          -- Unix seconds
         );
         """,
+        // The show's `podcast:guid` as its last parsed document gave it (lowercased; NULL: none
+        // yet), the identity of a show across URLs: two subscriptions with one guid are the same
+        // show. An added column and its index only.
+        """
+        ALTER TABLE feeds ADD COLUMN podcast_guid TEXT;
+        CREATE INDEX feeds_podcast_guid ON feeds(podcast_guid) WHERE podcast_guid IS NOT NULL;
+        """,
     ]
 }

@@ -31,6 +31,18 @@ struct SequenceRNG: RandomNumberGenerator {
         #expect(d > 1099.99 && d <= 1100)
     }
 
+    @Test func aStatedScheduleOnlyEverSlowsPollingWithinTheBounds() {
+        // A quarter of the stated period, between the configured interval and 24 h.
+        #expect(policy.hintedInterval(stated: 86_400, complete: false, base: nil) == 21_600)
+        #expect(policy.hintedInterval(stated: 7 * 86_400, complete: false, base: nil) == 86_400)
+        #expect(policy.hintedInterval(stated: 60, complete: false, base: nil) == 3600)
+        #expect(policy.hintedInterval(stated: 86_400, complete: false, base: 30_000) == 30_000)
+        #expect(policy.hintedInterval(stated: nil, complete: true, base: nil) == 86_400)
+        #expect(policy.hintedInterval(stated: nil, complete: true, base: 172_800) == 172_800)
+        #expect(policy.hintedInterval(stated: nil, complete: false, base: nil) == nil)
+        #expect(policy.hintedInterval(stated: .nan, complete: false, base: nil) == nil)
+    }
+
     @Test mutating func networkErrorsBackOffExponentiallyToTheCap() {
         let delays = (0..<10).map {
             policy.decide(after: .networkError, previousFailures: $0, interval: nil, using: &mid).delay!

@@ -174,7 +174,7 @@ final class DaemonIntegrationTests: XCTestCase {
         XCTAssertEqual(
             pass.errors.map(\.message),
             [
-                "truncated: the document ends after \(full.distance(from: full.startIndex, to: full.index(cut, offsetBy: 4))) bytes without </rss>"
+                "truncated: the document ends after \(full.distance(from: full.startIndex, to: full.index(cut, offsetBy: 4))) bytes without </rss>, cut inside item 3"
             ])
         XCTAssertEqual(pass.warnings, [])
         XCTAssertEqual(try store.episodes(feedID: feed.id), stored)  // nothing deleted, duplicated or rewritten

@@ -69,8 +69,36 @@ import Testing
             Issue.record("expected feed_error, got \(first.map(\.kind))")
             return
         }
-        #expect(error.message == "truncated: the document ends after \(cut.utf8.count) bytes without </rss>")
+        // The cut falls inside the item it started last: the message names it.
+        let item = cut.components(separatedBy: "<item>").count - 1
+        #expect(item == 25)
+        #expect(
+            error.message
+                == "truncated: the document ends after \(cut.utf8.count) bytes without </rss>, cut inside item 25")
         #expect(announced == 3)
+    }
+
+    @Test func aBodyMissingOnlyItsFinalBracketIsReadWithAWarning() throws {
+        let response = FetchResponse(
+            status: 200, body: Data(String(Self.rss(50).dropLast()).utf8), requestedURL: "http://h/f",
+            effectiveURL: "http://h/f")
+        let parsed = try FeedParsing.parse(response)
+        #expect(parsed.episodes.count == 50)
+        #expect(parsed.ending == .afterItems(count: 50, channelClosed: true))
+        #expect(
+            parsed.warnings.last
+                == "the document ends without a complete </rss>, but every item closed: read as complete")
+    }
+
+    @Test func aBodyCutBetweenItemsIsStillRefused() throws {
+        let full = Self.rss(3)
+        let cut = String(full[..<full.range(of: "<item><guid>g3")!.lowerBound])
+        let response = FetchResponse(
+            status: 200, body: Data(cut.utf8), requestedURL: "http://h/f", effectiveURL: "http://h/f")
+        #expect(
+            throws: TruncatedDocument(
+                byteCount: cut.utf8.count, rootElement: "rss", ending: .afterItems(count: 2, channelClosed: false))
+        ) { try FeedParsing.parse(response) }
     }
 
     @Test func unclosedRootDetection() {
