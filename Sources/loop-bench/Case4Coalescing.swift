@@ -161,7 +161,7 @@ enum Coalescing {
                 target: "<= 150 ns/change, exactly \(modelCount) updates/iteration",
                 met: ours.median <= 150 && oursExact,
                 note:
-                    "\(modelCount) models x \(changesPerModel) changes per iteration, \(iterations) iterations per run; whole iteration (changes + flush) / changes; \(exactNote); OpenCombine+libdispatch reference 771"
+                    "\(modelCount) models x \(changesPerModel) changes per iteration, \(iterations) iterations per run; whole iteration (changes + flush) / changes; \(exactNote)"
             ),
             Row(
                 name: "4 coalescing, per updateView()", unit: "ns/update", better: .lower, value: oursUpdateStats,
