@@ -255,9 +255,12 @@ bench: deps deps-bench
 		--compare-cmo ../.build/loop-bench.json ../.build/loop-bench-cmo.json --json ../.build/loop-bench-compare.json
 
 # The same comparison in callgrind instructions per value (no load moves them): case 5's chain
-# and @Published set, no-flag build against LOOPMVVM_CMO=1 (built in .build-cmo). Needs valgrind.
+# and @Published set, no-flag build against LOOPMVVM_CMO=1 (built in .build-cmo); then case 4's
+# instructions per updateView(), ours against the DispatchSource handler in the same run (the
+# no-flag build). Needs valgrind.
 bench-callgrind: deps deps-bench
 	SWIFT=$(SWIFT) Scripts/callgrind-chain.sh
+	SWIFT=$(SWIFT) Scripts/callgrind-coalescing.sh
 
 # bench-quick is built with the flags `make release` uses, so test-install/test-manual/test-deb
 # (which run after it in `make test`) reuse its release objects instead of compiling them again.

@@ -20,7 +20,7 @@ enum PublisherChain {
                     name: chainName, unit: "ns/value", better: .lower, value: chain,
                     baselineName: "hand-written closure chain", baseline: chainFloor,
                     target: "<= 100 ns/value", met: chain.median <= 100,
-                    note: "\(values) values; OpenCombine reference 484 ns"))
+                    note: "\(values) values"))
         }
         let publishedName = "5 @Published set ($x sink + objectWillChange sink)"
         if only.map({ publishedName.contains($0) }) ?? true {
@@ -31,7 +31,7 @@ enum PublisherChain {
                     name: publishedName, unit: "ns/set", better: .lower, value: published,
                     baselineName: "property calling two closures", baseline: publishedFloor,
                     target: "<= 120 ns/set", met: published.median <= 120,
-                    note: "\(sets) sets; OpenCombine reference 656 ns"))
+                    note: "\(sets) sets"))
         }
         return rows
     }

@@ -18,7 +18,7 @@ enum Memory {
                 baselineName: "closure in an array (RSS)", baseline: rss.1,
                 target: "<= 250 bytes", met: rss.0.median <= 250,
                 note:
-                    "\(count) sinks on one PassthroughSubject; RSS after minus before (malloc_trim before each run); OpenCombine reference 497"
+                    "\(count) sinks on one PassthroughSubject; RSS after minus before (malloc_trim before each run)"
             ),
             Row(
                 name: "6 subscription memory (heap)", unit: "bytes/sub", better: .lower, value: heap.0,

@@ -520,6 +520,13 @@ public final class EventLoop: @unchecked Sendable {
         return LoopEventSource(loop: self, order: order, handler: handler)
     }
 
+    /// A source whose passes call `target` directly (see `LoopEventSource.init(loop:order:target:)`).
+    /// Any thread.
+    package func makeEventSource(order: Int = 0, target: any LoopFlushTarget) -> LoopEventSource {
+        precondition(!state.isShutDown.load(ordering: .relaxed), "EventLoop.makeEventSource after shutdown()")
+        return LoopEventSource(loop: self, order: order, target: target)
+    }
+
     /// How many flush passes delivered at least one source so far (diagnostics and tests). Any
     /// thread.
     public var completedFlushCount: Int {

@@ -53,15 +53,21 @@ final class FlushCoordinator: @unchecked Sendable {
         /// The merged count of the call in progress (0 outside a delivery). Flushing thread only.
         @exclusivity(unchecked) var delivering = 0
         @exclusivity(unchecked) var handler: ((LoopEventSource) -> Void)?
+        /// Instead of `handler`, for a source made with a target: called directly, with no
+        /// closure context and no load of the (weak) source. Guarded like `handler`.
+        @exclusivity(unchecked) var target: (any LoopFlushTarget)?
         /// Weak: dropping the last reference to a source cancels it (its deinit), even while it
         /// is queued or an earlier handler of the same pass drops it. Written once before the
         /// source is shared; loaded lock-free (weak loads are atomic).
         @exclusivity(unchecked) weak var source: LoopEventSource?
 
-        init(order: Int, sequence: UInt64, handler: @escaping (LoopEventSource) -> Void) {
+        init(
+            order: Int, sequence: UInt64, handler: ((LoopEventSource) -> Void)?, target: (any LoopFlushTarget)?
+        ) {
             self.order = order
             self.sequence = sequence
             self.handler = handler
+            self.target = target
         }
 
         /// Flush order (guarantee 6): ascending `order`, then creation.
@@ -80,7 +86,9 @@ final class FlushCoordinator: @unchecked Sendable {
         // call); unmanaged, so reaching it costs no retain and release per call (row "4
         // coalescing, per updateView()").
         let slot: Unmanaged<Slot>
-        let handler: (LoopEventSource) -> Void
+        // Exactly one of the two is set.
+        let handler: ((LoopEventSource) -> Void)?
+        let target: (any LoopFlushTarget)?
     }
 
     private let lock = Lock()
@@ -176,13 +184,18 @@ final class FlushCoordinator: @unchecked Sendable {
 
     // MARK: Sources
 
-    func makeSlot(order: Int, handler: @escaping (LoopEventSource) -> Void) -> Slot {
+    /// A slot calling `handler` (with its source) or `target` (exactly one of them) in the
+    /// passes that service its signals.
+    func makeSlot(
+        order: Int, handler: ((LoopEventSource) -> Void)?, target: (any LoopFlushTarget)? = nil
+    ) -> Slot {
         lock.withLock {
             defer { nextSequence += 1 }
-            let slot = Slot(order: order, sequence: nextSequence, handler: handler)
+            let slot = Slot(order: order, sequence: nextSequence, handler: handler, target: target)
             if closed {
                 slot.state.store(Slot.cancelledBit, ordering: .relaxed)
                 slot.handler = nil
+                slot.target = nil
             } else if let hole = liveHoles.popLast() {
                 slot.liveIndex = hole
                 liveSlots[hole] = slot
@@ -222,17 +235,20 @@ final class FlushCoordinator: @unchecked Sendable {
     func cancel(_ slot: Slot) {
         let old = slot.state.bitwiseOr(Slot.cancelledBit, ordering: .acquiringAndReleasing).oldValue
         guard old & Slot.cancelledBit == 0 else { return }
-        let handler = lock.withLock { () -> ((LoopEventSource) -> Void)? in
+        let released = lock.withLock { () -> (((LoopEventSource) -> Void)?, (any LoopFlushTarget)?) in
             let index = slot.liveIndex
             if index >= 0, index < liveSlots.count, liveSlots[index] === slot {
                 liveSlots[index] = nil
                 liveHoles.append(index)
             }
             slot.liveIndex = -1
-            defer { slot.handler = nil }
-            return slot.handler
+            defer {
+                slot.handler = nil
+                slot.target = nil
+            }
+            return (slot.handler, slot.target)
         }
-        _ = handler  // released here, outside the lock
+        withExtendedLifetime(released) {}  // released here, outside the lock
     }
 
     // MARK: Requests
@@ -333,9 +349,14 @@ final class FlushCoordinator: @unchecked Sendable {
                     slot._withUnsafeGuaranteedRef { slot in
                         let state = slot.state.bitwiseAnd(Slot.cancelledBit, ordering: .acquiringAndReleasing)
                             .oldValue
-                        guard state & Slot.cancelledBit == 0, state > 0, let handler = slot.handler else { return }
-                        slot.delivering = state
-                        calls.append(Call(slot: .passUnretained(slot), handler: handler))
+                        guard state & Slot.cancelledBit == 0, state > 0 else { return }
+                        if let target = slot.target {
+                            slot.delivering = state
+                            calls.append(Call(slot: .passUnretained(slot), handler: nil, target: target))
+                        } else if let handler = slot.handler {
+                            slot.delivering = state
+                            calls.append(Call(slot: .passUnretained(slot), handler: handler, target: nil))
+                        }
                     }
                 }
             }
@@ -345,12 +366,21 @@ final class FlushCoordinator: @unchecked Sendable {
             // A handler shut the loop down: the slots are cancelled, the rest is not called.
             // Cancelled or dropped by an earlier handler of this pass (or just now from another
             // thread: a delivery that already started may finish, as documented).
-            let source = call.slot._withUnsafeGuaranteedRef { slot -> LoopEventSource? in
-                slot.isCancelled ? nil : slot.source
-            }
-            if let source {
-                delivered = true
-                call.handler(source)
+            if let target = call.target {
+                // No source to load: a dropped source cancels itself (its deinit), so the
+                // cancelled bit says all this needs.
+                if !call.slot._withUnsafeGuaranteedRef({ $0.isCancelled }) {
+                    delivered = true
+                    target.loopFlushSignalled()
+                }
+            } else if let handler = call.handler {
+                let source = call.slot._withUnsafeGuaranteedRef { slot -> LoopEventSource? in
+                    slot.isCancelled ? nil : slot.source
+                }
+                if let source {
+                    delivered = true
+                    handler(source)
+                }
             }
             call.slot._withUnsafeGuaranteedRef { $0.delivering = 0 }
         }
@@ -370,4 +400,14 @@ final class FlushCoordinator: @unchecked Sendable {
             }
         }
     }
+}
+
+/// What a source made with `LoopEventSource(loop:order:target:)` calls in the passes that service
+/// its signals, instead of a handler closure: a direct call, with no closure context to retain
+/// and no weak load of the source (ViewModelKit's per-observer update coordinators; row "4
+/// coalescing, per updateView()").
+package protocol LoopFlushTarget: AnyObject, Sendable {
+    /// Called on the loop's thread in the flush pass that services the source's signals, as a
+    /// handler would be (`mergedSignalCount` of the source answers the same inside).
+    func loopFlushSignalled()
 }

@@ -29,6 +29,16 @@ public final class LoopEventSource: EventSource, @unchecked Sendable {
         slot.source = self
     }
 
+    /// A source whose passes call `target.loopFlushSignalled()` instead of a handler. The slot
+    /// holds the target strongly until the source is cancelled (or dropped, which cancels it),
+    /// and keeps no weak reference to the source: no side table, no weak load per pass.
+    package init(loop: EventLoop, order: Int, target: any LoopFlushTarget) {
+        self.loop = loop
+        self.order = order
+        flush = loop.flush
+        slot = flush.makeSlot(order: order, handler: nil, target: target)
+    }
+
     deinit {
         cancel()
     }

@@ -96,6 +96,12 @@ public struct LoopScheduler: Scheduler, EventSourceScheduler, Sendable {
     ) -> LoopEventSource {
         loop.makeEventSource(order: options?.flushOrder ?? 0, handler)
     }
+
+    /// `scheduleEventSource(options:_:)` for a target called directly in each pass instead of a
+    /// handler (see `LoopEventSource.init(loop:order:target:)`).
+    package func scheduleEventSource(options: SchedulerOptions?, target: any LoopFlushTarget) -> LoopEventSource {
+        loop.makeEventSource(order: options?.flushOrder ?? 0, target: target)
+    }
 }
 
 /// Carries a non-`Sendable` action to the thread that runs it; the scheduler's contract (actions

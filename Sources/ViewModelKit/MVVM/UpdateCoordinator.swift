@@ -8,12 +8,17 @@ import Synchronization
 ///
 /// The source's handler holds the coordinator strongly (a cycle that the lease's cancel breaks:
 /// cancelling a source releases its handler, as `EventSource` requires), so that a flush reaches
-/// it without a weak load. The observer itself stays weak: it may die on another thread while a
+/// it without a weak load. On a `LoopScheduler` the coordinator is the source's target instead of
+/// a handler: the loop's flush calls `loopFlushSignalled()` directly, with no closure context and
+/// no weak load of the source (held the same way, released by the same cancel). The observer itself stays weak: it may die on another thread while a
 /// flush runs, and a weak load is what makes that safe (it gives nil, the update is skipped).
-final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked Sendable {
+final class UpdateCoordinator<S: EventSourceScheduler>: ChangeSignal, DirtyMarking, LoopFlushTarget,
+    @unchecked Sendable
+{
     // The per-change state, shared with the relays (strongly: a change never has to load a weak
-    // reference). Lock-free; see `ChangeSignal`.
-    private let signal: ChangeSignal
+    // reference). Lock-free; see `ChangeSignal`. It is this object's base class rather than an
+    // object of its own: one object fewer for every change and every update to touch.
+    private var signal: ChangeSignal { self }
     // Set once in init, never changed (read lock-free).
     private weak let observer: (any ViewModelObserver)?
     // True while updateView() runs (on the observer's thread): an assignment made then must not
@@ -40,14 +45,19 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
 
     init(observer: any ViewModelObserver, scheduler: S, options: S.SchedulerOptions?) {
         self.observer = observer
-        signal = ChangeSignal()
+        super.init()
         // Strong: a `[weak self]` capture cost a boxed weak load, its exclusivity check and a
         // slow-path release per update (about 200 instructions by callgrind, row "4 coalescing,
         // per updateView()"). `CoordinatorLease` cancels the source, which breaks the cycle.
-        let newSource = scheduler.scheduleEventSource(options: options) { [self] _ in
-            service()
+        if let loop = scheduler as? LoopScheduler {
+            let loopOptions = options.flatMap { $0 as? LoopScheduler.SchedulerOptions }
+            signal.install(loop.scheduleEventSource(options: loopOptions, target: self))
+        } else {
+            let newSource = scheduler.scheduleEventSource(options: options) { [self] _ in
+                service()
+            }
+            signal.install(newSource)
         }
-        signal.install(newSource)
     }
 
     deinit {
@@ -117,8 +127,8 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
     var installedTrackingCount: Int { lock.withLock { installedTrackings } }
 
     private func subscribe<Model: ObservableObject>(to model: Model) -> AnyCancellable {
-        // The relay holds the signal strongly (no weak load per change); once the coordinator
-        // is gone its source is cancelled, so a late change signals nothing.
+        // The relay holds the signal (this coordinator) strongly: no weak load per change. Once
+        // the observer's lease is gone the source is cancelled, so a late change signals nothing.
         let relay = WillChangeRelay<Model.ObjectWillChangePublisher.Output>(
             onWillChange: { [signal] in signal.willChange() },
             onDidChange: { [signal] in signal.didChange() },
@@ -146,6 +156,11 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
         } else {
             updateNow()
         }
+    }
+
+    /// The loop's flush serving this coordinator's source (see `init`).
+    func loopFlushSignalled() {
+        service()
     }
 
     /// The event source handler: at most one update per turn, none if nothing is dirty (the
@@ -187,7 +202,9 @@ final class UpdateCoordinator<S: EventSourceScheduler>: DirtyMarking, @unchecked
 ///   every change after the first of a turn). The did-change edge (after the store) always does
 ///   a read-modify-write, a full barrier, so the handler's exchange either sees it or comes after
 ///   the store: an update that may have drawn the old value is always followed by one more.
-final class ChangeSignal: @unchecked Sendable {
+///
+/// Not final: `UpdateCoordinator` is one (its base class); its methods are final.
+class ChangeSignal: @unchecked Sendable {
     private static let dirty: UInt8 = 1
     private static let signalled: UInt8 = 2
     private static let both: UInt8 = 3
@@ -196,46 +213,48 @@ final class ChangeSignal: @unchecked Sendable {
     // Written once by `install` before the coordinator is shared, then only read.
     nonisolated(unsafe) private var source: (any EventSource)?
 
-    func install(_ source: any EventSource) {
+    init() {}
+
+    final func install(_ source: any EventSource) {
         self.source = source
     }
 
-    func cancelSource() {
+    final func cancelSource() {
         source?.cancel()
     }
 
     /// The will-change edge. Any thread.
     @inline(__always)
-    func willChange() {
+    final func willChange() {
         if state.load(ordering: .relaxed) == Self.both { return }
         didChange()
     }
 
     /// The did-change edge, and any other change. Any thread.
     @inline(__always)
-    func didChange() {
+    final func didChange() {
         let old = state.bitwiseOr(Self.both, ordering: .acquiringAndReleasing).oldValue
         if old & Self.signalled == 0 { source?.signal() }
     }
 
     /// The handler ran: clears both flags; returns whether a change was waiting.
-    func takeForService() -> Bool {
+    final func takeForService() -> Bool {
         state.exchange(0, ordering: .acquiringAndReleasing) & Self.dirty != 0
     }
 
     /// A synchronous update is about to draw everything: a pending signal gives no update.
-    func clearDirty() {
+    final func clearDirty() {
         state.bitwiseAnd(~Self.dirty, ordering: .acquiringAndReleasing)
     }
 
     /// A change is waiting (for an update, or for demand).
-    var isDirty: Bool {
+    final var isDirty: Bool {
         state.load(ordering: .acquiring) & Self.dirty != 0
     }
 
     /// The handler took a change it cannot deliver yet (no demand): marks it waiting again
     /// without signalling; whoever brings demand back signals the source.
-    func keepDirty() {
+    final func keepDirty() {
         state.bitwiseOr(Self.dirty, ordering: .acquiringAndReleasing)
     }
 }

@@ -19,7 +19,8 @@ public protocol ObservableObject: AnyObject {
 extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPublisher {
     /// The synthesised publisher: created on first read and shared by every `@Published`
     /// property of this object (found by reflection, superclasses included). Thread-safe; the
-    /// first read costs a reflection walk, later reads a table lookup.
+    /// first read of a class costs a reflection walk, later reads a table lookup and a load
+    /// per `@Published` property.
     public var objectWillChange: ObservableObjectPublisher {
         DefaultWillChange.publisher(for: self)
     }
@@ -28,23 +29,28 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
 /// Finds or creates an object's default `objectWillChange`.
 ///
 /// The publisher lives in the object's `@Published` storages (so it dies with the object and a
-/// setter reaches it with one atomic load). A small identity-keyed cache makes repeated reads
-/// cheap; an object without `@Published` properties keeps its publisher only in that table (its
-/// entry is dropped once the object is gone).
+/// setter reaches it with one atomic load). Each read finds it there, through the offsets of the
+/// class's `@Published` fields (found by reflection once per class and kept in a table keyed by
+/// the class): nothing here refers to the object itself, weakly or not. A weak reference to each
+/// object (the cache this used to keep) gave every model a side table, which made every retain
+/// and release of a model take the runtime's slow path (about 170 instructions per
+/// `updateView()` that reads a model, by callgrind, row "4 coalescing, per updateView()").
 ///
-/// A storage that goes away while the object lives (a wrapper replaced, `_x = Published(...)`)
-/// drops the object's cache entry, so the next read walks the storages again and wires the new
-/// one to the publisher the others hold (or to a new one, if it was the only holder).
+/// A storage that was replaced while the object lives (a wrapper replaced, `_x = Published(...)`)
+/// holds no publisher: the next read wires it to the one the others hold (or to a new one, if
+/// the replaced storage was the only holder). An object without `@Published` properties keeps its
+/// publisher in a small identity-keyed table instead (its entry is dropped once the object is
+/// gone); no setter ever reads that one.
 enum DefaultWillChange {
     private struct Entry {
         weak var object: AnyObject?
-        // Strong only for objects without @Published storages; otherwise the storages own it.
-        var owned: ObservableObjectPublisher?
-        // Weak, not unowned(unsafe): the storages that own the publisher can be replaced while
-        // the object lives, which freed it under an unowned entry (a use-after-free we once had). The weak load costs
-        // a side-table hop per cached read; no hot path reads here (setters reach the publisher
-        // through their storage), so no benchmark row justifies anything cheaper.
-        weak var shared: ObservableObjectPublisher?
+        var owned: ObservableObjectPublisher
+    }
+
+    /// A `@Published` field of a class: where it is in an instance, and how to read its storage.
+    private struct Field {
+        let offset: Int
+        let provider: any PublishedStorageProviding.Type
     }
 
     // A pthread lock rather than `Synchronization.Mutex`: ThreadSanitizer does not see the
@@ -53,6 +59,9 @@ enum DefaultWillChange {
 
     private final class Table: @unchecked Sendable {
         let lock = Lock()
+        /// Per class (classes are never unloaded, so the key stays valid).
+        var fields: [ObjectIdentifier: [Field]] = [:]
+        /// Per object without `@Published` storages.
         var entries: [UInt: Entry] = [:]
         var pruneAt = 64
 
@@ -62,66 +71,68 @@ enum DefaultWillChange {
     }
 
     static func publisher(for object: AnyObject) -> ObservableObjectPublisher {
-        let id = UInt(bitPattern: ObjectIdentifier(object))
-        let cached = table.withLock { table -> ObservableObjectPublisher? in
-            guard let entry = table.entries[id], entry.object === object else { return nil }
-            return entry.owned ?? entry.shared
-        }
-        if let cached { return cached }
-
-        let storages = publishedStorages(of: object)
-        let publisher: ObservableObjectPublisher
-        if let first = storages.first {
+        let fields = publishedFields(of: type(of: object))
+        guard let first = fields.first else { return unwiredPublisher(for: object) }
+        return withExtendedLifetime(object) {
+            let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            func storage(_ field: Field) -> PublishedWillChangeSlot {
+                field.provider.willChangeSlot(at: base + field.offset)
+            }
             // Reuse the publisher a storage already holds (the others were replaced since), else
             // a new one. The first storage arbitrates between racing readers; the others follow.
-            let candidate = storages.lazy.compactMap { $0.installedWillChange }.first ?? ObservableObjectPublisher()
-            publisher = first.installWillChange(candidate, owner: id)
-            for storage in storages.dropFirst() { _ = storage.installWillChange(publisher, owner: id) }
-        } else {
-            publisher = ObservableObjectPublisher()
-        }
-        let ownsIt = storages.isEmpty
-        return table.withLock { table -> ObservableObjectPublisher in
-            if let entry = table.entries[id], entry.object === object,
-                let existing = entry.owned ?? entry.shared
-            {
-                return existing
-            }
-            if table.entries.count >= table.pruneAt {
-                table.entries = table.entries.filter { $0.value.object != nil }
-                table.pruneAt = max(64, table.entries.count * 2)
-            }
-            table.entries[id] = Entry(
-                object: object, owned: ownsIt ? publisher : nil, shared: ownsIt ? nil : publisher)
+            var candidate: ObservableObjectPublisher?
+            for field in fields where candidate == nil { candidate = storage(field).installedWillChange }
+            let publisher = storage(first).installWillChange(candidate ?? ObservableObjectPublisher())
+            for field in fields.dropFirst() { _ = storage(field).installWillChange(publisher) }
             return publisher
         }
     }
 
-    /// A storage holding `publisher` for the object `owner` is going away: forget the object's
-    /// entry if it names that publisher, so the next read re-wires the object's storages.
-    static func storageReleased(owner: UInt, publisher: ObservableObjectPublisher) {
-        let dropped = table.withLock { table -> Entry? in
-            guard let entry = table.entries[owner], entry.shared === publisher else { return nil }
-            return table.entries.removeValue(forKey: owner)
+    /// The publisher of an object with no `@Published` storage: kept in the table, one per live
+    /// object.
+    private static func unwiredPublisher(for object: AnyObject) -> ObservableObjectPublisher {
+        let id = UInt(bitPattern: ObjectIdentifier(object))
+        let (publisher, pruned) = table.withLock { table -> (ObservableObjectPublisher, [UInt: Entry]) in
+            if let entry = table.entries[id], entry.object === object { return (entry.owned, [:]) }
+            var pruned: [UInt: Entry] = [:]
+            if table.entries.count >= table.pruneAt {
+                pruned = table.entries.filter { $0.value.object == nil }
+                table.entries = table.entries.filter { $0.value.object != nil }
+                table.pruneAt = max(64, table.entries.count * 2)
+            }
+            let created = ObservableObjectPublisher()
+            table.entries[id] = Entry(object: object, owned: created)
+            return (created, pruned)
         }
-        withExtendedLifetime(dropped) {}  // released outside the lock
+        withExtendedLifetime(pruned) {}  // their publishers finish outside the lock
+        return publisher
     }
 
-    /// Every `@Published` storage of `object`, in declaration order, base class first.
-    ///
+    /// The `@Published` fields of `type`, in declaration order, base class first; found once per
+    /// class.
+    private static func publishedFields(of type: AnyClass) -> [Field] {
+        let key = ObjectIdentifier(type)
+        if let known = table.withLock({ $0.fields[key] }) { return known }
+        let found = walkPublishedFields(of: type)
+        return table.withLock { table in
+            if let known = table.fields[key] { return known }
+            table.fields[key] = found
+            return found
+        }
+    }
+
     /// Walks the class's stored fields as the runtime lays them out (the standard library's
     /// field enumeration), not `Mirror`: a class conforming to `CustomReflectable` may hide its
     /// children from `Mirror`, and its `@Published` properties must still drive
     /// `objectWillChange`, as in Combine.
-    private static func publishedStorages(of object: AnyObject) -> [PublishedWillChangeSlot] {
+    private static func walkPublishedFields(of type: AnyClass) -> [Field] {
         var chain: [AnyClass] = []
-        var current: AnyClass? = type(of: object)
+        var current: AnyClass? = type
         while let level = current {
             chain.append(level)
             current = _getSuperclass(level)
         }
-        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        var found: [PublishedWillChangeSlot] = []
+        var found: [Field] = []
         var seenOffsets = Set<Int>()
         // `_EachFieldOptions.classType` (bit 0), spelled by value: the library declares it as a
         // mutable static, which Swift 6 refuses to read.
@@ -129,12 +140,12 @@ enum DefaultWillChange {
         for level in chain.reversed() {
             _ = _forEachField(of: level, options: classFields) { _, offset, fieldType, _ in
                 if let provider = fieldType as? PublishedStorageProviding.Type, seenOffsets.insert(offset).inserted {
-                    found.append(provider.willChangeSlot(at: base + offset))
+                    found.append(Field(offset: offset, provider: provider))
                 }
                 return true
             }
         }
-        return withExtendedLifetime(object) { found }
+        return found
     }
 }
 
@@ -155,6 +166,5 @@ protocol PublishedWillChangeSlot: AnyObject {
     /// The publisher installed so far, if any.
     var installedWillChange: ObservableObjectPublisher? { get }
     /// Installs `publisher` unless one is there; returns the one that is there afterwards.
-    /// `owner` (the object's address) names the cache entry to drop when this storage goes away.
-    func installWillChange(_ publisher: ObservableObjectPublisher, owner: UInt) -> ObservableObjectPublisher
+    func installWillChange(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher
 }

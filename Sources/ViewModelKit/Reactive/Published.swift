@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A property wrapper that publishes changes of a class property, as Combine's `@Published`.
 ///
 /// On each set, in this order (as Combine):
@@ -96,9 +94,6 @@ final class PublishedStorage<Value>: PublishedWillChangeSlot, @unchecked Sendabl
     // The dynamic exclusivity check cost about 80 instructions per set (row "5 @Published set").
     @usableFromInline @exclusivity(unchecked) var value: Value
     private let willChange = OnceReference<ObservableObjectPublisher>()
-    /// The address of the object whose default `objectWillChange` this storage holds (0 before
-    /// one is installed): its cache entry is dropped when this storage goes away.
-    private let willChangeOwner = Atomic<UInt>(0)
     private let subjectCore = OnceReference<SubjectCore<Value, Never>>()
     // `assign(to:)` links. They are rare, so one shared pthread lock guards every storage's list
     // (rather than a lock per property; `Synchronization.Mutex` is invisible to ThreadSanitizer).
@@ -129,9 +124,8 @@ final class PublishedStorage<Value>: PublishedWillChangeSlot, @unchecked Sendabl
 
     var installedWillChange: ObservableObjectPublisher? { willChange.load() }
 
-    func installWillChange(_ publisher: ObservableObjectPublisher, owner: UInt) -> ObservableObjectPublisher {
-        willChangeOwner.store(owner, ordering: .releasing)
-        return willChange.storeIfNil(publisher)
+    func installWillChange(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher {
+        willChange.storeIfNil(publisher)
     }
 
     /// Keeps an `assign(to: &$x)` link alive as long as this property.
@@ -140,10 +134,6 @@ final class PublishedStorage<Value>: PublishedWillChangeSlot, @unchecked Sendabl
     }
 
     deinit {
-        let owner = willChangeOwner.load(ordering: .acquiring)
-        if owner != 0, let publisher = willChange.load() {
-            DefaultWillChange.storageReleased(owner: owner, publisher: publisher)
-        }
         let links = publishedAssignmentsLock.withLock { () -> [AnyCancellable] in
             let taken = assignments
             assignments = []

@@ -13,10 +13,10 @@ private final class ResettableOfTwo: ObservableObject {
     func reset() { _count = Published(initialValue: 0) }
 }
 
-/// Regression: the synthesised `objectWillChange` is cached per object, and the cache held
+/// Regression: the synthesised `objectWillChange` was once cached per object, and the cache held
 /// it `unowned(unsafe)` while only the `@Published` storages owned it. Replacing a wrapper freed
-/// it under the cache entry; the next read touched freed memory. A replaced wrapper must also
-/// be wired again, or its sets would never announce.
+/// it under the cache entry; the next read touched freed memory. (Each read now finds it in the
+/// storages.) A replaced wrapper must also be wired again, or its sets would never announce.
 @Suite struct ReplacedPublishedTests {
     @Test func objectWillChangeAfterTheOnlyWrapperWasReplaced() {
         let model = Resettable()
