@@ -68,7 +68,7 @@ public enum CommandTable {
             name: "add", summary: "subscribe to a feed", operand: .file,
             options: [
                 .valued("--title", "T"), .valued("--interval", "SECONDS"), .flag("--download"),
-                .flag("--no-download"), .valued("--keep", "N"),
+                .flag("--no-download"), .valued("--keep", "N"), .flag("--no-check"),
             ]),
         Command(name: "remove", summary: "unsubscribe", operand: .file, options: [.valued("--id", "N", .feedID)]),
         Command(
