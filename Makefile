@@ -88,7 +88,8 @@ run: deps-run
 # ViewModelKit again under ThreadSanitizer and under AddressSanitizer with LeakSanitizer, the GTK
 # example under Xvfb, every benchmark at its quick size (so they never rot; nothing is asserted
 # about speed), every fuzz target on its seeds and regressions plus a fixed number of mutations
-# from a fixed seed, and the install, man page, completion and Debian package tests.
+# from a fixed seed, the install, man page, completion and Debian package tests, and the
+# README's quick starts run as written.
 test: deps
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory test-venv
@@ -108,6 +109,7 @@ test: deps
 	$(MAKE) --no-print-directory test-install
 	$(MAKE) --no-print-directory test-manual
 	$(MAKE) --no-print-directory test-deb
+	$(MAKE) --no-print-directory test-readme
 
 # The core promises as source mutations (Scripts/mutants.tsv), each applied alone to a scratch
 # copy of the package, rebuilt incrementally and run against the test(s) it names: prints a
@@ -159,7 +161,8 @@ docs: deps
 # The runnable examples, each run and compared with its expected output (Examples/*/expected-output.txt),
 # then Examples/FeedReader, the package that uses PodcastFeeds and nothing else.
 EXAMPLES := getting-started-example:Examples/GettingStarted c-hosted-loop:Examples/CHostedLoop \
-  poll-host-example:Examples/PollHost add-on-names-example:Examples/AddOnNames
+  poll-host-example:Examples/PollHost add-on-names-example:Examples/AddOnNames \
+  readme-pattern-example:Examples/ReadmePattern
 examples: deps
 	$(SWIFT) build
 	@bin=$$($(SWIFT) build --show-bin-path); mkdir -p .build/examples; \
@@ -338,4 +341,12 @@ deb: deps-deb manual
 
 test-deb: deb
 	DEB="$$(ls .build/deb/podcast-watch_*.deb)" REQUIRE_INSTALL="$${CI:+1}" Scripts/test-deb.sh
+
+# `make test-readme` (part of `make test`): the README's quick starts run as written
+# (Scripts/test-readme.py): its Package.swift lines and program in a scratch package depending
+# on this repository by path, and its from-source commands in a scratch HOME. Its Debian
+# commands run inside test-deb's throwaway system.
+.PHONY: test-readme
+test-readme: deps
+	SWIFT=$(SWIFT) python3 Scripts/test-readme.py
 # ==== end of installing and packaging ====

@@ -133,6 +133,10 @@ let package = Package(
         .executableTarget(
             name: "poll-host-example", dependencies: ["ViewModelKit"], path: "Examples/PollHost",
             exclude: ["expected-output.txt"]),
+        // The README's "The pattern in 25 lines".
+        .executableTarget(
+            name: "readme-pattern-example", dependencies: ["ViewModelKit"], path: "Examples/ReadmePattern",
+            exclude: ["expected-output.txt"]),
         // A Combine add-on library's names (combine-schedulers': TestScheduler, AnyScheduler,
         // AnySchedulerOf, Publishers.Timer, …) declared by a stand-in library and used beside
         // `import ViewModelKit`: it builds only while ViewModelKit exports none of them.

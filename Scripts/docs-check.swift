@@ -133,5 +133,33 @@ for module in modules {
 }
 print("docs-check: \(blockCount) article code blocks checked against Examples/ and Tests/")
 
+// The README's whole programs (its Swift blocks that start with an import) are held to the same
+// rule; its manifest fragments are run by `make test-readme` instead. A folder without a
+// README (the fixture) checks none.
+if let readme = try? String(contentsOfFile: "README.md", encoding: .utf8) {
+    let lines = readme.components(separatedBy: "\n")
+    var index = 0
+    var programs = 0
+    while index < lines.count {
+        guard lines[index].trimmingCharacters(in: .whitespaces) == "```swift" else {
+            index += 1
+            continue
+        }
+        let start = index + 1
+        var end = start
+        while end < lines.count, !lines[end].trimmingCharacters(in: .whitespaces).hasPrefix("```") { end += 1 }
+        index = end + 1
+        let block = normalised(Array(lines[start..<min(end, lines.count)]))
+        guard block.first?.hasPrefix("import ") == true else { continue }
+        programs += 1
+        if !compiled.contains(where: { contains($0.lines, block) }) {
+            problems.append(
+                "README.md:\(start): error: this swift program appears in no compiled file under Examples/ or Tests/ "
+                    + "(copy it there, line for line, so the build checks it)")
+        }
+    }
+    print("docs-check: \(programs) README programs checked against Examples/ and Tests/")
+}
+
 for problem in problems { print(problem) }
 exit(problems.isEmpty ? 0 : 1)

@@ -27,6 +27,26 @@ service add /usr/share/podcast-watch/samples/tidepool-radio.xml >/dev/null || fa
 [ "$(service list --json | grep -c '"url":"file:///usr/share/podcast-watch/samples/tidepool-radio.xml"')" = 1 ] ||
     fail "list does not show the added feed"
 
+# The README's quick start from `dpkg -i` on, as written (Scripts/test-readme.py --deb-commands
+# put it in /tmp/readme.sh, its placeholder feed a sample): we are root already, and without a
+# running systemd (a chroot) `systemctl` can only check that the unit it names is installed.
+if [ -f /tmp/readme.sh ]; then
+    sudo() { "$@"; }
+    systemctl() {
+        if [ -d /run/systemd/system ]; then command systemctl "$@"; else [ -f "/lib/systemd/system/$2.service" ]; fi
+    }
+    # Rendered from the file it finds (`-l`): man-db caches no formatted page then, which
+    # the purge would leave behind in /var/cache/man.
+    man() { if command -v man >/dev/null; then MANPAGER=cat command man -l "$(command man -w "$@")" >/dev/null; fi; }
+    while IFS= read -r line; do
+        eval "$line" >>/tmp/readme.out 2>&1 || { cat /tmp/readme.out; fail "the README's '$line'"; }
+    done </tmp/readme.sh
+    unset -f sudo systemctl man
+    [ "$(service list --json | grep -c '"url":"file:///usr/share/podcast-watch/samples/the-slow-build.xml"')" = 1 ] ||
+        fail "the README's add did not subscribe: $(cat /tmp/readme.out)"
+    echo "test-deb (installed): the README's quick start ran: $(tr '\n' ';' </tmp/readme.sh)"
+fi
+
 # The shipped config turns the dashboard on, on loopback; run the service's command line as
 # systemd would, on a free port instead (0: 8080 may be taken here), and its API must answer.
 [ "$(grep -v '^#' /etc/podcast-watch/config | grep .)" = "http = 127.0.0.1:8080" ] ||

@@ -7,7 +7,7 @@
 # 3. lintian: no error and no warning (docs/PACKAGING.md lists the informational tags).
 # 4. In an overlay of / (a private mount namespace; every write lands in a tmpfs that vanishes):
 #    dpkg -i; the system user and its state directory; the service enabled; --version, demo,
-#    add/list as the service user; run with the dashboard on and its API answering; man pages
+#    add/list as the service user; the README's quick start commands; run with the dashboard on and its API answering; man pages
 #    and completions in their places; systemd-analyze verify of both units; a changed conffile
 #    kept across a reinstall; dpkg --purge, after which nothing of the package is left but the
 #    system user (kept, as Debian policy advises). Needs root and mount namespaces (or sudo); a
@@ -85,6 +85,8 @@ grep -E '^(E|W): ' "$scratch/lintian" && fail "lintian reported errors or warnin
 echo "test-deb: lintian reports no error and no warning"
 
 # 4. Install, use and purge in a throwaway overlay of /.
+# The README's Debian quick start, from `dpkg -i` on (run inside, with the placeholder feed a sample).
+python3 Scripts/test-readme.py --deb-commands >"$scratch/readme.sh" || fail "cannot read the README's quick start"
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
 if ! $SUDO unshare -m true 2>/dev/null; then
@@ -96,7 +98,9 @@ if ! $SUDO unshare -m true 2>/dev/null; then
     # that no file of the package is left (without the overlay, other changes cannot be seen).
     echo "test-deb: no mount namespace here; installing on this machine itself (REQUIRE_INSTALL=1)"
     $SUDO cp "$deb" /tmp/podcast-watch.deb
+    $SUDO cp "$scratch/readme.sh" /tmp/readme.sh
     $SUDO sh -eu Scripts/test-deb-installed.sh || fail "the install test failed"
+    $SUDO rm -f /tmp/readme.sh
     left=""
     for path in $(cat "$scratch/files") /etc/podcast-watch; do
         # Shared folders (/usr/bin, /etc) stay; the package's own files and folder must not.
@@ -117,6 +121,7 @@ $SUDO unshare -m sh -eu -c '
     mount --rbind /dev "$root/merged/dev" && mount -t proc proc "$root/merged/proc"
     mount -t tmpfs tmpfs "$root/merged/run" && mount -t tmpfs tmpfs "$root/merged/tmp"
     cp "$deb" "$root/merged/tmp/podcast-watch.deb" && cp "$1/inside.sh" "$root/merged/tmp/inside.sh"
+    cp "$1/readme.sh" "$root/merged/tmp/readme.sh"
     chroot "$root/merged" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root sh -eu /tmp/inside.sh
     # What the package left on the filesystem: every change is in the upper layer. Allowed:
     # the dpkg database and log, the system user in the account files (and their lock), and

@@ -4,8 +4,8 @@
 # 1. mandoc -T lint -W all (style included) reports nothing on either page.
 # 2. Each completion is loaded in its shell and asked, as a user's tab would: bash through its
 #    completion function, fish through `complete -C`, zsh through compinit and a real completion
-#    widget in a pseudo-terminal (zpty). Feed numbers come from a state with two feeds, read by
-#    the podcast-watch found in BIN (the build's).
+#    widget in a pseudo-terminal (zpty). Feed numbers and URLs come from a state with two
+#    feeds, read by the podcast-watch found in BIN (the build's).
 set -eu
 cd "$(dirname "$0")/.."
 : "${MANUAL:?MANUAL names the folder make manual wrote}"
@@ -54,7 +54,24 @@ expect_bash "1 2 " podcast-watch --state "$XDG_STATE_HOME/podcast-watch" disable
 expect_bash "--json " podcast-watch --state /tmp list --j
 expect_bash "" podcast-watch add --title ""
 expect_bash "--help --state --version -h " podcast-watch export -
-echo "test-manual: bash completes commands, options, values and feed numbers"
+# Feed URLs: readline splits a word at ':' (COMP_WORDBREAKS), so the words are given split and
+# the line whole, as bash sets them; each URL is offered without what precedes the current piece.
+bash_complete_line() {
+    line=$1; shift
+    bash --norc -c '
+        source "$1"; COMP_LINE=$2; COMP_POINT=${#2}; shift 2
+        COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+        _podcast_watch
+        if ((${#COMPREPLY[@]})); then printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "; fi
+    ' bash "$MANUAL/podcast-watch.bash" "$line" "$@"
+}
+samples="$PWD/Sources/podcast-watch/SampleFeeds"
+got=$(bash_complete_line "podcast-watch remove " podcast-watch remove "")
+[ "$got" = "file://$samples/the-slow-build.xml file://$samples/tidepool-radio.xml " ] \
+    || fail "bash: 'remove ' completed to '$got', expected the two feed URLs"
+got=$(bash_complete_line "podcast-watch enable file://$samples/ti" podcast-watch enable file : "//$samples/ti")
+[ "$got" = "//$samples/tidepool-radio.xml " ] || fail "bash: 'enable file://…/ti' completed to '$got'"
+echo "test-manual: bash completes commands, options, values, feed numbers and feed URLs"
 
 # 2b. fish: `complete -C` prints what a tab would offer (candidate, tab, description).
 fish_complete() {
@@ -70,7 +87,12 @@ expect_fish "--download-jobs --download-max-size --download-name --download-per-
 expect_fish "downloaded new_episode " "podcast-watch run --hook-on "
 expect_fish "1 2 " "podcast-watch enable --id "
 expect_fish "--help --json --samples --state --version " "podcast-watch demo --"
-echo "test-manual: fish completes commands, options, values and feed numbers"
+# Feed URLs beside files (fish also offers the files after a 'file:' prefix).
+got=$(fish_complete "podcast-watch disable file:")
+for url in "file://$samples/the-slow-build.xml" "file://$samples/tidepool-radio.xml"; do
+    case " $got" in *" $url "*) ;; *) fail "fish: 'disable file:' did not offer $url: $got" ;; esac
+done
+echo "test-manual: fish completes commands, options, values, feed numbers and feed URLs"
 
 # 2c. zsh: compinit must register the function for podcast-watch, then a completion widget run
 # in a pseudo-terminal lists what a tab offers.
@@ -102,4 +124,6 @@ expect_zsh() {
 expect_zsh "podcast-watch add" "podcast-watch ad"
 expect_zsh "podcast-watch run --hook-on" "podcast-watch run --hook-o"
 expect_zsh "1  2" "podcast-watch remove --id "
-echo "test-manual: zsh completes commands, options and feed numbers"
+# (the line typed ends in "ti": what zsh inserts is the rest of the URL)
+expect_zsh "depool-radio.xml" "podcast-watch set file://$PWD/Sources/podcast-watch/SampleFeeds/ti"
+echo "test-manual: zsh completes commands, options, feed numbers and feed URLs"

@@ -102,8 +102,10 @@ public final class CommandRunner {
             return emitting { () throws(OutputError) in try emit(UsageText.help(for: topic)) }
         case .version:
             return emitting { () throws(OutputError) in try emit("podcast-watch \(UsageText.version)\n") }
-        case .add(let url, let title, let interval, let downloads):
-            return withStore(stateOption, create: true) { store in try add(store, url, title, interval, downloads) }
+        case .add(let url, let title, let interval, let downloads, let check):
+            return withStore(stateOption, create: true) { store in
+                try add(store, url, title, interval, downloads, check: check)
+            }
         case .remove(let url):
             return withStore(stateOption, create: false) { store in try remove(store, url) }
         case .removeID(let id):
@@ -290,7 +292,7 @@ public final class CommandRunner {
 
     private func add(
         _ store: FeedStore?, _ url: String, _ title: String?, _ interval: Int?,
-        _ downloads: DownloadLedger.FeedSettings = .init()
+        _ downloads: DownloadLedger.FeedSettings = .init(), check: Bool = true
     ) throws -> ExitCode {
         guard let store else { return .stateError }
         guard let normalized = location(url) else { return .usage }
@@ -312,11 +314,26 @@ public final class CommandRunner {
             console.err("podcast-watch: \(refusal) (from '\(url)'; a local feed must be a regular file)\n")
             return .inputError
         }
+        // One fetch first (not for a URL already subscribed: that is said below, without a fetch).
+        var target = normalized
+        var feedTitle: String?
+        if check, try store.feed(url: normalized) == nil {
+            switch checkFeed(normalized) {
+            case .subscribe(let found, let channelTitle):
+                target = found
+                feedTitle = channelTitle
+            case .refused(let status):
+                return status
+            }
+        }
         do {
-            let feed = try store.add(url: normalized, title: title, intervalSeconds: interval)
+            let feed = try store.add(url: target, title: title, intervalSeconds: interval)
+            try store.setFeedTitle(feedTitle, id: feed.id)
             if downloads != .init() { try DownloadLedger(store: store).setSettings(downloads, feedID: feed.id) }
+            // The title the check found (or the user's, which lists show instead) beside the URL.
+            let shown = feedTitle.map { TerminalText.line(title ?? $0) + " <" } ?? ""
             console.out(
-                "Subscribed to \(TerminalText.line(MaskedURL.string(feed.url))) (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n"
+                "Subscribed to \(shown)\(TerminalText.line(MaskedURL.string(feed.url)))\(shown.isEmpty ? "" : ">") (feed #\(feed.id), \(CommandRunner.describeInterval(feed.intervalSeconds)))\n"
             )
             return .success
         } catch StoreError.alreadySubscribed(let url, let id) {

@@ -1,8 +1,11 @@
 /// Shell completion scripts for `podcast-watch` (bash, zsh, fish), generated from `CommandTable`:
 /// the commands with their summaries, each command's options, and for values and operands
-/// files, folders, fixed words or feed numbers. Feed numbers come from `podcast-watch list
-/// --json` at completion time (the `--state` typed on the line is honoured in bash); only the
-/// digits of `"id":N` are used, so nothing from the state is ever evaluated by the shell.
+/// files, folders, fixed words, feed numbers or feed URLs. Feed numbers and URLs come from
+/// `podcast-watch list --json` at completion time (the `--state` typed on the line is honoured
+/// in bash); only the digits of `"id":N` are used, and only the URLs made of characters a shell
+/// takes literally (`feedURLsSed`: letters, digits and `. _ ~ : / @ % + , = -`; a URL with a
+/// query string or masked credentials is left out, its number still completes), and none is
+/// ever evaluated by the shell (bash matches them with `[[ == ]]`, not `compgen -W`).
 /// `make manual` writes the scripts; `make test-manual` loads each in its shell.
 ///
 /// Pure functions of constant data; safe from any thread.
@@ -10,20 +13,50 @@ public enum ShellCompletion {
     /// The sed program that prints the feed numbers of `list --json` (one per line).
     static let feedIDsSed = #"s/^{"id":\([0-9][0-9]*\),.*/\1/p"#
 
+    /// The sed program that prints the feed URLs of `list --json` (one per line) made only of
+    /// characters no shell treats specially; others print nothing.
+    static let feedURLsSed = #"s|^{"id":[0-9][0-9]*,"url":"\([A-Za-z0-9._~:/@%+,=-]*\)",.*|\1|p"#
+
+    /// The bash functions that list the state's feed numbers and URLs (the `--state` typed on
+    /// the line honoured).
+    static let bashFunctions = """
+        _podcast_watch_list() {
+            local state=() i
+            for ((i = 1; i < ${#COMP_WORDS[@]} - 1; i++)); do
+                [[ ${COMP_WORDS[i]} == --state ]] && state=(--state "${COMP_WORDS[i + 1]}")
+            done
+            podcast-watch "${state[@]}" list --json 2>/dev/null
+        }
+
+        _podcast_watch_feed_ids() {
+            _podcast_watch_list | sed -n '\(feedIDsSed)'
+        }
+
+        # Feed URLs starting with the word being typed. Bash splits words at ':', so the
+        # word is read back from the line and each URL is offered without the part of it
+        # before the current piece; files when no URL matches.
+        _podcast_watch_feed_urls() {
+            local line=${COMP_LINE:0:COMP_POINT} url
+            local word=${line##*[[:space:]]}
+            local prefix=${word%"$cur"}
+            while IFS= read -r url; do
+                [[ $url == "$word"* ]] && COMPREPLY+=("${url#"$prefix"}")
+            done < <(_podcast_watch_list | sed -n '\(feedURLsSed)')
+            if ((${#COMPREPLY[@]} == 0)); then
+                compopt -o filenames
+                COMPREPLY=($(compgen -f -- "$cur"))
+            fi
+        }
+
+        """
+
     /// For bash (`/usr/share/bash-completion/completions/podcast-watch`), bash 4 or newer.
     public static var bash: String {
         var out = """
             # bash completion for podcast-watch. Generated from its command table (make manual);
             # do not edit.
 
-            _podcast_watch_feed_ids() {
-                local state=() i
-                for ((i = 1; i < ${#COMP_WORDS[@]} - 1; i++)); do
-                    [[ ${COMP_WORDS[i]} == --state ]] && state=(--state "${COMP_WORDS[i + 1]}")
-                done
-                podcast-watch "${state[@]}" list --json 2>/dev/null | sed -n '\(feedIDsSed)'
-            }
-
+            \(bashFunctions)
             _podcast_watch() {
                 local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
                 local command="" i
@@ -61,6 +94,8 @@ public enum ShellCompletion {
                 elif [[ $operand == file ]]; then
                     compopt -o filenames
                     COMPREPLY=($(compgen -f -- "$cur"))
+                elif [[ $operand == feed ]]; then
+                    _podcast_watch_feed_urls
                 elif [[ $operand == command ]]; then
                     COMPREPLY=($(compgen -W "\(CommandTable.commands.map(\.name).joined(separator: " "))" -- "$cur"))
                 fi
@@ -82,6 +117,13 @@ public enum ShellCompletion {
               local -a ids
               ids=(${(f)"$(podcast-watch list --json 2>/dev/null | sed -n '\(feedIDsSed)')"})
               _describe -t feed-ids 'feed number' ids
+            }
+
+            # A subscribed feed's URL (added literally: compadd quotes what needs it), or a file.
+            _podcast_watch_feed_urls() {
+              local -a urls
+              urls=(${(f)"$(podcast-watch list --json 2>/dev/null | sed -n '\(feedURLsSed)')"})
+              _alternative 'feed-urls:feed URL:compadd -a urls' 'files:file:_files'
             }
 
             _podcast-watch() {
@@ -171,6 +213,10 @@ public enum ShellCompletion {
                 podcast-watch list --json 2>/dev/null | sed -n '\(feedIDsSed)'
             end
 
+            function __podcast_watch_feed_urls
+                podcast-watch list --json 2>/dev/null | sed -n '\(feedURLsSed)'
+            end
+
             complete -c podcast-watch -f
             complete -c podcast-watch -l state -r -a '(__fish_complete_directories)' -d 'where the database lives'
             complete -c podcast-watch -s h -l help -d 'show help'
@@ -193,6 +239,7 @@ public enum ShellCompletion {
                     case .file: line += " -r -F"
                     case .directory: line += " -x -a '(__fish_complete_directories)'"
                     case .feedID: line += " -x -a '(__podcast_watch_feed_ids)'"
+                    case .feedURL: line += " -r -F -a '(__podcast_watch_feed_urls)'"
                     case .words(let words): line += " -x -a \(fishQuote(words.joined(separator: " ")))"
                     case .text: line += " -x"
                     }
@@ -200,6 +247,9 @@ public enum ShellCompletion {
                 out += line + "\n"
             }
             if command.operand == .file { out += "complete -c podcast-watch \(condition) -F\n" }
+            if command.operand == .feedURL {
+                out += "complete -c podcast-watch \(condition) -F -a '(__podcast_watch_feed_urls)'\n"
+            }
         }
         return out
     }
@@ -232,13 +282,18 @@ public enum ShellCompletion {
         case .file: return "\(pad)compopt -o filenames\n\(pad)COMPREPLY=($(compgen -f -- \"$cur\"))\n"
         case .directory: return "\(pad)compopt -o filenames\n\(pad)COMPREPLY=($(compgen -d -- \"$cur\"))\n"
         case .feedID: return "\(pad)COMPREPLY=($(compgen -W \"$(_podcast_watch_feed_ids)\" -- \"$cur\"))\n"
+        case .feedURL: return "\(pad)_podcast_watch_feed_urls\n"
         case .words(let words):
             return "\(pad)COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))\n"
         }
     }
 
     static func bashOperand(_ kind: CommandTable.ValueKind?) -> String {
-        kind == .file ? "file" : "\"\""
+        switch kind {
+        case .file?: return "file"
+        case .feedURL?: return "feed"
+        default: return "\"\""
+        }
     }
 
     // MARK: zsh and fish
@@ -249,6 +304,7 @@ public enum ShellCompletion {
         case .file: return "_files"
         case .directory: return "_files -/"
         case .feedID: return "_podcast_watch_feed_ids"
+        case .feedURL: return "_podcast_watch_feed_urls"
         case .words(let words): return "(\(words.joined(separator: " ")))"
         }
     }

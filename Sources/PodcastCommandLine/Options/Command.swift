@@ -35,8 +35,12 @@ public enum Command: Equatable, Sendable {
     case help(topic: String?)
     /// `--version`.
     case version
-    /// `add URL [--title T] [--interval SECONDS] [--download | --no-download] [--keep N]`.
-    case add(url: String, title: String?, intervalSeconds: Int?, downloads: DownloadLedger.FeedSettings = .init())
+    /// `add URL [--title T] [--interval SECONDS] [--download | --no-download] [--keep N]
+    /// [--no-check]`. `check`: fetch the URL first and subscribe only to a feed (`FeedCheck`);
+    /// false with `--no-check`.
+    case add(
+        url: String, title: String?, intervalSeconds: Int?, downloads: DownloadLedger.FeedSettings = .init(),
+        check: Bool = true)
     /// `remove URL`: the URL as given to `add`, or the feed's current URL after a move.
     case remove(url: String)
     /// `remove --id N`: the feed numbered N in `list`.

@@ -127,7 +127,9 @@ public enum CommandLineParser {
         if args.flags.contains("--download") { downloads.download = true }
         if args.flags.contains("--no-download") { downloads.download = false }
         if let v = args.values["--keep"] { downloads.keep = try parseKeep(v, command: name) }
-        return .add(url: url, title: args.values["--title"], intervalSeconds: interval, downloads: downloads)
+        return .add(
+            url: url, title: args.values["--title"], intervalSeconds: interval, downloads: downloads,
+            check: !args.flags.contains("--no-check"))
     }
 
     private static func parseRemove(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {

@@ -17,6 +17,8 @@ public enum CommandTable {
         case directory
         /// A feed number, as `podcast-watch list` shows them.
         case feedID
+        /// A subscribed feed's URL, as `podcast-watch list` shows them, or a file path.
+        case feedURL
         /// One of these words (or, where noted in the help, another value).
         case words([String])
     }
@@ -68,17 +70,17 @@ public enum CommandTable {
             name: "add", summary: "subscribe to a feed", operand: .file,
             options: [
                 .valued("--title", "T"), .valued("--interval", "SECONDS"), .flag("--download"),
-                .flag("--no-download"), .valued("--keep", "N"),
+                .flag("--no-download"), .valued("--keep", "N"), .flag("--no-check"),
             ]),
-        Command(name: "remove", summary: "unsubscribe", operand: .file, options: [.valued("--id", "N", .feedID)]),
+        Command(name: "remove", summary: "unsubscribe", operand: .feedURL, options: [.valued("--id", "N", .feedID)]),
         Command(
-            name: "enable", summary: "poll a disabled feed again", operand: .file,
+            name: "enable", summary: "poll a disabled feed again", operand: .feedURL,
             options: [.valued("--id", "N", .feedID)]),
         Command(
-            name: "disable", summary: "stop polling a feed, keep it", operand: .file,
+            name: "disable", summary: "stop polling a feed, keep it", operand: .feedURL,
             options: [.valued("--id", "N", .feedID)]),
         Command(
-            name: "set", summary: "change one feed's settings", operand: .file,
+            name: "set", summary: "change one feed's settings", operand: .feedURL,
             options: [
                 .valued("--id", "N", .feedID), .flag("--download"), .flag("--no-download"),
                 .flag("--download-default"), .valued("--keep", "N", .words(["default"])),

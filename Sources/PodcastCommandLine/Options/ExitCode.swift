@@ -20,6 +20,11 @@ public enum ExitCode: Int32, Sendable, Equatable, CaseIterable {
     /// `run --http` could not listen on its address (port in use, address not on this host,
     /// permission).
     case addressUnavailable = 7
+    /// `add` fetched the URL and found no feed there: an HTTP error, a host that does not resolve
+    /// or a connection that failed, a document that is neither a feed nor a page linking one, or
+    /// a page linking several feeds (they are listed; add one of them). `add --no-check`
+    /// subscribes without fetching.
+    case notAFeed = 8
     /// `run --once` (or `demo`) stopped by SIGINT before every feed was polled (128 + SIGINT,
     /// the shell's convention).
     case interrupted = 130

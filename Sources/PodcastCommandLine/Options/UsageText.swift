@@ -47,7 +47,8 @@ public enum UsageText {
 
         Commands:
           add URL [--title T] [--interval SECONDS|15m|2h|1d]
-              [--download | --no-download] [--keep N] subscribe to a feed
+              [--download | --no-download] [--keep N] [--no-check]
+                                                      subscribe to a feed
           remove URL | --id N                         unsubscribe
           enable URL | --id N                         poll a disabled feed again
           disable URL | --id N                        stop polling a feed, keep it
@@ -91,6 +92,8 @@ public enum UsageText {
           6   run or demo: another podcast-watch run holds the state directory
           7   run --http: the address is in use or not on this host, or no
               permission to listen on it
+          8   add found no feed at the URL (an HTTP error, a host that does not
+              resolve, not a feed), or a page linking several feeds (listed)
           70  internal error (the event loop failed)
           130 / 143  run --once or demo stopped by SIGINT / SIGTERM before every
               feed was polled
@@ -99,11 +102,17 @@ public enum UsageText {
 
     static let add = """
         Usage: podcast-watch add URL [--title T] [--interval SECONDS|15m|2h|1d]
-                                 [--download | --no-download] [--keep N]
+                                 [--download | --no-download] [--keep N] [--no-check]
 
         Subscribe to the feed at URL (http://, https://, file:// or a path). A local
         feed must be a regular file (not a directory, FIFO or device: status 4).
         Credentials in the URL are kept for fetching and shown as user:***@.
+
+        add fetches URL once, with run's limits, and stores the feed's title. A URL
+        that answers an HTTP error, does not resolve or is not a feed is refused
+        (status 8). A web page's feed links (<link rel="alternate"> of type RSS or
+        Atom) are followed: its one feed is subscribed; several are listed (status
+        8), to add one of them.
 
           --title T            show the feed under this title instead of its own
           --interval SECONDS   poll this feed every SECONDS (or 15m, 2h, 1d; 1 s to 30 d);
@@ -115,6 +124,7 @@ public enum UsageText {
           --no-download        never download this feed's episodes
           --keep N             keep this feed's newest N downloaded files (run --keep
                                otherwise); older ones the store downloaded are deleted
+          --no-check           subscribe without fetching URL (a feed not online yet)
 
         """
 

@@ -206,6 +206,15 @@ public final class FeedStore {
             database.run("UPDATE feeds SET hook_error = ?1 WHERE id = ?2", SQLValue(error), .integer(id)), id)
     }
 
+    /// Records feed `id`'s channel title as a fetch before its first poll found it (`add`
+    /// checks the feed), so lists show it before the daemon's first poll; each successful poll
+    /// replaces it. A blank title changes nothing. Throws `.noSuchFeed` when there is no feed `id`.
+    public func setFeedTitle(_ title: String?, id: Int64) throws {
+        guard let clean = EpisodeIdentity.nonBlank(title) else { return }
+        try requireChange(
+            database.run("UPDATE feeds SET feed_title = ?1 WHERE id = ?2", .text(clean), .integer(id)), id)
+    }
+
     /// Sets feed `id`'s poll interval, in seconds (clamped to 1 s ... `FeedRecord.maximumIntervalSeconds`); `nil` goes back to the default.
     public func setInterval(seconds: Int?, id: Int64) throws {
         try requireChange(

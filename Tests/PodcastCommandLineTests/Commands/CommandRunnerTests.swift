@@ -63,13 +63,13 @@ func temporaryDirectory() -> String {
 
     @Test func subscribeListRemove() {
         #expect(
-            run("--state", state, "add", "show.xml", "--title", "Local", "--interval", "10m")
+            run("--state", state, "add", "--no-check", "show.xml", "--title", "Local", "--interval", "10m")
                 == (.success, "Subscribed to file://\(feeds)/show.xml (feed #1, every 10 min)\n", ""))
         #expect(
-            run("--state", state, "add", "http://Example.com/f")
+            run("--state", state, "add", "--no-check", "http://Example.com/f")
                 == (.success, "Subscribed to http://example.com/f (feed #2, default interval)\n", ""))
         #expect(
-            run("--state", state, "add", "\(feeds)/show.xml")
+            run("--state", state, "add", "--no-check", "\(feeds)/show.xml")
                 == (.feedFailed, "", "podcast-watch: file://\(feeds)/show.xml is already subscribed (feed #1)\n"))
         let (code, out, _) = run("--state", state, "list", "--json")
         #expect(code == .success)
@@ -104,7 +104,7 @@ func temporaryDirectory() -> String {
     @Test func everySpellingOfAFeedIsOneSubscription() {
         // currentDirectory is \(feeds).
         #expect(
-            run("--state", state, "add", "./x.xml") == (
+            run("--state", state, "add", "--no-check", "./x.xml") == (
                 .success, "Subscribed to file://\(feeds)/x.xml (feed #1, default interval)\n", ""
             ))
         for same in ["\(feeds)/x.xml", "file://\(feeds)/x.xml", "sub/../x.xml"] {
@@ -114,9 +114,9 @@ func temporaryDirectory() -> String {
                 ))
         }
         #expect(
-            run("--state", state, "add", "HTTPS://Example.com:443/rss#top", "--interval", "1h")
+            run("--state", state, "add", "--no-check", "HTTPS://Example.com:443/rss#top", "--interval", "1h")
                 == (.success, "Subscribed to https://example.com/rss (feed #2, every 1 h)\n", ""))
-        #expect(run("--state", state, "add", "https://example.com/rss").0 == .feedFailed)
+        #expect(run("--state", state, "add", "--no-check", "https://example.com/rss").0 == .feedFailed)
         #expect(
             run("--state", state, "remove", "file://\(feeds)/x.xml") == (
                 .success, "Unsubscribed from file://\(feeds)/x.xml (file://\(feeds)/x.xml)\n", ""
@@ -124,7 +124,7 @@ func temporaryDirectory() -> String {
     }
 
     @Test func removeAcceptsTheURLGivenToAddAfterAMove() throws {
-        #expect(run("--state", state, "add", "HTTP://Old.example/feed").0 == .success)
+        #expect(run("--state", state, "add", "--no-check", "HTTP://Old.example/feed").0 == .success)
         do {
             let store = try FeedStore(path: state + "/podcast-watch.sqlite")
             try store.apply(
@@ -172,7 +172,7 @@ func temporaryDirectory() -> String {
 
     @Test func addRefusesAMissingLocalFileAndUnescapedURLCharacters() throws {
         #expect(
-            run("--state", state, "add", "not a url")
+            run("--state", state, "add", "--no-check", "not a url")
                 == (
                     .inputError, "",
                     "podcast-watch: no such file: \(feeds)/not a url (from 'not a url'; a feed is an http(s):// URL, a file:// URL or the path of an existing file)\n"
@@ -197,10 +197,10 @@ func temporaryDirectory() -> String {
         #expect(out == "")
         #expect(
             err
-                == "podcast-watch: 'add' needs a URL\nUsage: podcast-watch add URL [--title T] [--interval SECONDS|15m|2h|1d]\n                         [--download | --no-download] [--keep N]\nTry 'podcast-watch add --help' for more.\n"
+                == "podcast-watch: 'add' needs a URL\nUsage: podcast-watch add URL [--title T] [--interval SECONDS|15m|2h|1d]\n                         [--download | --no-download] [--keep N] [--no-check]\nTry 'podcast-watch add --help' for more.\n"
         )
         #expect(
-            run("--state", state, "add", "ftp://x/y")
+            run("--state", state, "add", "--no-check", "ftp://x/y")
                 == (
                     .usage, "",
                     "podcast-watch: 'ftp://x/y': unsupported URL scheme 'ftp' (use http, https, file or a path)\n"
@@ -213,7 +213,8 @@ func temporaryDirectory() -> String {
         // Both the read-only and the writing commands name the path (list used to say "No
         // subscriptions" and exit 0; add printed a raw NSCocoaErrorDomain error).
         for command in [
-            ["add", "http://h/f"], ["list"], ["list", "--json"], ["export"], ["remove", "x"], ["run", "--once"],
+            ["add", "--no-check", "http://h/f"], ["list"], ["list", "--json"], ["export"], ["remove", "x"],
+            ["run", "--once"],
         ] {
             #expect(
                 run(["--state", notADir] + command) == (
@@ -253,7 +254,7 @@ func temporaryDirectory() -> String {
         let message =
             "podcast-watch: cannot open the state database: \(path) is an SQLite database of another program (it has 1 table that is not podcast-watch's); it was left untouched\n"
         #expect(run("--state", foreign, "list") == (.stateError, "", message))
-        #expect(run("--state", foreign, "add", "http://h/f") == (.stateError, "", message))
+        #expect(run("--state", foreign, "add", "--no-check", "http://h/f") == (.stateError, "", message))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         let db = try Database(path: path)
         #expect(try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table'") == 1)
@@ -266,7 +267,7 @@ func temporaryDirectory() -> String {
         #expect(run("--state", marked, "list").0 == .stateError)
 
         // Ours carries our application_id; a database from before the mark is still accepted.
-        #expect(run("--state", state, "add", "http://h/f").0 == .success)
+        #expect(run("--state", state, "add", "--no-check", "http://h/f").0 == .success)
         #expect(
             try Database(path: state + "/podcast-watch.sqlite").scalarInt("PRAGMA application_id")
                 == Int64(FeedStore.applicationID))
@@ -291,8 +292,9 @@ func temporaryDirectory() -> String {
     }
 
     @Test func exportThenImportKeepsNoTitleAndTheInterval() throws {
-        #expect(run("--state", state, "add", "http://h.example/untitled", "--interval", "15m").0 == .success)
-        #expect(run("--state", state, "add", "http://h.example/named", "--title", "Named").0 == .success)
+        #expect(
+            run("--state", state, "add", "--no-check", "http://h.example/untitled", "--interval", "15m").0 == .success)
+        #expect(run("--state", state, "add", "--no-check", "http://h.example/named", "--title", "Named").0 == .success)
         let (code, opml, _) = run("--state", state, "export")
         #expect(code == .success)
         #expect(

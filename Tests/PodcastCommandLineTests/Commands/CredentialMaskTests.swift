@@ -31,7 +31,7 @@ import Testing
 
     @Test func addListAndJSONMaskExportKeeps() throws {
         let dir = TemporaryDirectory("creds")
-        let (code, out, _) = run(dir.path, "add", Self.secret)
+        let (code, out, _) = run(dir.path, "add", "--no-check", Self.secret)
         #expect(code == .success)
         #expect(out == "Subscribed to \(Self.masked) (feed #1, default interval)\n")
         let list = run(dir.path, "list").1
@@ -41,7 +41,8 @@ import Testing
         #expect(json.contains("\"url\":\"\(Self.masked)\""))
         #expect(!json.contains("s3cret"))
         #expect(
-            run(dir.path, "add", Self.secret).2 == "podcast-watch: \(Self.masked) is already subscribed (feed #1)\n")
+            run(dir.path, "add", "--no-check", Self.secret).2
+                == "podcast-watch: \(Self.masked) is already subscribed (feed #1)\n")
         #expect(run(dir.path, "export").1.contains("xmlUrl=\"\(Self.secret)\""))
         // The store keeps the real URL: that is what is fetched.
         let store = try FeedStore(path: dir.file(StateLocation.databaseName))
@@ -61,7 +62,7 @@ import Testing
         let dir = TemporaryDirectory("masked")
         let reason =
             "its credentials are masked (`***`, copied from masked output such as a dashboard export without the token); `podcast-watch export` writes the real URLs"
-        let (code, _, err) = run(dir.path, "add", Self.masked)
+        let (code, _, err) = run(dir.path, "add", "--no-check", Self.masked)
         #expect(code != .success)
         #expect(err.contains(reason), "\(err)")
         let opml = dir.file("masked.opml")

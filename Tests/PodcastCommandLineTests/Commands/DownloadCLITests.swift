@@ -55,9 +55,11 @@ import Testing
         let captured = CapturedConsole()
         let runner = CommandRunner(console: captured.console(), environment: ["HOME": "/nonexistent-home"])
         #expect(
-            runner.run(["--state", state, "add", "http://h.example/a.xml", "--download", "--keep", "4"]) == .success)
-        #expect(runner.run(["--state", state, "add", "http://h.example/b.xml", "--no-download"]) == .success)
-        #expect(runner.run(["--state", state, "add", "http://h.example/c.xml"]) == .success)
+            runner.run(["--state", state, "add", "--no-check", "http://h.example/a.xml", "--download", "--keep", "4"])
+                == .success)
+        #expect(
+            runner.run(["--state", state, "add", "--no-check", "http://h.example/b.xml", "--no-download"]) == .success)
+        #expect(runner.run(["--state", state, "add", "--no-check", "http://h.example/c.xml"]) == .success)
         let store = try FeedStore(path: state + "/" + StateLocation.databaseName)
         let ledger = DownloadLedger(store: store)
         #expect(try ledger.settings(feedID: 1) == .init(download: true, keep: 4))

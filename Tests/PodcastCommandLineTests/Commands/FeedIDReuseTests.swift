@@ -57,8 +57,12 @@ import Testing
             ).run(["--state", state] + args)
             return captured.out
         }
-        #expect(run("add", "http://a.example/1") == "Subscribed to http://a.example/1 (feed #1, default interval)\n")
+        #expect(
+            run("add", "--no-check", "http://a.example/1")
+                == "Subscribed to http://a.example/1 (feed #1, default interval)\n")
         #expect(run("remove", "--id", "1") == "Unsubscribed from http://a.example/1 (http://a.example/1)\n")
-        #expect(run("add", "http://a.example/1") == "Subscribed to http://a.example/1 (feed #2, default interval)\n")
+        #expect(
+            run("add", "--no-check", "http://a.example/1")
+                == "Subscribed to http://a.example/1 (feed #2, default interval)\n")
     }
 }

@@ -53,7 +53,7 @@ final class ExitStatusDocumentationTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir.file("folder"), withIntermediateDirectories: true)
         let failingState = dir.file("failing-state")
         _ = try BinaryRun.run(["--state", state, "add", feed])
-        _ = try BinaryRun.run(["--state", failingState, "add", html])
+        _ = try BinaryRun.run(["--state", failingState, "add", "--no-check", html])
 
         let cases = [
             Case(name: "list", arguments: ["--state", state, "list"], status: .success),
@@ -85,6 +85,9 @@ final class ExitStatusDocumentationTests: XCTestCase {
             Case(
                 name: "add of a directory", arguments: ["--state", state, "add", dir.file("folder")],
                 status: .inputError),
+            Case(
+                name: "add of a document that is not a feed", arguments: ["--state", state, "add", html],
+                status: .notAFeed),
         ]
         // Isolated from the tester's own config file.
         let environment = ["XDG_CONFIG_HOME": dir.file("no-config"), "PODCAST_WATCH_CONFIG": ""]

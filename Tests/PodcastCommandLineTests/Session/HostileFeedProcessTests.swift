@@ -23,7 +23,7 @@ final class HostileFeedProcessTests: XCTestCase {
             let captured = CapturedConsole()
             XCTAssertEqual(
                 CommandRunner(console: captured.console(), environment: [:], currentDirectory: dir.path).run([
-                    "--state", state, "add", feed,
+                    "--state", state, "add", "--no-check", feed,
                 ]), .success)
         }
         let child = try DaemonProcessTests.Child(binary, ["--state", state, "run", "--json"])
@@ -56,6 +56,6 @@ extension HostileFeedProcessTests {
         let run = try BinaryRun.run(["--state", state, "run", "--once", "--json"])
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertEqual(
-            run.stderr, "podcast-watch: feed failed: file://\(feed): \(feed) is a FIFO, not a regular file\n")
+            run.stderr, "podcast-watch: feed failed: Show <file://\(feed)>: \(feed) is a FIFO, not a regular file\n")
     }
 }

@@ -31,7 +31,7 @@ final class JournalStreamProcessTests: XCTestCase {
 
     func testLevelPrefixesOnlyOnTheJournalStream() throws {
         let state = TemporaryDirectory("journal")
-        _ = try BinaryRun.run(["--state", state.path, "add", "http://a.example/f"])
+        _ = try BinaryRun.run(["--state", state.path, "add", "--no-check", "http://a.example/f"])
         let args = ["--state", state.path, "remove", "http://b.example/f\u{1B}[2J"]
         XCTAssertEqual(
             try stderr(of: args, stream: "self"),

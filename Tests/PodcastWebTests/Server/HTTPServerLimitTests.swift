@@ -168,20 +168,30 @@ final class HTTPServerLimitTests: XCTestCase {
     /// An event stream the client only reads from stays open past `streamTimeout` as long as
     /// the server writes to it (the dashboard's heartbeat): the timeout is for a stuck reader,
     /// not for a client that sends nothing.
+    ///
+    /// The smallest stream timeout (50 ms) and a heartbeat every 20 ms for six times that: each
+    /// heartbeat is read by the client before the next is sent, so every write reached it, and
+    /// the stream outlived its timeout several times over without a sleep longer than 20 ms.
     func testAQuietClientKeepsItsEventStreamWhileItIsWrittenTo() throws {
         let hubBox = HubBox()
-        let harness = try ServerHarness(limits: HTTPLimits(requestTimeout: 0.3, streamTimeout: 0.5)) { _ in
+        let limits = HTTPLimits(requestTimeout: 0.05, streamTimeout: 0.05)
+        XCTAssertEqual(limits.streamTimeout, 0.05)  // the smallest HTTPLimits allows
+        let harness = try ServerHarness(limits: limits) { _ in
             .stream(head: HTTPResponse(status: 200)) { hubBox.hub.add($0) }
         }
         defer { harness.stop() }
         guard let client = TestSocket(port: harness.port, timeout: 5) else { return XCTFail("no connection") }
         client.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
         _ = client.read(until: "event: snapshot")
-        for n in 1...15 {
-            usleep(100_000)
+        let started = ContinuousClock.now
+        var beats = 0
+        while ContinuousClock.now - started < .milliseconds(300) {
+            usleep(20_000)
             harness.onLoop { hubBox.hub.heartbeat() }
-            _ = n
+            XCTAssertTrue(client.read(until: ": keep-alive\n\n").contains(": keep-alive\n\n"), "beat \(beats + 1)")
+            beats += 1
         }
+        XCTAssertGreaterThanOrEqual(beats, 3)
         harness.onLoop { hubBox.hub.publish(#"{"n":2}"#) }
         XCTAssertTrue(client.read(until: #"data: {"n":2}"#).contains(#"data: {"n":2}"#))
         XCTAssertEqual(harness.onLoop { hubBox.hub.clientCount }, 1)
