@@ -135,7 +135,7 @@ final class GLibContextDriverTests: XCTestCase {
     }
 
     /// Serving an idle GLib context (a timeout far away, a silent descriptor source) costs our
-    /// loop no wake-up: one blocking iteration spans a quiet 300 ms.
+    /// loop no wake-up: one blocking iteration spans a quiet 50 ms.
     func testAnIdleContextLetsOurLoopSleep() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
@@ -150,15 +150,15 @@ final class GLibContextDriverTests: XCTestCase {
         let driver = try GLibContextDriver(context: context, loop: loop)
         for _ in 0..<3 { loop.runOnce(blocking: false) }  // settle: nothing should be pending
         var fired = false
-        let timer = loop.scheduleTimer(after: .milliseconds(300)) { fired = true }
+        let timer = loop.scheduleTimer(after: .milliseconds(50)) { fired = true }
         var iterations = 0
         let start = MonotonicInstant.now()
         while !fired {
             loop.runOnce(blocking: true)
             iterations += 1
         }
-        XCTAssertGreaterThanOrEqual(start.distance(to: .now()), .milliseconds(300))
-        XCTAssertEqual(iterations, 1, "our loop slept through the quiet 300 ms")
+        XCTAssertGreaterThanOrEqual(start.distance(to: .now()), .milliseconds(50))
+        XCTAssertEqual(iterations, 1, "our loop slept through the quiet 50 ms")
         XCTAssertEqual(driver.dispatchCount, 0)
         timer.cancel()
         g_source_destroy(far)

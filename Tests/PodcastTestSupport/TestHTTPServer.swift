@@ -127,6 +127,11 @@ package final class TestHTTPServer: @unchecked Sendable {
     /// together: tests wait for this event rather than for a stretch of time.
     package var streamedPieces: Int { pieces.value }
 
+    /// Replies held back by `Response.delay` that the server has since sent (or tried to send,
+    /// the client gone): a test waits for this event instead of the delay's length in real time.
+    package var delayedRepliesSent: Int { delayedSent.value }
+    private let delayedSent = PieceCount()
+
     /// A count the server thread raises and the test thread reads.
     final class PieceCount: @unchecked Sendable {
         private let lock = NSLock()
@@ -247,7 +252,7 @@ package final class TestHTTPServer: @unchecked Sendable {
         }
         let response = handler?(request) ?? .status(404, "no route for \(uri)")
         if response.delay > 0 {
-            let box = Unmanaged.passRetained(PendingReply(request: req, response: response, pieces: pieces)).toOpaque()
+            let box = Unmanaged.passRetained(PendingReply(request: req, response: response, pieces: pieces, sent: delayedSent)).toOpaque()
             var tv = timeval(
                 tv_sec: Int(response.delay), tv_usec: Int((response.delay - response.delay.rounded(.down)) * 1e6))
             event_base_once(
@@ -256,6 +261,7 @@ package final class TestHTTPServer: @unchecked Sendable {
                     guard let context else { return }
                     let pending = Unmanaged<PendingReply>.fromOpaque(context).takeRetainedValue()
                     TestHTTPServer.send(pending.response, to: pending.request, pieces: pending.pieces)
+                    pending.sent.add()
                 }, box, &tv)
         } else {
             TestHTTPServer.send(response, to: req, pieces: pieces)
@@ -374,10 +380,12 @@ package final class TestHTTPServer: @unchecked Sendable {
         let request: OpaquePointer
         let response: Response
         let pieces: PieceCount
-        init(request: OpaquePointer, response: Response, pieces: PieceCount) {
+        let sent: PieceCount
+        init(request: OpaquePointer, response: Response, pieces: PieceCount, sent: PieceCount) {
             self.request = request
             self.response = response
             self.pieces = pieces
+            self.sent = sent
         }
     }
 

@@ -34,11 +34,11 @@ final class HostileFeedProcessTests: XCTestCase {
         for error in child.events("feed_error") {
             XCTAssertEqual(error["error"] as? String, "refused: an element has more than 256 attributes")
         }
-        let sent = ContinuousClock.now
+        // A loop still parsing the hostile feeds could not take the signal: `finish()` would give
+        // nil. How soon it answers is the loop's promise (WorkerPoolTests, by order, and make bench),
+        // not a figure to assert in real time here.
         child.signal(SIGTERM)
-        XCTAssertEqual(child.finish(), 0)
-        // Generous for a loaded machine; the loop itself answers within 100 ms (WorkerPoolTests).
-        XCTAssertLessThan(ContinuousClock.now - sent, .seconds(2))
+        XCTAssertEqual(child.finish(), 0, child.stderr)
     }
 }
 

@@ -254,10 +254,21 @@ import Testing
         try #require(arrived)
         fetcher = nil
         token?.cancel()  // a no-op once the fetcher is gone
-        var done = false
-        let wait = loop.scheduleTimer(after: .milliseconds(400)) { done = true }
-        while !done { loop.runOnce(blocking: true) }
-        wait.cancel()
+        // Wait for the server to send its held-back reply, then give the loop the few turns a
+        // live fetcher would need to read it (its socket is ready by then): no callback comes.
+        var sent = false
+        polls = 0
+        let watch = loop.scheduleRepeatingTimer(every: .milliseconds(5)) {
+            polls += 1
+            sent = server.delayedRepliesSent == 1
+        }
+        while !sent && polls < 1000 { loop.runOnce(blocking: true) }
+        watch.cancel()
+        try #require(sent)
+        var settled = false
+        let settle = loop.scheduleTimer(after: .milliseconds(20)) { settled = true }
+        while !settled { loop.runOnce(blocking: true) }
+        settle.cancel()
         #expect(calls == 0)
     }
 
