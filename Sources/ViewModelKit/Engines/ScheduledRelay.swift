@@ -34,6 +34,10 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
     let options: Context.SchedulerOptions?
     private let route: DemandRoute
     private var downstream: Downstream?
+    /// The downstream, held for the subscription's whole life (never read) as Combine's
+    /// `ReceiveOn`, `SubscribeOn` and `Delay` were recorded to hold it; nil for `throttle`,
+    /// which lets it go at the end, as Combine's.
+    private let keptDownstream: Downstream?
     private(set) var upstream: Subscription?
     private(set) var upstreamDone = true
     /// True until the first subscription arrives, or until the stream ends without one.
@@ -43,9 +47,10 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
 
     init(
         downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?,
-        demand route: DemandRoute = .upstream
+        demand route: DemandRoute = .upstream, keepsDownstream: Bool = true
     ) {
         self.downstream = downstream
+        self.keptDownstream = keepsDownstream ? downstream : nil
         self.scheduler = scheduler
         self.options = options
         self.route = route

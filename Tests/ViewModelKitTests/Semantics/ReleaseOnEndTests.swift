@@ -8,9 +8,8 @@ import ViewModelKit
 /// with it (a cycle, as in Combine); one that lets it go at the end, as `Sink` does, is released.
 /// A pass-through operator (`map`) hands down the upstream's own subscription, which lets its
 /// subscriber go at the end. One operator of each family (each kind of subscription the
-/// operators are built on), each way a stream ends. The families not yet matched to Combine's
-/// record (`catch`, `append`, `retry`, the scheduled ones, the combining ones) still let their
-/// downstream go at the end, as docs/COMBINE-API.md lists.
+/// operators are built on), each way a stream ends. `retry` and `throttle` let their downstream
+/// go at the end, as recorded; `combineLatest` and `zip` (not recorded) do too.
 @Suite struct ReleaseOnEndTests {
     /// A subscriber that keeps its subscription strongly, forever, and asks for everything.
     final class KeepingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
@@ -43,7 +42,9 @@ import ViewModelKit
         // RelayCore.
         case `catch`, append, retry
         // ScheduledRelay.
-        case receiveOn, debounce, delay
+        case receiveOn, subscribeOn, debounce, delay, throttle
+        // MergeCore.
+        case merge
         // CombiningCore.
         case combineLatest, zip
         // Pass-through (the upstream's subscription reaches the subscriber).
@@ -82,7 +83,8 @@ import ViewModelKit
     static let keeping: Set<Family> = [
         .removeDuplicates, .dropFirst, .output, .tryMap, .handleEvents, .replaceEmpty, .collectByCount,
         .buffer, .measureInterval, .tryRemoveDuplicates, .tryFilter, .prefixWhile, .dropWhile,
-        .prefixUntilOutput, .dropUntilOutput, .reduce, .collect, .count,
+        .prefixUntilOutput, .dropUntilOutput, .reduce, .collect, .count, .catch, .append, .receiveOn,
+        .subscribeOn, .debounce, .delay, .merge,
     ]
 
     @Test(arguments: Family.allCases, End.allCases)
@@ -113,6 +115,9 @@ import ViewModelKit
         case .append: result = released(end) { $0.append(7) }
         case .retry: result = released(end) { $0.retry(0) }
         case .receiveOn: result = released(end) { $0.receive(on: scheduler) }
+        case .subscribeOn: result = released(end) { $0.subscribe(on: scheduler) }
+        case .throttle: result = released(end) { $0.throttle(for: .zero, scheduler: scheduler, latest: true) }
+        case .merge: result = released(end) { $0.merge(with: Empty<Int, TestError>()) }
         case .debounce: result = released(end) { $0.debounce(for: .zero, scheduler: scheduler) }
         case .delay: result = released(end) { $0.delay(for: .zero, scheduler: scheduler) }
         case .combineLatest: result = released(end) { $0.combineLatest(Just(0).setFailureType(to: TestError.self)) }
