@@ -120,6 +120,16 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
     /// With `lock` held, on the `.local` route: true if the downstream has demand outstanding.
     final var hasDemandLocked: Bool { demand > 0 }
 
+    /// No children, as Combine reflects most of these subscriptions; a subclass reflecting more
+    /// overrides it.
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    /// The downstream and its outstanding demand (counted on the `.local` route), for a
+    /// subclass's mirror.
+    final var reflected: (downstream: Downstream?, demand: Subscribers.Demand) {
+        lock.withLock { (downstream ?? keptDownstream, demand) }
+    }
+
     /// The downstream, unless the stream has ended.
     final var liveDownstream: Downstream? {
         lock.withLock { downstream }

@@ -35,6 +35,13 @@ class UpstreamRelay<Downstream: Subscriber>: Subscription, OperatorIntrospection
         description = name
     }
 
+    /// No children, as Combine reflects most of these subscriptions; a subclass reflecting more
+    /// overrides it.
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    /// The downstream as the subscription holds it, for a subclass's mirror.
+    final var reflectedDownstream: Downstream { keptDownstream }
+
     /// The downstream while the stream lasts for it; nil after its final completion or a cancel.
     final var downstream: Downstream? {
         lock.withLock { target }

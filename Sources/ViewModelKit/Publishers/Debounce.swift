@@ -49,6 +49,17 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
 {
     override var description: String { "Debounce" }
 
+    /// As Combine reflects it: `downstream`, `downstreamDemand` and `currentValue` (the value
+    /// waiting for its due time, if any).
+    override var customMirror: Mirror {
+        let (target, demand) = reflected
+        let current = lock.withLock { pending }
+        let children: KeyValuePairs<String, Any> = [
+            "downstream": target as Any, "downstreamDemand": demand, "currentValue": current as Any,
+        ]
+        return Mirror(self, children: children)
+    }
+
     private let dueTime: Context.SchedulerTimeType.Stride
     private var pending: Input?
     /// Tags each value's schedule; a schedule whose value was replaced or dropped does nothing.
