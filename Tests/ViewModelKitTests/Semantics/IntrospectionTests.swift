@@ -62,6 +62,10 @@ import ViewModelKitSchedulers
         #expect(map.subscriber == Shown("Map", playground: "Map", children: []))
         let filter = introspect { (upstream: Upstream<TestError>) in upstream.filter { $0 > 0 } }
         #expect(filter.subscriber == Shown("Filter", playground: "Filter", children: []))
+        let breakpoint = introspect { (upstream: Upstream<TestError>) in upstream.breakpointOnError() }
+        #expect(breakpoint.subscriber == Shown("Breakpoint", playground: "Breakpoint", children: []))
+        // The downstream holds the upstream's own subscription, not the breakpoint.
+        #expect(breakpoint.subscription?.description == String(describing: Subscriptions.empty))
     }
 
     @Test func reducingOperatorsShowTheirNameAndReflectDownstreamResultInitialStatus() {

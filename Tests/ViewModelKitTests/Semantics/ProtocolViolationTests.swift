@@ -17,12 +17,12 @@ import ViewModelKitSchedulers
 ///   before the subscription is a precondition failure in Combine; we drop it instead (and a
 ///   subscription arriving after a completion is cancelled).
 /// - A pass-through operator (`map`, `filter`, `compactMap`, `scan`, `mapError`, `setFailureType`,
-///   `ignoreOutput`, `replaceNil`, `map(keyPath)`, `assertNoFailure`) gives the
+///   `ignoreOutput`, `replaceNil`, `map(keyPath)`, `breakpoint`, `assertNoFailure`) gives the
 ///   downstream the upstream's own subscription and holds no state of its own, so in Combine
 ///   every event, junk included, reaches the downstream, whose own guard (a `Sink`'s, an
 ///   absorbing operator's) is what absorbs it. We match that: it is what keeps those operators
 ///   free of locks.
-/// - `handleEvents` (and `breakpoint`, built on it) has a subscription of its own but, as
+/// - `handleEvents` has a subscription of its own but, as
 ///   recorded, passes every value and completion on, junk included, running its hooks only until
 ///   the stream ends; it cancels a second subscription (`HandleEventsProtocolEdgeTests` has the
 ///   hooks' exact event lists).
@@ -211,8 +211,7 @@ enum ViolationCatalogue {
             $0.map { Optional($0) }.replaceNil(with: 0)
         },
         .make("ignoreOutput", .passThrough(render: { _ in nil })) { $0.ignoreOutput() },
-        // Own subscription, but forwards every value and completion (built on handleEvents).
-        .make("breakpoint", .forwarding) { $0.breakpoint() },
+        .make("breakpoint", .passThrough(render: identity)) { $0.breakpoint() },
         .make("setFailureType", .passThrough(render: identity, failuresFinish: true)) {
             $0.assumingNoFailure().setFailureType(to: TestError.self)
         },
