@@ -39,6 +39,10 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
     /// which lets it go at the end, as Combine's.
     private let keptDownstream: Downstream?
     private(set) var upstream: Subscription?
+    /// The upstream subscription after its completion, until the completion is delivered: the
+    /// demand a value delivered meanwhile returns still reaches it, as Combine's `ReceiveOn` was
+    /// recorded to ask it. Guarded by `lock`.
+    private var completedUpstream: Subscription?
     private(set) var upstreamDone = true
     /// True until the first subscription arrives, or until the stream ends without one.
     private var awaitingSubscription = true
@@ -136,7 +140,8 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
     }
 
     /// The upstream completed: marks it done and drops its subscription (later requests have
-    /// nowhere to go). False if it was already done.
+    /// nowhere to go; only the demand of a value delivered before the completion still reaches
+    /// it, see `completedUpstream`). False if it was already done.
     @discardableResult
     final func upstreamCompleted() -> Bool {
         lock.lock()
@@ -146,10 +151,9 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
             return false
         }
         upstreamDone = true
-        let finished = upstream
+        completedUpstream = upstream
         upstream = nil
         lock.unlock()
-        withExtendedLifetime(finished) {}
         return true
     }
 
@@ -163,7 +167,7 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
         let extra = target.receive(value)
         guard extra > 0 else { return }
         switch route {
-        case .upstream: lock.withLock { upstream }?.request(extra)
+        case .upstream: lock.withLock { upstream ?? (downstream == nil ? nil : completedUpstream) }?.request(extra)
         case .local: lock.withLock { demand += extra }
         }
     }
@@ -174,7 +178,10 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
         guard let target = downstream else { return lock.unlock() }
         downstream = nil
         upstreamDone = true
+        let finished = completedUpstream
+        completedUpstream = nil
         lock.unlock()
+        withExtendedLifetime(finished) {}
         target.receive(completion: completion)
     }
 
@@ -184,6 +191,7 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
         defer {
             downstream = nil
             upstream = nil
+            completedUpstream = nil
             upstreamDone = true
             awaitingSubscription = false
         }
