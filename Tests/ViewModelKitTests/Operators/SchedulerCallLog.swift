@@ -4,8 +4,8 @@ import ViewModelKit
 import ViewModelKitSchedulers
 
 /// The calls an operator makes on its scheduler, as OpenCombine's `VirtualTimeScheduler` records
-/// them for Combine: `schedule` (at once), `schedule(after:)` with the delay from `now`, and
-/// `schedule(after:interval:)`.
+/// them for Combine: `schedule` (at once), `schedule(after:tolerance:)` with the delay from
+/// `now`, and `schedule(after:interval:)`.
 final class SchedulerCallLog: @unchecked Sendable {
     private let mutex = NSLock()
     private var recorded: [String] = []
@@ -26,7 +26,7 @@ extension TestScheduler {
                 self.schedule(options: options, action)
             },
             delayed: { date, tolerance, options, action in
-                log.append("schedule(after: \(self.now.distance(to: date)))")
+                log.append("schedule(after: \(self.now.distance(to: date)), tolerance: \(tolerance))")
                 self.schedule(after: date, tolerance: tolerance, options: options, action)
             },
             interval: { date, interval, tolerance, options, action in
