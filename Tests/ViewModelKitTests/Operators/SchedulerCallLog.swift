@@ -30,7 +30,8 @@ extension TestScheduler {
                 self.schedule(after: date, tolerance: tolerance, options: options, action)
             },
             interval: { date, interval, tolerance, options, action in
-                log.append("schedule(after: \(self.now.distance(to: date)), interval: \(interval))")
+                log.append(
+                    "schedule(after: \(self.now.distance(to: date)), interval: \(interval), tolerance: \(tolerance))")
                 return self.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
             })
     }
