@@ -227,10 +227,10 @@ test-browser: deps
 #    ASAN_SKIP_LEAKS lists suites whose tests end with a Combine-style subscriber<->subscription
 #    cycle (a stream neither cancelled nor completed, which leaks in Combine too) not yet
 #    detached: ThrottleTests (its `burst` helper returns the recorder's values) and
-#    PassthroughSubjectTests (subscribers other than Recorder). Operators let their downstream
-#    go at the end (ReleaseOnEndTests), so the other suites detach their never-ending streams at
-#    each test's end (Recorder.detachIfRunning(), which leaves an ended stream alone so that an
-#    operator keeping its subscriber after the end still shows) and are leak-checked.
+#    PassthroughSubjectTests (subscribers other than Recorder). As in Combine, most operators
+#    keep their downstream while their subscription lives (ReleaseOnEndTests), so Recorder lets
+#    its subscription go at the completion, as Sink does, and the other suites detach their
+#    never-ending streams at each test's end (Recorder.detachIfRunning()) and are leak-checked.
 #    ASAN_SKIP_LEAKS_RUNTIME: triaged, not ours. TaskListExitTests: Foundation's Process.run
 #    allocates a weak reference it never frees. NonFiniteStrideTests: schedules Dispatch work at
 #    "never" on purpose; the pending libdispatch timer and its block live until exit.

@@ -36,8 +36,11 @@ final class MergeCore<Downstream: Subscriber>: Subscription, OperatorIntrospecti
     /// calling out, and taken twice per value; a pthread mutex cost ~200 instructions per value
     /// of `flatMap { Just }` (callgrind).
     private let lock = InlineLock()
-    /// The downstream, boxed (see `DownstreamBox`).
+    /// The downstream, boxed (see `DownstreamBox`); nil once the stream ended for it.
     @exclusivity(unchecked) private var sink: DownstreamBox<Downstream>?
+    /// `merge`'s downstream, held for the subscription's whole life as Combine's `Merge` was
+    /// recorded to hold it (never read); nil for `flatMap` and `switchToLatest`.
+    private let keptSink: DownstreamBox<Downstream>?
     @exclusivity(unchecked) private var children: ContiguousArray<MergeChildState> = []
     @exclusivity(unchecked) private var nextID = 0
     /// Values waiting for demand or for the drain loop, with the id of the child each came from;
@@ -77,7 +80,9 @@ final class MergeCore<Downstream: Subscriber>: Subscription, OperatorIntrospecti
     @usableFromInline
     init(downstream: Downstream, sourcesOpen: Bool, replenishOuter: Bool = false, kind: Kind = .merge) {
         self.kind = kind
-        self.sink = DownstreamBox(downstream)
+        let box = DownstreamBox(downstream)
+        self.sink = box
+        self.keptSink = kind == .merge ? box : nil
         self.sourcesOpen = sourcesOpen
         self.replenishOuter = replenishOuter
     }

@@ -10,7 +10,11 @@ final class ReduceCore<Input, Result, Failure: Error, Downstream: Subscriber>: S
     OperatorIntrospection, @unchecked Sendable
 {
     private let lock = Lock()
+    /// Nil once the stream has ended for the downstream: nothing more reaches it.
     private var downstream: Downstream?
+    /// The downstream, held for the subscription's whole life, after the end too, as Combine's
+    /// reducing operators were recorded to hold it (never read).
+    private let keptDownstream: Downstream
     private var upstream: Subscription?
     private var accumulated: Result
     private let initial: Result
@@ -32,6 +36,7 @@ final class ReduceCore<Input, Result, Failure: Error, Downstream: Subscriber>: S
         convertFailure: @escaping (Failure) -> Downstream.Failure
     ) {
         self.downstream = downstream
+        self.keptDownstream = downstream
         self.name = name
         self.accumulated = initial
         self.initial = initial

@@ -9,6 +9,10 @@
 final class RelayCore<Downstream: Subscriber>: Subscription, OperatorIntrospection, @unchecked Sendable {
     private let lock = Lock()
     private var downstream: Downstream?
+    /// The downstream, held for the subscription's whole life (never read) when the operator's
+    /// Combine counterpart was recorded to hold it (`Concatenate`); nil for `Retry`, which
+    /// lets it go at the end, as Combine's.
+    private let keptDownstream: Downstream?
     private var current: Subscription?
     private var generation = 0
     private var demand = Subscribers.Demand.none
@@ -21,8 +25,9 @@ final class RelayCore<Downstream: Subscriber>: Subscription, OperatorIntrospecti
     /// The operator's name, as Combine's (`Retry`, `Concatenate`, `Catch`, `TryCatch`).
     let description: String
 
-    init(downstream: Downstream, name: String) {
+    init(downstream: Downstream, name: String, keepsDownstream: Bool = true) {
         self.downstream = downstream
+        self.keptDownstream = keepsDownstream ? downstream : nil
         self.description = name
     }
 

@@ -34,7 +34,15 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
     let options: Context.SchedulerOptions?
     private let route: DemandRoute
     private var downstream: Downstream?
+    /// The downstream, held for the subscription's whole life (never read) as Combine's
+    /// `ReceiveOn`, `SubscribeOn` and `Delay` were recorded to hold it; nil for `throttle`,
+    /// which lets it go at the end, as Combine's.
+    private let keptDownstream: Downstream?
     private(set) var upstream: Subscription?
+    /// The upstream subscription after its completion, until the completion is delivered: the
+    /// demand a value delivered meanwhile returns still reaches it, as Combine's `ReceiveOn` was
+    /// recorded to ask it. Guarded by `lock`.
+    private var completedUpstream: Subscription?
     private(set) var upstreamDone = true
     /// True until the first subscription arrives, or until the stream ends without one.
     private var awaitingSubscription = true
@@ -43,9 +51,10 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
 
     init(
         downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?,
-        demand route: DemandRoute = .upstream
+        demand route: DemandRoute = .upstream, keepsDownstream: Bool = true
     ) {
         self.downstream = downstream
+        self.keptDownstream = keepsDownstream ? downstream : nil
         self.scheduler = scheduler
         self.options = options
         self.route = route
@@ -115,13 +124,24 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
     /// With `lock` held, on the `.local` route: true if the downstream has demand outstanding.
     final var hasDemandLocked: Bool { demand > 0 }
 
+    /// No children, as Combine reflects most of these subscriptions; a subclass reflecting more
+    /// overrides it.
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    /// The downstream and its outstanding demand (counted on the `.local` route), for a
+    /// subclass's mirror.
+    final var reflected: (downstream: Downstream?, demand: Subscribers.Demand) {
+        lock.withLock { (downstream ?? keptDownstream, demand) }
+    }
+
     /// The downstream, unless the stream has ended.
     final var liveDownstream: Downstream? {
         lock.withLock { downstream }
     }
 
     /// The upstream completed: marks it done and drops its subscription (later requests have
-    /// nowhere to go). False if it was already done.
+    /// nowhere to go; only the demand of a value delivered before the completion still reaches
+    /// it, see `completedUpstream`). False if it was already done.
     @discardableResult
     final func upstreamCompleted() -> Bool {
         lock.lock()
@@ -131,10 +151,9 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
             return false
         }
         upstreamDone = true
-        let finished = upstream
+        completedUpstream = upstream
         upstream = nil
         lock.unlock()
-        withExtendedLifetime(finished) {}
         return true
     }
 
@@ -148,7 +167,7 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
         let extra = target.receive(value)
         guard extra > 0 else { return }
         switch route {
-        case .upstream: lock.withLock { upstream }?.request(extra)
+        case .upstream: lock.withLock { upstream ?? (downstream == nil ? nil : completedUpstream) }?.request(extra)
         case .local: lock.withLock { demand += extra }
         }
     }
@@ -159,7 +178,10 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
         guard let target = downstream else { return lock.unlock() }
         downstream = nil
         upstreamDone = true
+        let finished = completedUpstream
+        completedUpstream = nil
         lock.unlock()
+        withExtendedLifetime(finished) {}
         target.receive(completion: completion)
     }
 
@@ -169,6 +191,7 @@ class ScheduledRelay<Downstream: Subscriber, Context: Scheduler>: Subscriber, Su
         defer {
             downstream = nil
             upstream = nil
+            completedUpstream = nil
             upstreamDone = true
             awaitingSubscription = false
         }

@@ -5,10 +5,11 @@ import Synchronization
 /// filtering operators keep it. It is the subscription the downstream holds.
 ///
 /// A separate object from the operator's subscriber (which holds it): the downstream holds the
-/// gate, never the subscriber, so a downstream that keeps its subscription after the end forms
-/// no cycle with itself. The subscriber (with the downstream, predicate and last value) lives
-/// as long as the upstream keeps it, and the gate lets the upstream go on completion or
-/// cancel, as Combine releases its downstream then, without a lock on the value path.
+/// gate, never the subscriber. The subscriber (with the predicate and last value) lives as long
+/// as the upstream keeps it; the gate lets the upstream go on completion or cancel, without a
+/// lock on the value path. The gate keeps the downstream for its whole life, after the end too,
+/// as Combine's subscription was recorded to (OpenCombine's lifecycle tests): a downstream that
+/// still holds its subscription after a failure or a cancel is not released.
 ///
 /// - One subscription: the first is kept; any other, and any after the end, is cancelled.
 /// - Values and completions pass only while open (`isOpen`, `close()`): before the
@@ -34,6 +35,8 @@ final class SubscriptionGate: Subscription, OperatorIntrospection, @unchecked Se
     private let lock = InlineLock()
     // Guarded by `lock`.
     private var upstream: Subscription?
+    // Guarded by `lock`: the downstream, from the subscription on (never read).
+    private var keptDownstream: Any?
 
     /// The operator's name, as `Print` shows this subscription.
     @usableFromInline let description: String
@@ -43,10 +46,10 @@ final class SubscriptionGate: Subscription, OperatorIntrospection, @unchecked Se
         description = name
     }
 
-    /// Keeps `subscription` if none was ever kept and the gate is not closed (true); otherwise
-    /// cancels it (false).
+    /// Keeps `subscription` if none was ever kept and the gate is not closed (true), and with it
+    /// `downstream`, the subscriber the gate is handed to; otherwise cancels it (false).
     @usableFromInline
-    func open(_ subscription: Subscription) -> Bool {
+    func open(_ subscription: Subscription, keeping downstream: Any) -> Bool {
         lock.lock()
         guard state.load(ordering: .relaxed) == State.awaiting.rawValue else {
             lock.unlock()
@@ -54,6 +57,7 @@ final class SubscriptionGate: Subscription, OperatorIntrospection, @unchecked Se
             return false
         }
         upstream = subscription
+        keptDownstream = downstream
         state.store(State.open.rawValue, ordering: .releasing)
         lock.unlock()
         return true

@@ -7,15 +7,19 @@
 /// receive calls are serial (the upstream's contract), so state only they touch needs no lock.
 /// Lock rule: nothing is called out while `lock` is held.
 ///
-/// The downstream is let go once the stream has ended for it (its final completion sent, or a
-/// cancel), as Combine's operators release theirs: a subscriber that keeps its subscription
-/// after the end then forms no cycle with it. So subclasses reach it through `downstream`
-/// (nil after the end: whatever they would still send is dropped, as Combine drops it) and end
-/// it through `complete(_:)`; an overridden `cancel()` calls `releaseDownstream()`.
+/// The subscription keeps its downstream for as long as it lives, after the end too, as
+/// Combine's subscriptions of these operators were recorded to (OpenCombine's lifecycle tests:
+/// a subscriber that still holds its subscription after a failure or a cancel is not released;
+/// one that lets it go, as `Sink` does at the end, is). Events stop at the end all the same:
+/// subclasses reach the downstream through `downstream` (nil after the end: whatever they
+/// would still send is dropped) and end it through `complete(_:)`; an overridden `cancel()`
+/// calls `releaseDownstream()`.
 class UpstreamRelay<Downstream: Subscriber>: Subscription, OperatorIntrospection, @unchecked Sendable {
     let lock = Lock()
     /// Guarded by `lock`; nil once the stream has ended for the downstream.
     private var target: Downstream?
+    /// The downstream, held for the subscription's whole life as Combine holds it (never read).
+    private let keptDownstream: Downstream
     /// Guarded by `lock`; nil before the subscription arrives and after completion or cancel.
     var upstream: Subscription?
     /// Guarded by `lock`; set once the stream has ended (completion, cancel, or a completion that
@@ -27,8 +31,16 @@ class UpstreamRelay<Downstream: Subscriber>: Subscription, OperatorIntrospection
 
     init(downstream: Downstream, name: String) {
         target = downstream
+        keptDownstream = downstream
         description = name
     }
+
+    /// No children, as Combine reflects most of these subscriptions; a subclass reflecting more
+    /// overrides it.
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    /// The downstream as the subscription holds it, for a subclass's mirror.
+    final var reflectedDownstream: Downstream { keptDownstream }
 
     /// The downstream while the stream lasts for it; nil after its final completion or a cancel.
     final var downstream: Downstream? {
@@ -41,7 +53,7 @@ class UpstreamRelay<Downstream: Subscriber>: Subscription, OperatorIntrospection
         ending?.receive(completion: completion)
     }
 
-    /// Lets the downstream go (it cancelled): nothing reaches it any more.
+    /// Ends the stream for the downstream (it cancelled): nothing reaches it any more.
     final func releaseDownstream() {
         let released = takeDownstream()
         withExtendedLifetime(released) {}

@@ -29,12 +29,49 @@ extension Publishers {
 
         /// Subscribes `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let (prefix, file, line) = (self.prefix, self.file, self.line)
-            upstream.subscribe(
-                Publishers.MapError<Upstream, Never>.Inner(downstream: subscriber) { error in
-                    let lead = prefix.isEmpty ? "" : "\(prefix): "
-                    fatalError("\(lead)Unexpected failure: \(error)", file: file, line: line)
-                })
+            upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
+        }
+    }
+}
+
+extension Publishers.AssertNoFailure {
+    /// A pass-through subscriber (the downstream gets the upstream's subscription), named and
+    /// reflected as Combine's: `AssertNoFailure`, with `file`, `line` and `prefix` as children.
+    final class Inner<Downstream: Subscriber>: PassThroughSubscriber
+    where Downstream.Input == Output, Downstream.Failure == Never {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        let downstream: Downstream
+        private let prefix: String
+        private let file: StaticString
+        private let line: UInt
+
+        init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
+            self.downstream = downstream
+            self.prefix = prefix
+            self.file = file
+            self.line = line
+        }
+
+        var description: String { "AssertNoFailure" }
+
+        var customMirror: Mirror {
+            Mirror(self, children: ["file": file, "line": line, "prefix": prefix])
+        }
+
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            downstream.receive(input)
+        }
+
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            switch completion {
+            case .finished:
+                downstream.receive(completion: .finished)
+            case .failure(let error):
+                let lead = prefix.isEmpty ? "" : "\(prefix): "
+                fatalError("\(lead)Unexpected failure: \(error)", file: file, line: line)
+            }
         }
     }
 }

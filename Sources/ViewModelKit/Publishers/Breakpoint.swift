@@ -41,13 +41,55 @@ extension Publishers {
 
         /// Subscribes `subscriber`, testing each event.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let (onSubscription, onOutput, onCompletion) = (receiveSubscription, receiveOutput, receiveCompletion)
-            let hooks = HandleEvents(
-                upstream: upstream,
-                receiveSubscription: onSubscription.map { test in { if test($0) { stopInDebugger() } } },
-                receiveOutput: onOutput.map { test in { if test($0) { stopInDebugger() } } },
-                receiveCompletion: onCompletion.map { test in { if test($0) { stopInDebugger() } } })
-            hooks.receive(subscriber: subscriber)
+            upstream.subscribe(
+                Inner(
+                    downstream: subscriber, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+                    receiveCompletion: receiveCompletion))
+        }
+    }
+}
+
+extension Publishers.Breakpoint {
+    /// A pass-through subscriber, as Combine's (its recorded tests: the downstream gets the
+    /// upstream's own subscription, so every event, demand and cancel are the upstream's),
+    /// named `Breakpoint` with no mirror children. Each closure sees its event before it is
+    /// passed on.
+    final class Inner<Downstream: Subscriber>: PassThroughSubscriber
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        let downstream: Downstream
+        private let testSubscription: ((Subscription) -> Bool)?
+        private let testOutput: ((Upstream.Output) -> Bool)?
+        private let testCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
+
+        init(
+            downstream: Downstream, receiveSubscription: ((Subscription) -> Bool)?,
+            receiveOutput: ((Upstream.Output) -> Bool)?,
+            receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
+        ) {
+            self.downstream = downstream
+            testSubscription = receiveSubscription
+            testOutput = receiveOutput
+            testCompletion = receiveCompletion
+        }
+
+        var description: String { "Breakpoint" }
+
+        func receive(subscription: Subscription) {
+            if testSubscription?(subscription) == true { stopInDebugger() }
+            downstream.receive(subscription: subscription)
+        }
+
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            if testOutput?(input) == true { stopInDebugger() }
+            return downstream.receive(input)
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            if testCompletion?(completion) == true { stopInDebugger() }
+            downstream.receive(completion: completion)
         }
     }
 }

@@ -49,6 +49,18 @@ extension Publishers.CollectByCount {
             group.reserveCapacity(count)
         }
 
+        /// As Combine reflects it: `downstream`, `upstreamSubscription`, `buffer` (the group
+        /// so far) and `count`. A debugging snapshot: `buffer` is read without the receive
+        /// calls' ordering.
+        override var customMirror: Mirror {
+            let source = lock.withLock { upstream }
+            let children: KeyValuePairs<String, Any> = [
+                "downstream": reflectedDownstream, "upstreamSubscription": source as Any, "buffer": group,
+                "count": count,
+            ]
+            return Mirror(self, children: children)
+        }
+
         func receive(_ input: Input) -> Subscribers.Demand {
             // Nothing after the end or once the subscriber cancelled (upstream is then forgotten).
             if ended || lock.withLock({ upstream == nil }) { return .none }

@@ -44,15 +44,40 @@ extension Publishers {
 
 /// `ScheduledRelay` on the local demand route that keeps only the newest value, delivered once
 /// it has been pending for `dueTime`.
+///
+/// The scheduler traffic is Combine's, as OpenCombine's Combine-validated `DebounceTests` record
+/// it: each value cancels the previous value's timer and starts a repeating one,
+/// `schedule(after: now + dueTime, interval: dueTime, tolerance: minimumTolerance, options:)`,
+/// which the first firing cancels; the completion drops the pending value, cancels its timer and
+/// is delivered through `schedule(options: nil)`.
 private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: ScheduledRelay<Downstream, Context>,
     @unchecked Sendable
 {
     override var description: String { "Debounce" }
 
+    /// As Combine reflects it: `downstream`, `downstreamDemand` and `currentValue` (the value
+    /// waiting for its due time, if any).
+    override var customMirror: Mirror {
+        let (target, demand) = reflected
+        let current = lock.withLock { pending }
+        let children: KeyValuePairs<String, Any> = [
+            "downstream": target as Any, "downstreamDemand": demand, "currentValue": current as Any,
+        ]
+        return Mirror(self, children: children)
+    }
+
     private let dueTime: Context.SchedulerTimeType.Stride
+    /// Guarded by `lock`.
     private var pending: Input?
-    /// Tags each value's schedule; a schedule whose value was replaced or dropped does nothing.
+    /// Tags each value's timer; a timer whose value was replaced or dropped does nothing.
+    /// Guarded by `lock`.
     private var generation = 0
+    /// The current value's timer, cancelled by the next value, its firing, the end. Guarded by
+    /// `lock`.
+    private var timer: Cancellable?
+    /// The generation whose timer last fired or ended (so that a token returned after its
+    /// timer already fired is cancelled at once). Guarded by `lock`.
+    private var settledGeneration = 0
 
     init(
         downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
@@ -72,23 +97,43 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
         let tag = generation
         let replaced = pending
         pending = input
+        let previous = timer
+        timer = nil
         lock.unlock()
         withExtendedLifetime(replaced) {}
-        scheduler.schedule(
-            after: scheduler.now.advanced(by: dueTime), tolerance: scheduler.minimumTolerance, options: options
+        previous?.cancel()
+        let token = scheduler.schedule(
+            after: scheduler.now.advanced(by: dueTime), interval: dueTime, tolerance: scheduler.minimumTolerance,
+            options: options
         ) { [self] in
             fire(tag)
         }
+        let keep = lock.withLock { () -> Bool in
+            guard tag == generation, settledGeneration != tag else { return false }
+            timer = token
+            return true
+        }
+        if !keep { token.cancel() }
         return .none
     }
 
     private func fire(_ tag: Int) {
-        let value = lock.withLock { () -> Input? in
-            guard tag == generation else { return nil }
-            defer { pending = nil }
-            return pending
+        let (value, ended) = lock.withLock { () -> (Input?, Cancellable?) in
+            guard tag == generation else { return (nil, nil) }
+            settledGeneration = tag
+            defer {
+                pending = nil
+                timer = nil
+            }
+            return (pending, timer)
         }
+        ended?.cancel()
         if let value { deliver(value) }
+    }
+
+    /// The completion goes through `schedule(options: nil)`, as Combine's.
+    override func schedule(_ action: @escaping () -> Void) {
+        scheduler.schedule(options: nil, action)
     }
 
     override func receive(completion: Subscribers.Completion<Failure>) {
@@ -101,13 +146,19 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
         super.cancel()
     }
 
-    /// The pending value is dropped (not delivered) at completion or cancel, as Combine's.
+    /// The pending value is dropped (not delivered) at completion or cancel, and its timer
+    /// cancelled, as Combine's.
     private func dropPending() {
-        let dropped = lock.withLock { () -> Input? in
+        let (dropped, ended) = lock.withLock { () -> (Input?, Cancellable?) in
             generation += 1
-            defer { pending = nil }
-            return pending
+            settledGeneration = generation
+            defer {
+                pending = nil
+                timer = nil
+            }
+            return (pending, timer)
         }
+        ended?.cancel()
         withExtendedLifetime(dropped) {}
     }
 }

@@ -49,67 +49,104 @@ extension Publishers {
 }
 
 extension Publishers.HandleEvents {
-    final class Inner<Downstream: Subscriber>: UpstreamRelay<Downstream>, Subscriber, @unchecked Sendable
+    /// The subscription of `handleEvents`, with Combine's recorded protocol edges (OpenCombine's
+    /// `HandleEventsTests`, run against Combine): it polices almost nothing, so every event
+    /// reaches the downstream, whose own guard is what absorbs junk, and the hooks run until the
+    /// stream ends.
+    /// - Each subscription runs `receiveSubscription` while the hooks live; the first is kept and
+    ///   handed on, any other (and any after the end) is cancelled.
+    /// - Values and completions are passed on always: before the subscription, after the
+    ///   completion, after a cancel. `receiveOutput` (and `receiveRequest` for the demand the
+    ///   downstream returns) runs only while the hooks live; the first completion runs
+    ///   `receiveCompletion` and ends the hooks, as a cancel ends them after `receiveCancel`.
+    /// - `request` runs `receiveRequest` while the hooks live and reaches the upstream while it
+    ///   is kept; demand asked before the subscription is requested when it arrives.
+    /// - The downstream is kept for the subscription's whole life, as Combine keeps it.
+    /// Thread rules: state under `lock`; nothing is called out while it is held.
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, OperatorIntrospection, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        /// Guarded by `lock`; dropped at completion or cancel, after which no hook runs. Only
-        /// the closures: the upstream publisher is not kept (as Combine's), so a publisher whose
-        /// owner lets it go can end its subscribers itself.
+        private let lock = Lock()
+        private let downstream: Downstream
+        /// Guarded by `lock`; dropped at the first completion or the cancel, after which no hook
+        /// runs. Only the closures: the upstream publisher is not kept (as Combine's), so a
+        /// publisher whose owner lets it go can end its subscribers itself.
         private var handlers: Hooks?
+        /// Guarded by `lock`; the kept upstream subscription, nil before it and after the end.
+        private var upstream: Subscription?
+        /// Guarded by `lock`; set at the end (completion or cancel): a subscription is cancelled.
+        private var closed = false
+        /// Guarded by `lock`; demand asked before the subscription arrived.
+        private var pendingDemand = Subscribers.Demand.none
 
         init(downstream: Downstream, handlers: Publishers.HandleEvents<Upstream>) {
+            self.downstream = downstream
             self.handlers = Hooks(handlers)
-            super.init(downstream: downstream, name: "HandleEvents")
         }
 
-        private var currentHandlers: Hooks? {
-            lock.withLock { handlers }
-        }
+        var description: String { "HandleEvents" }
 
-        override func receive(subscription: Subscription) {
-            guard attach(subscription) else { return }
-            currentHandlers?.receiveSubscription?(subscription)
-            downstream?.receive(subscription: self)
+        func receive(subscription: Subscription) {
+            lock.lock()
+            let hooks = handlers
+            lock.unlock()
+            hooks?.receiveSubscription?(subscription)
+            lock.lock()
+            guard upstream == nil, !closed else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            upstream = subscription
+            let pending = pendingDemand
+            pendingDemand = .none
+            lock.unlock()
+            downstream.receive(subscription: self)
+            if pending > .none { subscription.request(pending) }
         }
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard isLive else { return .none }
-            let hooks = currentHandlers
+            lock.lock()
+            let hooks = handlers
+            lock.unlock()
             hooks?.receiveOutput?(input)
-            let more = downstream?.receive(input) ?? .none
-            if more > 0 { hooks?.receiveRequest?(more) }
+            let more = downstream.receive(input)
+            if more > .none { hooks?.receiveRequest?(more) }
             return more
         }
 
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let (hooks, source) = takeHandlersAndUpstream()
-            guard source != nil else { return }
-            hooks?.receiveCompletion?(completion)
-            complete(completion)
+            let hooks = end()
+            hooks.handlers?.receiveCompletion?(completion)
+            downstream.receive(completion: completion)
         }
 
-        override func request(_ demand: Subscribers.Demand) {
-            currentHandlers?.receiveRequest?(demand)
-            super.request(demand)
+        func request(_ demand: Subscribers.Demand) {
+            lock.lock()
+            let hooks = handlers
+            let source = upstream
+            if source == nil, !closed { pendingDemand += demand }
+            lock.unlock()
+            hooks?.receiveRequest?(demand)
+            source?.request(demand)
         }
 
-        override func cancel() {
-            releaseDownstream()
-            let (hooks, source) = takeHandlersAndUpstream()
-            guard let source else { return }
-            hooks?.receiveCancel?()
-            source.cancel()
+        func cancel() {
+            let ended = end()
+            ended.handlers?.receiveCancel?()
+            ended.upstream?.cancel()
         }
 
-        /// Ends the relay in one step, so that completion and cancel never both run their hook.
-        private func takeHandlersAndUpstream() -> (hooks: Hooks?, Subscription?) {
+        /// Ends the stream in one step (hooks, upstream), so that completion and cancel never
+        /// both run their hook; returns what it took.
+        private func end() -> (handlers: Hooks?, upstream: Subscription?) {
             lock.withLock {
                 defer {
                     handlers = nil
                     upstream = nil
-                    relayClosed = true
+                    closed = true
                 }
                 return (handlers, upstream)
             }

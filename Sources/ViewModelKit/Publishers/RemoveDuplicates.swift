@@ -37,9 +37,10 @@ extension Publishers {
 
 extension Publishers.RemoveDuplicates {
     // A subscription of its own, as Combine's: the gate (`SubscriptionGate`) keeps the state
-    // machine, out of the inlinable surface, and is what the downstream holds; this subscriber
-    // is held by the upstream only, so the downstream, predicate and last value go with it when
-    // the upstream lets it go (after its completion, or once the gate cancelled it). `last` is
+    // machine, out of the inlinable surface, and is what the downstream holds (it keeps the
+    // downstream, as Combine's subscription does); this subscriber is held by the upstream only,
+    // so the predicate and last value go with it when the upstream lets it go (after its
+    // completion, or once the gate cancelled it). `last` is
     // touched only from `receive(_:)`, which the upstream never calls concurrently: no lock.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, @unchecked Sendable
@@ -66,7 +67,7 @@ extension Publishers.RemoveDuplicates {
         /// Keeps the first subscription and hands the gate downstream; cancels any other.
         @inlinable
         func receive(subscription: Subscription) {
-            guard gate.open(subscription) else { return }
+            guard gate.open(subscription, keeping: downstream) else { return }
             downstream.receive(subscription: gate)
         }
 

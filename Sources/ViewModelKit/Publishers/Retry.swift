@@ -26,7 +26,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = RelayCore(downstream: subscriber, name: "Retry")
+            let core = RelayCore(downstream: subscriber, name: "Retry", keepsDownstream: false)
             core.sendSubscription()
             RetryDriver(core: core, upstream: upstream, remaining: retries.flatMap { $0 < 0 ? nil : $0 }).run()
         }

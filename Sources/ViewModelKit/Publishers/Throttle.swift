@@ -63,7 +63,7 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
         self.interval = interval
         self.latest = latest
-        super.init(downstream: downstream, scheduler: scheduler, options: nil, demand: .local)
+        super.init(downstream: downstream, scheduler: scheduler, options: nil, demand: .local, keepsDownstream: false)
     }
 
     override func receive(_ input: Input) -> Subscribers.Demand {

@@ -380,11 +380,11 @@ final class Conduit<Output, Failure: Error>: Subscription, CustomStringConvertib
     // The subscription keeps its subject alive, as in Combine.
     let core: SubjectCore<Output, Failure>
     // Calls the subscriber; nil once released. Guarded by `delivery`.
-    @exclusivity(unchecked) private var relay: Relay?
+    @exclusivity(unchecked) private(set) var relay: Relay?
     // The subscriber when it is a `Subscribers.Sink` (what `sink(...)` attaches), called
     // directly: the relay closure would cost a context allocation per subscription in
     // unspecialised code. Nil once released. Guarded by `delivery`.
-    @exclusivity(unchecked) private var sink: Subscribers.Sink<Output, Failure>?
+    @exclusivity(unchecked) private(set) var sink: Subscribers.Sink<Output, Failure>?
 
     /// A conduit calling a `Subscribers.Sink` directly.
     @usableFromInline

@@ -186,3 +186,64 @@ import ViewModelKitSchedulers
         recorder.detach()  // a stream that never ends: its subscriber and subscription hold each other
     }
 }
+
+/// `throttle`'s demand and scheduler traffic, as OpenCombine's Combine-validated `ThrottleTests`
+/// record: `.unlimited` asked of the upstream at once; `.none` answered to each value; the first
+/// value is one `schedule` at once (not delivered in the upstream's call); values arriving while
+/// an emission is scheduled schedule nothing; a value within `interval` of the last emission is
+/// one `schedule(after: last emission + interval, tolerance: minimumTolerance)`; a completion
+/// with an emission scheduled follows it without another schedule; a value without demand is
+/// dropped and schedules nothing.
+@Suite struct ThrottleTrafficTests {
+    @Test func theFirstValueIsScheduledAtOnceAndTheNextAfterTheInterval() {
+        let scheduler = TestScheduler()
+        let log = SchedulerCallLog()
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(100), demandPerValue: .max(12))
+        upstream.throttle(for: .nanoseconds(1337), scheduler: scheduler.recording(to: log), latest: true)
+            .subscribe(recorder)
+        #expect(upstream.log.entries == ["request unlimited"])
+        #expect(upstream.send(1) == .none)
+        #expect(log.calls == ["schedule"])
+        #expect(upstream.send(2) == .none)
+        #expect(upstream.send(3) == .none)
+        #expect(log.calls == ["schedule"])
+        #expect(recorder.events == [.subscription])
+        scheduler.advance()
+        #expect(recorder.values == [3])
+        #expect(upstream.send(4) == .none)
+        let interval = MonotonicInstant.Stride.nanoseconds(1337)
+        let after = "schedule(after: \(interval), tolerance: \(scheduler.minimumTolerance))"
+        #expect(log.calls == ["schedule", after])
+        upstream.send(completion: .failure(TestError()))
+        upstream.send(completion: .finished)
+        #expect(upstream.send(5) == .none)
+        #expect(log.calls == ["schedule", after])
+        scheduler.advance(by: .nanoseconds(1337))
+        #expect(rendered(recorder.events) == ["subscription", "value(3)", "value(4)", "failure(boom)"])
+        #expect(upstream.log.entries == ["request unlimited"])
+        #expect(scheduler.now == MonotonicInstant(nanoseconds: 1337))
+    }
+
+    @Test func aValueWithoutDemandIsDroppedAndSchedulesNothing() {
+        let scheduler = TestScheduler()
+        let log = SchedulerCallLog()
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder<Int, TestError>(initialDemand: .max(2))
+        upstream.throttle(for: .nanoseconds(1337), scheduler: scheduler.recording(to: log), latest: false)
+            .subscribe(recorder)
+        #expect(upstream.send(1) == .none)
+        #expect(upstream.send(5) == .none)
+        #expect(upstream.send(6) == .none)
+        scheduler.advance()
+        #expect(upstream.send(2) == .none)
+        scheduler.advance(by: .nanoseconds(1337))
+        #expect(recorder.values == [1, 2])
+        #expect(log.calls.count == 2)
+        #expect(upstream.send(3) == .none)
+        #expect(log.calls.count == 2)
+        scheduler.advance(by: .nanoseconds(10_000))
+        #expect(recorder.values == [1, 2])
+        recorder.detach()
+    }
+}

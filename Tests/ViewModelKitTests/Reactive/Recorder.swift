@@ -37,6 +37,11 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     private let mutex = NSLock()
     private nonisolated(unsafe) var recorded: [Event<Input, Failure>] = []
     private nonisolated(unsafe) var upstream: Subscription?
+    /// The subscription after the completion, held weakly: a recorder lets its subscription go
+    /// at the end as `Sink` does, since Combine's operators keep their subscriber as long as it
+    /// holds their subscription (a recorder that kept it would leak with it). Requests and
+    /// cancels after the end still reach it while something else keeps it alive.
+    private nonisolated(unsafe) weak var endedUpstream: AnyObject?
     let initialDemand: Subscribers.Demand?
     let demandPerValue: Subscribers.Demand
     nonisolated(unsafe) var onValue: ((Input) -> Void)?
@@ -51,7 +56,7 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     var values: [Input] {
         events.compactMap { if case .value(let v) = $0 { return v } else { return nil } }
     }
-    var subscription: Subscription? { mutex.withLock { upstream } }
+    var subscription: Subscription? { mutex.withLock { upstream ?? endedUpstream as? Subscription } }
 
     func receive(subscription: Subscription) {
         mutex.withLock {
@@ -68,8 +73,15 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        mutex.withLock { recorded.append(.completion(completion)) }
-        onCompletion?()
+        let ended = mutex.withLock { () -> Subscription? in
+            recorded.append(.completion(completion))
+            // Only a class subscription can be held weakly; a struct one holds no cycle anyway.
+            guard let held = upstream, type(of: held) is AnyClass else { return nil }
+            endedUpstream = held as AnyObject
+            upstream = nil
+            return held
+        }
+        withExtendedLifetime(ended) { onCompletion?() }
     }
 
     func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
@@ -86,8 +98,7 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     }
 
     /// `detach()` for a stream still running at the test's end (no completion recorded); an
-    /// ended stream is left alone, so an operator that keeps its subscriber after the end still
-    /// shows as a leak under LeakSanitizer.
+    /// ended stream is left alone (the recorder let its subscription go at the completion).
     func detachIfRunning() {
         let ended = events.contains { if case .completion = $0 { return true } else { return false } }
         if !ended { detach() }

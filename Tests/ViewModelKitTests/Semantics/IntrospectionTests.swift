@@ -1,5 +1,6 @@
 import Testing
 import ViewModelKit
+import ViewModelKitSchedulers
 
 /// Combine's subscribers and operator subscriptions describe themselves with fixed names, show
 /// the same name in a playground and reflect named children, as OpenCombine's Combine-validated
@@ -61,6 +62,10 @@ import ViewModelKit
         #expect(map.subscriber == Shown("Map", playground: "Map", children: []))
         let filter = introspect { (upstream: Upstream<TestError>) in upstream.filter { $0 > 0 } }
         #expect(filter.subscriber == Shown("Filter", playground: "Filter", children: []))
+        let breakpoint = introspect { (upstream: Upstream<TestError>) in upstream.breakpointOnError() }
+        #expect(breakpoint.subscriber == Shown("Breakpoint", playground: "Breakpoint", children: []))
+        // The downstream holds the upstream's own subscription, not the breakpoint.
+        #expect(breakpoint.subscription?.description == String(describing: Subscriptions.empty))
     }
 
     @Test func reducingOperatorsShowTheirNameAndReflectDownstreamResultInitialStatus() {
@@ -149,13 +154,105 @@ import ViewModelKit
             ("ReceiveOn", subscriptionShown(subject.receive(on: immediate))),
             ("SubscribeOn", subscriptionShown(subject.subscribe(on: immediate))),
             ("Throttle", subscriptionShown(subject.throttle(for: .seconds(1), scheduler: immediate, latest: true))),
-            ("Debounce", subscriptionShown(subject.debounce(for: .seconds(1), scheduler: immediate))),
             ("Delay", subscriptionShown(subject.delay(for: .seconds(1), scheduler: immediate))),
             ("Timeout", subscriptionShown(subject.timeout(.seconds(1), scheduler: immediate))),
         ]
         for (name, shown) in named {
             #expect(shown == Shown(name, playground: name, children: []), "\(name)")
         }
+        // Debounce reflects children of its own (`debounceReflectsDownstreamItsDemandAndTheWaitingValue`).
+        #expect(subscriptionShown(subject.debounce(for: .seconds(1), scheduler: immediate))?.description == "Debounce")
+    }
+
+    /// The value of `object`'s mirror child `label`, as `print` shows it.
+    func child(_ object: Any, _ label: String) -> String? {
+        guard let reflectable = object as? CustomReflectable else { return nil }
+        return reflectable.customMirror.children.first { $0.label == label }.map { String(describing: $0.value) }
+    }
+
+    @Test func collectByCountReflectsDownstreamUpstreamSubscriptionBufferAndCount() {
+        let upstream = Upstream<TestError>()
+        let downstream = Downstream<[Int], TestError>()
+        defer { downstream.detach() }
+        upstream.collect(53).subscribe(downstream)
+        upstream.sendSubscription()
+        let collect: Any = upstream.subscriber.map { $0 as Any } ?? "no subscriber"
+        #expect(
+            Shown(of: collect)
+                == Shown(
+                    "CollectByCount", playground: "CollectByCount",
+                    children: ["downstream", "upstreamSubscription", "buffer", "count"]))
+        #expect(child(collect, "count") == "53")
+        #expect(child(collect, "buffer") == "[]")
+        _ = upstream.send(4)
+        #expect(child(collect, "buffer") == "[4]")
+        #expect(child(collect, "downstream")?.contains("Downstream") == true)
+        #expect((downstream.subscription as AnyObject?) === (collect as AnyObject))
+    }
+
+    @Test func debounceReflectsDownstreamItsDemandAndTheWaitingValue() {
+        let scheduler = TestScheduler()
+        let upstream = Upstream<TestError>()
+        let downstream = Downstream<Int, TestError>()
+        defer { downstream.detach() }
+        upstream.debounce(for: .nanoseconds(13), scheduler: scheduler).subscribe(downstream)
+        upstream.sendSubscription()
+        let debounce: Any = upstream.subscriber.map { $0 as Any } ?? "no subscriber"
+        #expect(
+            Shown(of: debounce)
+                == Shown(
+                    "Debounce", playground: "Debounce", children: ["downstream", "downstreamDemand", "currentValue"]))
+        #expect(child(debounce, "downstreamDemand") == "max(0)")
+        #expect(child(debounce, "currentValue") == "nil")
+        downstream.subscription?.request(.max(2))
+        _ = upstream.send(7)
+        #expect(child(debounce, "downstreamDemand") == "max(2)")
+        #expect(child(debounce, "currentValue") == "Optional(7)")
+    }
+
+    @Test func assertNoFailureIsAPassThroughNamedAfterItselfReflectingFileLineAndPrefix() {
+        let upstream = Upstream<Never>()
+        let downstream = Downstream<Int, Never>()
+        defer { downstream.detach() }
+        upstream.assertNoFailure("PREFIX", file: "SomeFile.swift", line: 1987).subscribe(downstream)
+        upstream.sendSubscription()
+        let subscriber: Any = upstream.subscriber.map { $0 as Any } ?? "no subscriber"
+        #expect(
+            Shown(of: subscriber)
+                == Shown("AssertNoFailure", playground: "AssertNoFailure", children: ["file", "line", "prefix"]))
+        #expect(child(subscriber, "file") == "SomeFile.swift")
+        #expect(child(subscriber, "line") == "1987")
+        #expect(child(subscriber, "prefix") == "PREFIX")
+        // Pass-through: the downstream holds the upstream's own subscription.
+        #expect(downstream.subscription.map { String(describing: $0) } == String(describing: Subscriptions.empty))
+    }
+
+    @Test func aSubjectsSubscriptionReflectsParentDownstreamDemandAndSubject() throws {
+        let passthrough = PassthroughSubject<Int, Never>()
+        let downstream = Downstream<Int, Never>()
+        defer { downstream.detach() }
+        passthrough.subscribe(downstream)
+        let subscription = try #require(downstream.subscription)
+        #expect(
+            Shown(of: subscription)
+                == Shown(
+                    "PassthroughSubject", playground: "PassthroughSubject",
+                    children: ["parent", "downstream", "demand", "subject"]))
+        #expect(child(subscription, "parent") == "PassthroughSubject")
+        #expect(child(subscription, "subject") == "PassthroughSubject")
+        #expect(child(subscription, "demand") == "max(0)")
+        subscription.request(.max(3))
+        #expect(child(subscription, "demand") == "max(3)")
+
+        let current = CurrentValueSubject<Int, Never>(42)
+        let sink = current.sink { _ in }
+        defer { sink.cancel() }
+        let other = Downstream<Int, Never>()
+        defer { other.detach() }
+        current.subscribe(other)
+        let currentSubscription = try #require(other.subscription)
+        #expect(child(currentSubscription, "parent") == "CurrentValueSubject")
+        #expect(child(currentSubscription, "demand") == "max(0)")
     }
 
     @Test func collectReflectsTheCountOfWhatItHolds() {

@@ -22,6 +22,10 @@ import ViewModelKitSchedulers
 ///   every event, junk included, reaches the downstream, whose own guard (a `Sink`'s, an
 ///   absorbing operator's) is what absorbs it. We match that: it is what keeps those operators
 ///   free of locks.
+/// - `handleEvents` has a subscription of its own but, as
+///   recorded, passes every value and completion on, junk included, running its hooks only until
+///   the stream ends; it cancels a second subscription (`HandleEventsProtocolEdgeTests` has the
+///   hooks' exact event lists).
 @Suite struct ProtocolViolationTests {
     /// A value before the subscription, then a normal run.
     static let valueBeforeSubscription: [ViolationStep] = [.junkValue(7), .subscription(1), .value(1), .finish]
@@ -64,6 +68,14 @@ import ViewModelKitSchedulers
         case .passThrough(let render, let failuresFinish):
             #expect(
                 violating.events == script.passThroughEvents(render: render, failuresFinish: failuresFinish), comment)
+        case .forwarding:
+            #expect(violating.events == script.forwardedEvents, comment)
+            for n in script.junkSubscriptions {
+                #expect(violating.calls[n] == [.cancel], comment)
+            }
+            for calls in violating.callsAfterMark.values {
+                #expect(calls == [], comment)
+            }
         case .absorbing:
             let legal = operatorCase.run(script.legal, .unlimited)
             #expect(violating.events == legal.events, comment)
@@ -199,7 +211,7 @@ enum ViolationCatalogue {
             $0.map { Optional($0) }.replaceNil(with: 0)
         },
         .make("ignoreOutput", .passThrough(render: { _ in nil })) { $0.ignoreOutput() },
-        .make("breakpoint") { $0.breakpoint() },
+        .make("breakpoint", .passThrough(render: identity)) { $0.breakpoint() },
         .make("setFailureType", .passThrough(render: identity, failuresFinish: true)) {
             $0.assumingNoFailure().setFailureType(to: TestError.self)
         },
@@ -240,7 +252,7 @@ enum ViolationCatalogue {
         .make("tryAllSatisfy") { $0.tryAllSatisfy { _ in true } },
         .make("replaceEmpty") { $0.replaceEmpty(with: 0) },
         .make("replaceError") { $0.replaceError(with: 0) },
-        .make("handleEvents") { $0.handleEvents() },
+        .make("handleEvents", .forwarding) { $0.handleEvents() },
         .make("print") { $0.print("", to: NullStream()) },
         .make("encode") { $0.encode(encoder: JSONEncoder()) },
         .make("decode") { $0.map { Data("\($0)".utf8) }.decode(type: Int.self, decoder: JSONDecoder()) },

@@ -106,6 +106,11 @@ struct ViolationCase: CustomStringConvertible, @unchecked Sendable {
         /// `x` becomes (nil: the operator drops values).
         /// `failuresFinish`: the case reaches the operator through `assumingNoFailure()`.
         case passThrough(render: @Sendable (Int) -> String?, failuresFinish: Bool = false)
+        /// The operator has its own subscription but polices only subscriptions (Combine's
+        /// `HandleEvents`): every value and completion, junk included, reaches the downstream;
+        /// junk subscriptions are cancelled and not passed on; nothing reaches the upstream after
+        /// the stream ended.
+        case forwarding
         /// The operator has its own subscription and absorbs every violation: the run must equal
         /// the well-behaved run, junk subscriptions are cancelled, junk values get `.none`, and
         /// nothing reaches the upstream after the stream ended.
@@ -201,6 +206,20 @@ extension [ViolationStep] {
     /// The numbers of the junk subscriptions.
     var junkSubscriptions: [Int] {
         compactMap { if case .junkSubscription(let n) = $0 { return n } else { return nil } }
+    }
+
+    /// What a forwarding operator (Combine's `HandleEvents`) delivers for this script: every
+    /// value and completion, junk included; the first subscription only.
+    var forwardedEvents: [String] {
+        compactMap { step -> String? in
+            switch step {
+            case .subscription: return "subscription"
+            case .value(let x), .junkValue(let x): return "value(\(x))"
+            case .finish, .junkFinish: return "finished"
+            case .fail, .junkFail: return "failure(boom)"
+            case .junkSubscription, .request, .cancel, .mark: return nil
+            }
+        }
     }
 
     /// What a pass-through operator (Combine's `Map`, `Filter`...) delivers for this script: every
