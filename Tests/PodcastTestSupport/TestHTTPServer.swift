@@ -252,7 +252,8 @@ package final class TestHTTPServer: @unchecked Sendable {
         }
         let response = handler?(request) ?? .status(404, "no route for \(uri)")
         if response.delay > 0 {
-            let box = Unmanaged.passRetained(PendingReply(request: req, response: response, pieces: pieces, sent: delayedSent)).toOpaque()
+            let pending = PendingReply(request: req, response: response, pieces: pieces, sent: delayedSent)
+            let box = Unmanaged.passRetained(pending).toOpaque()
             var tv = timeval(
                 tv_sec: Int(response.delay), tv_usec: Int((response.delay - response.delay.rounded(.down)) * 1e6))
             event_base_once(
