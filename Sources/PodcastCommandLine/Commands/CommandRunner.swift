@@ -102,9 +102,9 @@ public final class CommandRunner {
             return emitting { () throws(OutputError) in try emit(UsageText.help(for: topic)) }
         case .version:
             return emitting { () throws(OutputError) in try emit("podcast-watch \(UsageText.version)\n") }
-        case .add(let url, let title, let interval, let downloads, let check):
+        case .add(let url, let title, let interval, let downloads, let check, let replace):
             return withStore(stateOption, create: true) { store in
-                try add(store, url, title, interval, downloads, check: check)
+                try add(store, url, title, interval, downloads, check: check, replace: replace)
             }
         case .remove(let url):
             return withStore(stateOption, create: false) { store in try remove(store, url) }
@@ -292,7 +292,7 @@ public final class CommandRunner {
 
     private func add(
         _ store: FeedStore?, _ url: String, _ title: String?, _ interval: Int?,
-        _ downloads: DownloadLedger.FeedSettings = .init(), check: Bool = true
+        _ downloads: DownloadLedger.FeedSettings = .init(), check: Bool = true, replace: Bool = false
     ) throws -> ExitCode {
         guard let store else { return .stateError }
         guard let normalized = location(url) else { return .usage }
@@ -317,11 +317,17 @@ public final class CommandRunner {
         // One fetch first (not for a URL already subscribed: that is said below, without a fetch).
         var target = normalized
         var feedTitle: String?
+        var feedGUID: String?
         if check, try store.feed(url: normalized) == nil {
             switch checkFeed(normalized) {
-            case .subscribe(let found, let channelTitle):
+            case .subscribe(let found, let channelTitle, let podcastGUID):
                 target = found
                 feedTitle = channelTitle
+                feedGUID = podcastGUID
+                // The same show under another URL: refused, or moved there with --replace.
+                if let status = try sameShow(store, url: found, podcastGUID: podcastGUID, replace: replace) {
+                    return status
+                }
             case .refused(let status):
                 return status
             }
@@ -329,6 +335,7 @@ public final class CommandRunner {
         do {
             let feed = try store.add(url: target, title: title, intervalSeconds: interval)
             try store.setFeedTitle(feedTitle, id: feed.id)
+            try store.setPodcastGUID(feedGUID, id: feed.id)
             if downloads != .init() { try DownloadLedger(store: store).setSettings(downloads, feedID: feed.id) }
             // The title the check found (or the user's, which lists show instead) beside the URL.
             let shown = feedTitle.map { TerminalText.line(title ?? $0) + " <" } ?? ""

@@ -5,7 +5,9 @@ import PodcastFeeds
 
 /// What `add` does before it subscribes (unless `--no-check`): one fetch of the URL with the
 /// daemon's limits (`PodcastDaemon.Configuration`'s, so a feed `add` accepts is one `run` can
-/// fetch), parsed as the daemon parses it. A feed gives its channel title; an HTML page gives
+/// fetch), parsed as the daemon parses it. A feed gives its channel title and `podcast:guid`
+/// (the show's identity, by which `add` finds the same show subscribed under another URL); an
+/// HTML page gives
 /// the feeds it links to (`FeedLinkDiscovery`), and a page linking exactly one feed is followed
 /// once (that feed is fetched and parsed the same way, never followed further).
 ///
@@ -16,8 +18,9 @@ struct FeedCheck {
     /// What the check found.
     enum Found: Equatable, Sendable {
         /// A feed at `url` (the URL given, or the one feed the page at the URL given links to),
-        /// with its channel title (`nil`: it has none).
-        case feed(url: String, title: String?)
+        /// with its channel title and `podcast:guid` as parsed (`nil`: it has none). Text from
+        /// outside: neutralise it.
+        case feed(url: String, title: String?, podcastGUID: String?)
         /// The page links several feeds (at least two): the user picks one.
         case several([FeedLink])
         /// No feed: `reason` says why (an HTTP error, a host that does not resolve, a document
@@ -52,7 +55,7 @@ struct FeedCheck {
                 case .success(let response):
                     pending = workers.submit({ FeedCheck.classify(response) }) { page in
                         switch page {
-                        case .feed(let title): found = .feed(url: target, title: title)
+                        case .feed(let title, let guid): found = .feed(url: target, title: title, podcastGUID: guid)
                         case .links(let links) where links.count == 1 && !following:
                             step(links[0].url, following: true)
                             return
@@ -74,8 +77,8 @@ struct FeedCheck {
 
     /// A fetched body, classified off the loop.
     enum Page: Equatable, Sendable {
-        /// A feed, with its channel title.
-        case feed(title: String?)
+        /// A feed, with its channel title and `podcast:guid`.
+        case feed(title: String?, podcastGUID: String?)
         /// Not a feed; an HTML page linking these feeds (at least one).
         case links([FeedLink])
         /// Neither a feed nor a page linking one: the parser's reason.
@@ -87,7 +90,7 @@ struct FeedCheck {
     static func classify(_ response: FetchResponse) -> Page {
         do {
             let parsed = try FeedParsing.parse(response)
-            return .feed(title: parsed.channel.title)
+            return .feed(title: parsed.channel.title, podcastGUID: parsed.channel.podcastGUID)
         } catch {
             let links = FeedLinkDiscovery.links(
                 inHTML: [UInt8](response.body), pageURL: response.effectiveURL, httpContentType: response.contentType)

@@ -36,11 +36,13 @@ public enum Command: Equatable, Sendable {
     /// `--version`.
     case version
     /// `add URL [--title T] [--interval SECONDS] [--download | --no-download] [--keep N]
-    /// [--no-check]`. `check`: fetch the URL first and subscribe only to a feed (`FeedCheck`);
-    /// false with `--no-check`.
+    /// [--no-check]` or `add URL --replace`. `check`: fetch the URL first and subscribe only to
+    /// a feed (`FeedCheck`); false with `--no-check`. `replace` (`--replace`, always with
+    /// `check` and no other option): instead of subscribing, move the one subscription whose
+    /// `podcast:guid` the document at URL carries to URL, keeping its history.
     case add(
         url: String, title: String?, intervalSeconds: Int?, downloads: DownloadLedger.FeedSettings = .init(),
-        check: Bool = true)
+        check: Bool = true, replace: Bool = false)
     /// `remove URL`: the URL as given to `add`, or the feed's current URL after a move.
     case remove(url: String)
     /// `remove --id N`: the feed numbered N in `list`.

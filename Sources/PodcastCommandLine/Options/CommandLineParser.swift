@@ -127,9 +127,18 @@ public enum CommandLineParser {
         if args.flags.contains("--download") { downloads.download = true }
         if args.flags.contains("--no-download") { downloads.download = false }
         if let v = args.values["--keep"] { downloads.keep = try parseKeep(v, command: name) }
+        // A move keeps the subscription as it is, and needs the fetch to read the guid.
+        if args.flags.contains("--replace"),
+            let other = ["--title", "--interval", "--keep"].first(where: { args.values[$0] != nil })
+                ?? ["--download", "--no-download", "--no-check"].first(where: args.flags.contains)
+        {
+            throw UsageError(
+                "options '--replace' and '\(other)' exclude each other: a moved subscription keeps its settings (change them with 'set')",
+                command: name)
+        }
         return .add(
             url: url, title: args.values["--title"], intervalSeconds: interval, downloads: downloads,
-            check: !args.flags.contains("--no-check"))
+            check: !args.flags.contains("--no-check"), replace: args.flags.contains("--replace"))
     }
 
     private static func parseRemove(_ name: String, _ tokens: [String]) throws(UsageError) -> Command {

@@ -70,7 +70,7 @@ public enum CommandTable {
             name: "add", summary: "subscribe to a feed", operand: .file,
             options: [
                 .valued("--title", "T"), .valued("--interval", "SECONDS"), .flag("--download"),
-                .flag("--no-download"), .valued("--keep", "N"), .flag("--no-check"),
+                .flag("--no-download"), .valued("--keep", "N"), .flag("--no-check"), .flag("--replace"),
             ]),
         Command(name: "remove", summary: "unsubscribe", operand: .feedURL, options: [.valued("--id", "N", .feedID)]),
         Command(

@@ -4,7 +4,9 @@ public enum ExitCode: Int32, Sendable, Equatable, CaseIterable {
     /// Everything asked for succeeded.
     case success = 0
     /// The command ran, but a feed failed (`run --once`, `show`, `demo`) or a named subscription
-    /// does not exist (`remove`), or `add` found it already subscribed.
+    /// does not exist (`remove`), or `add` found it already subscribed (by its URL, or the same
+    /// show by its `podcast:guid` under another URL), or `add --replace` found no one
+    /// subscription with the feed's `podcast:guid` to move.
     case feedFailed = 1
     /// The command line is wrong: unknown command or flag, missing or malformed value.
     case usage = 2

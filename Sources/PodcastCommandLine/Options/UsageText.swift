@@ -49,6 +49,8 @@ public enum UsageText {
           add URL [--title T] [--interval SECONDS|15m|2h|1d]
               [--download | --no-download] [--keep N] [--no-check]
                                                       subscribe to a feed
+          add URL --replace                           move the subscription to the same
+                                                      show (its podcast:guid) to URL
           remove URL | --id N                         unsubscribe
           enable URL | --id N                         poll a disabled feed again
           disable URL | --id N                        stop polling a feed, keep it
@@ -81,7 +83,8 @@ public enum UsageText {
         Exit status:
           0   success
           1   a feed failed (run --once, show, demo), remove or set found no such
-              feed, or add found it already subscribed
+              feed, or add found it already subscribed (by URL, or the same show by
+              its podcast:guid), or add --replace found no one subscription to move
           2   usage error (unknown command or option, bad value, an option given
               twice, a mistake in the config file)
           3   state directory or database error
@@ -103,6 +106,7 @@ public enum UsageText {
     static let add = """
         Usage: podcast-watch add URL [--title T] [--interval SECONDS|15m|2h|1d]
                                  [--download | --no-download] [--keep N] [--no-check]
+               podcast-watch add URL --replace
 
         Subscribe to the feed at URL (http://, https://, file:// or a path). A local
         feed must be a regular file (not a directory, FIFO or device: status 4).
@@ -112,7 +116,8 @@ public enum UsageText {
         that answers an HTTP error, does not resolve or is not a feed is refused
         (status 8). A web page's feed links (<link rel="alternate"> of type RSS or
         Atom) are followed: its one feed is subscribed; several are listed (status
-        8), to add one of them.
+        8), to add one of them. A feed whose podcast:guid a subscription already has
+        is the same show under another URL: refused (status 1), naming that feed.
 
           --title T            show the feed under this title instead of its own
           --interval SECONDS   poll this feed every SECONDS (or 15m, 2h, 1d; 1 s to 30 d);
@@ -125,6 +130,10 @@ public enum UsageText {
           --keep N             keep this feed's newest N downloaded files (run --keep
                                otherwise); older ones the store downloaded are deleted
           --no-check           subscribe without fetching URL (a feed not online yet)
+          --replace            the show moved to URL: move the one subscription with
+                               URL's podcast:guid there, keeping its id, episodes,
+                               downloads and settings (status 1 when none or several
+                               have it); no other option
 
         """
 

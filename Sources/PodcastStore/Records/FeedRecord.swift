@@ -129,12 +129,16 @@ public struct FeedMove: Sendable, Equatable {
         case permanentRedirect(status: Int)
         /// The channel's `itunes:new-feed-url`.
         case newFeedURL
+        /// The user's `add URL --replace`: the document at the new URL has the subscription's
+        /// `podcast:guid` (`FeedStore.replaceURL(id:with:at:)`).
+        case podcastGUID
 
-        /// The stored form: `http-301`, `http-308`, `itunes:new-feed-url`.
+        /// The stored form: `http-301`, `http-308`, `itunes:new-feed-url`, `podcast:guid`.
         public var rawValue: String {
             switch self {
             case .permanentRedirect(let status): return "http-\(status)"
             case .newFeedURL: return "itunes:new-feed-url"
+            case .podcastGUID: return "podcast:guid"
             }
         }
 
@@ -142,6 +146,8 @@ public struct FeedMove: Sendable, Equatable {
         public init(rawValue: String) {
             if rawValue == "itunes:new-feed-url" {
                 self = .newFeedURL
+            } else if rawValue == "podcast:guid" {
+                self = .podcastGUID
             } else if rawValue.hasPrefix("http-"), let status = Int(rawValue.dropFirst(5)) {
                 self = .permanentRedirect(status: status)
             } else {

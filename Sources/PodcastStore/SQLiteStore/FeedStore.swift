@@ -350,7 +350,7 @@ public final class FeedStore {
             announcementPending: s.bool(15) ?? false)
     }
 
-    private func requireChange(_ changed: Int, _ id: Int64) throws {
+    func requireChange(_ changed: Int, _ id: Int64) throws {
         if changed == 0 { throw StoreError.noSuchFeed(String(id)) }
     }
 }

@@ -197,7 +197,7 @@ func temporaryDirectory() -> String {
         #expect(out == "")
         #expect(
             err
-                == "podcast-watch: 'add' needs a URL\nUsage: podcast-watch add URL [--title T] [--interval SECONDS|15m|2h|1d]\n                         [--download | --no-download] [--keep N] [--no-check]\nTry 'podcast-watch add --help' for more.\n"
+                == "podcast-watch: 'add' needs a URL\nUsage: podcast-watch add URL [--title T] [--interval SECONDS|15m|2h|1d]\n                         [--download | --no-download] [--keep N] [--no-check]\n       podcast-watch add URL --replace\nTry 'podcast-watch add --help' for more.\n"
         )
         #expect(
             run("--state", state, "add", "--no-check", "ftp://x/y")

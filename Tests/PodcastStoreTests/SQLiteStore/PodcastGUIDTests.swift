@@ -36,4 +36,56 @@ import Testing
         #expect(try store.feeds(podcastGUID: "  ").isEmpty)
         #expect(try store.database.scalarInt("PRAGMA user_version") == 11)
     }
+
+    @Test func replaceURLMovesTheFeedAndDropsItsValidators() throws {
+        let dir = TemporaryDirectory()
+        let store = try FeedStore(path: dir.file("s.sqlite"))
+        let feed = try store.add(url: "https://old.example/feed.xml", added: t0)
+        let other = try store.add(url: "https://other.example/feed.xml", added: t0)
+        var update = fetched(feed.id, guid: "g")
+        update.outcome = .fetched(
+            ParsedFeed(format: .rss, channel: Channel(title: "Show"), episodes: [Episode(guid: "e1", title: "One")]),
+            etag: "\"v1\"", lastModified: "Sat, 05 Dec 2026 10:00:00 GMT")
+        try store.apply(update: update)
+        let before = try #require(try store.feed(id: feed.id))
+        #expect(before.etag == "\"v1\"")
+        let episodes = try store.episodes(feedID: feed.id)
+        #expect(episodes.count == 1)
+
+        let move = try store.replaceURL(id: feed.id, with: "https://new.example/feed.xml", at: t0)
+        #expect(
+            move
+                == FeedMove(
+                    feedID: feed.id, from: before.url, to: "https://new.example/feed.xml", at: t0, reason: .podcastGUID)
+        )
+        var expected = before
+        expected.url = "https://new.example/feed.xml"
+        expected.etag = nil
+        expected.lastModified = nil
+        #expect(try store.feed(id: feed.id) == expected)
+        #expect(try store.episodes(feedID: feed.id) == episodes)
+        #expect(try store.urlHistory(feedID: feed.id) == [move])
+
+        // Another subscription's URL, or its own, is refused; so is a feed that is not there.
+        #expect(throws: StoreError.alreadySubscribed(url: other.url, id: other.id)) {
+            try store.replaceURL(id: feed.id, with: other.url)
+        }
+        #expect(throws: StoreError.alreadySubscribed(url: expected.url, id: feed.id)) {
+            try store.replaceURL(id: feed.id, with: expected.url)
+        }
+        #expect(throws: StoreError.noSuchFeed("99")) { try store.replaceURL(id: 99, with: "https://x.example/f") }
+        #expect(try store.feeds() == [expected, other])
+        #expect(try store.urlHistory(feedID: feed.id).count == 1)
+    }
+
+    @Test func addRecordsTheGUIDItReadBeforeAnyPoll() throws {
+        let dir = TemporaryDirectory()
+        let store = try FeedStore(path: dir.file("s.sqlite"))
+        let feed = try store.add(url: "https://old.example/feed.xml", added: t0)
+        try store.setPodcastGUID("  \n", id: feed.id)
+        #expect(try store.feeds(podcastGUID: "abc").isEmpty)
+        try store.setPodcastGUID(" ABC ", id: feed.id)
+        #expect(try store.feeds(podcastGUID: "abc").map(\.id) == [feed.id])
+        #expect(throws: StoreError.noSuchFeed("99")) { try store.setPodcastGUID("abc", id: 99) }
+    }
 }
