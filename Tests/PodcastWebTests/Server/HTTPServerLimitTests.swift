@@ -103,6 +103,25 @@ final class HTTPServerLimitTests: XCTestCase {
         XCTAssertEqual(harness.onLoop { harness.server.closedByLimits }, 0)
     }
 
+    /// A kept-alive connection is idle from its last reply, not from its last request: after a
+    /// handler that took three request timeouts (virtual clock) and a reply the client read whole
+    /// (nothing left draining), a sweep leaves the connection to its next request.
+    func testAKeptAliveConnectionIsIdleFromItsLastReply() throws {
+        let clock = VirtualClock()
+        let harness = try ServerHarness(limits: HTTPLimits(requestTimeout: 0.2), now: clock.now) { request in
+            if request.path == "/slow" { clock.advance(by: .milliseconds(600)) }
+            return ServerHarness.echo(request)
+        }
+        defer { harness.stop() }
+        guard let client = TestSocket(port: harness.port, timeout: 5) else { return XCTFail("no connection") }
+        XCTAssertTrue(client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n"))
+        XCTAssertTrue(client.read(until: "GET /slow - 0\n").hasSuffix("GET /slow - 0\n"))
+        harness.onLoop { harness.server.sweepConnections() }
+        XCTAssertEqual(harness.onLoop { harness.server.closedByLimits }, 0)
+        XCTAssertTrue(client.send("GET /next HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"))
+        XCTAssertTrue(client.readToEnd().hasSuffix("GET /next - 0\n"))
+    }
+
     /// A thousand idle connections neither stall the loop nor lock a real client out: at the
     /// connection limit the oldest idle ones are closed to make room.
     func testAThousandIdleConnectionsDoNotLockOutAClient() throws {
