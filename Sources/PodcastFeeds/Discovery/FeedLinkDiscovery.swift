@@ -28,7 +28,9 @@ public struct FeedLink: Equatable, Sendable {
 /// A link counts when its `rel` holds the token `alternate` (tokens are space-separated and
 /// case-insensitive, so `rel="alternate home"` counts) and its `type` is `application/rss+xml`
 /// or `application/atom+xml` (parameters such as `; charset=utf-8` ignored), and it has a
-/// non-empty `href`. Duplicates (same resolved URL) are kept once, in document order.
+/// non-empty `href` that resolves to an `http` or `https` URL (a page cannot point at a local
+/// file, a script or another scheme). Duplicates (same resolved URL) are kept once, in document
+/// order.
 ///
 /// Bounded work for hostile pages: a page with a start tag of more than
 /// `StartTagLimit.maxAttributes` attributes is not parsed (libxml2's HTML parser compares each
@@ -83,10 +85,18 @@ public enum FeedLinkDiscovery {
         var links: [FeedLink] = []
         for candidate in candidates where links.count < maxLinks {
             let url = URLResolver.resolve(candidate.href, against: base)
-            guard seen.insert(url).inserted else { continue }
+            guard isWebURL(url), seen.insert(url).inserted else { continue }
             links.append(FeedLink(url: url, title: candidate.title, type: candidate.type))
         }
         return links
+    }
+
+    // Only http(s): a page from the web must not point `add` at a local file (`file:`), nor
+    // offer `javascript:` or `ftp:` links as feeds (the daemon follows no other scheme from a
+    // document either).
+    private static func isWebURL(_ url: String) -> Bool {
+        let lower = url.prefix(8).lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
     // The encoding to parse with: the HTTP charset, else nil (libxml2 reads the page's own

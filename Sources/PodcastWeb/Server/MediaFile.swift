@@ -31,7 +31,8 @@ public enum MediaFile {
         case outsideFolders
     }
 
-    /// Opens `path` for serving when it is a regular file (not a link, not a `.part` file)
+    /// Opens `path` for serving when it is a regular file (not a link, no other hard link to it,
+    /// not a `.part` file)
     /// that resolves, links in its folders included, inside one of `folders`. `O_NOFOLLOW` and
     /// `O_NONBLOCK` (a FIFO swapped in cannot block), then `fstat` on the open descriptor, so a
     /// file replaced between the checks is judged by what was opened. Blocks on the file
@@ -48,7 +49,9 @@ public enum MediaFile {
         guard inside else { return .failure(.outsideFolders) }
         let fd = Glibc.open(resolved, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return .failure(.notAFile) }
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+        // One name only: a hard link in a download folder may be any file of the same file
+        // system (the folder's writer made it), which no check on the path can see.
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1 else {
             close(fd)
             return .failure(.notAFile)
         }
@@ -71,15 +74,20 @@ public enum MediaFile {
     /// (unless `If-Range` names another version); `416` with `Content-Range: bytes */SIZE`
     /// for an unsatisfiable one; else `200` with the whole file. Several ranges, another unit
     /// or a malformed header are ignored (the whole file, as RFC 9110 §14.2 allows). Every
-    /// answer carries `Accept-Ranges`, `ETag`, `Last-Modified` and `Cache-Control`. Takes
-    /// ownership of `file.fd`.
+    /// answer carries `Accept-Ranges`, `ETag`, `Last-Modified`, `Cache-Control` and a sandboxing
+    /// `Content-Security-Policy` (`mediaSecurityPolicy`), and a type that is not audio or video
+    /// `Content-Disposition: attachment`. Takes ownership of `file.fd`.
     public static func response(_ file: Opened, contentType: String, request: HTTPRequest) -> HTTPResponse {
         let body = HTTPFileBody(fd: file.fd, offset: 0, length: file.size)
         let lastModified = httpDate(file.modified)
         var headers: [(String, String)] = [
             ("Accept-Ranges", "bytes"), ("ETag", file.etag), ("Last-Modified", lastModified),
             ("Cache-Control", "private, max-age=0, must-revalidate"),
+            // A downloaded file is what a feed said it is: never a page or a script of this
+            // origin (the dashboard's API and its token live here).
+            ("Content-Security-Policy", mediaSecurityPolicy),
         ]
+        if !isPlayable(contentType) { headers.append(("Content-Disposition", "attachment")) }
         if let tags = request.header("if-none-match"), matches(tags, file.etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
@@ -172,16 +180,28 @@ public enum MediaFile {
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 
-    /// The `Content-Type` for a downloaded file: the feed's MIME type when it is a plain
-    /// `type/subtype` (token characters only: it goes into a header), else one known for the
-    /// file's extension, else `application/octet-stream`.
+    /// The policy every media answer carries: a file opened directly is a sandboxed document of
+    /// a unique origin that may load and run nothing (a feed could name an HTML or script
+    /// enclosure; served as this origin's page it could read the API with the user's cookie).
+    public static let mediaSecurityPolicy = "default-src 'none'; sandbox"
+
+    /// The `Content-Type` for a downloaded file: the feed's MIME type when it is a plain audio
+    /// or video `type/subtype` (token characters only: it goes into a header), else one known
+    /// for the file's extension, else `application/octet-stream`. Never a type a browser would
+    /// render or run as this origin's page or script (`text/html`, `application/javascript`,
+    /// `image/svg+xml`, …): those are served as `application/octet-stream`.
     public static func contentType(declared: String?, path: String) -> String {
-        if let declared = declared?.trimmingCharacters(in: .whitespaces).lowercased(), isMediaType(declared) {
+        if let declared = declared?.trimmingCharacters(in: .whitespaces).lowercased(), isMediaType(declared),
+            isPlayable(declared)
+        {
             return declared
         }
         let ext = (path as NSString).pathExtension.lowercased()
         return typesByExtension[ext] ?? "application/octet-stream"
     }
+
+    /// Audio and video: what a podcast app or the page's player plays.
+    static func isPlayable(_ type: String) -> Bool { type.hasPrefix("audio/") || type.hasPrefix("video/") }
 
     private static func isMediaType(_ text: String) -> Bool {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
@@ -193,6 +213,5 @@ public enum MediaFile {
         "mp3": "audio/mpeg", "m4a": "audio/mp4", "m4b": "audio/mp4", "aac": "audio/aac", "ogg": "audio/ogg",
         "oga": "audio/ogg", "opus": "audio/ogg", "flac": "audio/flac", "wav": "audio/wav", "mp4": "video/mp4",
         "m4v": "video/x-m4v", "mov": "video/quicktime", "webm": "video/webm", "mkv": "video/x-matroska",
-        "pdf": "application/pdf",
     ]
 }

@@ -31,6 +31,24 @@ import Testing
             ])
     }
 
+    /// A page names only web feeds: a local file, a script or another scheme is no candidate,
+    /// and a page read from a file gives no link relative to it.
+    @Test func onlyHTTPAndHTTPSLinksCount() {
+        let found = Self.links(
+            """
+            <link rel="alternate" type="application/rss+xml" href="file:///etc/passwd">
+            <link rel="alternate" type="application/rss+xml" href="javascript:alert(1)">
+            <link rel="alternate" type="application/rss+xml" href="ftp://x/y.xml">
+            <link rel="alternate" type="application/rss+xml" href="HTTP://Example.com/a.xml">
+            <link rel="alternate" type="application/atom+xml" href="https://example.com/b.xml">
+            """)
+        #expect(found.map(\.url) == ["HTTP://Example.com/a.xml", "https://example.com/b.xml"])
+        #expect(
+            Self.links(
+                #"<link rel="alternate" type="application/rss+xml" href="feed.xml">"#, page: "file:///tmp/page.html"
+            ).isEmpty)
+    }
+
     @Test func baseHrefAndBrokenMarkup() {
         // Unquoted attributes, no closing tags, a base: as browsers read it.
         let found = Self.links(

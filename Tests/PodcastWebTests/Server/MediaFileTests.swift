@@ -60,6 +60,9 @@ import Testing
         }
         #expect(MediaFile.open(path: file + ".part", folders: [folder]).refusal == .notAFile)
         #expect(MediaFile.open(path: folder + "/Show/link.mp3", folders: [folder]).refusal == .notAFile)
+        // A hard link names the outside file itself: refused by its second name.
+        #expect(link(dir.file("outside.txt"), folder + "/Show/hard.mp3") == 0)
+        #expect(MediaFile.open(path: folder + "/Show/hard.mp3", folders: [folder]).refusal == .notAFile)
         #expect(MediaFile.open(path: folder + "/Show/../../outside.txt", folders: [folder]).refusal == .outsideFolders)
         #expect(MediaFile.open(path: dir.file("outside.txt"), folders: [folder]).refusal == .outsideFolders)
         #expect(MediaFile.open(path: folder + "/Show", folders: [folder]).refusal == .notAFile)
@@ -102,6 +105,28 @@ import Testing
         #expect(MediaFile.contentType(declared: "audio/mpeg\r\nX-Evil: 1", path: "/m/a.m4a") == "audio/mp4")
         #expect(MediaFile.contentType(declared: nil, path: "/m/a.opus") == "audio/ogg")
         #expect(MediaFile.contentType(declared: "", path: "/m/a.xyz") == "application/octet-stream")
+        #expect(MediaFile.contentType(declared: "video/mp4", path: "/m/a.bin") == "video/mp4")
+    }
+
+    /// A feed may name any type for its enclosures: a page, a script or an SVG is never served as
+    /// one from the dashboard's origin, and every media answer is a sandboxed document.
+    @Test func pagesAndScriptsAreServedAsDownloadsInASandbox() {
+        for (declared, path) in [
+            ("text/html", "/m/a.html"), ("application/javascript", "/m/a.js"), ("text/javascript", "/m/a.mp3"),
+            ("image/svg+xml", "/m/a.svg"), ("application/xhtml+xml", "/m/a.xhtml"), ("application/pdf", "/m/a.pdf"),
+        ] {
+            let expected = path.hasSuffix(".mp3") ? "audio/mpeg" : "application/octet-stream"
+            #expect(MediaFile.contentType(declared: declared, path: path) == expected)
+        }
+        let opened = MediaFile.Opened(fd: -1, size: 10, modified: 1_700_000_000, etag: "\"e\"")
+        let request = HTTPRequest(method: "GET", target: "/m", headers: [:])
+        let page = MediaFile.response(opened, contentType: "application/octet-stream", request: request)
+        #expect(page.header("Content-Security-Policy") == "default-src 'none'; sandbox")
+        #expect(page.header("Content-Disposition") == "attachment")
+        let episode = MediaFile.response(opened, contentType: "audio/mpeg", request: request)
+        #expect(episode.header("Content-Security-Policy") == "default-src 'none'; sandbox")
+        #expect(episode.header("Content-Disposition") == nil)
+        #expect(episode.header("Content-Type") == "audio/mpeg")
     }
 }
 
