@@ -45,7 +45,7 @@ expect_bash() {
     [ "$got" = "$expected" ] || fail "bash: '$*' completed to '$got', expected '$expected'"
 }
 expect_bash "add " podcast-watch ad
-expect_bash "demo disable downloads " podcast-watch d
+expect_bash "delete-download demo disable download downloads " podcast-watch d
 expect_bash "--hook --hook-log --hook-on --hook-retries --hook-timeout " podcast-watch run --hook
 expect_bash "downloaded new_episode " podcast-watch run --hook-on ""
 expect_bash "default " podcast-watch set --keep ""
