@@ -107,15 +107,19 @@ zpty z zsh -f -i
 zpty -w z "PROMPT='> '; fpath=($1 \$fpath); autoload -Uz compinit; compinit -u -d $2"
 zpty -w -n z "$3"$'\t'
 out=""
-for i in {1..30}; do
-    sleep 0.1
+# Read until the expected text shows (escape sequences and CRs removed), at most 3 s.
+setopt extendedglob
+for i in {1..150}; do
+    sleep 0.02
     while zpty -r -t z chunk; do out+=$chunk; done
+    shown=${${out//$'\r'/}//$'\e'\[[0-9;?]#[A-Za-z]/}
+    [[ $shown == *"$4"* ]] && break
 done
 zpty -d z
 print -r -- "${out##*compinit -u -d}"
 EOF_ZSH
 expect_zsh() {
-    got=$(zsh -f "$scratch/zpty.zsh" "$scratch/zfunc" "$scratch/zcompdump" "$2" | tr -d '\r' | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g')
+    got=$(zsh -f "$scratch/zpty.zsh" "$scratch/zfunc" "$scratch/zcompdump" "$2" "$1" | tr -d '\r' | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g')
     case $got in
     *"$1"*) ;;
     *) fail "zsh: '$2<TAB>' did not show '$1': $got" ;;
