@@ -17,6 +17,9 @@ extension CommandRunner {
         let ledger = DownloadLedger(store: store)
         let now = Date()
         let pickUp = "; a running 'podcast-watch run' starts it on SIGHUP"
+        func pickUpAll(_ count: Int) -> String {
+            count == 1 ? pickUp : "; a running 'podcast-watch run' starts them on SIGHUP"
+        }
         switch ask {
         case .episode(let id):
             if let record = try ledger.record(episodeID: id) {
@@ -46,7 +49,8 @@ extension CommandRunner {
             try store.database.transaction {
                 for record in failed { try ledger.requeue(episodeID: record.episodeID, now: now) }
             }
-            console.out("Queued \(failed.count) failed download\(failed.count == 1 ? "" : "s") again\(pickUp)\n")
+            let downloads = "\(failed.count) failed download\(failed.count == 1 ? "" : "s")"
+            console.out("Queued \(downloads) again\(pickUpAll(failed.count))\n")
         case .backCatalogue(let key):
             guard let feed = try feed(store, key) else { return .feedFailed }
             let ids = try ledger.backCatalogue(feedID: feed.id)
@@ -54,7 +58,7 @@ extension CommandRunner {
                 for id in ids { try ledger.request(episodeID: id, at: now) }
             }
             console.out(
-                "Asked for \(ids.count) episode\(ids.count == 1 ? "" : "s") of feed #\(feed.id)\(pickUp)\n")
+                "Asked for \(ids.count) episode\(ids.count == 1 ? "" : "s") of feed #\(feed.id)\(pickUpAll(ids.count))\n")
         }
         return .success
     }

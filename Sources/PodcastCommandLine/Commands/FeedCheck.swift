@@ -100,7 +100,7 @@ struct FeedCheck {
 
     private static func describe(_ error: FetchError, following: Bool) -> String {
         let what =
-            following ? "the feed the page links to, \(MaskedURL.string(error.url))," : MaskedURL.string(error.url)
+            following ? "the feed the page links to (\(MaskedURL.string(error.url)))" : MaskedURL.string(error.url)
         return "cannot fetch \(what): \(error.message)"
     }
 

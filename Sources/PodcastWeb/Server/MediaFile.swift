@@ -1,4 +1,5 @@
 import Foundation
+import PodcastFeeds
 
 #if canImport(Glibc)
 import Glibc
@@ -70,7 +71,8 @@ public enum MediaFile {
     }
 
     /// The answer to `request` (GET or HEAD) for `file` of type `contentType`: `304` when
-    /// `If-None-Match` names its tag; `206` with `Content-Range` for one satisfiable range
+    /// `If-None-Match` names its tag, or, without `If-None-Match`, when `If-Modified-Since` is
+    /// not before its modification time; `206` with `Content-Range` for one satisfiable range
     /// (unless `If-Range` names another version); `416` with `Content-Range: bytes */SIZE`
     /// for an unsatisfiable one; else `200` with the whole file. Several ranges, another unit
     /// or a malformed header are ignored (the whole file, as RFC 9110 §14.2 allows). Every
@@ -88,7 +90,12 @@ public enum MediaFile {
             ("Content-Security-Policy", mediaSecurityPolicy),
         ]
         if !isPlayable(contentType) { headers.append(("Content-Disposition", "attachment")) }
-        if let tags = request.header("if-none-match"), matches(tags, file.etag) {
+        if let tags = request.header("if-none-match") {
+            if matches(tags, file.etag) { return HTTPResponse(status: 304, headers: headers) }
+        } else if let since = request.header("if-modified-since").flatMap(DateParser.parseSeconds),
+            file.modified <= since
+        {
+            // Only without If-None-Match, which takes precedence (RFC 9110 §13.1.3).
             return HTTPResponse(status: 304, headers: headers)
         }
         var range = request.header("range").map { byteRange($0, size: file.size) } ?? .whole
@@ -135,11 +142,11 @@ public enum MediaFile {
         guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return .whole }
         let from = spec[..<dash].trimmingCharacters(in: .whitespaces)
         let to = spec[spec.index(after: dash)...].trimmingCharacters(in: .whitespaces)
+        // Digits only; more than an Int64 holds is a position past any file (a last position is
+        // then the file's end, a first one unsatisfiable).
         func number(_ text: String) -> Int64? {
-            guard !text.isEmpty, text.utf8.count <= 18, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-                return nil
-            }
-            return Int64(text)
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return Int64(text) ?? .max
         }
         if from.isEmpty {
             guard let suffix = number(to) else { return .whole }

@@ -80,7 +80,8 @@ import Testing
         _ = try s.episode("Local", url: "file:///etc/passwd")
         let (code, out, _) = s.run("download", "--id", "\(s.feedID)", "--all")
         #expect(code == .success)
-        #expect(out == "Asked for 2 episodes of feed #\(s.feedID); a running 'podcast-watch run' starts it on SIGHUP\n")
+        #expect(
+            out == "Asked for 2 episodes of feed #\(s.feedID); a running 'podcast-watch run' starts them on SIGHUP\n")
         #expect(Set(try s.ledger.requests()) == [a, b])
         #expect(try s.ledger.record(episodeID: done)?.state == .done)
         #expect(s.run("download", "--id", "99", "--all").0 == .feedFailed)
