@@ -58,7 +58,8 @@ extension CommandRunner {
                 for id in ids { try ledger.request(episodeID: id, at: now) }
             }
             console.out(
-                "Asked for \(ids.count) episode\(ids.count == 1 ? "" : "s") of feed #\(feed.id)\(pickUpAll(ids.count))\n")
+                "Asked for \(ids.count) episode\(ids.count == 1 ? "" : "s") of feed #\(feed.id)\(pickUpAll(ids.count))\n"
+            )
         }
         return .success
     }
