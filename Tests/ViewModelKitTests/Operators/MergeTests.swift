@@ -169,5 +169,6 @@ import ViewModelKit
         a.send(0)
         #expect(seen == Array(0..<total))
         subscription?.cancel()
+        subscription = nil  // the subscriber's closure holds this variable; merge keeps its subscriber
     }
 }

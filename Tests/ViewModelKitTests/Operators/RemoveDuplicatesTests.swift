@@ -22,6 +22,7 @@ import ViewModelKit
         upstream.send(3)  // compared with 2 (dropped, but the last received): dropped too
         upstream.send(5)
         #expect(recorder.values == [1, 5])
+        recorder.detachIfRunning()
     }
 
     /// Each dropped duplicate asks upstream for exactly one more value (the downstream saw

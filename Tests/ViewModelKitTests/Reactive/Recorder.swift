@@ -77,6 +77,12 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
             recorded.append(.completion(completion))
             // Only a class subscription can be held weakly; a struct one holds no cycle anyway.
             guard let held = upstream, type(of: held) is AnyClass else { return nil }
+            // The shared empty subscription is a statically allocated object: a weak reference
+            // to it gets a side table that LeakSanitizer cannot see it points to. It holds nothing.
+            guard held as AnyObject !== Subscriptions.empty as AnyObject else {
+                upstream = nil
+                return held
+            }
             endedUpstream = held as AnyObject
             upstream = nil
             return held
@@ -85,7 +91,21 @@ final class Recorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     }
 
     func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
-    func cancel() { subscription?.cancel() }
+    /// Cancels and, as `Sink` does, lets the subscription go (held weakly from then on, so a
+    /// later request still reaches it while something else keeps it alive): Combine's operators
+    /// keep their subscriber after a cancel, so a recorder that kept its subscription would make
+    /// a cycle with it.
+    func cancel() {
+        let held = mutex.withLock { () -> Subscription? in
+            guard let held = upstream else { return endedUpstream as? Subscription }
+            if type(of: held) is AnyClass {
+                endedUpstream = held as AnyObject
+                upstream = nil
+            }
+            return held
+        }
+        held?.cancel()
+    }
 
     /// Cancels and forgets the subscription, breaking the recorder ↔ subscription cycle of a
     /// stream that never ended (for LeakSanitizer).

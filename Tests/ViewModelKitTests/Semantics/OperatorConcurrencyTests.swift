@@ -81,6 +81,7 @@ import ViewModelKit
                 default: token.get()?.cancel()
                 }
             }
+            token.clear()
             #expect(checker.overlaps == 0)
             #expect(checker.completions == 0)
         }
@@ -152,4 +153,7 @@ private final class SubscriptionBox: @unchecked Sendable {
     private var subscription: Subscription?
     func set(_ value: Subscription) { lock.withLock { subscription = value } }
     func get() -> Subscription? { lock.withLock { subscription } }
+    /// Forgets the subscription: the subscriber's closures hold this box, and an operator keeps
+    /// its subscriber after a cancel as Combine's do, so a box still holding it is a cycle.
+    func clear() { lock.withLock { subscription = nil } }
 }
