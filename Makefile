@@ -229,7 +229,7 @@ test-browser: deps
 #    detached: ThrottleTests (its `burst` helper returns the recorder's values) and
 #    PassthroughSubjectTests (subscribers other than Recorder). As in Combine, most operators
 #    keep their downstream while their subscription lives (ReleaseOnEndTests), so Recorder lets
-#    its subscription go at the completion, as Sink does, and the other suites detach their
+#    its subscription go at the completion and at a cancel, as Sink does, and the suites detach their
 #    never-ending streams at each test's end (Recorder.detachIfRunning()) and are leak-checked.
 #    ASAN_SKIP_LEAKS_RUNTIME: triaged, not ours. TaskListExitTests: Foundation's Process.run
 #    allocates a weak reference it never frees. NonFiniteStrideTests: schedules Dispatch work at
