@@ -33,11 +33,10 @@ public enum MediaFile {
     }
 
     /// Opens `path` for serving when it is a regular file (not a link, no other hard link to it,
-    /// not a `.part` file)
-    /// that resolves, links in its folders included, inside one of `folders`. `O_NOFOLLOW` and
-    /// `O_NONBLOCK` (a FIFO swapped in cannot block), then `fstat` on the open descriptor, so a
-    /// file replaced between the checks is judged by what was opened. Blocks on the file
-    /// system: call it off the loop.
+    /// not a `.part` file) that resolves, links in its folders included, inside one of `folders`.
+    /// `O_NOFOLLOW` and `O_NONBLOCK` (a FIFO swapped in cannot block), then `fstat` on the open
+    /// descriptor, so a file replaced between the checks is judged by what was opened. Blocks on
+    /// the file system: call it off the loop.
     public static func open(path: String, folders: [String]) -> Result<Opened, Refusal> {
         guard !path.hasSuffix(".part") else { return .failure(.notAFile) }
         var info = stat()
