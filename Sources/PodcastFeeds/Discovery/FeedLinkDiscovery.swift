@@ -54,7 +54,8 @@ public enum FeedLinkDiscovery {
                 | HTML_PARSE_NONET.rawValue)
         func parse(_ encoding: String?) -> htmlDocPtr? {
             bytes.withUnsafeBufferPointer { buffer in
-                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                guard let base = buffer.baseAddress else { return nil }
+                return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                     htmlReadMemory($0, Int32(buffer.count), pageURL, encoding, options)
                 }
             }
