@@ -150,7 +150,7 @@ package enum FileFetch {
     }
 
     /// An IMF-fixdate (RFC 9110 §5.6.7), for example `Sun, 06 Nov 1994 08:49:37 GMT`.
-    static func httpDate(_ date: Date) -> String {
+    package static func httpDate(_ date: Date) -> String {
         var t = time_t(date.timeIntervalSince1970)
         var parts = tm()
         gmtime_r(&t, &parts)

@@ -1,4 +1,5 @@
 import Foundation
+import PodcastEngine
 import PodcastFeeds
 
 #if canImport(Glibc)
@@ -173,17 +174,10 @@ public enum MediaFile {
         }
     }
 
-    /// `seconds` since 1970 as an HTTP date (IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`).
+    /// `seconds` since 1970 as an HTTP date (IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`), as
+    /// the file fetch writes its Last-Modified.
     public static func httpDate(_ seconds: Int64) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return
-            "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        FileFetch.httpDate(Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 
     /// The policy every media answer carries: a file opened directly is a sandboxed document of
